@@ -1,0 +1,1 @@
+"""TensorFlow-style namespaces (ag.math, ag.nn, ag.random, ag.*): thin lookups into OPS."""

@@ -1,0 +1,1 @@
+"""Static analysis over gast trees: activity (reads/writes), liveness, definedness."""

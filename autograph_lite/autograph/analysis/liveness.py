@@ -1,0 +1,107 @@
+"""Liveness and definedness over one function body, annotated on its compound statements.
+
+Runs after the break/continue/return converters, so bodies hold no jumps except the
+function's final `return`; structured dataflow over the tree is then exact enough.
+Annotations (sets of names) on each If/While/For/Try/With node:
+  ag_live_in:    names whose values the statement may read (live before it);
+  ag_live_out:   names live after it;
+  ag_defined_in: names possibly bound before it (a loop's body sees its own writes too).
+Names read by closures defined in the function count as live everywhere.
+"""
+
+import gast
+
+from autograph_lite.autograph.analysis import activity
+
+_COMPOUND = (gast.If, gast.While, gast.For, gast.Try, gast.With)
+
+
+def analyze(fn_node):
+    """Annotates the statements of a FunctionDef (not those of nested functions)."""
+    always = set()
+    for n in fn_node.body:
+        for sub in gast.walk(n):
+            if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                always |= activity.reads(sub)
+    _Liveness(always).block(fn_node.body, set())
+    args = fn_node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    params |= activity.declared(fn_node, gast.Nonlocal) | activity.declared(fn_node, gast.Global)
+    _defined_block(fn_node.body, params)
+
+
+class _Liveness:
+    def __init__(self, always):
+        self.always = always
+
+    def block(self, stmts, out):
+        for s in reversed(stmts):
+            out = self.stmt(s, out)
+        return out
+
+    def stmt(self, s, out):
+        out = out | self.always
+        if isinstance(s, _COMPOUND):
+            s.ag_live_out = out
+        if isinstance(s, gast.If):
+            live = (activity.reads(s.test) | self.block(s.body, out)
+                    | self.block(s.orelse, out))
+        elif isinstance(s, gast.While):
+            top = out | activity.reads(s.test) | self.block(s.orelse, out)
+            top = self._fixpoint(s.body, top, lambda body_in: body_in)
+            live = top
+        elif isinstance(s, gast.For):
+            target = activity.of(s.target)
+            top = out | self.block(s.orelse, out)
+            top = self._fixpoint(s.body, top,
+                                 lambda body_in: (body_in - target.writes) | target.reads)
+            live = top | activity.reads(s.iter)
+        elif isinstance(s, gast.Try):
+            fin = self.block(s.finalbody, out)
+            handlers = set()
+            for h in s.handlers:
+                handlers |= self.block(h.body, fin) | activity.reads(h.type or [])
+            live = self.block(s.body, self.block(s.orelse, fin) | handlers) | handlers
+        elif isinstance(s, gast.With):
+            items = activity.of(s.items)
+            live = (self.block(s.body, out) - items.writes) | items.reads
+        elif isinstance(s, (gast.Return, gast.Raise)):
+            live = activity.reads(s)
+        else:
+            act = activity.of(s)
+            live = (out - act.writes) | act.reads
+        if isinstance(s, _COMPOUND):
+            s.ag_live_in = live
+        return live
+
+    def _fixpoint(self, body, top, entry):
+        while True:
+            new = entry(self.block(body, top))
+            if new <= top:
+                return top
+            top = top | new
+
+
+def _defined_block(stmts, defined):
+    for s in stmts:
+        defined = _defined_stmt(s, defined)
+    return defined
+
+
+def _defined_stmt(s, defined):
+    if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        return defined | {s.name}
+    if not isinstance(s, _COMPOUND):
+        return defined | activity.writes(s)
+    s.ag_defined_in = defined
+    if isinstance(s, gast.If):
+        return _defined_block(s.body, defined) | _defined_block(s.orelse, defined)
+    inner = defined | activity.writes(s)
+    if isinstance(s, gast.Try):
+        for block in [s.body, s.orelse, s.finalbody] + [h.body for h in s.handlers]:
+            _defined_block(block, defined | activity.writes(s))
+        return defined | activity.writes(s)
+    _defined_block(s.body, inner)
+    _defined_block(getattr(s, "orelse", []), inner)
+    return inner

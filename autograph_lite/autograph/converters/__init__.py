@@ -1,0 +1,1 @@
+"""Source rewrites, one per file; `autograph/pipeline.py` orders them."""

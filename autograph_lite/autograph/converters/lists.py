@@ -1,0 +1,52 @@
+"""`l.append(x)` inside a loop becomes `l = ag__.list_append(l, x)`.
+
+Rebinding the name makes the list an ordinary loop variable: a Python list stays a
+list appended in place (same object), and in a staged loop the runtime turns it into
+a tensor list the core can carry as loop state.
+"""
+
+import gast
+
+from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.pyct import templates
+
+
+def _append_target(stmt):
+    if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+        return None
+    call = stmt.value
+    f = call.func
+    if (isinstance(f, gast.Attribute) and f.attr == "append" and isinstance(f.value, gast.Name)
+            and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], gast.Starred)):
+        return f.value.id
+    return None
+
+
+class ListTransformer(base.Base):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.loop_depth = 0
+
+    def _visit_loop(self, node):
+        self.loop_depth += 1
+        node = self.generic_visit(node)
+        self.loop_depth -= 1
+        return node
+
+    visit_For = visit_While = _visit_loop
+
+    def _visit_scope(self, node):
+        depth, self.loop_depth = self.loop_depth, 0
+        node = self.generic_visit(node)
+        self.loop_depth = depth
+        return node
+
+    visit_FunctionDef = visit_Lambda = _visit_scope
+
+    def visit_Expr(self, node):
+        name = _append_target(node)
+        if name is None or not self.loop_depth:
+            return self.generic_visit(node)
+        return templates.replace("l = ag__.list_append(l, x)", l=name,
+                                 x=node.value.args[0])

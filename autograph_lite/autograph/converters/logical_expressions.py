@@ -1,0 +1,28 @@
+"""`a and b`, `a or b`, `not a` become `ag__.and_/or_/not_` with lazy operands.
+
+Later operands are lambdas, so Python short-circuiting is kept exactly, and a tensor
+operand can be combined lazily (staged) by the runtime. Comparisons stay as they are:
+tensors overload them.
+"""
+
+import gast
+
+from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.pyct import templates
+
+
+class LogicalExpressionTransformer(base.Base):
+    def visit_BoolOp(self, node):
+        node = self.generic_visit(node)
+        fn = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
+        expr = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            expr = templates.replace_as_expression(f"{fn}(lambda: a, lambda: b)",
+                                                   a=value, b=expr)
+        return expr
+
+    def visit_UnaryOp(self, node):
+        node = self.generic_visit(node)
+        if isinstance(node.op, gast.Not):
+            return templates.replace_as_expression("ag__.not_(a)", a=node.operand)
+        return node

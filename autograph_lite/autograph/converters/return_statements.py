@@ -1,0 +1,107 @@
+"""Single exit: `return x` becomes `do_return = True; retval_ = x`, and what may follow a
+return runs under `if not do_return:`; the function ends in `return ag__.retval(retval_)`.
+
+Two steps. First, `if c: return a` followed by more statements moves them into the
+`else` (and the mirror case), so a staged `if` sees the return value set in both
+branches. Second, the remaining returns become assignments to the two flags; loops
+containing a return get `not do_return` in their test (`ag_extra_test` for `for`), so
+a staged loop carries both flags as loop state. Must run after break/continue
+conversion (they leave no jumps behind) and before control_flow.
+"""
+
+import gast
+
+from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.converters.break_statements import add_extra_test
+from autograph_lite.autograph.pyct import templates
+
+_BLOCK_FIELDS = ("body", "orelse", "finalbody")
+
+
+def _returns(block):
+    """True when every path through the block ends in a return."""
+    return any(isinstance(s, gast.Return)
+               or (isinstance(s, gast.If) and _returns(s.body) and _returns(s.orelse))
+               for s in block)
+
+
+def _sub_blocks(s):
+    blocks = [getattr(s, f) for f in _BLOCK_FIELDS if getattr(s, f, None)]
+    return blocks + [h.body for h in getattr(s, "handlers", [])]
+
+
+def _move_tails(stmts):
+    """`if c: return a` + rest -> `if c: return a else: rest` (recursively)."""
+    out = []
+    for i, s in enumerate(stmts):
+        if isinstance(s, (gast.FunctionDef, gast.ClassDef, gast.AsyncFunctionDef)):
+            out.append(s)
+            continue
+        rest, moved = stmts[i + 1:], False
+        if isinstance(s, gast.If):
+            body, orelse = _returns(s.body), _returns(s.orelse)
+            if rest and body != orelse:
+                if body:
+                    s.orelse = s.orelse + rest
+                else:
+                    s.body = s.body + rest
+                moved = True
+            moved = moved or (body and orelse)
+        for block in _sub_blocks(s):
+            block[:] = _move_tails(block)
+        out.append(s)
+        if moved or isinstance(s, gast.Return):
+            return out
+    return out
+
+
+class ReturnTransformer(base.Base):
+    def visit_FunctionDef(self, node):
+        node = self.generic_visit(node)
+        returns = list(base.loop_local_stmts(node.body, gast.Return, stop=()))
+        if not returns or (len(returns) == 1 and node.body[-1] is returns[0]):
+            return node
+        self.do_return = self.ctx.namer.new("do_return")
+        self.retval = self.ctx.namer.new("retval_")
+        body, _ = self._rewrite(_move_tails(node.body))
+        node.body = (templates.replace("do_return = False\nretval_ = ag__.UndefinedReturnValue()",
+                                       do_return=self.do_return, retval_=self.retval)
+                     + body
+                     + templates.replace("return ag__.retval(retval_)", retval_=self.retval))
+        return node
+
+    def _subs(self, **kw):
+        return dict(do_return=self.do_return, retval_=self.retval, **kw)
+
+    def _rewrite(self, stmts):
+        """Rewrites one block; returns (statements, whether it may return)."""
+        out = []
+        for i, s in enumerate(stmts):
+            if isinstance(s, gast.Return):
+                value = s.value if s.value is not None else gast.Constant(value=None, kind=None)
+                new = templates.replace("do_return = True\nretval_ = value",
+                                        **self._subs(value=value))
+                base.fill_origin(new, getattr(s, "ag_origin", None))
+                return out + new, True
+            may = False
+            if not isinstance(s, (gast.FunctionDef, gast.ClassDef, gast.AsyncFunctionDef)):
+                for block in _sub_blocks(s):
+                    new, m = self._rewrite(block)
+                    block[:] = new or [gast.Pass()]
+                    may = may or m
+            if may and isinstance(s, gast.While):
+                s.test = templates.replace_as_expression("not do_return and test",
+                                                         **self._subs(test=s.test))
+            elif may and isinstance(s, gast.For):
+                add_extra_test(s, templates.replace_as_expression("not do_return",
+                                                                  **self._subs()))
+            out.append(s)
+            if may:
+                rest, _ = self._rewrite(stmts[i + 1:])
+                if rest:
+                    guard = templates.replace("if not do_return:\n    rest",
+                                              **self._subs(rest=rest))
+                    base.fill_origin(guard, getattr(rest[0], "ag_origin", None))
+                    out += guard
+                return out, True
+        return out, False

@@ -1,0 +1,68 @@
+"""Subscript assignment rebinds the name: `x[i] = v` becomes `x = ag__.setitem(x, i, v)`.
+
+Rebinding is what lets the update be staged: for a tensor, `setitem` returns a new
+tensor (functional update) and the variable becomes ordinary branch/loop state; for a
+list or NumPy array it assigns in place and returns the same object, so Python
+semantics do not change. `m[i, j] += v` passes the operator (`'+='`) so the index is
+evaluated once, as in Python. Slices in an index are built with `ag__.index[a:b, i]`.
+Only names local to the function are rewritten (rebinding a global would make it local).
+"""
+
+import gast
+
+from autograph_lite.autograph.analysis import activity
+from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.pyct import templates
+
+_AUG_OPS = {gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=",
+            gast.FloorDiv: "//=", gast.Mod: "%=", gast.Pow: "**=", gast.MatMult: "@=",
+            gast.BitAnd: "&=", gast.BitOr: "|=", gast.BitXor: "^=", gast.LShift: "<<=",
+            gast.RShift: ">>="}
+
+
+def _index_expr(index):
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if any(isinstance(p, gast.Slice) for p in parts):
+        return templates.replace_as_expression("ag__.index[i]", i=index)
+    return index
+
+
+class SubscriptTransformer(base.Base):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.locals = [set()]
+
+    def visit_FunctionDef(self, node):
+        args = node.args
+        names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+        names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+        names |= activity.writes(node.body) | activity.declared(node, gast.Global)
+        names |= activity.declared(node, gast.Nonlocal)
+        self.locals.append(names)
+        node = self.generic_visit(node)
+        self.locals.pop()
+        return node
+
+    def _target(self, target):
+        if (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+                and target.value.id in self.locals[-1]):
+            return target.value.id, _index_expr(target.slice)
+        return None, None
+
+    def visit_Assign(self, node):
+        node = self.generic_visit(node)
+        if len(node.targets) != 1:
+            return node
+        name, index = self._target(node.targets[0])
+        if name is None:
+            return node
+        return templates.replace("x = ag__.setitem(x, index, value)", x=name, index=index,
+                                 value=node.value)
+
+    def visit_AugAssign(self, node):
+        node = self.generic_visit(node)
+        name, index = self._target(node.target)
+        if name is None:
+            return node
+        return templates.replace("x = ag__.setitem(x, index, value, op)", x=name,
+                                 index=index, value=node.value, op=_AUG_OPS[type(node.op)])

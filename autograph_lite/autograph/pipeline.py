@@ -1,0 +1,43 @@
+"""The single ordered list of converters; every ordering constraint is commented here."""
+
+from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
+                                                 conditional_expressions, continue_statements,
+                                                 control_flow, directives, functions, lists,
+                                                 logical_expressions, return_statements,
+                                                 subscripts)
+
+CONVERTERS = (
+    # First: reject generators/async before anything else rewrites them.
+    functions.FunctionTransformer,
+    # Before control_flow, which reads the options it leaves on loop nodes; before break,
+    # so the directive is still the first statement of the body.
+    directives.DirectivesTransformer,
+    # break -> `break_ = True; continue`: must precede continue_statements.
+    break_statements.BreakTransformer,
+    # Before call_trees: the assert test's calls are then converted like any other.
+    asserts.AssertTransformer,
+    # Removes every `continue` (also those break left behind).
+    continue_statements.ContinueTransformer,
+    # After break/continue (no jumps left in loops); adds loop tests and guards, so it
+    # must precede control_flow and logical_expressions (its `not do_return`).
+    return_statements.ReturnTransformer,
+    # Rebinding rewrites (`l = list_append(l, x)`, `x = setitem(x, i, v)`) must precede
+    # control_flow so the rebound names become branch/loop state.
+    lists.ListTransformer,
+    subscripts.SubscriptTransformer,
+    # Wraps user calls; skips `ag__.*` calls made by the converters above.
+    call_trees.CallTreeTransformer,
+    # Needs the final set of assignments (from all rewrites above) for its analysis.
+    control_flow.ControlFlowTransformer,
+    # After control_flow, so loop tests/extra tests it emitted (`not break_ and ...`) and
+    # expressions moved into body functions are converted too.
+    conditional_expressions.ConditionalExpressionTransformer,
+    logical_expressions.LogicalExpressionTransformer,
+)
+
+
+def convert_tree(node, ctx):
+    """Runs every converter, in order, over a FunctionDef or Lambda node."""
+    for converter in CONVERTERS:
+        node = converter.transform(node, ctx)
+    return node

@@ -1,0 +1,1 @@
+"""Generic source tools: parse, templates, origin map, loading generated modules."""

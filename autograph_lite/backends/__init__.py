@@ -1,0 +1,1 @@
+"""Backends: interpreter (NumPy, the reference), cpu (Numba), cuda (numba.cuda)."""

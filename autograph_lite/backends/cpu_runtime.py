@@ -1,0 +1,125 @@
+"""Helpers that generated cpu kernels import as ``rt`` (Numba-compiled, cache-safe)."""
+import numba
+import numpy as np
+from numba import types
+from numba.extending import overload, register_jitable
+
+JIT_OPTIONS = dict(error_model="numpy", nogil=True)
+
+
+def item(x):
+    """A 0-d array or a scalar -> the scalar (kernels keep 0-d values in registers)."""
+    return x[()] if isinstance(x, np.ndarray) else x
+
+
+@overload(item)
+def _item(x):
+    if isinstance(x, types.Array):
+        return lambda x: x[()]
+    return lambda x: x
+
+
+@register_jitable
+def bdim(a, b):
+    """One broadcast dimension, checked at run time (sizes unknown while tracing)."""
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    raise ValueError("operands could not be broadcast together")
+
+
+@register_jitable
+def int_fmod(a, b):
+    """C-style (truncated) remainder for integers; NumPy gives 0 for a zero divisor."""
+    if b == 0:
+        return a - a
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+@register_jitable
+def check_size(n, what):
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    return n
+
+
+def py_print(*args):
+    """ag.print's body: formats tensors as NumPy does and prints (runs in objmode)."""
+    print(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+
+
+@numba.njit
+def seed(s):
+    np.random.seed(s)
+
+
+@register_jitable
+def index(i, n):
+    """A tensor index, bounds-checked (NumPy raises; Numba would read garbage)."""
+    if i < -n or i >= n:
+        raise IndexError("index is out of bounds")
+    return i
+
+
+@register_jitable
+def _mm2(a, b):
+    n, k = a.shape
+    m = b.shape[1]
+    out = np.zeros((n, m), a.dtype)
+    for i in range(n):
+        for p in range(k):
+            aip = a[i, p]
+            for j in range(m):
+                out[i, j] += aip * b[p, j]
+    return out
+
+
+def matmul_loops(a, b):
+    """matmul for what BLAS cannot take (integers, float16): plain loops, 1-D/2-D."""
+    return np.matmul(a, b)
+
+
+@overload(matmul_loops)
+def _matmul_loops(a, b):
+    if a.ndim == 2 and b.ndim == 2:
+        return lambda a, b: _mm2(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return lambda a, b: _mm2(np.ascontiguousarray(a).reshape((1, a.shape[0])), b)[0]
+    if a.ndim == 2 and b.ndim == 1:
+        return lambda a, b: _mm2(a, np.ascontiguousarray(b).reshape((b.shape[0], 1)))[:, 0]
+    return lambda a, b: _mm2(np.ascontiguousarray(a).reshape((1, a.shape[0])),
+                             np.ascontiguousarray(b).reshape((b.shape[0], 1)))[0, 0]
+
+
+def matmul_batched(a, b):
+    return np.matmul(a, b)
+
+
+@overload(matmul_batched)
+def _matmul_batched(a, b):
+    if a.ndim == 3 and b.ndim == 3:
+        def impl(a, b):
+            n = max(a.shape[0], b.shape[0])
+            out = np.empty((n, a.shape[1], b.shape[2]), a.dtype)
+            for i in range(n):
+                out[i] = _mm2(np.ascontiguousarray(a[i if a.shape[0] > 1 else 0]),
+                              np.ascontiguousarray(b[i if b.shape[0] > 1 else 0]))
+            return out
+        return impl
+    if a.ndim == 3 and b.ndim == 2:
+        def impl(a, b):
+            out = np.empty((a.shape[0], a.shape[1], b.shape[1]), a.dtype)
+            for i in range(a.shape[0]):
+                out[i] = _mm2(np.ascontiguousarray(a[i]), np.ascontiguousarray(b))
+            return out
+        return impl
+    if a.ndim == 2 and b.ndim == 3:
+        def impl(a, b):
+            out = np.empty((b.shape[0], a.shape[0], b.shape[2]), a.dtype)
+            for i in range(b.shape[0]):
+                out[i] = _mm2(np.ascontiguousarray(a), np.ascontiguousarray(b[i]))
+            return out
+        return impl
+    raise NotImplementedError("matmul of these ranks is not supported on the cpu backend")

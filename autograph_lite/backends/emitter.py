@@ -1,0 +1,278 @@
+"""Source writer for kernels: names, indentation, typed literals, and fused loop nests.
+
+Elementwise ops are not emitted one array expression each: a chain of them is rendered
+as one scalar expression inside one loop nest (``em.elem``), which Numba compiles ~10x
+faster than array expressions, runs without temporaries and keeps NumPy's dtypes exact.
+A value is inlined into its consumer when it has exactly one use, in the same region,
+by an elementwise op of the same shape or a fusing reduction.
+"""
+import math
+from contextlib import contextmanager
+
+import numpy as np
+
+from .. import dtypes
+
+_NATURAL = {dtypes.float64, dtypes.int64}
+
+
+class Emitter:
+    def __init__(self, graph):
+        self.graph = graph
+        self.lines = []
+        self.depth = 1
+        self.names = {}
+        self.literals = {}        # rendered literal -> Python value
+        self.taken = set()
+        self.uses = graph.uses()
+        self.inline = _plan_fusion(graph, self.uses)
+        self.const_params = []    # (param name, ndarray) passed at call time
+        self.borrowed = set()     # value ids that alias caller-owned memory
+
+    # names --------------------------------------------------------------------
+    def fresh(self, prefix):
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in prefix) or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        name, n = base, 0
+        while name in self.taken or name in _RESERVED:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        return name
+
+    def new(self, value, prefix=None):
+        name = self.fresh(prefix or value.hint or f"v{value.id}")
+        self.names[value.id] = name
+        return name
+
+    def alias(self, value, name):
+        self.names[value.id] = name
+
+    def name(self, value):
+        try:
+            return self.names[value.id]
+        except KeyError:
+            raise RuntimeError(f"internal: {value} used before it was emitted") from None
+
+    def out(self, node, i=0):
+        return self.new(node.outputs[i])
+
+    # text -----------------------------------------------------------------------
+    def line(self, text):
+        self.lines.append("    " * self.depth + text)
+
+    @contextmanager
+    def block(self, header):
+        self.line(header)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    @contextmanager
+    def loops(self, dims):
+        """Nested ``for`` loops over ``dims``; yields the index names."""
+        idx = [self.fresh(f"i{k}") for k in range(len(dims))]
+        for i, d in zip(idx, dims):
+            self.line(f"for {i} in range({d}):")
+            self.depth += 1
+        try:
+            yield idx
+        finally:
+            self.depth -= len(dims)
+
+    # typed literals and casts -------------------------------------------------------
+    @staticmethod
+    def dt(dtype):
+        return "np.bool_" if dtype == dtypes.bool_ else f"np.{np.dtype(dtype).name}"
+
+    def lit(self, value, dtype):
+        dtype = np.dtype(dtype)
+        if dtype == dtypes.bool_:
+            text = repr(bool(value))
+        elif dtype.kind == "f":
+            v = float(value)
+            text = ("np.nan" if math.isnan(v) else "np.inf" if v == math.inf
+                    else "-np.inf" if v == -math.inf else repr(v))
+            if dtype != dtypes.float64:
+                text = f"{self.dt(dtype)}({text})"
+        else:
+            text = repr(int(value))
+            if dtype != dtypes.int64:
+                text = f"{self.dt(dtype)}({text})"
+        self.literals[text] = value
+        return text
+
+    def cast(self, expr, src, dst):
+        if src == dst:
+            return expr
+        if expr in self.literals:
+            return self.lit(np.asarray(self.literals[expr]).astype(dst)[()], dst)
+        if dst == dtypes.bool_:
+            return f"({expr} != 0)"
+        return f"{self.dt(dst)}({expr})"
+
+    def fix(self, expr, dtype):
+        """Pins an expression's Numba type to ``dtype`` (Numba widens int32+int32, etc.)."""
+        if dtype in _NATURAL or expr in self.literals:
+            return expr
+        if dtype == dtypes.bool_:
+            return f"bool({expr})"
+        return f"{self.dt(dtype)}({expr})"
+
+    # fused elementwise expressions ----------------------------------------------------
+    def is_inlined(self, value):
+        return value.id in self.inline
+
+    def leaves(self, value, acc=None, root=False):
+        acc = {} if acc is None else acc
+        if root or self.is_inlined(value):
+            for v in value.node.inputs:
+                self.leaves(v, acc)
+        elif value.type.ndim:
+            acc.setdefault(value.id, value)
+        return acc
+
+    def dims(self, value, root=False):
+        """Runtime size expressions of each dimension of ``value`` (fused or not).
+
+        ``root``: ``value`` is the elementwise node being materialised (not yet a name).
+        """
+        rank = value.type.ndim
+        leaves = list(self.leaves(value, root=root).values())
+        self._plan = {}
+        out = []
+        for k in range(rank):
+            contrib = [(lf, k - (rank - lf.type.ndim)) for lf in leaves
+                       if k - (rank - lf.type.ndim) >= 0
+                       and lf.type.shape[k - (rank - lf.type.ndim)] != 1]
+            sizes = [f"{self.name(lf)}.shape[{j}]" for lf, j in contrib]
+            ambiguous = len(contrib) > 1 and any(lf.type.shape[j] is None for lf, j in contrib)
+            for lf, j in contrib:
+                self._plan[(lf.id, j)] = "amb" if ambiguous and lf.type.shape[j] is None else "i"
+            if not contrib:
+                out.append("1")
+            elif ambiguous:
+                expr = sizes[0]
+                for s in sizes[1:]:
+                    expr = f"rt.bdim({expr}, {s})"
+                out.append(expr)
+            else:
+                out.append(sizes[0])
+        return out
+
+    def elem(self, value, idx, root=False):
+        """Scalar expression of ``value`` at loop indices ``idx`` (call dims() first)."""
+        rank = len(idx)
+        if root or self.is_inlined(value):
+            node = value.node
+            exprs = [self.elem(v, idx) for v in node.inputs]
+            return self.render_scalar(node, exprs)
+        if value.type.ndim == 0:
+            return self.name(value)
+        name = self.name(value)
+        parts = []
+        for j, d in enumerate(value.type.shape):
+            k = j + rank - value.type.ndim
+            mode = self._plan.get((value.id, j), "0" if d == 1 else "i")
+            parts.append("0" if mode == "0" else idx[k] if mode == "i"
+                         else f"({idx[k]} if {name}.shape[{j}] != 1 else 0)")
+        return f"{name}[{', '.join(parts)}]"
+
+    def render_scalar(self, node, exprs):
+        op = node.opdef
+        out = node.outputs[0].type
+        in_types = [v.type for v in node.inputs]
+        if callable(op.scalar):
+            text = op.scalar(self, exprs, in_types, out, **node.attrs)
+        else:
+            if op.cast_operands and in_types:
+                ct = dtypes.result_type(*in_types)
+                exprs = [self.cast(e, t.dtype, ct) for e, t in zip(exprs, in_types)]
+            text = op.scalar.format(*exprs)
+        return self.fix(text, out.dtype)
+
+    def materialize(self, node):
+        """Emits an elementwise node as a scalar assignment or one loop nest."""
+        v = node.outputs[0]
+        if v.type.ndim == 0:
+            expr = self.elem(v, [], root=True)
+            self.line(f"{self.new(v)} = {expr}")
+            return
+        dims = self.dims(v, root=True)
+        idx_names = [self.fresh(f"i{k}") for k in range(len(dims))]
+        expr = self.elem(v, idx_names, root=True)
+        name = self.new(v)
+        self.line(f"{name} = np.empty(({', '.join(dims)},), {self.dt(v.type.dtype)})")
+        for i, d in zip(idx_names, dims):
+            self.line(f"for {i} in range({d}):")
+            self.depth += 1
+        self.line(f"{name}[{', '.join(idx_names)}] = {expr}")
+        self.depth -= len(dims)
+
+    def can_update_in_place(self, value, node):
+        """Whether ``node`` may overwrite ``value``'s buffer (refined by ownership analysis)."""
+        return False
+
+    # graph walking ----------------------------------------------------------------
+    def emit_graph(self, graph):
+        for node in graph.nodes:
+            if node.outputs and all(self.is_inlined(v) for v in node.outputs):
+                continue
+            self.emit_node(node)
+
+    def emit_node(self, node):
+        op = node.opdef
+        if op.elementwise:
+            self.materialize(node)
+            return
+        if op.lower is None:
+            raise NotImplementedError(f"op '{node.op}' has no cpu lowering")
+        expr = op.lower(self, node)
+        if expr is not None:
+            self.line(f"{self.new(node.outputs[0])} = {expr}")
+        if op.view and node.inputs and node.inputs[0].id in self.borrowed:
+            for v in node.outputs:
+                self.borrowed.add(v.id)
+
+
+_RESERVED = {"np", "rt", "numba", "math", "kernel", "int", "float", "bool", "range", "len",
+             "abs", "min", "max", "print", "sum", "True", "False", "None", "lambda", "if",
+             "else", "for", "while", "in", "is", "not", "and", "or", "def", "return", "pass",
+             "break", "continue", "del", "global", "from", "import", "with", "as", "class",
+             "try", "except", "raise", "yield", "assert", "finally", "nonlocal", "elif"}
+
+
+def _plan_fusion(graph, uses):
+    """Ids of elementwise values to inline into their single consumer."""
+    inline = set()
+
+    def visit(g):
+        consumer = {}
+        position = {}
+        barriers = []
+        for pos, n in enumerate(g.nodes):
+            position[id(n)] = pos
+            if not n.opdef.pure or n.regions:
+                barriers.append(pos)
+            for v in n.inputs:
+                consumer.setdefault(v.id, []).append(n)
+            for r in n.regions:
+                visit(r)
+        for n in g.nodes:
+            if not n.opdef.elementwise or len(n.outputs) != 1:
+                continue
+            v = n.outputs[0]
+            users = consumer.get(v.id, [])
+            if v.type.ndim == 0 or uses.get(v.id, 0) != 1 or len(users) != 1:
+                continue
+            c = users[0]
+            ok = ((c.opdef.elementwise and c.outputs[0].type.shape == v.type.shape)
+                  or (c.opdef.fuses_inputs and c.inputs[0] is v))
+            lo, hi = position[id(n)], position[id(c)]
+            if ok and not any(lo < b < hi for b in barriers):
+                inline.add(v.id)
+    visit(graph)
+    return inline

@@ -1,0 +1,56 @@
+"""The reference backend: runs any Graph op by op with each op's NumPy kernel.
+
+It checks every result against the type the Graph promised (dtype and known dims), so a
+disagreement between an op's ``infer`` and its ``eager`` kernel shows up here first.
+"""
+import numpy as np
+
+from .. import errors
+
+
+class InterpreterError(AssertionError):
+    pass
+
+
+def run_graph(graph, args, env=None):
+    """Runs ``graph`` on NumPy values ``args``; returns the list of output values."""
+    env = {} if env is None else env
+    for v, a in zip(graph.inputs, args):
+        env[v.id] = a
+    for node in graph.nodes:
+        ins = [env[v.id] for v in node.inputs]
+        op = node.opdef
+        attrs = dict(node.attrs)
+        if node.regions:
+            attrs["regions"] = [_region_fn(r, env) for r in node.regions]
+        try:
+            res = op.eager(*ins, **attrs)
+        except Exception as e:
+            raise errors.with_location(e, node.loc) from None
+        outs = res if isinstance(res, tuple) else (() if res is None else (res,))
+        if len(outs) != len(node.outputs):
+            raise InterpreterError(f"op {node.op} returned {len(outs)} values, graph expects "
+                                   f"{len(node.outputs)}")
+        for v, r in zip(node.outputs, outs):
+            env[v.id] = _check(node, v, r)
+    return [env[v.id] for v in graph.outputs]
+
+
+def _region_fn(region, env):
+    def run(*args):
+        return run_graph(region, args, dict(env))
+    return run
+
+
+def _check(node, value, result):
+    if value.type.weak and isinstance(result, (bool, int, float)):
+        return result  # a weak literal stays a Python scalar, so NumPy promotes it weakly
+    if not isinstance(result, (np.ndarray, np.generic)):
+        result = np.asarray(result)[()]
+    t = value.type
+    if result.dtype != t.dtype or result.ndim != t.ndim or any(
+            d is not None and d != s for d, s in zip(t.shape, result.shape)):
+        raise InterpreterError(
+            f"op {node.op} at {node.loc} produced {result.dtype}{list(result.shape)} but the "
+            f"graph expects {t}")
+    return result

@@ -1,0 +1,144 @@
+"""ConcreteFunction: one traced signature, its Graph, its kernel, and the fast call.
+
+The kernel is compiled on the first call (so tracing alone, e.g. for ``show``, is cheap).
+After that, a call flattens the tensor arguments, calls the kernel, and wraps results.
+"""
+import pickle
+
+import numpy as np
+
+from . import nest
+from .backends import interpreter
+from .tensor import EagerTensor, TensorSpec
+
+
+class ConcreteFunction:
+    def __init__(self, function, graph, structured, template, key):
+        self.function = function
+        self.graph = graph
+        self._structured = structured
+        self._template = template
+        self._key = key
+        self._kernel = None
+        self._source = None
+        self._call = self._first_call
+        self._n_args = len(graph.inputs)
+        types = [v.type for v in graph.outputs]
+        self._wrappers = [_wrapper(t) for t in types]
+        self._single = (len(template) == 1 and template[0] is _out_marker()
+                        and not isinstance(structured, (tuple, list, dict)))
+
+    # introspection ------------------------------------------------------------------------
+    @property
+    def inputs(self):
+        return [TensorSpec(v.type.shape, v.type.dtype, v.hint) for v in self.graph.inputs]
+
+    @property
+    def outputs(self):
+        return [TensorSpec(v.type.shape, v.type.dtype) for v in self.graph.outputs]
+
+    @property
+    def source(self):
+        """The generated kernel source (cpu backend)."""
+        if self._source is None:
+            from .backends import cpu
+            self._kernel = cpu.generate(self.graph)
+            self._source = self._kernel.source
+        return self._source
+
+    def __call__(self, *args, **kwargs):
+        f = self.function
+        if kwargs or f._simple_arity != len(args):
+            args = f._bind(args, kwargs)
+        return self._call_args(args)
+
+    # calling --------------------------------------------------------------------------------
+    def _call_args(self, args):
+        flat = _flat_tensors(args)
+        if len(flat) != self._n_args:
+            raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
+                            f"got {len(flat)}")
+        raw = self._call(flat)
+        if self._single:
+            return self._wrappers[0](raw)
+        if len(self._wrappers) == 1:
+            raw = (raw,)
+        elif not self._wrappers:
+            raw = ()
+        outs = [w(r) for w, r in zip(self._wrappers, raw)]
+        it = iter(outs)
+        leaves = [next(it) if t is _out_marker() else t for t in self._template]
+        return nest.pack_as(self._structured, leaves)
+
+    def _first_call(self, flat):
+        backend = self.function.backend
+        if backend == "interpreter":
+            self._call = self._interpret
+            return self._interpret(flat)
+        if backend == "cuda":
+            from .backends import cuda
+            self._call = cuda.build(self)
+            return self._call(flat)
+        return self._compile_and_call(flat)
+
+    def _interpret(self, flat):
+        outs = interpreter.run_graph(self.graph, flat)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _compile_and_call(self, flat):
+        from .backends import cache
+        from .function import compile_notice, timer
+        src = self.source
+        consts = tuple(self._kernel.const_args)
+        for attempt in (0, 1):
+            kernel = cache.load_module(src)["kernel"]
+            t0 = timer()
+            try:
+                out = kernel(*flat, *consts)
+            except (pickle.UnpicklingError, EOFError, ImportError, AttributeError,
+                    ModuleNotFoundError) as e:
+                if attempt:
+                    raise
+                cache.forget(src)  # a damaged Numba cache: drop it and compile afresh
+                last = e  # noqa: F841
+                continue
+            break
+        compile_notice(self.function._name, _sig_text(self.graph), timer() - t0)
+        if consts:
+            self._call = lambda flat: kernel(*flat, *consts)
+        else:
+            self._call = lambda flat: kernel(*flat)
+        return out
+
+
+def _sig_text(graph):
+    return "(" + ", ".join(str(v.type) for v in graph.inputs) + ")"
+
+
+def _out_marker():
+    from .function import _OUT
+    return _OUT
+
+
+def _wrapper(t):
+    if t.ndim == 0:
+        conv = t.dtype.type
+        return lambda r: EagerTensor(conv(r))
+    return EagerTensor
+
+
+def _flat_tensors(args):
+    out = []
+    for a in args:
+        t = type(a)
+        if t is np.ndarray:
+            out.append(a)
+        elif t is EagerTensor:
+            out.append(a._np)
+        elif isinstance(a, np.generic):
+            out.append(a)
+        elif t in (tuple, list, dict):
+            out.extend(_flat_tensors(nest.flatten(a)))
+        elif hasattr(a, "_np"):
+            out.append(a._np)
+    return out

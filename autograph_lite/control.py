@@ -1,0 +1,199 @@
+"""ag.cond and ag.while_loop: Python control flow when the predicate is a Python value,
+staged region ops when it is a symbolic tensor.
+
+Staging traces each branch (or the loop's cond and body) into its own region Graph, then
+reconciles the results: same structure, same rank; dtypes promote NumPy-style in a cond,
+and in a loop a weak initial value (a Python number) adopts the body's dtype; loop
+variables whose sizes change are relaxed to ``None`` in those dimensions and retraced.
+"""
+from . import dtypes, nest
+from .ir.graph import Graph
+from .ir.types import TensorType, relax
+from .ops.dispatch import apply, as_value, stage_node
+from .tensor import SymbolicTensor, Tensor, is_symbolic
+from .trace.context import current_graph, graph_scope
+
+
+def _describe(names, i):
+    return f"'{names[i]}'" if names and i < len(names) else f"#{i}"
+
+
+def _is_value(x):
+    return isinstance(x, (Tensor, bool, int, float)) or hasattr(x, "dtype")
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
+    """Runs ``true_fn()`` or ``false_fn()``; staged when ``pred`` is a symbolic tensor."""
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("ag.cond needs callables true_fn and false_fn")
+    if not is_symbolic(pred):
+        return true_fn() if bool(pred) else false_fn()
+    pred = _as_predicate(pred, "ag.cond")
+    outer = current_graph()
+    branches, results = [], []
+    for label, fn in (("true", true_fn), ("false", false_fn)):
+        g = Graph(f"cond_{label}", parent=outer)
+        with graph_scope(g):
+            results.append(fn())
+        branches.append(g)
+    t_res, f_res = results
+    if not nest.same_structure(t_res, f_res):
+        raise ValueError(f"the true and false branches of ag.cond return different "
+                         f"structures: {_shape_str(t_res)} vs {_shape_str(f_res)}")
+    t_leaves, f_leaves = nest.flatten(t_res), nest.flatten(f_res)
+    out_leaves, staged = [], []
+    for i, (a, b) in enumerate(zip(t_leaves, f_leaves)):
+        if not (_is_value(a) and _is_value(b)) or (
+                not is_symbolic(a) and not is_symbolic(b) and _same_python(a, b)):
+            if not _same_python(a, b):
+                raise ValueError(f"branch output {_describe(output_names, i)} is {a!r} in the "
+                                 f"true branch and {b!r} in the false branch; a staged cond "
+                                 f"needs tensors (or equal Python values) in both")
+            out_leaves.append(a)
+            continue
+        va = _in_graph(branches[0], a)
+        vb = _in_graph(branches[1], b)
+        if va.type.ndim != vb.type.ndim:
+            raise ValueError(f"branch output {_describe(output_names, i)} has rank "
+                             f"{va.type.ndim} in the true branch and {vb.type.ndim} in the "
+                             f"false branch; both branches must give the same rank")
+        dt = dtypes.result_type(va.type, vb.type)
+        weak = va.type.weak and vb.type.weak
+        t = TensorType(dt, relax(va.type.shape, vb.type.shape), weak)
+        branches[0].outputs.append(_cast_in(branches[0], va, dt))
+        branches[1].outputs.append(_cast_in(branches[1], vb, dt))
+        staged.append((len(out_leaves), t))
+        out_leaves.append(None)
+    outs = stage_node("cond", [pred._value], {}, [t for _, t in staged], regions=branches)
+    for (pos, _), o in zip(staged, outs):
+        out_leaves[pos] = o
+    return nest.pack_as(t_res, out_leaves)
+
+
+def _same_python(a, b):
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return a is b
+
+
+def _shape_str(x):
+    return repr(nest.structure_key(x))
+
+
+def _as_predicate(pred, what):
+    if pred.ndim != 0:
+        raise ValueError(f"the predicate of {what} must be a scalar, got shape {pred.shape}")
+    if pred.dtype != dtypes.bool_:
+        pred = apply("not_equal", pred, 0)
+    return pred
+
+
+def _in_graph(graph, x):
+    with graph_scope(graph):
+        return as_value(graph, x)
+
+
+def _cast_in(graph, value, dt):
+    if value.type.dtype == dt:
+        return value
+    with graph_scope(graph):
+        return apply("cast", SymbolicTensor(value), dtype=dt)._value
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, *,
+               loop_var_names=None):
+    """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``.
+
+    Runs as a Python loop while everything is a Python value; from the first iteration
+    whose condition is a symbolic tensor on, the rest of the loop is staged.
+    """
+    single = not isinstance(loop_vars, (tuple, list))
+    vars_ = (loop_vars,) if single else tuple(loop_vars)
+    if maximum_iterations is not None:
+        return _with_max_iterations(cond, body, vars_, maximum_iterations, single,
+                                    loop_var_names)
+    while True:
+        c = cond(*vars_)
+        if is_symbolic(c) or any(is_symbolic(v) for v in nest.flatten(vars_)):
+            out = _staged_while(cond, body, vars_, loop_var_names, first_cond=c)
+            break
+        if not bool(c):
+            out = vars_
+            break
+        new = body(*vars_)
+        vars_ = (new,) if single else tuple(new)
+    return out[0] if single else type(loop_vars)(out) if isinstance(loop_vars, list) else out
+
+
+def _with_max_iterations(cond, body, vars_, limit, single, names):
+    def c(i, *v):
+        inner = cond(*v)
+        if is_symbolic(inner) or is_symbolic(i) or is_symbolic(limit):
+            return apply("logical_and", apply("less", i, limit), inner)
+        return i < limit and bool(inner)
+
+    def b(i, *v):
+        new = body(*v)
+        return (i + 1,) + ((new,) if single else tuple(new))
+    out = while_loop(c, b, (0,) + vars_,
+                     loop_var_names=["<iteration counter>"] + list(names or []))
+    return out[1] if single else out[1:]
+
+
+def _staged_while(cond, body, init, names, first_cond=None):
+    outer = current_graph()
+    leaves = nest.flatten(init)
+    init_vals = []
+    for i, x in enumerate(leaves):
+        if not _is_value(x):
+            raise TypeError(f"loop variable {_describe(names, i)} is {x!r} of type "
+                            f"{type(x).__name__}, which a staged loop cannot carry: loop "
+                            f"variables must be tensors or numbers")
+        init_vals.append(as_value(outer, x))
+    types = [v.type for v in init_vals]
+    for _ in range(6):
+        cond_g, body_g = Graph("while_cond", outer), Graph("while_body", outer)
+        ph_c = [SymbolicTensor(cond_g.add_input(t)) for t in types]
+        with graph_scope(cond_g):
+            c = cond(*nest.pack_as(init, ph_c))
+            c = _as_predicate(c if is_symbolic(c) else apply("cast", c, dtype=dtypes.bool_),
+                              "a while loop condition")
+            cond_g.outputs.append(c._value)
+        ph_b = [SymbolicTensor(body_g.add_input(t)) for t in types]
+        with graph_scope(body_g):
+            res = body(*nest.pack_as(init, ph_b))
+            res = (res,) if len(init) == 1 and not isinstance(res, tuple) else tuple(res)
+            if not nest.same_structure(res, init):
+                raise ValueError("the loop body must return the same structure as loop_vars: "
+                                 f"{_shape_str(init)} vs {_shape_str(res)}")
+            outs = [as_value(body_g, r) for r in nest.flatten(res)]
+        new_types = [_merge_loop_type(i, t, o.type, names) for i, (t, o) in
+                     enumerate(zip(types, outs))]
+        if new_types == types:
+            break
+        types = new_types
+    else:
+        raise ValueError("loop variable types did not settle after 6 retraces")
+    for i, (o, t) in enumerate(zip(outs, types)):
+        body_g.outputs.append(_cast_in(body_g, o, t.dtype))
+    init_cast = [_cast_in(outer, v, t.dtype) for v, t in zip(init_vals, types)]
+    outs = stage_node("while_loop", init_cast, {}, types, regions=[cond_g, body_g])
+    return tuple(nest.pack_as(init, outs))
+
+
+def _merge_loop_type(i, t, o, names):
+    if t.ndim != o.ndim:
+        raise ValueError(f"loop variable {_describe(names, i)} changes rank in the loop: "
+                         f"it is {t} before and {o} after an iteration; a staged loop "
+                         f"variable must keep its rank")
+    dt = t.dtype
+    if o.dtype != t.dtype:
+        if t.weak and dtypes.result_type(t, o.strong()) == o.dtype:
+            dt = o.dtype
+        elif not (o.weak and dtypes.result_type(t, o) == t.dtype):
+            raise TypeError(f"loop variable {_describe(names, i)} changes dtype in the loop: "
+                            f"it is {t.dtype} before and {o.dtype} after an iteration; cast "
+                            f"it (e.g. ag.cast or .astype) so it keeps one dtype")
+    weak = t.weak and o.weak
+    return TensorType(dt, relax(t.shape, o.shape), weak)

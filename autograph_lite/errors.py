@@ -1,0 +1,62 @@
+"""Pointing at the user's code: file:line of the nearest user frame, and origin maps.
+
+Generated code (AutoGraph output, kernels) registers a map from its own lines back to the
+user's file:line, so every error and every Node names a line the user wrote.
+"""
+import os
+import sys
+
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+_ORIGINS = {}  # generated filename -> {generated line: (user file, user line)}
+_SKIP_DIRS = [_PKG_DIR]
+
+
+def register_origin_map(filename, mapping):
+    """Lines of ``filename`` (generated) -> (user_file, user_line)."""
+    _ORIGINS[filename] = dict(mapping)
+
+
+def origin_of(filename, lineno):
+    """The user's (file, line) for a generated line, or the location itself."""
+    m = _ORIGINS.get(filename)
+    if m is not None and lineno in m:
+        return m[lineno]
+    return filename, lineno
+
+
+def _is_library(filename):
+    if filename in _ORIGINS:
+        return False
+    return any(filename.startswith(d) for d in _SKIP_DIRS) or filename.startswith("<frozen")
+
+
+def user_frame(depth=1):
+    """The innermost frame that belongs to the user (not autograph_lite, not NumPy glue)."""
+    f = sys._getframe(depth)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not _is_library(fn) and "numpy" + os.sep not in fn:
+            return f
+        f = f.f_back
+    return None
+
+
+def user_location(depth=2):
+    """'file:line' of the innermost user frame (mapped through origin maps)."""
+    f = user_frame(depth)
+    if f is None:
+        return None
+    fn, line = origin_of(f.f_code.co_filename, f.f_lineno)
+    return f"{fn}:{line}"
+
+
+def with_location(exc, loc):
+    """Re-creates ``exc`` (same type) with ' (at file:line)' context appended once."""
+    if loc is None or loc in str(exc):
+        return exc
+    try:
+        new = type(exc)(f"{exc} (at {loc})")
+    except Exception:  # exotic exception signatures keep their own message
+        return exc
+    new.__cause__ = exc.__cause__
+    return new

@@ -1,0 +1,358 @@
+"""ag.defun / ag.function: trace once per signature, compile, and call fast.
+
+Flow of a call: signature key (shapes and dtypes of tensors, values of Python arguments)
+-> cached ConcreteFunction (trace + optimise + compile on a miss) -> kernel -> results
+wrapped as eager tensors in the structure the function returned. The hot path builds the
+key with a few type checks and one dict lookup; it never traces, imports or calls
+``numba.typeof``.
+"""
+import functools
+import inspect
+import os
+import sys
+import threading
+import time
+import warnings
+import weakref
+
+import numpy as np
+
+from . import nest
+from .ir.graph import Graph
+from .ir.passes import optimize
+from .ir.types import TensorType
+from .ops.dispatch import as_value
+from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec
+from .trace.context import current_graph, graph_scope
+
+_RUN_EAGERLY = [False]
+RETRACE_WARNING_AFTER = 5
+
+
+def run_functions_eagerly(run_eagerly):
+    """True: every Function runs its Python body directly (for pdb/print debugging)."""
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    return _RUN_EAGERLY[0]
+
+
+class _Tensor:
+    """Marks a tensor leaf in a signature key."""
+    __slots__ = ()
+
+
+def _leaf_key(x, what):
+    t = type(x)
+    if t is np.ndarray:
+        return (x.shape, x.dtype)
+    if t is EagerTensor:
+        v = x._np
+        return (v.shape, v.dtype)
+    if isinstance(x, np.generic):
+        return ((), x.dtype)
+    if t in (int, float, bool, str, type(None)):
+        return (t, x)
+    if t in (tuple, list):
+        return (t, tuple(_leaf_key(v, f"{what}[{i}]") for i, v in enumerate(x)))
+    if t is dict:
+        return (t, tuple((k, _leaf_key(x[k], f"{what}[{k!r}]")) for k in sorted(x, key=repr)))
+    if isinstance(x, SymbolicTensor):
+        return ("sym", x.shape, x.dtype)
+    try:
+        hash(x)
+    except TypeError:
+        raise TypeError(f"argument {what} is an unhashable {t.__name__} ({x!r:.60}); a "
+                        f"defun argument must be a tensor, a NumPy array, or a hashable "
+                        f"Python value (use a tuple instead of a list of non-numbers)") from None
+    return ("obj", t, x)
+
+
+def _is_tensor_leaf(x):
+    return isinstance(x, (np.ndarray, np.generic, Tensor))
+
+
+class Function:
+    """A Python function compiled per input signature (see SPEC §2)."""
+
+    def __init__(self, python_function, input_signature=None, autograph=True, backend="cpu",
+                 name=None):
+        if backend not in ("cpu", "interpreter", "cuda"):
+            raise ValueError(f"backend must be 'cpu', 'interpreter' or 'cuda', got {backend!r}")
+        self.python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        functools.update_wrapper(self, python_function, updated=())
+        self._signature = inspect.signature(python_function)
+        params = list(self._signature.parameters.values())
+        self._param_names = [p.name for p in params]
+        self._simple_arity = (len(params) if all(
+            p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+            else None)
+        self.input_signature = _check_signature(input_signature, params, self._name)
+        self.autograph = autograph
+        self.backend = backend
+        self._cache = {}
+        self._lock = threading.RLock()
+        self._tracing_count = 0
+        self._history = []
+        self._warned = False
+        self._converted = None
+        self._bound = weakref.WeakKeyDictionary()
+
+    # binding to instances (methods) ---------------------------------------------------
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            return self._bound[instance]
+        except (KeyError, TypeError):
+            pass
+        bound = Function(self.python_function.__get__(instance, owner), self.input_signature,
+                         self.autograph, self.backend, self._name)
+        try:
+            self._bound[instance] = bound
+        except TypeError:
+            pass
+        return bound
+
+    # the call path ------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0]:
+            return self.python_function(*args, **kwargs)
+        if current_graph() is not None:
+            return self._converted_function()(*args, **kwargs)  # inline into the outer trace
+        if kwargs or self._simple_arity != len(args):
+            args = self._bind(args, kwargs)
+        if self.input_signature is not None:
+            args = self._conform(args)
+            key = tuple((a.shape if s.shape is None else None, a.dtype) for a, s in
+                        zip(args, self.input_signature))
+        else:
+            key = tuple([_leaf_key(a, self._arg_name(i)) for i, a in enumerate(args)])
+        cf = self._cache.get(key)
+        if cf is None:
+            cf = self._trace_locked(key, args)
+        return cf._call_args(args)
+
+    def _arg_name(self, i):
+        return f"'{self._param_names[i]}'" if i < len(self._param_names) else f"#{i}"
+
+    def _bind(self, args, kwargs):
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self._name}(): {e}") from None
+        bound.apply_defaults()
+        out = []
+        for name, p in self._signature.parameters.items():
+            v = bound.arguments[name]
+            if p.kind is p.VAR_POSITIONAL:
+                out.extend(v)
+            elif p.kind is p.VAR_KEYWORD:
+                out.append(dict(v))
+            else:
+                out.append(v)
+        return tuple(out)
+
+    def _conform(self, args):
+        out = []
+        for i, (a, spec) in enumerate(zip(args, self.input_signature)):
+            if isinstance(a, EagerTensor):
+                a = a._np
+            elif not isinstance(a, (np.ndarray, np.generic)):
+                try:
+                    natural = np.asarray(a)
+                    ok = natural.dtype.kind in "biuf" and np.can_cast(natural.dtype, spec.dtype,
+                                                                      "same_kind")
+                except Exception:
+                    ok = False
+                if not ok:
+                    raise ValueError(f"{self._name}(): argument {self._arg_name(i)} must fit "
+                                     f"{spec}, got {a!r:.80}")
+                a = np.asarray(a, spec.dtype)
+            if not spec.is_compatible_with(a.shape, a.dtype):
+                raise ValueError(f"{self._name}(): argument {self._arg_name(i)} must fit "
+                                 f"{spec}, got a {a.dtype} tensor of shape {a.shape}")
+            out.append(a)
+        return tuple(out)
+
+    # tracing ------------------------------------------------------------------------------
+    def _converted_function(self):
+        if self._converted is None:
+            fn = self.python_function
+            if self.autograph:
+                try:
+                    from .autograph import convert
+                except ImportError:  # pragma: no cover - during bootstrap only
+                    convert = None
+                if convert is not None:
+                    fn = convert(fn)
+            self._converted = fn
+        return self._converted
+
+    def _trace_locked(self, key, args):
+        with self._lock:
+            cf = self._cache.get(key)
+            if cf is None:
+                cf = self._trace(args, key)
+                self._cache[key] = cf
+            return cf
+
+    def _trace(self, args, key, specs=None):
+        graph = Graph(self._name)
+        leaves = nest.flatten(args)
+        sym = []
+        names = self._leaf_names(args)
+        for i, x in enumerate(leaves):
+            if specs is not None and isinstance(x, TensorSpec):
+                t = TensorType(x.dtype, x.shape)
+            elif self.input_signature is not None and i < len(self.input_signature):
+                spec = self.input_signature[i]
+                shape = spec.shape if spec.shape is not None else (None,) * np.ndim(x)
+                t = TensorType(spec.dtype, shape)
+            elif _is_tensor_leaf(x):
+                a = x._np if isinstance(x, EagerTensor) else x
+                t = TensorType(np.dtype(a.dtype), tuple(np.shape(a)))
+            else:
+                sym.append(x)
+                continue
+            sym.append(SymbolicTensor(graph.add_input(t, hint=names[i])))
+        sym_args = nest.pack_as(args, sym)
+        fn = self._converted_function()
+        with graph_scope(graph):
+            call = self._unbind(sym_args)
+            result = fn(*call, **getattr(call, "kwargs", {}))
+            out_leaves = nest.flatten(result)
+            template = []
+            for r in out_leaves:
+                if isinstance(r, (Tensor, np.ndarray, np.generic, bool, int, float)):
+                    graph.outputs.append(as_value(graph, r))
+                    template.append(_OUT)
+                else:
+                    template.append(r)
+        optimize(graph)
+        self._tracing_count += 1
+        self._note_retrace(key)
+        from .concrete import ConcreteFunction
+        return ConcreteFunction(self, graph, result, template, key)
+
+    def _unbind(self, sym_args):
+        """Positional arguments again, with *args and **kwargs re-expanded."""
+        out, kw = [], {}
+        for (name, p), v in zip(self._signature.parameters.items(), sym_args):
+            if p.kind is p.VAR_POSITIONAL:
+                out.extend(v)
+            elif p.kind is p.VAR_KEYWORD:
+                kw.update(v)
+            elif p.kind is p.KEYWORD_ONLY:
+                kw[name] = v
+            else:
+                out.append(v)
+        if kw:
+            return _Call(out, kw)
+        return out
+
+    def _leaf_names(self, args):
+        names = []
+        for name, a in zip(self._param_names, args):
+            n = len(nest.flatten(a))
+            names += [name] if n == 1 else [f"{name}_{i}" for i in range(n)]
+        return names + [None] * (len(nest.flatten(args)) - len(names))
+
+    def _note_retrace(self, key):
+        self._history.append(key)
+        if self._warned or len(self._history) <= RETRACE_WARNING_AFTER:
+            return
+        changing = {}
+        for prev, cur in zip(self._history, self._history[1:]):
+            for i, (a, b) in enumerate(zip(prev, cur)):
+                if a != b and not _is_tensor_key(a):
+                    changing[i] = changing.get(i, 0) + 1
+        if changing:
+            i = max(changing, key=changing.get)
+            if changing[i] >= RETRACE_WARNING_AFTER:
+                self._warned = True
+                warnings.warn(
+                    f"{self._name} has been traced {len(self._history)} times because the "
+                    f"Python value of argument {self._arg_name(i)} keeps changing; each new "
+                    f"value is a new trace. Pass it as a tensor (e.g. np.float64(v)) or use "
+                    f"input_signature", UserWarning, stacklevel=4)
+
+    # public introspection -------------------------------------------------------------------
+    def experimental_get_tracing_count(self):
+        return self._tracing_count
+
+    @property
+    def tracing_count(self):
+        return self._tracing_count
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The traced function for one signature; TensorSpecs stand for tensors."""
+        if not args and not kwargs and self.input_signature is not None:
+            args = tuple(self.input_signature)
+        if kwargs or (self._simple_arity != len(args)):
+            args = self._bind(args, kwargs)
+        if any(isinstance(a, TensorSpec) for a in nest.flatten(args)):
+            key = ("spec",) + tuple(repr(a) for a in nest.flatten(args))
+            with self._lock:
+                cf = self._cache.get(key)
+                if cf is None:
+                    cf = self._trace(args, key, specs=True)
+                    self._cache[key] = cf
+            return cf
+        if self.input_signature is not None:
+            args = self._conform(args)
+            key = tuple((a.shape if s.shape is None else None, a.dtype) for a, s in
+                        zip(args, self.input_signature))
+        else:
+            key = tuple(_leaf_key(a, self._arg_name(i)) for i, a in enumerate(args))
+        cf = self._cache.get(key)
+        return cf if cf is not None else self._trace_locked(key, args)
+
+    def __repr__(self):
+        return f"<ag.Function {self._name} backend={self.backend}>"
+
+
+class _Call(list):
+    """Positional args plus keyword-only ones (for functions with * or ** parameters)."""
+
+    def __init__(self, args, kwargs):
+        super().__init__(args)
+        self.kwargs = kwargs
+
+
+_OUT = object()
+
+
+def _is_tensor_key(k):
+    return isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], np.dtype)
+
+
+def _check_signature(sig, params, name):
+    if sig is None:
+        return None
+    if not isinstance(sig, (list, tuple)) or not all(isinstance(s, TensorSpec) for s in sig):
+        raise TypeError(f"input_signature of {name} must be a sequence of ag.TensorSpec, got "
+                        f"{sig!r}")
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        raise TypeError(f"{name} takes **kwargs, which an input_signature cannot describe")
+    return tuple(sig)
+
+
+def compile_notice(name, key, seconds):
+    if seconds > 1.0 and os.environ.get("AUTOGRAPH_LITE_QUIET", "") not in ("1", "true"):
+        print(f"autograph_lite: compiling {name}{key} took {seconds:.1f} s", file=sys.stderr)
+
+
+def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
+    """Compiles ``func`` per input signature: ``@ag.defun``, ``@ag.defun(...)``, ``ag.defun(f)``."""
+    if func is None:
+        return lambda f: Function(f, input_signature, autograph, backend)
+    if isinstance(func, Function):
+        func = func.python_function
+    return Function(func, input_signature, autograph, backend)
+
+
+def timer():
+    return time.perf_counter()

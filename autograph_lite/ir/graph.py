@@ -1,0 +1,121 @@
+"""Graph, Node and Value: the traced program that every backend consumes.
+
+Flow: tracing appends Nodes to the innermost open Graph; each Node names an op of the op
+table, its input Values, static attributes, output Values (typed) and the user's file:line.
+Region ops (cond, while_loop) own sub-Graphs. A region may read Values of any enclosing
+Graph directly (implicit capture, as in MLIR); a Graph's ``inputs`` are only its own
+parameters (function arguments, or a loop body's loop variables).
+"""
+import itertools
+
+from .types import TensorType
+
+_ids = itertools.count()
+
+
+class Value:
+    """One typed result of a Node, or an input of a Graph."""
+    __slots__ = ("type", "node", "index", "graph", "id", "hint")
+
+    def __init__(self, type_, graph, node=None, index=0, hint=None):
+        assert isinstance(type_, TensorType), type_
+        self.type = type_
+        self.graph = graph
+        self.node = node
+        self.index = index
+        self.id = next(_ids)
+        self.hint = hint  # a user-facing name, when one is known (argument name)
+
+    @property
+    def dtype(self):
+        return self.type.dtype
+
+    @property
+    def shape(self):
+        return self.type.shape
+
+    def __repr__(self):
+        return f"<Value %{self.id}: {self.type}>"
+
+
+class Node:
+    __slots__ = ("op", "inputs", "attrs", "outputs", "regions", "loc", "graph")
+
+    def __init__(self, op, inputs, attrs, out_types, regions, loc, graph):
+        self.op = op
+        self.inputs = list(inputs)
+        self.attrs = dict(attrs)
+        self.regions = list(regions)
+        self.loc = loc
+        self.graph = graph
+        self.outputs = [Value(t, graph, self, i) for i, t in enumerate(out_types)]
+
+    @property
+    def opdef(self):
+        from ..ops.registry import OPS
+        return OPS[self.op]
+
+    def __repr__(self):
+        return f"<Node {self.op} at {self.loc}>"
+
+
+class Graph:
+    """An ordered list of Nodes with typed inputs and outputs; regions nest Graphs."""
+
+    def __init__(self, name="graph", parent=None):
+        self.name = name
+        self.parent = parent
+        self.inputs = []
+        self.nodes = []
+        self.outputs = []
+
+    def add_input(self, type_, hint=None):
+        v = Value(type_, self, None, len(self.inputs), hint)
+        self.inputs.append(v)
+        return v
+
+    def add_node(self, op, inputs, attrs, out_types, regions=(), loc=None):
+        for v in inputs:
+            if not self.can_see(v):
+                raise ValueError(
+                    f"a tensor from another function or an exited branch/loop was used in "
+                    f"'{op}' (at {loc}); return it from that function or branch instead")
+        node = Node(op, inputs, attrs, out_types, regions, loc, self)
+        for r in node.regions:
+            r.parent = self
+        self.nodes.append(node)
+        return node
+
+    def can_see(self, value):
+        g = self
+        while g is not None:
+            if value.graph is g:
+                return True
+            g = g.parent
+        return False
+
+    def walk(self):
+        """Every node of this graph and its regions, depth first, in program order."""
+        for n in self.nodes:
+            yield n
+            for r in n.regions:
+                yield from r.walk()
+
+    def uses(self):
+        """Map value id -> number of uses, counting uses in regions and as region outputs."""
+        counts = {}
+
+        def visit(g):
+            for n in g.nodes:
+                for v in n.inputs:
+                    counts[v.id] = counts.get(v.id, 0) + 1
+                for r in n.regions:
+                    visit(r)
+            for v in g.outputs:
+                counts[v.id] = counts.get(v.id, 0) + 1
+        visit(self)
+        return counts
+
+    def __str__(self):
+        from .printer import format_graph
+        return format_graph(self)

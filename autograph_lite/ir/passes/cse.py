@@ -1,0 +1,53 @@
+"""Common-subexpression elimination for pure, region-free nodes (never random or print).
+
+A region may reuse an equal node computed earlier in an enclosing graph, not the reverse.
+"""
+import numpy as np
+
+
+def _attr_key(v):
+    if isinstance(v, np.ndarray):
+        return ("arr", v.dtype.str, v.shape, v.tobytes()) if v.size <= 64 else ("id", id(v))
+    if isinstance(v, np.generic):
+        return ("np", v.dtype.str, v.item())
+    if isinstance(v, float):
+        return ("f", repr(v))
+    if isinstance(v, (list, tuple)):
+        return tuple(_attr_key(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _attr_key(x)) for k, x in v.items()))
+    try:
+        hash(v)
+        return (type(v).__name__, v)
+    except TypeError:
+        return ("id", id(v))
+
+
+def run(graph):
+    return _visit(graph, {}, {})
+
+
+def _visit(graph, table, replace):
+    changed = False
+    keep = []
+    table = dict(table)
+    for node in graph.nodes:
+        node.inputs = [replace.get(v.id, v) for v in node.inputs]
+        for r in node.regions:
+            changed |= _visit(r, table, replace)
+        if node.regions or not node.opdef.pure:
+            keep.append(node)
+            continue
+        key = (node.op, tuple(v.id for v in node.inputs), _attr_key(node.attrs),
+               tuple(v.type for v in node.outputs))
+        prev = table.get(key)
+        if prev is None:
+            table[key] = node
+            keep.append(node)
+            continue
+        for old, new in zip(node.outputs, prev.outputs):
+            replace[old.id] = new
+        changed = True
+    graph.nodes[:] = keep
+    graph.outputs[:] = [replace.get(v.id, v) for v in graph.outputs]
+    return changed

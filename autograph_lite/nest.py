@@ -1,0 +1,59 @@
+"""Nested structures (tuples, lists, dicts, namedtuples) flattened to leaves and back."""
+
+
+def is_nested(x):
+    return isinstance(x, (tuple, list, dict))
+
+
+def flatten(structure):
+    """Leaves in a fixed order (dicts by sorted key)."""
+    out = []
+
+    def visit(x):
+        if isinstance(x, dict):
+            for k in sorted(x, key=repr):
+                visit(x[k])
+        elif isinstance(x, (tuple, list)):
+            for v in x:
+                visit(v)
+        else:
+            out.append(x)
+    visit(structure)
+    return out
+
+
+def pack_as(structure, leaves):
+    """Rebuilds ``structure`` with ``leaves`` in flatten order."""
+    it = iter(leaves)
+
+    def build(x):
+        if isinstance(x, dict):
+            vals = {k: build(x[k]) for k in sorted(x, key=repr)}
+            return type(x)((k, vals[k]) for k in x) if type(x) is not dict else \
+                {k: vals[k] for k in x}
+        if isinstance(x, tuple) and hasattr(x, "_fields"):
+            return type(x)(*[build(v) for v in x])
+        if isinstance(x, (tuple, list)):
+            return type(x)(build(v) for v in x)
+        return next(it)
+    return build(structure)
+
+
+def same_structure(a, b):
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b)
+                and all(same_structure(a[k], b[k]) for k in a))
+    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
+        return (isinstance(a, (tuple, list)) and isinstance(b, (tuple, list))
+                and len(a) == len(b) and all(same_structure(x, y) for x, y in zip(a, b)))
+    return True
+
+
+def structure_key(structure):
+    """A hashable description of the structure alone (leaves replaced by '.')."""
+    if isinstance(structure, dict):
+        return ("dict", tuple((repr(k), structure_key(structure[k]))
+                              for k in sorted(structure, key=repr)))
+    if isinstance(structure, (tuple, list)):
+        return (type(structure).__name__, tuple(structure_key(v) for v in structure))
+    return "."

@@ -1,0 +1,292 @@
+"""NumPy's protocols on tensors: ``np.sin(t)``, ``np.sum(t, axis=0)``, ``np.where``, ...
+
+Thin lookups into the op table. On an eager tensor, a NumPy function with no counterpart
+runs on the NumPy value; on a symbolic tensor it raises TypeError suggesting ag.py_func.
+"""
+import builtins
+
+import numpy as np
+
+from . import dtypes
+from .ops.creation import split_shape
+from .ops.dispatch import apply
+from .ops.reduce import norm_axis
+from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from .trace.context import current_graph
+
+_UFUNCS = {np.absolute: "abs", np.remainder: "mod", np.divide: "true_divide"}
+for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
+           "tanh arcsinh arccosh arctanh floor ceil rint trunc sign square reciprocal isnan "
+           "isinf isfinite negative logical_not invert add subtract multiply true_divide "
+           "floor_divide power maximum minimum arctan2 equal not_equal less less_equal greater "
+           "greater_equal logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
+           "fmod matmul").split():
+    _UFUNCS[getattr(np, _n)] = _n
+_REDUCE = {np.add: "reduce_sum", np.multiply: "reduce_prod", np.maximum: "reduce_max",
+           np.minimum: "reduce_min", np.logical_and: "reduce_all", np.logical_or: "reduce_any"}
+
+
+def _unwrap(x):
+    if isinstance(x, EagerTensor):
+        return x._np
+    if isinstance(x, (list, tuple)):
+        return type(x)(_unwrap(v) for v in x)
+    return x
+
+
+def _no_counterpart(name):
+    raise TypeError(f"NumPy function {name} has no staged counterpart in autograph_lite and "
+                    f"cannot run on a symbolic tensor; wrap the NumPy code in "
+                    f"ag.py_func(func, [inputs], Tout) to call it on the values")
+
+
+def _symbolic_in(args):
+    for a in args:
+        if isinstance(a, SymbolicTensor):
+            return True
+        if isinstance(a, (list, tuple)) and _symbolic_in(a):
+            return True
+    return False
+
+
+def array_ufunc(ufunc, method, inputs, kwargs):
+    if kwargs.get("out") is not None:
+        raise TypeError(f"np.{ufunc.__name__}(..., out=) is not supported on ag tensors")
+    if method == "__call__" and ufunc in _UFUNCS and not (set(kwargs) - {"dtype"}):
+        res = apply(_UFUNCS[ufunc], *inputs)
+        return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
+    if method == "reduce" and ufunc in _REDUCE:
+        return _reduce(_REDUCE[ufunc], inputs[0], kwargs.get("axis", 0),
+                       kwargs.get("keepdims", False))
+    if _symbolic_in(inputs):
+        _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
+    return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
+
+
+def _reduce(op, x, axis=None, keepdims=False, dtype=None):
+    x = convert_to_tensor(x)
+    if dtype is not None:
+        x = cast(x, dtype)
+    return apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims))
+
+
+def cast(x, dtype):
+    return apply("cast", x, dtype=dtypes.as_dtype(dtype))
+
+
+# methods and functions -------------------------------------------------------------------
+def sum(x, axis=None, dtype=None, keepdims=False):  # noqa: A001
+    return _reduce("reduce_sum", x, axis, keepdims, dtype)
+
+
+def mean(x, axis=None, dtype=None, keepdims=False):
+    return _reduce("reduce_mean", x, axis, keepdims, dtype)
+
+
+def max(x, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("reduce_max", x, axis, keepdims)
+
+
+def min(x, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("reduce_min", x, axis, keepdims)
+
+
+def prod(x, axis=None, dtype=None, keepdims=False):
+    return _reduce("reduce_prod", x, axis, keepdims, dtype)
+
+
+def any(x, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("reduce_any", x, axis, keepdims)
+
+
+def all(x, axis=None, keepdims=False):  # noqa: A001
+    return _reduce("reduce_all", x, axis, keepdims)
+
+
+def argmax(x, axis=None, keepdims=False):
+    return _reduce("argmax", x, axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return _reduce("argmin", x, axis, keepdims)
+
+
+def cumsum(x, axis=None, dtype=None):
+    x = convert_to_tensor(x)
+    if dtype is not None:
+        x = cast(x, dtype)
+    return apply("cumsum", x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
+
+
+def astype(x, dtype, copy=True):
+    return cast(x, dtype)
+
+
+def copy(x):
+    return apply("cast", x, dtype=convert_to_tensor(x).dtype)
+
+
+def clip(x, a_min=None, a_max=None):
+    x = convert_to_tensor(x)
+    lo = -np.inf if a_min is None else a_min
+    hi = np.inf if a_max is None else a_max
+    if x.dtype.kind in "iu" and (a_min is None or a_max is None):
+        info = np.iinfo(x.dtype)
+        lo = info.min if a_min is None else a_min
+        hi = info.max if a_max is None else a_max
+    return apply("clip", x, lo, hi)
+
+
+def reshape(x, shape, order="C"):
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    return apply("reshape", x, shape=shape)
+
+
+def reshape_method(x, *shape, order="C"):
+    return reshape(x, shape[0] if len(shape) == 1 else shape)
+
+
+def transpose(x, axes=None):
+    return apply("transpose", x, axes=None if axes is None else tuple(axes))
+
+
+def transpose_method(x, *axes):
+    return transpose(x, axes[0] if len(axes) == 1 else (axes or None))
+
+
+def ravel(x, order="C"):
+    return reshape(x, (-1,))
+
+
+def squeeze(x, axis=None):
+    x = convert_to_tensor(x)
+    return apply("squeeze", x, axis=norm_axis(axis, x.ndim))
+
+
+def expand_dims(x, axis):
+    return apply("expand_dims", x, axis=int(axis))
+
+
+def dot(a, b):
+    return apply("matmul", a, b)
+
+
+def where(cond, x=None, y=None):
+    if x is None or y is None:
+        raise TypeError("np.where with one argument (nonzero) has no staged form; "
+                        "pass x and y")
+    return apply("where", cond, x, y)
+
+
+def concatenate(arrays, axis=0):
+    return apply("concat", *arrays, axis=int(axis))
+
+
+def stack(arrays, axis=0):
+    return apply("stack", *arrays, axis=int(axis))
+
+
+def split(x, sections, axis=0):
+    if not isinstance(sections, int):
+        raise TypeError("np.split on tensors takes a number of equal sections; "
+                        "use ag.split for sizes")
+    return list(apply("split", x, sections=sections, axis=int(axis)))
+
+
+def _like(x, value, dtype, shape):
+    x = convert_to_tensor(x)
+    dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
+    return full(x.shape if shape is None else shape, value, dt, like=x)
+
+
+def full(shape, fill_value, dtype=None, like=None):
+    dt = dtypes.as_dtype(dtype) if dtype is not None else convert_to_tensor(fill_value).dtype
+    if isinstance(like, SymbolicTensor) and shape == like.shape:
+        # the sizes of a traced tensor: read at run time, so the kernel fits any size
+        dyn = [apply("dim", like, axis=k) for k in builtins.range(like.ndim)]
+        return apply("full", fill_value, *dyn, shape=(None,) * like.ndim, dtype=dt,
+                     known=tuple(like.shape))
+    static, dyn = split_shape(shape)
+    return apply("full", fill_value, *dyn, shape=static, dtype=dt)
+
+
+def zeros(shape, dtype=float):
+    return full(shape, 0, dtypes.as_dtype(dtype))
+
+
+def ones(shape, dtype=float):
+    return full(shape, 1, dtypes.as_dtype(dtype))
+
+
+def empty(shape, dtype=float):
+    static, dyn = split_shape(shape)
+    return apply("empty", *dyn, shape=static, dtype=dtypes.as_dtype(dtype))
+
+
+def zeros_like(x, dtype=None, shape=None):
+    return _like(x, 0, dtype, shape)
+
+
+def ones_like(x, dtype=None, shape=None):
+    return _like(x, 1, dtype, shape)
+
+
+def full_like(x, fill_value, dtype=None, shape=None):
+    return _like(x, fill_value, dtype, shape)
+
+
+def empty_like(x, dtype=None, shape=None):
+    return _like(x, 0, dtype, shape)
+
+
+def shape(x):
+    return convert_to_tensor(x).shape
+
+
+def size(x):
+    return convert_to_tensor(x).size
+
+
+def ndim(x):
+    return convert_to_tensor(x).ndim
+
+
+def matmul(a, b):
+    return apply("matmul", a, b)
+
+
+def linspace(start, stop, num=50, dtype=None):
+    dt = dtypes.float64 if dtype is None else dtypes.as_dtype(dtype)
+    return apply("linspace", start, stop, num=int(num), dtype=dt)
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    from .api.core import range as ag_range
+    return ag_range(start, stop, step, dtype=dtype)
+
+
+_FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
+              np.amin: min, np.prod: prod, np.any: any, np.all: all, np.argmax: argmax,
+              np.argmin: argmin, np.cumsum: cumsum, np.clip: clip, np.reshape: reshape,
+              np.transpose: transpose, np.ravel: ravel, np.squeeze: squeeze,
+              np.expand_dims: expand_dims, np.dot: dot, np.where: where,
+              np.concatenate: concatenate, np.stack: stack, np.split: split,
+              np.zeros_like: zeros_like, np.ones_like: ones_like, np.full_like: full_like,
+              np.empty_like: empty_like, np.shape: shape, np.size: size, np.ndim: ndim,
+              np.copy: copy, np.matmul: matmul}
+
+
+def array_function(func, args, kwargs):
+    impl = _FUNCTIONS.get(func)
+    if impl is not None:
+        return impl(*args, **kwargs)
+    if _symbolic_in(args) or _symbolic_in(kwargs.values()):
+        _no_counterpart(f"np.{func.__name__}")
+    return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
+
+
+def in_trace():
+    return current_graph() is not None
+
+
+__all__ = ["Tensor"]

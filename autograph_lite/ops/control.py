@@ -1,0 +1,67 @@
+"""Region ops: ``cond`` (two branch Graphs) and ``while_loop`` (cond and body Graphs).
+
+Regions read outer Values directly; a while region's inputs are the loop variables. The
+tracing side (types, casts, shape relaxation, error messages) lives in control.py.
+"""
+from .registry import defop
+
+
+def _cond_eager(pred, regions):
+    return tuple((regions[0] if bool(pred) else regions[1])())
+
+
+def _emit_region_outputs(em, region, names):
+    before = len(em.lines)
+    em.emit_graph(region)
+    for name, v in zip(names, region.outputs):
+        if em.name(v) != name:
+            em.line(f"{name} = {em.name(v)}")
+    if len(em.lines) == before:
+        em.line("pass")
+
+
+def _cond_lower(em, node):
+    names = [em.new(v) for v in node.outputs]
+    with em.block(f"if {em.name(node.inputs[0])}:"):
+        _emit_region_outputs(em, node.regions[0], names)
+    with em.block("else:"):
+        _emit_region_outputs(em, node.regions[1], names)
+    for v in node.outputs:
+        if any(r.outputs[v.index].id in em.borrowed for r in node.regions):
+            em.borrowed.add(v.id)
+
+
+defop("cond", infer=None, eager=_cond_eager, lower=_cond_lower, n_regions=2,
+      doc="staged if/else: runs one of two regions")
+
+
+def _while_eager(*init, regions, maximum_iterations=None):
+    cond, body = regions
+    vals = list(init)
+    while bool(cond(*vals)[0]):
+        vals = body(*vals)
+    return tuple(vals)
+
+
+def _while_lower(em, node):
+    cond, body = node.regions
+    names = [em.new(v) for v in node.outputs]
+    for name, init, a, b in zip(names, node.inputs, cond.inputs, body.inputs):
+        em.line(f"{name} = {em.name(init)}")
+        em.alias(a, name)
+        em.alias(b, name)
+    with em.block("while True:"):
+        em.emit_graph(cond)
+        em.line(f"if not {em.name(cond.outputs[0])}:")
+        em.line("    break")
+        em.emit_graph(body)
+        new = [em.name(v) for v in body.outputs]
+        pairs = [(n, e) for n, e in zip(names, new) if n != e]
+        if pairs:
+            em.line(f"{', '.join(n for n, _ in pairs)} = {', '.join(e for _, e in pairs)}")
+    if any(v.id in em.borrowed for v in node.inputs + body.outputs):
+        em.borrowed.update(v.id for v in node.outputs)
+
+
+defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower, n_regions=2,
+      doc="staged while: loop variables carried through a cond and a body region")

@@ -1,0 +1,122 @@
+"""Tensors made from sizes: full/zeros/ones/empty, eye, range, linspace.
+
+Sizes known as Python ints are static attributes (``shape`` with None where a size is a
+tensor); tensor sizes are extra inputs, so ``np.zeros(n)`` with a traced ``n`` is staged.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..ir.types import TensorType
+from .registry import defop
+
+
+def split_shape(shape):
+    """(static shape with None for tensor dims, the tensor dims) for a user's shape."""
+    from ..tensor import Tensor
+    if isinstance(shape, Tensor) and shape.ndim == 1 and shape.shape[0] is not None:
+        shape = [shape[i] for i in range(shape.shape[0])]
+    if isinstance(shape, (int, np.integer)) or (isinstance(shape, Tensor) and not shape.ndim):
+        shape = (shape,)
+    static, dyn = [], []
+    for d in shape:
+        if isinstance(d, (int, np.integer)) and not isinstance(d, bool):
+            if d < 0:
+                raise ValueError(f"negative dimensions are not allowed: {tuple(shape)}")
+            static.append(int(d))
+        elif isinstance(d, Tensor) and d.ndim == 0 and d.dtype.kind in "iu":
+            static.append(None)
+            dyn.append(d)
+        else:
+            raise TypeError(f"a shape must hold ints or integer scalar tensors; got {d!r}")
+    return tuple(static), dyn
+
+
+def _dims(static, dyn_values):
+    it = iter(dyn_values)
+    return tuple(int(next(it)) if d is None else d for d in static)
+
+
+def _dim_exprs(em, node, static, first):
+    it = iter(node.inputs[first:])
+    return [f"rt.check_size({em.name(next(it))}, 0)" if d is None else str(d) for d in static]
+
+
+def _full_infer(in_types, shape, dtype, known=None):
+    # ``known``: sizes known while tracing but read at run time (ones_like of a traced x)
+    return [TensorType(dtypes.as_dtype(dtype), tuple(shape if known is None else known))]
+
+
+def _full_eager(value, *dims, shape, dtype, known=None):
+    return np.full(_dims(shape, dims), value, dtype)[()]
+
+
+def _full_lower(em, node):
+    out = node.outputs[0].type
+    val = em.cast(em.name(node.inputs[0]), node.inputs[0].type.dtype, out.dtype)
+    if not out.ndim:
+        return val
+    dims = _dim_exprs(em, node, node.attrs["shape"], 1)
+    return f"np.full(({', '.join(dims)},), {val}, {em.dt(out.dtype)})"
+
+
+defop("full", infer=_full_infer, eager=_full_eager, lower=_full_lower, differentiable=False,
+      doc="ag.fill / zeros / ones / np.full: a tensor of one value")
+
+
+def _empty_eager(*dims, shape, dtype):
+    return np.zeros(_dims(shape, dims), dtype)[()]
+
+
+def _empty_lower(em, node):
+    out = node.outputs[0].type
+    if not out.ndim:
+        return em.lit(0, out.dtype)
+    dims = _dim_exprs(em, node, node.attrs["shape"], 0)
+    return f"np.empty(({', '.join(dims)},), {em.dt(out.dtype)})"
+
+
+defop("empty", infer=_full_infer, eager=_empty_eager, lower=_empty_lower, differentiable=False,
+      doc="np.empty: uninitialised storage (the interpreter fills it with zeros)")
+
+
+def _eye_infer(in_types, n, m, dtype):
+    return [TensorType(dtypes.as_dtype(dtype), (n, m))]
+
+
+defop("eye", infer=_eye_infer, eager=lambda n, m, dtype: np.eye(n, m, dtype=dtype),
+      lower=lambda em, node: (f"np.eye({node.attrs['n']}, {node.attrs['m']}, "
+                              f"dtype={em.dt(node.attrs['dtype'])})"),
+      differentiable=False)
+
+
+def _range_infer(in_types, dtype, length=None):
+    return [TensorType(dtypes.as_dtype(dtype), (length,))]
+
+
+def _range_eager(start, limit, delta, dtype, length=None):
+    if delta == 0:
+        raise ValueError("range: delta must not be zero")
+    return np.arange(start, limit, delta).astype(dtype)
+
+
+def _range_lower(em, node):
+    a, b, c = (em.name(v) for v in node.inputs)
+    dt = node.attrs["dtype"]
+    em.line(f"if {c} == 0:")
+    em.line("    raise ValueError('range: delta must not be zero')")
+    return f"np.arange({a}, {b}, {c}).astype({em.dt(dt)})"
+
+
+defop("range", infer=_range_infer, eager=_range_eager, lower=_range_lower,
+      differentiable=False, doc="ag.range / np.arange with tensor bounds")
+
+
+def _linspace_infer(in_types, num, dtype):
+    return [TensorType(dtypes.as_dtype(dtype), (num,))]
+
+
+defop("linspace", infer=_linspace_infer,
+      eager=lambda a, b, num, dtype: np.linspace(a, b, num).astype(dtype),
+      lower=lambda em, node: (f"np.linspace({em.name(node.inputs[0])}, "
+                              f"{em.name(node.inputs[1])}, {node.attrs['num']})"
+                              f".astype({em.dt(node.attrs['dtype'])})"))

@@ -1,0 +1,98 @@
+"""apply(op, *inputs): run an op eagerly (NumPy) or stage it as a Node, by where we are.
+
+Outside any trace, ops run their NumPy kernel and return EagerTensors. While tracing,
+every op is staged in the innermost Graph (so ``ag.random.normal`` inside a defun draws
+fresh values on every call); Python scalars become weak constants, NumPy values strong ones.
+"""
+import numpy as np
+
+from .. import errors
+from ..ir.types import TensorType
+from ..tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy_value, type_of_constant
+from ..trace.context import current_graph
+from .registry import OPS
+
+
+def const(graph, value, weak=False, loc=None):
+    """A const Node in ``graph`` for a NumPy or Python value."""
+    t = type_of_constant(value)
+    if not isinstance(value, (bool, int, float)):
+        value = to_numpy_value(value)
+    elif weak is False and t.weak:
+        t = t.strong()
+        value = np.asarray(value, t.dtype)[()]
+    node = graph.add_node("const", [], {"value": value}, [t], loc=loc)
+    return SymbolicTensor(node.outputs[0])
+
+
+def as_value(graph, x):
+    """The graph Value for an op input: symbolic as is, everything else a constant."""
+    if isinstance(x, SymbolicTensor):
+        return x._value
+    if isinstance(x, (bool, int, float)):
+        return const(graph, x, weak=True)._value
+    if isinstance(x, EagerTensor):
+        x = x._np
+    return const(graph, x)._value
+
+
+def _eager_input(x):
+    if isinstance(x, EagerTensor):
+        return x._np
+    if isinstance(x, (bool, int, float, np.ndarray, np.generic)):
+        return x
+    if isinstance(x, SymbolicTensor):
+        raise ValueError("a symbolic tensor from a finished trace was used outside it; "
+                         "return it from the function instead")
+    return to_numpy_value(x)
+
+
+def wrap(result):
+    if isinstance(result, tuple):
+        return tuple(wrap(r) for r in result)
+    if result is None:
+        return None
+    if not isinstance(result, (np.ndarray, np.generic)):
+        result = np.asarray(result)[()]
+    return EagerTensor(result)
+
+
+def apply(name, *args, **attrs):
+    """Runs or stages op ``name``; returns a tensor, a tuple of tensors, or None."""
+    op = OPS[name]
+    graph = current_graph()
+    if graph is None:
+        return wrap(op.eager(*[_eager_input(a) for a in args], **attrs))
+    loc = errors.user_location()
+    values = [as_value(graph, a) for a in args]
+    try:
+        out_types = op.infer([v.type for v in values], **attrs)
+    except (TypeError, ValueError, IndexError, NotImplementedError) as e:
+        raise errors.with_location(e, loc) from None
+    node = graph.add_node(name, values, attrs, out_types, loc=loc)
+    outs = [SymbolicTensor(v) for v in node.outputs]
+    if not outs:
+        return None
+    return outs[0] if len(outs) == 1 and not op_returns_tuple(op) else tuple(outs)
+
+
+def op_returns_tuple(op):
+    return op.name in _TUPLE_OPS
+
+
+_TUPLE_OPS = {"split", "unstack"}
+
+
+def stage_node(name, values, attrs, out_types, regions=(), loc=None):
+    """Adds a node whose types are already known (control flow builds these)."""
+    graph = current_graph()
+    node = graph.add_node(name, values, attrs, out_types, regions,
+                          loc or errors.user_location())
+    return [SymbolicTensor(v) for v in node.outputs]
+
+
+def is_tensor_like(x):
+    return isinstance(x, (Tensor, np.ndarray, np.generic))
+
+
+__all__ = ["apply", "const", "as_value", "wrap", "stage_node", "TensorType"]

@@ -1,0 +1,129 @@
+"""Elementwise ops: NumPy ufuncs (and a few composites) with NumPy's exact type rules.
+
+Output dtypes come from asking NumPy itself (the ufunc applied to tiny stand-ins, with
+Python scalars for weak operands), so promotion matches NumPy 2 by construction. The cpu
+backend fuses chains of these into one loop nest, rendering each op's ``scalar`` form.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..ir.types import TensorType, broadcast_shapes
+from .registry import defop
+
+
+def _stand_in(t):
+    return dtypes.weak_stand_in(t.dtype) if t.weak else np.ones((), t.dtype)
+
+
+def infer_from(numpy_fn, weak_result=True):
+    """infer() for an elementwise op: NumPy's own dtype rule, NumPy's broadcasting."""
+    def infer(in_types, **attrs):
+        with np.errstate(all="ignore"):
+            probe = numpy_fn(*[_stand_in(t) for t in in_types], **attrs)
+        dt = np.asarray(probe).dtype
+        if dt not in dtypes.ALL:
+            raise TypeError(f"{numpy_fn.__name__} is not supported for "
+                            + ", ".join(str(t.dtype) for t in in_types))
+        shape = broadcast_shapes(*[t.shape for t in in_types])
+        weak = weak_result and dtypes.all_weak(in_types)
+        return [TensorType(dt, shape, weak)]
+    return infer
+
+
+def _ufunc(name, ufunc, scalar, **kw):
+    return defop(name, infer=infer_from(ufunc), eager=ufunc, scalar=scalar, **kw)
+
+
+# Unary math: np.<f>(x) is supported by Numba on scalars of every dtype.
+for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
+           "tanh arcsinh arccosh arctanh floor ceil rint trunc sign square reciprocal "
+           "isnan isinf isfinite").split():
+    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}")
+_ufunc("negative", np.negative, "(-{0})")
+_ufunc("abs", np.absolute, "abs({0})")
+_ufunc("logical_not", np.logical_not, "(not {0})", differentiable=False)
+_ufunc("invert", np.invert, "(~{0})", differentiable=False)
+
+# Binary arithmetic: Numba computes in its own (wider) types; the emitter casts operands to
+# NumPy's common dtype first and the result back, so wrap-around and dtypes match NumPy.
+_ufunc("add", np.add, "({0} + {1})")
+_ufunc("subtract", np.subtract, "({0} - {1})")
+_ufunc("multiply", np.multiply, "({0} * {1})")
+_ufunc("true_divide", np.true_divide, "({0} / {1})")
+_ufunc("floor_divide", np.floor_divide, "({0} // {1})", differentiable=False)
+_ufunc("mod", np.remainder, "({0} % {1})")
+_ufunc("power", np.power, "({0} ** {1})")
+_ufunc("maximum", np.maximum, "np.maximum({0}, {1})")
+_ufunc("minimum", np.minimum, "np.minimum({0}, {1})")
+_ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})")
+for _n, _op in (("equal", "=="), ("not_equal", "!="), ("less", "<"), ("less_equal", "<="),
+                ("greater", ">"), ("greater_equal", ">=")):
+    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+for _n, _op in (("logical_and", "and"), ("logical_or", "or"), ("logical_xor", "!=")):
+    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+for _n, _op in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
+    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+
+
+def _fmod_scalar(em, exprs, in_types, out_type):
+    # Numba's integer fmod is wrong (numba#8574): truncated remainder by hand.
+    a, b = exprs
+    if dtypes.is_integer(out_type.dtype):
+        return f"rt.int_fmod({a}, {b})"
+    return f"np.fmod({a}, {b})"
+
+
+defop("fmod", infer=infer_from(np.fmod), eager=np.fmod, scalar=_fmod_scalar)
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return np.asarray(1.0 / (1.0 + np.exp(-np.asarray(x))))[()]
+
+
+def _relu(x):
+    return np.maximum(x, np.zeros((), np.asarray(x).dtype))
+
+
+defop("sigmoid", infer=infer_from(_sigmoid), eager=_sigmoid,
+      scalar=lambda em, e, ts, out: (f"({em.lit(1, out.dtype)} / ({em.lit(1, out.dtype)} + "
+                                     f"np.exp(-{e[0]})))"))
+defop("relu", infer=infer_from(_relu), eager=_relu,
+      scalar=lambda em, e, ts, out: f"np.maximum({e[0]}, {em.lit(0, out.dtype)})")
+
+
+def _cast(x, dtype):
+    return np.asarray(x).astype(dtype)[()]
+
+
+def _cast_infer(in_types, dtype):
+    return [TensorType(dtypes.as_dtype(dtype), in_types[0].shape)]
+
+
+defop("cast", infer=_cast_infer, eager=_cast, cast_operands=False,
+      scalar=lambda em, e, ts, out, dtype: em.cast(e[0], ts[0].dtype, out.dtype),
+      doc="ag.cast / astype: C-style conversion as NumPy's astype")
+
+
+def _where_scalar(em, e, ts, out):
+    c = em.cast(e[0], ts[0].dtype, dtypes.bool_)
+    return (f"({em.cast(e[1], ts[1].dtype, out.dtype)} if {c} "
+            f"else {em.cast(e[2], ts[2].dtype, out.dtype)})")
+
+
+def _where_infer(in_types):
+    dt = dtypes.result_type(in_types[1], in_types[2])
+    shape = broadcast_shapes(*[t.shape for t in in_types])
+    return [TensorType(dt, shape, dtypes.all_weak(in_types[1:]))]
+
+
+defop("where", infer=_where_infer, eager=lambda c, a, b: np.where(c, a, b)[()],
+      scalar=_where_scalar, cast_operands=False)
+
+
+def _clip(x, lo, hi):
+    return np.clip(x, lo, hi)
+
+
+defop("clip", infer=infer_from(_clip), eager=_clip,
+      scalar="np.minimum(np.maximum({0}, {1}), {2})")

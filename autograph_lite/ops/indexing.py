@@ -1,0 +1,214 @@
+"""Indexing: ``x[...]`` with ints, slices, None, Ellipsis, tensor indices, int arrays
+(gather) and 1-D boolean masks; and ``setitem``, the functional form of ``x[...] = v``.
+
+The index's structure is a static attribute (``spec``); tensor parts of it (a tensor
+``i`` in ``x[i]`` or ``x[a:b]``) are extra inputs, referenced by position in ``spec``.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..ir.types import TensorType, broadcast_shapes
+from ..tensor import Tensor, to_numpy_value
+from .registry import defop
+
+
+def encode_index(index):
+    """(spec, tensors): a hashable description of ``index`` plus its tensor parts."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    spec, tensors = [], []
+
+    def part(v):
+        if v is None:
+            return None
+        if isinstance(v, (bool, np.bool_)):
+            raise TypeError("a boolean cannot be used as a slice bound")
+        if isinstance(v, (int, np.integer)):
+            return ("c", int(v))
+        tensors.append(v)
+        return ("t", len(tensors))
+
+    for item in index:
+        if item is None:
+            spec.append(("new",))
+        elif item is Ellipsis:
+            spec.append(("ellipsis",))
+        elif isinstance(item, slice):
+            spec.append(("slice", part(item.start), part(item.stop), part(item.step)))
+        elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+            spec.append(("int", int(item)))
+        else:
+            if not isinstance(item, Tensor):
+                item = to_numpy_value(item)
+            kind = "mask" if item.dtype == dtypes.bool_ else (
+                "tint" if item.ndim == 0 else "gather")
+            if item.dtype.kind not in "iub":
+                raise IndexError(f"only integers, slices, None, Ellipsis and integer or boolean "
+                                 f"tensors are valid indices; got a {item.dtype} tensor")
+            tensors.append(item)
+            spec.append((kind, len(tensors)))
+    return tuple(spec), tensors
+
+
+def _expand(spec, ndim):
+    used = sum(1 for s in spec if s[0] not in ("new", "ellipsis"))
+    if used > ndim:
+        raise IndexError(f"too many indices for a tensor of rank {ndim}: {used} were indexed")
+    if sum(1 for s in spec if s[0] == "ellipsis") > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    out = []
+    for s in spec:
+        if s[0] == "ellipsis":
+            out += [("slice", None, None, None)] * (ndim - used)
+        else:
+            out.append(s)
+    if not any(s[0] == "ellipsis" for s in spec):
+        out += [("slice", None, None, None)] * (ndim - used)
+    return out
+
+
+def _infer_shape(xt, spec, in_types):
+    shape, dim = [], 0
+    if sum(1 for s in spec if s[0] in ("gather", "mask")) > 1:
+        raise IndexError("only one integer-array or boolean-mask index is supported")
+    for s in _expand(spec, xt.ndim):
+        kind = s[0]
+        if kind == "new":
+            shape.append(1)
+            continue
+        n = xt.shape[dim]
+        if kind == "int":
+            if n is not None and not -n <= s[1] < n:
+                raise IndexError(f"index {s[1]} is out of bounds for axis {dim} with size {n}")
+        elif kind == "tint":
+            pass
+        elif kind == "gather":
+            shape.extend(in_types[s[1]].shape)
+        elif kind == "mask":
+            if in_types[s[1]].ndim != 1:
+                raise IndexError("only 1-D boolean masks are supported")
+            shape.append(None)
+        else:
+            parts = s[1:]
+            if n is not None and all(p is None or p[0] == "c" for p in parts):
+                vals = [None if p is None else p[1] for p in parts]
+                if vals[2] == 0:
+                    raise ValueError("slice step cannot be zero")
+                shape.append(len(range(*slice(*vals).indices(n))))
+            else:
+                shape.append(None)
+        dim += 1
+    return tuple(shape)
+
+
+def _getitem_infer(in_types, spec):
+    xt = in_types[0]
+    return [TensorType(xt.dtype, _infer_shape(xt, spec, in_types)).strong()]
+
+
+def decode(spec, tensors):
+    """The NumPy index tuple for ``spec`` given the values of its tensor parts."""
+    def part(p):
+        return None if p is None else p[1] if p[0] == "c" else int(tensors[p[1] - 1])
+    out = []
+    for s in spec:
+        kind = s[0]
+        out.append(None if kind == "new" else Ellipsis if kind == "ellipsis"
+                   else s[1] if kind == "int" else slice(*map(part, s[1:])) if kind == "slice"
+                   else np.asarray(tensors[s[1] - 1]))
+    return tuple(out)
+
+
+def _getitem_eager(x, *tensors, spec):
+    return np.asarray(x)[decode(spec, tensors)][()]
+
+
+def render_index(em, node, spec, first):
+    """Numba index text for ``spec``; tensor parts are inputs from position ``first``."""
+    x = node.inputs[0]
+
+    def part(p):
+        if p is None:
+            return ""
+        return str(p[1]) if p[0] == "c" else em.name(node.inputs[first + p[1] - 1])
+    out, dim = [], 0
+    for s in _expand(spec, x.type.ndim):
+        kind = s[0]
+        if kind == "new":
+            out.append("None")
+            continue
+        if kind == "int":
+            out.append(str(s[1]))
+        elif kind == "tint":
+            out.append(f"rt.index({part(('t', s[1]))}, {em.name(x)}.shape[{dim}])")
+        elif kind in ("gather", "mask"):
+            out.append(part(("t", s[1])))
+        else:
+            a, b, c = (part(p) for p in s[1:])
+            out.append(f"{a}:{b}" + (f":{c}" if c else ""))
+        dim += 1
+    return ", ".join(out) or "()"
+
+
+def _getitem_lower(em, node):
+    x = node.inputs[0]
+    return f"{em.name(x)}[{render_index(em, node, node.attrs['spec'], 1)}]"
+
+
+defop("getitem", infer=_getitem_infer, eager=_getitem_eager, lower=_getitem_lower, view=True,
+      doc="x[index]: NumPy basic and (single) advanced indexing")
+
+
+def _setitem_infer(in_types, spec):
+    xt, vt = in_types[0], in_types[1]
+    target = _infer_shape(xt, spec, [xt] + list(in_types[2:]))
+    try:
+        broadcast_shapes(target, vt.shape)
+    except ValueError:
+        raise ValueError(f"could not broadcast a value of shape {vt.shape} into the indexed "
+                         f"shape {target}") from None
+    if len(vt.shape) > len(target) and any(d not in (1, None) for d in
+                                           vt.shape[:len(vt.shape) - len(target)]):
+        raise ValueError(f"could not broadcast a value of shape {vt.shape} into the indexed "
+                         f"shape {target}")
+    return [xt.strong()]
+
+
+def _setitem_eager(x, value, *tensors, spec):
+    out = np.array(x, copy=True)
+    out[decode(spec, tensors)] = value
+    return out[()]
+
+
+def _setitem_lower(em, node):
+    x, v = node.inputs[0], node.inputs[1]
+    out = node.outputs[0]
+    name = em.new(out)
+    if x.type.ndim == 0:
+        em.line(f"{name} = {em.cast(em.name(v), v.type.dtype, x.type.dtype)}")
+        return None
+    src = em.name(x)
+    em.line(f"{name} = {src}" if em.can_update_in_place(x, node) else f"{name} = {src}.copy()")
+    val = em.name(v)
+    if v.type.ndim == 0:
+        val = em.cast(val, v.type.dtype, x.type.dtype)
+    elif v.type.dtype != x.type.dtype:
+        val = f"{val}.astype({em.dt(x.type.dtype)})"
+    em.line(f"{name}[{render_index(em, node, node.attrs['spec'], 2)}] = {val}")
+    return None
+
+
+defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lower,
+      doc="functional x[index] = value: returns the updated tensor (in place when safe)")
+
+
+def getitem(x, index):
+    from .dispatch import apply
+    spec, tensors = encode_index(index)
+    return apply("getitem", x, *tensors, spec=spec)
+
+
+def setitem(x, index, value):
+    from .dispatch import apply
+    spec, tensors = encode_index(index)
+    return apply("setitem", x, value, *tensors, spec=spec)

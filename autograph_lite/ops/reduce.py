@@ -1,0 +1,230 @@
+"""Reductions with ``axis``/``keepdims`` (lowered by hand: Numba lacks most of them) and scans.
+
+Every reduction is one loop nest over its input, which may be a fused elementwise
+expression (``np.max(np.abs(d))`` makes no temporary).
+"""
+import numpy as np
+
+from .. import dtypes
+from ..ir.types import TensorType
+from .registry import defop
+
+
+def norm_axis(axis, ndim, name="axis"):
+    """None -> None; int or sequence -> sorted tuple of non-negative axes (validated)."""
+    if axis is None:
+        return None
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1):
+            raise ValueError(f"{name}={axis} is out of bounds for a tensor of rank {ndim}")
+        out.append(a % max(ndim, 1))
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}={axis} repeats an axis")
+    return tuple(sorted(out))
+
+
+def _reduced_shape(shape, axis, keepdims):
+    axes = range(len(shape)) if axis is None else axis
+    return tuple(1 if k in axes else d for k, d in enumerate(shape) if keepdims or k not in axes)
+
+
+def _make_infer(np_fn, fixed_dtype=None):
+    def infer(in_types, axis=None, keepdims=False):
+        t = in_types[0]
+        dt = fixed_dtype or np_fn(np.ones((1,), t.dtype)).dtype
+        return [TensorType(np.dtype(dt), _reduced_shape(t.shape, axis, keepdims))]
+    return infer
+
+
+def _eager(np_fn):
+    def run(x, axis=None, keepdims=False):
+        return np.asarray(np_fn(np.asarray(x), axis=axis, keepdims=keepdims))[()]
+    return run
+
+
+def _lower_reduction(init, combine, finalize=None, nonempty=None):
+    """A lowering: ``combine(em, acc, elem_expr, out_dtype) -> statements``."""
+    def lower(em, node):
+        x, out = node.inputs[0], node.outputs[0]
+        axis, keepdims = node.attrs.get("axis"), node.attrs.get("keepdims", False)
+        rank = x.type.ndim
+        axes = tuple(range(rank)) if axis is None else axis
+        dims = em.dims(x)
+        dt = out.type.dtype
+        if nonempty:
+            for k in axes:
+                with em.block(f"if {dims[k]} == 0:"):
+                    em.line(f"raise ValueError('zero-size array to reduction operation "
+                            f"{nonempty} which has no identity')")
+        name = em.new(out)
+        start = em.lit(init(dt), dt)
+        if out.type.ndim == 0:
+            em.line(f"{name} = {start}")
+            target = name
+        else:
+            odims = [("1" if k in axes else dims[k]) for k in range(rank)
+                     if keepdims or k not in axes]
+            em.line(f"{name} = np.full(({', '.join(odims)},), {start}, {em.dt(dt)})")
+        with em.loops(dims) as idx:
+            e = em.cast(em.elem(x, idx), x.type.dtype, dt)
+            if out.type.ndim:
+                o = [("0" if k in axes else idx[k]) for k in range(rank)
+                     if keepdims or k not in axes]
+                target = f"{name}[{', '.join(o)}]"
+            combine(em, target, e, dt)
+        if finalize:
+            finalize(em, name, out, [dims[k] for k in axes])
+        return None
+    return lower
+
+
+def _assign(op):
+    def combine(em, acc, e, dt):
+        em.line(f"{acc} = {em.fix(op.format(acc, e), dt)}")
+    return combine
+
+
+def _extreme(cmp):
+    def combine(em, acc, e, dt):
+        t = em.fresh("t")
+        em.line(f"{t} = {e}")
+        nan = f" or {t} != {t}" if dt.kind == "f" else ""
+        with em.block(f"if {t} {cmp} {acc}{nan}:"):
+            em.line(f"{acc} = {t}")
+    return combine
+
+
+def _mean_finalize(em, name, out, rdims):
+    count = " * ".join(rdims) or "1"
+    em.line(f"{name} = {em.fix(f'{name} / ({count})', out.type.dtype)}"
+            if out.type.ndim == 0 else f"{name} /= ({count})")
+
+
+def _lowest(dt):
+    return -np.inf if dt.kind == "f" else False if dt.kind == "b" else np.iinfo(dt).min
+
+
+def _highest(dt):
+    return np.inf if dt.kind == "f" else True if dt.kind == "b" else np.iinfo(dt).max
+
+
+_R = dict(fuses_inputs=True)
+defop("reduce_sum", infer=_make_infer(np.sum), eager=_eager(np.sum),
+      lower=_lower_reduction(lambda dt: 0, _assign("({0} + {1})")), **_R)
+defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
+      lower=_lower_reduction(lambda dt: 1, _assign("({0} * {1})")), **_R)
+defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
+      lower=_lower_reduction(lambda dt: 0, _assign("({0} + {1})"), _mean_finalize), **_R)
+defop("reduce_max", infer=_make_infer(np.max), eager=_eager(np.max),
+      lower=_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"), **_R)
+defop("reduce_min", infer=_make_infer(np.min), eager=_eager(np.min),
+      lower=_lower_reduction(_highest, _extreme("<"), nonempty="minimum"), **_R)
+defop("reduce_any", infer=_make_infer(np.any, dtypes.bool_), eager=_eager(np.any),
+      lower=_lower_reduction(lambda dt: False, _assign("({0} or {1})")),
+      differentiable=False, **_R)
+defop("reduce_all", infer=_make_infer(np.all, dtypes.bool_), eager=_eager(np.all),
+      lower=_lower_reduction(lambda dt: True, _assign("({0} and {1})")),
+      differentiable=False, **_R)
+
+
+def _arg_infer(in_types, axis=None, keepdims=False):
+    t = in_types[0]
+    if axis is not None and len(axis) != 1:
+        raise ValueError("argmax/argmin take a single axis")
+    return [TensorType(dtypes.int64, _reduced_shape(t.shape, axis, keepdims))]
+
+
+def _arg_eager(fn):
+    def run(x, axis=None, keepdims=False):
+        ax = None if axis is None else axis[0]
+        return np.asarray(fn(np.asarray(x), axis=ax, keepdims=keepdims), np.int64)[()]
+    return run
+
+
+def _lower_arg(cmp, name):
+    def lower(em, node):
+        x, out = node.inputs[0], node.outputs[0]
+        axis, keepdims = node.attrs.get("axis"), node.attrs.get("keepdims", False)
+        rank = x.type.ndim
+        axes = tuple(range(rank)) if axis is None else axis
+        dims = em.dims(x)
+        for k in axes:
+            with em.block(f"if {dims[k]} == 0:"):
+                em.line(f"raise ValueError('attempt to get {name} of an empty sequence')")
+        res, best = em.new(out), em.fresh("best")
+        init = em.lit((_lowest if cmp == ">" else _highest)(x.type.dtype), x.type.dtype)
+        flat = axis is None
+        if out.type.ndim == 0:
+            em.line(f"{res} = 0")
+            em.line(f"{best} = {init}")
+            acc_r, acc_b = res, best
+        else:
+            odims = [("1" if k in axes else dims[k]) for k in range(rank)
+                     if keepdims or k not in axes]
+            em.line(f"{res} = np.zeros(({', '.join(odims)},), np.int64)")
+            em.line(f"{best} = np.full(({', '.join(odims)},), {init}, "
+                    f"{em.dt(x.type.dtype)})")
+        if flat:
+            n = em.fresh("n")
+            em.line(f"{n} = 0")
+        with em.loops(dims) as idx:
+            if out.type.ndim:
+                o = ", ".join("0" if k in axes else idx[k] for k in range(rank)
+                              if keepdims or k not in axes)
+                acc_r, acc_b = f"{res}[{o}]", f"{best}[{o}]"
+            t = em.fresh("t")
+            em.line(f"{t} = {em.elem(x, idx)}")
+            nan = (f" or ({t} != {t} and {acc_b} == {acc_b})"
+                   if x.type.dtype.kind == "f" else "")
+            with em.block(f"if {t} {cmp} {acc_b}{nan}:"):
+                em.line(f"{acc_b} = {t}")
+                em.line(f"{acc_r} = {n if flat else idx[axes[0]]}")
+            if flat:
+                em.line(f"{n} += 1")
+        return None
+    return lower
+
+
+defop("argmax", infer=_arg_infer, eager=_arg_eager(np.argmax),
+      lower=_lower_arg(">", "argmax"), differentiable=False, **_R)
+defop("argmin", infer=_arg_infer, eager=_arg_eager(np.argmin),
+      lower=_lower_arg("<", "argmin"), differentiable=False, **_R)
+
+
+def _cumsum_infer(in_types, axis=None):
+    t = in_types[0]
+    dt = np.cumsum(np.ones((1,), t.dtype)).dtype
+    if axis is None:
+        n = t.size if t.fully_defined else None
+        return [TensorType(dt, (n,))]
+    return [TensorType(dt, t.shape)]
+
+
+def _cumsum_lower(em, node):
+    x, out = node.inputs[0], node.outputs[0]
+    axis = node.attrs.get("axis")
+    dt = out.type.dtype
+    src = em.name(x)
+    if axis is None:
+        return f"np.cumsum(np.ascontiguousarray({src}).ravel()).astype({em.dt(dt)})"
+    name = em.new(out)
+    dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
+    em.line(f"{name} = np.empty(({', '.join(dims)},), {em.dt(dt)})")
+    with em.loops(dims) as idx:
+        prev = list(idx)
+        prev[axis] = f"{idx[axis]} - 1"
+        e = em.cast(f"{src}[{', '.join(idx)}]", x.type.dtype, dt)
+        with em.block(f"if {idx[axis]} == 0:"):
+            em.line(f"{name}[{', '.join(idx)}] = {e}")
+        with em.block("else:"):
+            acc = f"{name}[{', '.join(prev)}] + {e}"
+            em.line(f"{name}[{', '.join(idx)}] = {em.fix(acc, dt)}")
+    return None
+
+
+defop("cumsum", infer=_cumsum_infer,
+      eager=lambda x, axis=None: np.cumsum(np.asarray(x), axis=axis),
+      lower=_cumsum_lower)

@@ -1,0 +1,66 @@
+"""The one op table: every op is one OpDef, defined once, read by every consumer.
+
+Flow: ``defop(...)`` registers an OpDef in OPS. Tracing calls ``infer`` to type a new Node;
+eager execution and the interpreter call ``eager``; the cpu backend calls ``lower`` (or,
+for elementwise ops, renders ``scalar`` inside fused loop nests); gradients call ``grad``.
+Nothing outside ``ops/`` spells an op's name except through this table.
+
+Field contracts:
+- ``infer(in_types, **attrs) -> list[TensorType]`` (dtype + partial shape, NumPy rules).
+- ``eager(*arrays, **attrs)`` -> ndarray / NumPy scalar, or a tuple for several outputs.
+  Inputs are ndarrays, NumPy scalars, or Python scalars (weak literals).
+- ``scalar``: elementwise ops only: a format string over operand expressions
+  (``"({0} + {1})"``) or ``scalar(em, exprs, in_types, out_type, **attrs) -> str``.
+  Operands arrive already cast to ``compute(in_types)`` when ``cast_operands`` is set.
+- ``lower(em, node) -> str | None``: Numba source for the cpu backend; a returned string
+  is the expression of the single output, else the lowering assigned ``em.out(node)``.
+- ``grad(node, out_grads) -> in_grads``: built from other ops (a later issue fills these).
+"""
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+OPS = {}
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    infer: Callable
+    eager: Callable
+    lower: Optional[Callable] = None
+    scalar: object = None
+    cast_operands: bool = True
+    grad: Optional[Callable] = None
+    lower_cuda: Optional[Callable] = None
+    stateful: bool = False       # may not be merged (CSE) or folded: e.g. random
+    side_effects: bool = False   # may not be dropped (DCE): e.g. print, assert
+    differentiable: bool = True
+    n_regions: int = 0
+    fuses_inputs: bool = False   # lower() reads input 0 through em.elem (fusion)
+    view: bool = False           # output may share memory with input 0
+    doc: str = ""
+    aliases: tuple = field(default=())
+
+    @property
+    def elementwise(self):
+        return self.scalar is not None
+
+    @property
+    def pure(self):
+        return not (self.stateful or self.side_effects)
+
+
+def defop(name, **fields):
+    """Registers one op; a second registration of a name is a programming error."""
+    if name in OPS:
+        raise ValueError(f"op {name!r} is defined twice")
+    op = OpDef(name=name, **fields)
+    OPS[name] = op
+    return op
+
+
+def lookup(name):
+    try:
+        return OPS[name]
+    except KeyError:
+        raise KeyError(f"no op named {name!r} in the op table") from None

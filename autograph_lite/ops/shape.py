@@ -1,0 +1,287 @@
+"""Shape ops: reshape, transpose, expand_dims, squeeze, concat, stack, split, shape, size,
+and matmul (BLAS through ``np.dot`` where Numba allows, loops elsewhere)."""
+import numpy as np
+
+from .. import dtypes
+from ..ir.types import TensorType, broadcast_shapes
+from .reduce import norm_axis
+from .registry import defop
+
+
+def _prod(dims):
+    n = 1
+    for d in dims:
+        if d is None:
+            return None
+        n *= d
+    return n
+
+
+def _reshape_infer(in_types, shape):
+    t = in_types[0]
+    if sum(d == -1 for d in shape) > 1:
+        raise ValueError(f"reshape: only one dimension can be -1, got {shape}")
+    known, total = _prod([d for d in shape if d != -1]), _prod(t.shape)
+    out = []
+    for d in shape:
+        if d == -1:
+            out.append(None if total is None or not known else total // known)
+        else:
+            out.append(d)
+    if total is not None and -1 not in shape and _prod(out) != total:
+        raise ValueError(f"cannot reshape a tensor of shape {t.shape} into shape {shape}")
+    if total is not None and -1 in shape and known and total % known:
+        raise ValueError(f"cannot reshape a tensor of shape {t.shape} into shape {shape}")
+    return [TensorType(t.dtype, tuple(out))]
+
+
+def _reshape_lower(em, node):
+    x, shape = node.inputs[0], node.attrs["shape"]
+    src = em.name(x)
+    if x.type.ndim == 0:
+        src = f"np.array({src})"
+    if not shape:
+        return f"np.ascontiguousarray({src}).ravel()[0]"
+    dims = ", ".join(str(d) for d in shape)
+    return f"np.ascontiguousarray({src}).reshape(({dims},))"
+
+
+defop("reshape", infer=_reshape_infer,
+      eager=lambda x, shape: np.reshape(x, shape)[()], lower=_reshape_lower, view=True)
+
+
+def _transpose_infer(in_types, axes=None):
+    t = in_types[0]
+    axes = tuple(reversed(range(t.ndim))) if axes is None else tuple(axes)
+    if sorted(axes) != list(range(t.ndim)):
+        raise ValueError(f"transpose: axes {axes} are not a permutation of {t.ndim} axes")
+    return [TensorType(t.dtype, tuple(t.shape[a] for a in axes))]
+
+
+def _transpose_lower(em, node):
+    x, axes = node.inputs[0], node.attrs.get("axes")
+    if x.type.ndim < 2:
+        return em.name(x)
+    if axes is None:
+        return f"{em.name(x)}.T"
+    return f"np.transpose({em.name(x)}, ({', '.join(map(str, axes))},))"
+
+
+defop("transpose", infer=_transpose_infer,
+      eager=lambda x, axes=None: np.transpose(x, axes), lower=_transpose_lower, view=True)
+
+
+def _expand_infer(in_types, axis):
+    t = in_types[0]
+    shape = list(t.shape)
+    if not -t.ndim - 1 <= axis <= t.ndim:
+        raise ValueError(f"expand_dims: axis {axis} is out of bounds for rank {t.ndim}")
+    shape.insert(axis % (t.ndim + 1), 1)
+    return [TensorType(t.dtype, tuple(shape))]
+
+
+def _shape_of(em, x):
+    return [f"{em.name(x)}.shape[{k}]" for k in range(x.type.ndim)]
+
+
+def _expand_lower(em, node):
+    x = node.inputs[0]
+    dims = _shape_of(em, x)
+    dims.insert(node.attrs["axis"] % (x.type.ndim + 1), "1")
+    src = em.name(x) if x.type.ndim else f"np.array({em.name(x)})"
+    return f"np.ascontiguousarray({src}).reshape(({', '.join(dims)},))"
+
+
+defop("expand_dims", infer=_expand_infer,
+      eager=lambda x, axis: np.expand_dims(x, axis), lower=_expand_lower, view=True)
+
+
+def _squeeze_infer(in_types, axis=None):
+    t = in_types[0]
+    axes = axis if axis is not None else tuple(k for k, d in enumerate(t.shape) if d == 1)
+    for a in axes:
+        if t.shape[a] not in (1, None):
+            raise ValueError(f"squeeze: cannot select axis {a} of size {t.shape[a]}, which is "
+                             f"not 1")
+        if t.shape[a] is None and axis is None:
+            raise ValueError("squeeze: dimension sizes unknown at trace time; pass axis=")
+    return [TensorType(t.dtype, tuple(d for k, d in enumerate(t.shape) if k not in axes))]
+
+
+def _squeeze_lower(em, node):
+    x, out = node.inputs[0], node.outputs[0]
+    axes = node.attrs.get("axis")
+    axes = axes if axes is not None else tuple(k for k, d in enumerate(x.type.shape) if d == 1)
+    src = em.name(x)
+    if out.type.ndim == 0:
+        return f"np.ascontiguousarray({src}).ravel()[0]"
+    dims = [d for k, d in enumerate(_shape_of(em, x)) if k not in axes]
+    return f"np.ascontiguousarray({src}).reshape(({', '.join(dims)},))"
+
+
+defop("squeeze", infer=_squeeze_infer,
+      eager=lambda x, axis=None: np.squeeze(x, axis)[()], lower=_squeeze_lower, view=True)
+
+
+def _join_infer(stack):
+    def infer(in_types, axis=0):
+        if not in_types:
+            raise ValueError("need at least one tensor to " + ("stack" if stack else "concat"))
+        rank = in_types[0].ndim
+        if any(t.ndim != rank for t in in_types):
+            raise ValueError("all tensors must have the same rank, got "
+                             + ", ".join(str(t.shape) for t in in_types))
+        dt = dtypes.result_type(*in_types)
+        out_rank = rank + 1 if stack else rank
+        if not -out_rank <= axis < out_rank:
+            raise ValueError(f"axis {axis} is out of bounds for rank {out_rank}")
+        ax = axis % out_rank
+        shape = []
+        for k in range(rank):
+            ds = [t.shape[k] for t in in_types]
+            if stack or k != ax:
+                known = {d for d in ds if d is not None}
+                if len(known) > 1:
+                    raise ValueError("all tensors must have the same shape except in the "
+                                     "concatenation axis, got "
+                                     + ", ".join(str(t.shape) for t in in_types))
+                shape.append(known.pop() if known and None not in ds else
+                             (known.pop() if known else None))
+            else:
+                shape.append(None if None in ds else sum(ds))
+        if stack:
+            shape.insert(ax, len(in_types))
+        return [TensorType(dt, tuple(shape))]
+    return infer
+
+
+def _join_lower(fn):
+    def lower(em, node):
+        dt = node.outputs[0].type.dtype
+        parts = []
+        for v in node.inputs:
+            s = em.name(v) if v.type.ndim else f"np.array({em.name(v)})"
+            parts.append(s if v.type.dtype == dt else f"{s}.astype({em.dt(dt)})")
+        axis = node.attrs.get("axis", 0)
+        return f"np.{fn}(({', '.join(parts)},), axis={axis})"
+    return lower
+
+
+def _join_eager(fn):
+    def run(*xs, axis=0):
+        dt = np.result_type(*xs)
+        return fn([np.asarray(x, dt) for x in xs], axis=axis)
+    return run
+
+
+defop("concat", infer=_join_infer(False), eager=_join_eager(np.concatenate),
+      lower=_join_lower("concatenate"))
+defop("stack", infer=_join_infer(True), eager=_join_eager(np.stack),
+      lower=_join_lower("stack"))
+
+
+def _split_infer(in_types, sections, axis=0):
+    t = in_types[0]
+    ax = axis % t.ndim
+    n = t.shape[ax]
+    if isinstance(sections, int):
+        if n is not None and n % sections:
+            raise ValueError(f"split: dimension {ax} of size {n} is not divisible into "
+                             f"{sections} equal parts")
+        sizes = [None if n is None else n // sections] * sections
+    else:
+        sizes = list(sections)
+        if n is not None and sum(sizes) != n:
+            raise ValueError(f"split: sizes {sizes} do not add up to {n}")
+    return [t.with_shape(t.shape[:ax] + (s,) + t.shape[ax + 1:]).strong() for s in sizes]
+
+
+def _split_eager(x, sections, axis=0):
+    if isinstance(sections, int):
+        return tuple(np.split(x, sections, axis))
+    return tuple(np.split(x, np.cumsum(sections)[:-1], axis))
+
+
+def _split_lower(em, node):
+    x = node.inputs[0]
+    sections, axis = node.attrs["sections"], node.attrs.get("axis", 0) % x.type.ndim
+    src = em.name(x)
+    step = em.fresh("step")
+    if isinstance(sections, int):
+        em.line(f"{step} = {src}.shape[{axis}] // {sections}")
+        bounds = [(f"{i} * {step}", f"{i + 1} * {step}") for i in range(sections)]
+    else:
+        edges = np.concatenate([[0], np.cumsum(sections)]).tolist()
+        bounds = [(str(a), str(b)) for a, b in zip(edges[:-1], edges[1:])]
+    for out, (a, b) in zip(node.outputs, bounds):
+        idx = [":"] * x.type.ndim
+        idx[axis] = f"{a}:{b}"
+        em.line(f"{em.new(out)} = {src}[{', '.join(idx)}]")
+    if node.inputs[0].id in em.borrowed:
+        em.borrowed.update(v.id for v in node.outputs)
+    return None
+
+
+defop("split", infer=_split_infer, eager=_split_eager, lower=_split_lower)
+
+defop("shape", infer=lambda in_types: [TensorType(dtypes.int64, (in_types[0].ndim,))],
+      eager=lambda x: np.array(np.shape(x), np.int64),
+      lower=lambda em, node: (f"np.array(({', '.join(_shape_of(em, node.inputs[0]))},), "
+                              f"np.int64)" if node.inputs[0].type.ndim
+                              else "np.zeros(0, np.int64)"),
+      differentiable=False)
+defop("size", infer=lambda in_types: [TensorType(dtypes.int64, ())],
+      eager=lambda x: np.int64(np.size(x)),
+      lower=lambda em, node: (f"{em.name(node.inputs[0])}.size"
+                              if node.inputs[0].type.ndim else "1"),
+      differentiable=False)
+
+
+def _dim_infer(in_types, axis):
+    t = in_types[0]
+    if not -t.ndim <= axis < t.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for a tensor of rank {t.ndim}")
+    return [TensorType(dtypes.int64, ())]
+
+
+defop("dim", infer=_dim_infer, eager=lambda x, axis: np.int64(np.shape(x)[axis]),
+      lower=lambda em, node: f"{em.name(node.inputs[0])}.shape[{node.attrs['axis']}]",
+      differentiable=False, doc="the size of one dimension (len(x) is dim(x, 0))")
+
+
+def _matmul_infer(in_types):
+    a, b = in_types
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: input operand does not have enough dimensions "
+                         "(use * for scalars)")
+    dt = dtypes.result_type(a.strong(), b.strong())
+    ka, kb = a.shape[-1], b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if ka is not None and kb is not None and ka != kb:
+        raise ValueError(f"matmul: shapes {a.shape} and {b.shape} are not aligned "
+                         f"({ka} != {kb})")
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    rows = a.shape[-2:-1] if a.ndim > 1 else ()
+    cols = b.shape[-1:] if b.ndim > 1 else ()
+    return [TensorType(dt, batch + rows + cols)]
+
+
+def _matmul_lower(em, node):
+    a, b = node.inputs
+    out = node.outputs[0]
+    dt = out.type.dtype
+    na, nb = em.name(a), em.name(b)
+    if a.type.dtype != dt:
+        na = f"{na}.astype({em.dt(dt)})"
+    if b.type.dtype != dt:
+        nb = f"{nb}.astype({em.dt(dt)})"
+    if dt.kind == "f" and dt != dtypes.float16 and a.type.ndim <= 2 and b.type.ndim <= 2:
+        return f"np.dot(np.ascontiguousarray({na}), np.ascontiguousarray({nb}))"
+    if a.type.ndim <= 2 and b.type.ndim <= 2:
+        return f"rt.matmul_loops({na}, {nb})"
+    return f"rt.matmul_batched({na}, {nb})"
+
+
+defop("matmul", infer=_matmul_infer, eager=lambda a, b: np.matmul(a, b)[()],
+      lower=_matmul_lower)
+
+__all__ = ["norm_axis"]
