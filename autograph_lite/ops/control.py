@@ -46,7 +46,9 @@ def _while_eager(*init, regions, maximum_iterations=None):
 def _while_lower(em, node):
     cond, body = node.regions
     names = [em.new(v) for v in node.outputs]
+    init_lines = []
     for name, init, a, b in zip(names, node.inputs, cond.inputs, body.inputs):
+        init_lines.append(len(em.lines))
         em.line(f"{name} = {em.name(init)}")
         em.alias(a, name)
         em.alias(b, name)
@@ -59,6 +61,12 @@ def _while_lower(em, node):
         pairs = [(n, e) for n, e in zip(names, new) if n != e]
         if pairs:
             em.line(f"{', '.join(n for n, _ in pairs)} = {', '.join(e for _, e in pairs)}")
+    # Loop variables the body updates in place need a buffer of their own at loop entry.
+    from ..backends.inplace import init_is_clobberable
+    for pos, init, b in zip(init_lines, node.inputs, body.inputs):
+        if b.id in em.owned_loop_vars and not init_is_clobberable(init, node, em.uses,
+                                                                 em.borrowed):
+            em.lines[pos] += ".copy()"
     if any(v.id in em.borrowed for v in node.inputs + body.outputs):
         em.borrowed.update(v.id for v in node.outputs)
 
