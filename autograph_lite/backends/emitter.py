@@ -28,6 +28,7 @@ class Emitter:
         self.inline = _plan_fusion(graph, self.uses)
         self.const_params = []    # (param name, ndarray) passed at call time
         self.borrowed = set()     # value ids that alias caller-owned memory
+        self.owned_loop_vars = set()  # loop-body inputs updated in place (see inplace.py)
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):
@@ -213,8 +214,13 @@ class Emitter:
         self.depth -= len(dims)
 
     def can_update_in_place(self, value, node):
-        """Whether ``node`` may overwrite ``value``'s buffer (refined by ownership analysis)."""
-        return False
+        """Whether ``node`` may overwrite ``value``'s buffer (see inplace.py)."""
+        from .inplace import can_update
+        if not can_update(value, node, self.graph, self.borrowed):
+            return False
+        if value.node is None:  # a loop variable: the loop gives it an owned buffer
+            self.owned_loop_vars.add(value.id)
+        return True
 
     # graph walking ----------------------------------------------------------------
     def emit_graph(self, graph):
@@ -255,7 +261,7 @@ def _plan_fusion(graph, uses):
         barriers = []
         for pos, n in enumerate(g.nodes):
             position[id(n)] = pos
-            if not n.opdef.pure or n.regions:
+            if not n.opdef.pure or n.regions or getattr(n.opdef, "updates_input", False):
                 barriers.append(pos)
             for v in n.inputs:
                 consumer.setdefault(v.id, []).append(n)

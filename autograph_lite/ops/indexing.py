@@ -199,6 +199,7 @@ def _setitem_lower(em, node):
 
 
 defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lower,
+      updates_input=True,
       doc="functional x[index] = value: returns the updated tensor (in place when safe)")
 
 
