@@ -25,6 +25,9 @@ class ConcreteFunction:
         self._n_args = len(graph.inputs)
         types = [v.type for v in graph.outputs]
         self._wrappers = [_wrapper(t) for t in types]
+        # every graph input is a top-level argument (no Python values, no nesting)
+        self._plain = len(graph.inputs) == function._simple_arity and all(
+            v.hint == n for v, n in zip(graph.inputs, function._param_names))
         self._single = (len(template) == 1 and template[0] is _out_marker()
                         and not isinstance(structured, (tuple, list, dict)))
 
@@ -55,10 +58,10 @@ class ConcreteFunction:
     # calling --------------------------------------------------------------------------------
     def _call_args(self, args):
         flat = _flat_tensors(args)
-        if len(flat) != self._n_args:
+        if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
                             f"got {len(flat)}")
-        raw = self._call(flat)
+        raw = self._call(*flat)
         if self._single:
             return self._wrappers[0](raw)
         if len(self._wrappers) == 1:
@@ -70,18 +73,24 @@ class ConcreteFunction:
         leaves = [next(it) if t is _out_marker() else t for t in self._template]
         return nest.pack_as(self._structured, leaves)
 
-    def _first_call(self, flat):
+    def _call_plain(self, args):
+        """The hot path: every argument is an ndarray and the function returns one tensor."""
+        if self._single and self._plain:
+            return self._wrappers[0](self._call(*args))
+        return self._call_args(args)
+
+    def _first_call(self, *flat):
         backend = self.function.backend
         if backend == "interpreter":
             self._call = self._interpret
-            return self._interpret(flat)
+            return self._interpret(*flat)
         if backend == "cuda":
             from .backends import cuda
             self._call = cuda.build(self)
-            return self._call(flat)
+            return self._call(*flat)
         return self._compile_and_call(flat)
 
-    def _interpret(self, flat):
+    def _interpret(self, *flat):
         outs = interpreter.run_graph(self.graph, flat)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
@@ -105,9 +114,9 @@ class ConcreteFunction:
             break
         compile_notice(self.function._name, _sig_text(self.graph), timer() - t0)
         if consts:
-            self._call = lambda flat: kernel(*flat, *consts)
+            self._call = lambda *flat: kernel(*flat, *consts)
         else:
-            self._call = lambda flat: kernel(*flat)
+            self._call = kernel  # no wrapper at all between the call and the kernel
         return out
 
 

@@ -23,7 +23,7 @@ from .ir.passes import optimize
 from .ir.types import TensorType
 from .ops.dispatch import as_value
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec
-from .trace.context import current_graph, graph_scope
+from .trace.context import _state as _tls, current_graph, graph_scope
 
 _RUN_EAGERLY = [False]
 RETRACE_WARNING_AFTER = 5
@@ -44,6 +44,7 @@ class _Tensor:
 
 
 def _leaf_key(x, what):
+    """The signature-key part of one argument; ``what`` (its name) is used only in errors."""
     t = type(x)
     if t is np.ndarray:
         return (x.shape, x.dtype)
@@ -55,9 +56,9 @@ def _leaf_key(x, what):
     if t in (int, float, bool, str, type(None)):
         return (t, x)
     if t in (tuple, list):
-        return (t, tuple(_leaf_key(v, f"{what}[{i}]") for i, v in enumerate(x)))
+        return (t, tuple(_leaf_key(v, _Sub(what, i)) for i, v in enumerate(x)))
     if t is dict:
-        return (t, tuple((k, _leaf_key(x[k], f"{what}[{k!r}]")) for k in sorted(x, key=repr)))
+        return (t, tuple((k, _leaf_key(x[k], _Sub(what, k))) for k in sorted(x, key=repr)))
     if isinstance(x, SymbolicTensor):
         return ("sym", x.shape, x.dtype)
     try:
@@ -67,6 +68,17 @@ def _leaf_key(x, what):
                         f"defun argument must be a tensor, a NumPy array, or a hashable "
                         f"Python value (use a tuple instead of a list of non-numbers)") from None
     return ("obj", t, x)
+
+
+class _Sub:
+    """A lazily formatted argument path (``'xs'[2]``), built only for error messages."""
+    __slots__ = ("parent", "key")
+
+    def __init__(self, parent, key):
+        self.parent, self.key = parent, key
+
+    def __str__(self):
+        return f"{self.parent}[{self.key!r}]"
 
 
 def _is_tensor_leaf(x):
@@ -118,6 +130,21 @@ class Function:
 
     # the call path ------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if not (kwargs or _RUN_EAGERLY[0] or self._simple_arity != len(args)
+                or self.input_signature is not None or _tls.graph is not None):
+            # the hot path: positional arguments only, one dict lookup
+            key = tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
+                         _leaf_key(a, _Arg(self, i)) for i, a in enumerate(args)])
+            cf = self._cache.get(key)
+            if cf is None:
+                cf = self._trace_locked(key, args)
+            for a in args:
+                if type(a) is not np.ndarray:
+                    return cf._call_args(args)
+            return cf._call_plain(args)
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
         if _RUN_EAGERLY[0]:
             return self.python_function(*args, **kwargs)
         if current_graph() is not None:
@@ -126,10 +153,10 @@ class Function:
             args = self._bind(args, kwargs)
         if self.input_signature is not None:
             args = self._conform(args)
-            key = tuple((a.shape if s.shape is None else None, a.dtype) for a, s in
-                        zip(args, self.input_signature))
+            key = _signature_key(args, self.input_signature)
         else:
-            key = tuple([_leaf_key(a, self._arg_name(i)) for i, a in enumerate(args)])
+            key = tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
+                         _leaf_key(a, _Arg(self, i)) for i, a in enumerate(args)])
         cf = self._cache.get(key)
         if cf is None:
             cf = self._trace_locked(key, args)
@@ -156,6 +183,9 @@ class Function:
         return tuple(out)
 
     def _conform(self, args):
+        if len(args) != len(self.input_signature):
+            raise TypeError(f"{self._name}() takes {len(self.input_signature)} argument(s) "
+                            f"under its input_signature, got {len(args)}")
         out = []
         for i, (a, spec) in enumerate(zip(args, self.input_signature)):
             if isinstance(a, EagerTensor):
@@ -267,7 +297,7 @@ class Function:
         changing = {}
         for prev, cur in zip(self._history, self._history[1:]):
             for i, (a, b) in enumerate(zip(prev, cur)):
-                if a != b and not _is_tensor_key(a):
+                if _python_part(a) != _python_part(b):
                     changing[i] = changing.get(i, 0) + 1
         if changing:
             i = max(changing, key=changing.get)
@@ -277,7 +307,7 @@ class Function:
                     f"{self._name} has been traced {len(self._history)} times because the "
                     f"Python value of argument {self._arg_name(i)} keeps changing; each new "
                     f"value is a new trace. Pass it as a tensor (e.g. np.float64(v)) or use "
-                    f"input_signature", UserWarning, stacklevel=4)
+                    f"input_signature", UserWarning, stacklevel=user_stacklevel())
 
     # public introspection -------------------------------------------------------------------
     def experimental_get_tracing_count(self):
@@ -303,8 +333,7 @@ class Function:
             return cf
         if self.input_signature is not None:
             args = self._conform(args)
-            key = tuple((a.shape if s.shape is None else None, a.dtype) for a, s in
-                        zip(args, self.input_signature))
+            key = _signature_key(args, self.input_signature)
         else:
             key = tuple(_leaf_key(a, self._arg_name(i)) for i, a in enumerate(args))
         cf = self._cache.get(key)
@@ -312,6 +341,17 @@ class Function:
 
     def __repr__(self):
         return f"<ag.Function {self._name} backend={self.backend}>"
+
+
+class _Arg:
+    """An argument's name, formatted only when an error needs it."""
+    __slots__ = ("function", "index")
+
+    def __init__(self, function, index):
+        self.function, self.index = function, index
+
+    def __str__(self):
+        return self.function._arg_name(self.index)
 
 
 class _Call(list):
@@ -329,6 +369,33 @@ def _is_tensor_key(k):
     return isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], np.dtype)
 
 
+def _python_part(k):
+    """A signature-key entry with its tensor leaves blanked: what Python values it holds."""
+    if _is_tensor_key(k) or (isinstance(k, tuple) and k[:1] == ("sym",)):
+        return None
+    if isinstance(k, tuple) and len(k) == 2 and k[0] in (tuple, list):
+        return (k[0], tuple(_python_part(v) for v in k[1]))
+    if isinstance(k, tuple) and len(k) == 2 and k[0] is dict:
+        return (dict, tuple((name, _python_part(v)) for name, v in k[1]))
+    return k
+
+
+def _signature_key(args, signature):
+    return tuple((a.ndim if s.shape is None else None, a.dtype) for a, s in zip(args, signature))
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_stacklevel():
+    """The ``stacklevel`` for warnings.warn that points at the first frame outside this
+    package (the user's call), counted from the caller of this function."""
+    f, level = sys._getframe(1), 1
+    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PACKAGE_DIR):
+        f, level = f.f_back, level + 1
+    return level
+
+
 def _check_signature(sig, params, name):
     if sig is None:
         return None
@@ -337,11 +404,18 @@ def _check_signature(sig, params, name):
                         f"{sig!r}")
     if any(p.kind is p.VAR_KEYWORD for p in params):
         raise TypeError(f"{name} takes **kwargs, which an input_signature cannot describe")
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(sig) > len(positional) and not any(p.kind is p.VAR_POSITIONAL for p in params):
+        raise TypeError(f"input_signature of {name} has {len(sig)} TensorSpecs but {name} "
+                        f"takes {len(positional)} positional argument(s)")
     return tuple(sig)
 
 
+COMPILE_NOTICE_SECONDS = 1.0
+
+
 def compile_notice(name, key, seconds):
-    if seconds > 1.0 and os.environ.get("AUTOGRAPH_LITE_QUIET", "") not in ("1", "true"):
+    if seconds > COMPILE_NOTICE_SECONDS and os.environ.get("AUTOGRAPH_LITE_QUIET", "") not in ("1", "true"):
         print(f"autograph_lite: compiling {name}{key} took {seconds:.1f} s", file=sys.stderr)
 
 

@@ -2,21 +2,25 @@
 import threading
 from contextlib import contextmanager
 
-_state = threading.local()
+class _State(threading.local):
+    graph = None  # a class default: reading it needs no getattr fallback (hot path)
+
+
+_state = _State()
 
 
 def current_graph():
-    return getattr(_state, "graph", None)
+    return _state.graph
 
 
 def is_tracing():
-    return getattr(_state, "graph", None) is not None
+    return _state.graph is not None
 
 
 @contextmanager
 def graph_scope(graph):
     """Makes ``graph`` the target of staged ops for the duration of the block."""
-    prev = getattr(_state, "graph", None)
+    prev = _state.graph
     _state.graph = graph
     try:
         yield graph
@@ -27,7 +31,7 @@ def graph_scope(graph):
 @contextmanager
 def eager_scope():
     """Runs ops eagerly even inside a trace (used by run_functions_eagerly and callbacks)."""
-    prev = getattr(_state, "graph", None)
+    prev = _state.graph
     _state.graph = None
     try:
         yield
