@@ -4,6 +4,7 @@ The kernel is compiled on the first call (so tracing alone, e.g. for ``show``, i
 After that, a call flattens the tensor arguments, calls the kernel, and wraps results.
 """
 import pickle
+import threading
 
 import numpy as np
 
@@ -21,6 +22,8 @@ class ConcreteFunction:
         self._key = key
         self._kernel = None
         self._source = None
+        self._dispatcher = None   # the Numba dispatcher (cpu backend), once compiled
+        self._first_lock = threading.Lock()
         self._call = self._first_call
         self._n_args = len(graph.inputs)
         types = [v.type for v in graph.outputs]
@@ -80,6 +83,12 @@ class ConcreteFunction:
         return self._call_args(args)
 
     def _first_call(self, *flat):
+        with self._first_lock:  # threads racing on the first call: only one compiles
+            if self._call != self._first_call:
+                return self._call(*flat)
+            return self._first_call_locked(flat)
+
+    def _first_call_locked(self, flat):
         backend = self.function.backend
         if backend == "interpreter":
             self._call = self._interpret
@@ -97,10 +106,14 @@ class ConcreteFunction:
     def _compile_and_call(self, flat):
         from .backends import cache
         from .function import compile_notice, timer
+        from .ops import callback
         src = self.source
         consts = tuple(self._kernel.const_args)
         for attempt in (0, 1):
-            kernel = cache.load_module(src)["kernel"]
+            ns = cache.load_module(src)
+            if callback.uses_callbacks(src):  # objmode blocks look callbacks up at run time
+                callback.link_kernel_module(ns)
+            kernel = ns["kernel"]
             t0 = timer()
             try:
                 out = kernel(*flat, *consts)
@@ -113,6 +126,7 @@ class ConcreteFunction:
                 continue
             break
         compile_notice(self.function._name, _sig_text(self.graph), timer() - t0)
+        self._dispatcher = kernel
         if consts:
             self._call = lambda *flat: kernel(*flat, *consts)
         else:

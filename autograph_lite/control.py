@@ -111,34 +111,51 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, *,
     single = not isinstance(loop_vars, (tuple, list))
     vars_ = (loop_vars,) if single else tuple(loop_vars)
     if maximum_iterations is not None:
-        return _with_max_iterations(cond, body, vars_, maximum_iterations, single,
-                                    loop_var_names)
+        out = _with_max_iterations(cond, body, vars_, maximum_iterations, loop_var_names)
+    else:
+        out = _while(cond, body, vars_, loop_var_names)
+    if single:
+        return out[0]
+    if isinstance(loop_vars, tuple) and hasattr(loop_vars, "_fields"):
+        return type(loop_vars)(*out)
+    return type(loop_vars)(out)
+
+
+def _as_vars(new, vars_):
+    """The body's result as a tuple of loop variables (a lone value for one variable)."""
+    if len(vars_) == 1 and nest.same_structure(new, vars_[0]) and not (
+            isinstance(new, (tuple, list)) and len(new) == 1
+            and nest.same_structure(new[0], vars_[0])):
+        return (new,)
+    if not isinstance(new, (tuple, list)):
+        raise ValueError(f"the loop body must return the same structure as loop_vars "
+                         f"({len(vars_)} variables), got one {type(new).__name__}")
+    return tuple(new)
+
+
+def _while(cond, body, vars_, names):
     while True:
         c = cond(*vars_)
         if is_symbolic(c) or any(is_symbolic(v) for v in nest.flatten(vars_)):
-            out = _staged_while(cond, body, vars_, loop_var_names, first_cond=c)
-            break
+            return _staged_while(cond, body, vars_, names, first_cond=c)
         if not bool(c):
-            out = vars_
-            break
-        new = body(*vars_)
-        vars_ = (new,) if single else tuple(new)
-    return out[0] if single else type(loop_vars)(out) if isinstance(loop_vars, list) else out
+            return vars_
+        vars_ = _as_vars(body(*vars_), vars_)
 
 
-def _with_max_iterations(cond, body, vars_, limit, single, names):
+def _with_max_iterations(cond, body, vars_, limit, names):
     def c(i, *v):
+        if not (is_symbolic(i) or is_symbolic(limit)) and not i < limit:
+            return False  # a Python loop stops without evaluating cond again
         inner = cond(*v)
         if is_symbolic(inner) or is_symbolic(i) or is_symbolic(limit):
             return apply("logical_and", apply("less", i, limit), inner)
-        return i < limit and bool(inner)
+        return bool(inner)
 
     def b(i, *v):
-        new = body(*v)
-        return (i + 1,) + ((new,) if single else tuple(new))
-    out = while_loop(c, b, (0,) + vars_,
-                     loop_var_names=["<iteration counter>"] + list(names or []))
-    return out[1] if single else out[1:]
+        return (i + 1,) + _as_vars(body(*v), v)
+    out = _while(c, b, (0,) + vars_, ["<iteration counter>"] + list(names or []))
+    return out[1:]
 
 
 def _staged_while(cond, body, init, names, first_cond=None):
@@ -162,8 +179,7 @@ def _staged_while(cond, body, init, names, first_cond=None):
             cond_g.outputs.append(c._value)
         ph_b = [SymbolicTensor(body_g.add_input(t)) for t in types]
         with graph_scope(body_g):
-            res = body(*nest.pack_as(init, ph_b))
-            res = (res,) if len(init) == 1 and not isinstance(res, tuple) else tuple(res)
+            res = _as_vars(body(*nest.pack_as(init, ph_b)), init)
             if not nest.same_structure(res, init):
                 raise ValueError("the loop body must return the same structure as loop_vars: "
                                  f"{_shape_str(init)} vs {_shape_str(res)}")

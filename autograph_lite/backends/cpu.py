@@ -27,11 +27,11 @@ def generate(graph, name="kernel"):
     params = []
     for v in graph.inputs:
         if v.type.ndim == 0:
-            p = em.fresh((v.hint or f"a{v.id}") + "_in")
+            p = em.fresh((v.hint or f"a{v.index}") + "_in")
             params.append(p)
             em.line(f"{em.new(v)} = rt.item({p})")
         else:
-            params.append(em.new(v))
+            params.append(em.new(v, v.hint or f"a{v.index}"))
             em.borrowed.add(v.id)
     em.emit_graph(graph)
     rets = []

@@ -24,6 +24,7 @@ class Emitter:
         self.names = {}
         self.literals = {}        # rendered literal -> Python value
         self.taken = set()
+        self.counter = 0
         self.uses = graph.uses()
         self.inline = _plan_fusion(graph, self.uses)
         self.const_params = []    # (param name, ndarray) passed at call time
@@ -43,7 +44,10 @@ class Emitter:
         return name
 
     def new(self, value, prefix=None):
-        name = self.fresh(prefix or value.hint or f"v{value.id}")
+        # Names must not depend on process-wide ids: the same program must give the same
+        # source (that is the kernel cache key, in memory and on disk).
+        self.counter += 1
+        name = self.fresh(prefix or value.hint or f"v{self.counter}")
         self.names[value.id] = name
         return name
 

@@ -1,0 +1,178 @@
+"""The on-disk kernel cache (SPEC §6, backends/cache.py).
+
+Each test points ``AUTOGRAPH_LITE_CACHE_DIR`` at its own tmp folder and empties the
+in-process ``_MEMORY`` dict, so the kernel module is really loaded from disk.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from autograph_lite.backends import cache
+from conftest import assert_same
+
+
+def kernel_body(x):
+    return x * 4.0 - 2.5
+
+
+SPEC = ag.TensorSpec([None], ag.float64)
+X = np.arange(5.0)
+WANT = X * 4.0 - 2.5
+
+
+def fresh_function():
+    return ag.defun(kernel_body, autograph=False)
+
+
+def traced():
+    """A fresh Function and its traced (not yet compiled) ConcreteFunction for X."""
+    f = fresh_function()
+    return f, f.get_concrete_function(X)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "kernels"
+    monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", str(d))
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "_WARNED", [False])
+    return d
+
+
+def module_file(d, cf):
+    return d / f"ag_{cache.source_key(cf.source)}.py"
+
+
+def numba_files(d):
+    return sorted(p.name for p in (d / "__pycache__").glob("ag_*.nb*"))
+
+
+def test_kernel_module_is_written_and_reused(cache_dir, monkeypatch):
+    f, cf = traced()
+    assert_same(f(X), WANT)
+    path = module_file(cache_dir, cf)
+    assert path.read_text() == cf.source
+    files = numba_files(cache_dir)
+    assert any(n.endswith(".nbi") for n in files) and any(n.endswith(".nbc") for n in files)
+    mtime = path.stat().st_mtime_ns
+    # a fresh load (memory emptied) imports the same file without rewriting it
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    g = fresh_function()
+    assert_same(g(X), WANT)
+    disp = g.get_concrete_function(X)._dispatcher
+    assert disp is not None
+    assert path.stat().st_mtime_ns == mtime
+    assert numba_files(cache_dir) == files
+    assert sum(disp.stats.cache_hits.values()) == 1  # loaded from Numba's cache
+    assert sum(disp.stats.cache_misses.values()) == 0
+
+
+SCRIPT = textwrap.dedent('''
+    import sys, time
+    import numpy as np
+    sys.path.insert(0, {tests!r})
+    import autograph_lite as ag
+    from test_cache import kernel_body
+    f = ag.defun(kernel_body, autograph=False)
+    t0 = time.perf_counter()
+    out = f(np.arange(5.0))
+    dt = time.perf_counter() - t0
+    st = f.get_concrete_function(np.arange(5.0))._dispatcher.stats
+    print(sum(st.cache_hits.values()), sum(st.cache_misses.values()), dt, out.numpy().sum())
+''')
+
+
+def test_new_process_with_warm_cache_compiles_nothing(cache_dir, tmp_path):
+    script = tmp_path / "run_kernel.py"
+    script.write_text(SCRIPT.format(tests=os.path.dirname(__file__)))
+    env = dict(os.environ, AUTOGRAPH_LITE_CACHE_DIR=str(cache_dir), AUTOGRAPH_LITE_QUIET="1")
+
+    def run():
+        p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                           env=env, timeout=300)
+        assert p.returncode == 0, p.stderr
+        hits, misses, seconds, total = p.stdout.split()
+        assert float(total) == WANT.sum()
+        return int(hits), int(misses), float(seconds)
+    cold = run()
+    warm = run()
+    assert cold[:2] == (0, 1)   # compiled
+    assert warm[:2] == (1, 0)   # loaded from Numba's disk cache: no compile
+    # (the first call's wall time is dominated by Numba's own start-up, about 1 s, so
+    # Numba's hit/miss counters are the reliable signal, not a timing ratio)
+
+
+@pytest.mark.parametrize("garbage", ["raise SystemExit('executed garbage')\n", "truncated"])
+def test_garbage_kernel_module_is_rewritten_not_executed(cache_dir, garbage):
+    f, cf = traced()
+    src = cf.source
+    path = module_file(cache_dir, cf)
+    cache_dir.mkdir(parents=True)
+    path.write_text(src[: len(src) // 2] if garbage == "truncated" else garbage)
+    assert_same(f(X), WANT)  # SystemExit would escape if it ran
+    assert path.read_text() == src
+
+
+def test_garbage_numba_cache_files_are_recovered(cache_dir, monkeypatch):
+    assert_same(fresh_function()(X), WANT)
+    files = list((cache_dir / "__pycache__").glob("ag_*.nb*"))
+    assert files
+    for p in files:
+        p.write_bytes(b"\x80\x04garbage, not a pickle" * 3)
+    for name in [m for m in sys.modules if m.startswith("ag_")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    f = fresh_function()
+    assert_same(f(X), WANT)
+    assert_same(f(X + 1.0), WANT + 4.0)
+    # and the next process-like load finds a sound cache again
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    assert_same(fresh_function()(X), WANT)
+
+
+def _unusable_dirs(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    yield "uncreatable", blocker / "kernels"
+    if os.geteuid() != 0:  # root can write anywhere
+        ro = tmp_path / "readonly"
+        ro.mkdir()
+        ro.chmod(0o500)
+        yield "readonly", ro
+
+
+def test_unusable_cache_folder_degrades_with_one_warning(tmp_path, monkeypatch):
+    for kind, d in _unusable_dirs(tmp_path):
+        monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", str(d))
+        monkeypatch.setattr(cache, "_MEMORY", {})
+        monkeypatch.setattr(cache, "_WARNED", [False])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert_same(fresh_function()(X), WANT)
+            g = ag.defun(lambda x: x - 1.0, autograph=False)  # a second kernel
+            assert_same(g(X), X - 1.0)
+        ws = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+        assert len(ws) == 1, (kind, [str(w.message) for w in ws])
+        assert str(d) in str(ws[0].message)
+
+
+def test_cache_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", "off")
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "_WARNED", [False])
+    assert cache.cache_dir() is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(fresh_function()(X), WANT)
+
+
+def test_default_cache_dir(monkeypatch, tmp_path):
+    monkeypatch.delenv("AUTOGRAPH_LITE_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "autograph_lite"

@@ -1,0 +1,172 @@
+"""ag.cond and ag.while_loop (SPEC §3, explicit forms, usable with autograph=False).
+
+Each behaviour three ways where it makes sense: the plain Python run (ag.cond and
+ag.while_loop run as Python control flow on eager values), the interpreter, cpu.
+"""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from conftest import BACKENDS, assert_backends_agree, assert_same
+
+
+def graph_text(fn, *args):
+    return str(ag.defun(fn, autograph=False, backend="interpreter")
+               .get_concrete_function(*args).graph)
+
+
+# --- ag.cond ---------------------------------------------------------------------------------
+
+def piecewise(x):
+    return ag.cond(np.sum(x) > 0, lambda: x * 2.0, lambda: -x + 1.0)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_cond_tensor_predicate_three_ways(sign):
+    assert_backends_agree(piecewise, sign * np.arange(1.0, 4.0), autograph=False)
+
+
+def nested_outputs(x, y):
+    return ag.cond(x[0] > y[0],
+                   lambda: {"a": (x, y), "b": x[0]},
+                   lambda: {"a": (y, x), "b": y[0] * 2.0})
+
+
+@pytest.mark.parametrize("first", [5.0, -5.0])
+def test_cond_nested_outputs_three_ways(first):
+    x = np.array([first, 1.0])
+    assert_backends_agree(nested_outputs, x, np.zeros(2), autograph=False)
+
+
+def test_cond_python_predicate_runs_one_branch_at_trace_time():
+    traced = []
+
+    def f(x, flag):
+        return ag.cond(flag, lambda: traced.append("t") or x + 1.0,
+                       lambda: traced.append("f") or x - 1.0)
+    x = np.ones(2)
+    g = ag.defun(f, autograph=False, backend="interpreter")
+    assert_same(g(x, True), x + 1.0)
+    assert traced == ["t"]
+    assert_same(g(x, False), x - 1.0)
+    assert traced == ["t", "f"]
+    assert "cond" not in graph_text(f, x, True)
+
+
+def promoting(x, i):
+    return ag.cond(np.sum(x) > 0, lambda: x, lambda: i)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_cond_branch_dtypes_promote(backend, sign):
+    x = sign * np.ones(3, np.float32)
+    i = np.arange(3, dtype=np.int32)
+    got = ag.defun(promoting, autograph=False, backend=backend)(x, i)
+    want = (x if sign > 0 else i).astype(np.result_type(np.float32, np.int32))
+    assert_same(got, want)
+
+
+def weak_branch(x):
+    return ag.cond(np.sum(x) > 0, lambda: x * 1.0, lambda: 0.0 * x)
+
+
+def test_cond_weak_literal_keeps_dtype():
+    assert_backends_agree(weak_branch, np.ones(2, np.float32), autograph=False)
+
+
+def test_cond_mismatched_branches_are_value_errors():
+    x = np.arange(3.0)
+    with pytest.raises(ValueError, match="structure"):
+        graph_text(lambda x: ag.cond(x[0] > 0, lambda: (x, x), lambda: x), x)
+    with pytest.raises(ValueError, match="rank"):
+        graph_text(lambda x: ag.cond(x[0] > 0, lambda: x, lambda: np.sum(x)), x)
+    with pytest.raises(ValueError, match="scalar"):
+        graph_text(lambda x: ag.cond(x > 0, lambda: x, lambda: x), x)
+
+
+def test_cond_branch_shapes_relax():
+    text = graph_text(lambda x: ag.cond(x[0] > 0, lambda: x, lambda: x[:2]), np.ones(3))
+    assert "float64[?]" in text
+
+
+def test_cond_needs_callables():
+    with pytest.raises(TypeError):
+        ag.cond(True, 1, 2)
+
+
+# --- ag.while_loop ------------------------------------------------------------------------------
+
+def doubling(x, limit):
+    def cond(v, n):
+        return np.sum(v) < limit
+
+    def body(v, n):
+        return v * 2.0 + 1.0, n + 1
+    return ag.while_loop(cond, body, (x, 0))
+
+
+@pytest.mark.parametrize("limit", [0.5, 100.0])
+def test_while_tensor_predicate_three_ways(limit):
+    assert_backends_agree(doubling, np.arange(3.0), np.float64(limit), autograph=False)
+
+
+def capped(x, cap):
+    return ag.while_loop(lambda v: np.sum(v) < 1e12, lambda v: v * 3.0, [x],
+                         maximum_iterations=cap)
+
+
+@pytest.mark.parametrize("cap", [0, 4])
+def test_while_maximum_iterations_three_ways(cap):
+    r = assert_backends_agree(capped, np.ones(2), np.int64(cap), autograph=False)
+    assert_same(r["cpu"][0] if isinstance(r["cpu"], (list, tuple)) else r["cpu"],
+                np.ones(2) * 3.0 ** cap)
+
+
+def test_while_maximum_iterations_python_loop():
+    out = ag.while_loop(lambda i: i < 100, lambda i: i + 1, [0], maximum_iterations=7)
+    assert list(out) == [7]
+    assert ag.while_loop(lambda i: i < 3, lambda i: i + 1, 0, maximum_iterations=7) == 3
+
+
+def test_while_python_predicate_runs_at_trace_time():
+    def f(x):
+        return ag.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v), (0, 5))[1] * x
+    text = graph_text(f, np.ones(2))
+    assert "while_loop" not in text
+    assert_backends_agree(f, np.ones(2), autograph=False)
+
+
+def weak_counter(x):
+    # a Python float starts the loop; the body makes it a float32 tensor: it adopts float32
+    return ag.while_loop(lambda s: s < 10.0, lambda s: s + np.sum(x), (0.0,))
+
+
+def test_while_weak_initial_value_adopts_the_body_dtype():
+    assert_backends_agree(weak_counter, np.ones(3, np.float32), autograph=False)
+
+
+def growing(x, n):
+    return ag.while_loop(lambda v: ag.size(v) < n, lambda v: np.concatenate([v, v + 1.0]),
+                         [x])
+
+
+def test_while_shape_change_is_relaxed_three_ways():
+    assert_backends_agree(growing, np.zeros(2), np.int64(10), autograph=False)
+    assert "float64[?]" in graph_text(growing, np.zeros(2), np.int64(10))
+
+
+def test_while_loop_variable_errors():
+    x = np.arange(3.0)
+    with pytest.raises(TypeError, match="dtype.*float64.*float32"):
+        graph_text(lambda x: ag.while_loop(lambda v: np.sum(v) < 10,
+                                           lambda v: v.astype(np.float32), [x]), x)
+    with pytest.raises(ValueError, match="rank"):
+        graph_text(lambda x: ag.while_loop(lambda v: np.sum(v) < 10,
+                                           lambda v: np.sum(v), [x]), x)
+    with pytest.raises(ValueError, match="structure"):
+        graph_text(lambda x: ag.while_loop(lambda v: np.sum(v) < 10,
+                                           lambda v: (v, v), [x]), x)
+    with pytest.raises(TypeError, match="'hello'"):
+        graph_text(lambda x: ag.while_loop(lambda v, s: np.sum(v) < 10,
+                                           lambda v, s: (v + 1.0, s), (x, "hello")), x)

@@ -1,0 +1,390 @@
+"""ag.defun / ag.function (SPEC §2): signatures, tracing, structures, methods, errors.
+
+Functions are defined once at module level and shared between tests, so the suite
+compiles few kernels. ``autograph=False`` throughout (AutoGraph is tested elsewhere).
+"""
+import importlib
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from conftest import BACKENDS, assert_backends_agree, assert_same
+
+function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
+
+
+def _dispatcher(f, *args):
+    return f.get_concrete_function(*args)._dispatcher
+
+
+# --- tracing once per signature ---------------------------------------------------------
+
+def scaled(x, scale=2.0, training=True):
+    return x * scale + 1.0 if training else x - 1.0
+
+
+SCALED = {b: ag.defun(scaled, autograph=False, backend=b) for b in BACKENDS}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_trace_once_per_signature(backend):
+    f = ag.defun(scaled, autograph=False, backend=backend)
+    x = np.arange(3.0)
+    for _ in range(3):
+        assert_same(f(x), scaled(x))
+    assert f.experimental_get_tracing_count() == 1 and f.tracing_count == 1
+    f(np.arange(3.0) + 5)  # same shape and dtype: no new trace
+    assert f.tracing_count == 1
+    f(np.arange(3, dtype=np.float32))  # new dtype
+    assert f.tracing_count == 2
+    f(np.ones((2, 2)))  # new rank
+    assert f.tracing_count == 3
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_keywords_and_defaults_share_a_trace(backend):
+    f = SCALED[backend]
+    x = np.linspace(0, 1, 4)
+    n = f.tracing_count
+    assert_same(f(x), scaled(x))
+    base = f.tracing_count
+    assert base <= n + 1
+    assert_same(f(x, training=True), scaled(x))
+    assert_same(f(x, 2.0), scaled(x))
+    assert_same(f(x=x, scale=2.0, training=True), scaled(x))
+    assert f.tracing_count == base
+    assert_same(f(x, training=False), scaled(x, training=False))
+    assert_same(f(x, 3.0), scaled(x, 3.0))
+    assert f.tracing_count == base + 2
+
+
+def test_python_values_are_in_the_key():
+    f = SCALED["interpreter"]
+    x = np.arange(2.0)
+    before = f.tracing_count
+    for s in (5.0, 6.0, 5.0, 6.0):
+        assert_same(f(x, s), scaled(x, s))
+    assert f.tracing_count == before + 2
+    # numpy scalars are tensors: one trace for every value
+    before = f.tracing_count
+    for s in (np.float64(1.5), np.float64(2.5), np.float64(3.5)):
+        assert_same(f(x, s), scaled(x, s))
+    assert f.tracing_count == before + 1
+
+
+def test_new_shape_same_rank_reuses_the_compiled_kernel():
+    f = ag.defun(lambda x: x * 3.0 - 1.0, autograph=False)
+    a, b = np.arange(3.0), np.arange(7.0)
+    assert_same(f(a), a * 3.0 - 1.0)
+    k1 = _dispatcher(f, a)
+    n_sigs = len(k1.signatures)
+    assert_same(f(b), b * 3.0 - 1.0)
+    assert f.tracing_count == 2  # a new shape is a new trace ...
+    cf_a, cf_b = f.get_concrete_function(a), f.get_concrete_function(b)
+    assert cf_a is not cf_b
+    assert cf_a.source == cf_b.source, "same ranks and dtypes must generate the same source"
+    assert _dispatcher(f, b) is k1  # ... but the same kernel, with no new Numba compile
+    assert len(k1.signatures) == n_sigs
+
+
+def test_get_concrete_function():
+    f = ag.defun(scaled, autograph=False, backend="interpreter")
+    cf = f.get_concrete_function(ag.TensorSpec([None], ag.float32))
+    assert [(s.shape, s.dtype) for s in cf.inputs] == [((None,), ag.float32)]
+    assert [(s.shape, s.dtype) for s in cf.outputs] == [((None,), ag.float32)]
+    text = str(cf.graph)
+    assert "multiply" in text and "float32[?]" in text
+    x = np.arange(5, dtype=np.float32)
+    assert_same(cf(x), scaled(x))
+    assert "def kernel(" in cf.source
+    assert f.get_concrete_function(ag.TensorSpec([None], ag.float32)) is cf
+
+
+# --- structures ---------------------------------------------------------------------------
+
+def structured(d, pair, items):
+    a, b = pair
+    return {"sum": d["x"] + a, "rest": [b * 2.0, items[0] - items[1]]}, (d["y"],), None
+
+
+def returns_none(x):
+    return None
+
+
+def returns_list(x):
+    return [x, x + 1.0]
+
+
+def returns_tuple(x):
+    return x, -x
+
+
+def returns_single(x):
+    return x * x
+
+
+def test_nested_arguments_and_results_three_ways():
+    x = np.arange(3.0)
+    d = {"x": x, "y": x.astype(np.float32)}
+    r = assert_backends_agree(structured, d, (x, x + 1), [x, np.ones(3)], autograph=False)
+    out = r["cpu"]
+    assert isinstance(out, tuple) and isinstance(out[0], dict) and isinstance(out[0]["rest"], list)
+    assert isinstance(out[1], tuple) and out[2] is None
+    assert isinstance(out[0]["sum"], ag.Tensor)
+
+
+@pytest.mark.parametrize("fn, kind", [(returns_none, type(None)), (returns_list, list),
+                                      (returns_tuple, tuple), (returns_single, ag.Tensor)])
+def test_result_structures(fn, kind):
+    x = np.arange(4.0)
+    r = assert_backends_agree(fn, x, autograph=False)
+    for got in r.values():
+        assert isinstance(got, kind)
+
+
+def test_results_are_eager_tensors_and_not_aliases():
+    f = ag.defun(lambda x: x, autograph=False)
+    x = np.arange(3.0)
+    y = f(x)
+    assert isinstance(y, ag.Tensor)
+    x[0] = 100.0
+    assert y.numpy()[0] == 0.0
+
+
+# --- methods and closures -------------------------------------------------------------------
+
+class Scaler:
+    def __init__(self, k):
+        self.k = k
+        self.traces = 0
+
+    @ag.defun(autograph=False, backend="interpreter")
+    def apply(self, x):
+        self.traces += 1
+        return x * self.k
+
+
+def test_methods_are_bound_per_instance():
+    a, b = Scaler(2.0), Scaler(3.0)
+    x = np.arange(3.0)
+    assert_same(a.apply(x), x * 2.0)
+    assert_same(b.apply(x), x * 3.0)
+    assert_same(a.apply(x), x * 2.0)
+    assert a.traces == 1 and b.traces == 1
+    assert a.apply is a.apply
+    assert a.apply.tracing_count == 1
+    assert isinstance(Scaler.apply, ag.Function)
+
+
+def test_closure_over_eager_tensor_three_ways():
+    w = ag.constant([1.0, 2.0, 3.0])
+    bias = np.float32(0.5)
+
+    def f(x):
+        return x * w + bias
+    assert_backends_agree(f, np.ones(3), autograph=False)
+
+
+def test_decorator_forms():
+    x = np.arange(3.0)
+
+    @ag.function(autograph=False, backend="interpreter")
+    def f1(x):
+        return x + 1.0
+
+    @ag.defun
+    def f2(x):
+        return x + 1.0
+    f3 = ag.defun(lambda x: x + 1.0, autograph=False, backend="interpreter")
+    assert isinstance(f2, ag.Function)
+    assert_same(f1(x), x + 1.0)
+    assert_same(f3(x), x + 1.0)
+    assert f1.__name__ == "f1"
+
+
+# --- input_signature --------------------------------------------------------------------------
+
+def doubled(x):
+    return x * 2.0
+
+
+DOUBLED = {b: ag.defun(doubled, input_signature=[ag.TensorSpec([None], ag.float64)],
+                       autograph=False, backend=b) for b in BACKENDS}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_input_signature_one_trace_for_many_lengths(backend):
+    f = DOUBLED[backend]
+    for n in (1, 3, 8, 0):
+        x = np.arange(float(n))
+        assert_same(f(x), doubled(x))
+    assert_same(f([1.0, 2.0]), doubled(np.array([1.0, 2.0])))  # a list fits the spec
+    assert f.tracing_count == 1
+    cf = f.get_concrete_function()
+    assert cf.inputs[0].shape == (None,)
+
+
+@pytest.mark.parametrize("bad, what", [
+    (np.arange(3, dtype=np.float32), "float32"),
+    (np.ones((2, 2)), "(2, 2)"),
+    ("abc", "'abc'"),
+])
+def test_input_signature_mismatch_is_a_value_error(bad, what):
+    with pytest.raises(ValueError) as e:
+        DOUBLED["interpreter"](bad)
+    msg = str(e.value)
+    assert "'x'" in msg and "TensorSpec" in msg and "None" in msg and what in msg
+
+
+def test_input_signature_type_errors():
+    with pytest.raises(TypeError, match="TensorSpec"):
+        ag.defun(doubled, input_signature=[ag.float32])
+    with pytest.raises(TypeError, match="TensorSpec"):
+        ag.defun(doubled, input_signature=ag.TensorSpec([None]))
+    with pytest.raises(TypeError, match="kwargs"):
+        ag.defun(lambda x, **kw: x, input_signature=[ag.TensorSpec([None])])
+    with pytest.raises(TypeError):
+        ag.defun(doubled, input_signature=[ag.TensorSpec([None])] * 2)
+    with pytest.raises(TypeError, match="argument"):
+        DOUBLED["interpreter"](np.ones(2), np.ones(2))
+
+
+def test_input_signature_any_shape_is_one_trace_per_rank():
+    f = ag.defun(doubled, input_signature=[ag.TensorSpec(None, ag.float64)], autograph=False,
+                 backend="interpreter")
+    f(np.ones(2)), f(np.ones(5)), f(np.ones((2, 3))), f(np.ones((4, 1)))
+    assert f.tracing_count == 2
+
+
+# --- errors and Python semantics ---------------------------------------------------------------
+
+def test_unhashable_python_argument_names_it():
+    f = SCALED["interpreter"]
+    with pytest.raises(TypeError, match="'scale'.*set"):
+        f(np.ones(2), {1.0, 2.0})
+
+    class Unhashable:
+        __hash__ = None
+    with pytest.raises(TypeError, match="'training'"):
+        f(np.ones(2), training=Unhashable())
+
+
+SIDE_EFFECTS = []
+
+
+def with_side_effect(x, tag):
+    SIDE_EFFECTS.append(tag)
+    return x + 1.0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_python_side_effects_happen_at_trace_time_only(backend):
+    f = ag.defun(with_side_effect, autograph=False, backend=backend)
+    SIDE_EFFECTS.clear()
+    x = np.arange(3.0)
+    for _ in range(3):
+        assert_same(f(x, "a"), x + 1.0)
+    assert SIDE_EFFECTS == ["a"]
+    f(x, "b"), f(x, "b")
+    assert SIDE_EFFECTS == ["a", "b"]
+    f(np.arange(4.0), "a")
+    assert SIDE_EFFECTS == ["a", "b", "a"]
+
+
+def test_run_functions_eagerly():
+    f = ag.defun(with_side_effect, autograph=False, backend="interpreter")
+    SIDE_EFFECTS.clear()
+    x = np.arange(3.0)
+    f(x, "t")
+    try:
+        ag.run_functions_eagerly(True)
+        assert ag.functions_run_eagerly()
+        for _ in range(2):
+            assert_same(np.asarray(f(x, "e")), x + 1.0)
+        assert SIDE_EFFECTS == ["t", "e", "e"]
+        assert f.tracing_count == 1
+    finally:
+        ag.run_functions_eagerly(False)
+    assert not ag.functions_run_eagerly()
+    f(x, "t")
+    assert SIDE_EFFECTS == ["t", "e", "e"]
+
+
+def test_retracing_warning_names_the_argument():
+    f = ag.defun(scaled, autograph=False, backend="interpreter")
+    x = np.ones(2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(5):
+            f(x, float(i))
+        assert not [w for w in caught if issubclass(w.category, UserWarning)]
+        for i in range(5, 10):
+            f(x, float(i))
+    ws = [w for w in caught if issubclass(w.category, UserWarning)]
+    assert len(ws) == 1, [str(w.message) for w in ws]
+    assert "'scale'" in str(ws[0].message)
+    assert ws[0].filename == __file__  # points at the user's call
+
+
+def test_no_retracing_warning_for_new_shapes():
+    f = ag.defun(doubled, autograph=False, backend="interpreter")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n in range(8):
+            f(np.ones(n))
+
+
+def test_compile_notice_on_stderr(monkeypatch, capsys):
+    monkeypatch.delenv("AUTOGRAPH_LITE_QUIET", raising=False)
+    monkeypatch.setattr(function_mod, "COMPILE_NOTICE_SECONDS", -1.0)
+    f = ag.defun(doubled, autograph=False)
+    f(np.ones(2))
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if "doubled" in ln]
+    assert len(lines) == 1 and "float64" in lines[0] and " s" in lines[0], err
+    f(np.ones(2))
+    assert "doubled" not in capsys.readouterr().err  # not the first call: no notice
+    monkeypatch.setenv("AUTOGRAPH_LITE_QUIET", "1")
+    ag.defun(doubled, autograph=False)(np.ones(2))
+    assert capsys.readouterr().err == ""
+
+
+def test_compile_notice_threshold(capsys, monkeypatch):
+    monkeypatch.delenv("AUTOGRAPH_LITE_QUIET", raising=False)
+    function_mod.compile_notice("fast", "(float64[?])", 0.2)
+    assert capsys.readouterr().err == ""
+    function_mod.compile_notice("slow", "(float64[?])", 2.5)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "slow(float64[?])" in err and "2.5 s" in err
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_threads_racing_on_the_first_call(backend):
+    calls = []
+
+    def body(x):
+        calls.append(1)
+        return x * 2.0 + 3.0
+    f = ag.defun(body, autograph=False, backend=backend)
+    xs = [np.arange(5.0) + i for i in range(8)]
+    results, errors = [None] * 8, []
+    barrier = threading.Barrier(8)
+
+    def worker(i):
+        try:
+            barrier.wait()
+            results[i] = f(xs[i])
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert f.tracing_count == 1 and len(calls) == 1
+    for x, r in zip(xs, results):
+        assert_same(r, x * 2.0 + 3.0)
