@@ -11,6 +11,7 @@ from . import ops as _ops  # noqa: F401  (registers the op table)
 from .control import cond, while_loop  # noqa: F401
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
 from .api import math, nn, random  # noqa: F401
+from .api.callbacks import eager_py_func, numpy_function, py_func, py_function  # noqa: F401
 from .api.core import (abs, add, argmax, argmin, assert_, cast, clip_by_value,  # noqa: F401
                        concat, cumsum, divide, equal, exp, expand_dims, eye, fill, floordiv,
                        gather, greater, greater_equal, less, less_equal, linspace,

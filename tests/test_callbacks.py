@@ -1,0 +1,282 @@
+"""Python callbacks (SPEC §4): ag.py_func / ag.py_function eagerly, on the interpreter and
+compiled, at their place in program order (straight-line, staged branches, staged loops).
+
+Compiles are kept few: each cpu test compiles one or two small kernels.
+"""
+import math
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from conftest import assert_backends_agree, assert_same
+
+
+def defun(f, backend):
+    return ag.defun(f, autograph=False, backend=backend)
+
+
+class Counter:
+    def __init__(self, fn=None):
+        self.n = 0
+        self.fn = fn
+
+    def __call__(self, *args):
+        self.n += 1
+        return self.fn(*args) if self.fn else None
+
+
+# the seed examples --------------------------------------------------------------------------
+def log_huber(x, m):
+    if abs(x) <= m:
+        return x ** 2
+    else:
+        return m ** 2 * (1 - 2 * math.log(m) + math.log(x ** 2))
+
+
+def test_log_huber_through_py_function(backend):
+    def f(x, m):
+        return ag.py_function(log_huber, [x, m], ag.float64)
+    g = defun(f, backend)
+    assert_same(g(np.float64(1.0), np.float64(2.0)), np.float64(1.0))
+    want = 4.0 * (1 - 2 * math.log(2.0) + math.log(9.0))
+    assert_same(g(np.float64(3.0), np.float64(2.0)), np.float64(want))
+    assert g.experimental_get_tracing_count() == 1
+
+
+def test_sinh_through_py_func_three_ways():
+    def f(x):
+        return ag.py_func(np.sinh, [x], ag.float64) * 2.0 + x
+
+    def oracle(x):
+        return np.sinh(x) * 2.0 + x
+    x = np.linspace(-2, 2, 5)
+    for backend in ("interpreter", "cpu"):
+        assert_same(defun(f, backend)(x), oracle(x), what=backend)
+    assert_same(f(x), oracle(x), what="eager")
+
+
+# call counts -----------------------------------------------------------------------------------
+def test_call_count_straight_line_and_order(backend):
+    log = []
+
+    def record(tag):
+        def cb(x):
+            log.append((tag, float(x)))
+            return x + 1.0
+        cb.__name__ = f"record_{tag}"
+        return cb
+    a, b = record("a"), record("b")
+
+    def f(x):
+        y = ag.py_func(a, [x], ag.float64)
+        z = ag.py_func(b, [y * 10.0], ag.float64)
+        ag.py_func(lambda v: log.append(("c", float(v))), [z], None)  # kept: a side effect
+        return z
+    g = defun(f, backend)
+    assert_same(g(np.float64(1.0)), np.float64(21.0))
+    assert log == [("a", 1.0), ("b", 20.0), ("c", 21.0)]
+    g(np.float64(2.0))
+    assert len(log) == 6
+
+
+def test_call_count_in_taken_and_untaken_branch(backend):
+    hit_t, hit_f = Counter(lambda x: x * 2.0), Counter(lambda x: x - 1.0)
+
+    def f(x):
+        return ag.cond(x > 0.0, lambda: ag.py_func(hit_t, [x], ag.float64),
+                       lambda: ag.py_func(hit_f, [x], ag.float64))
+    g = defun(f, backend)
+    assert_same(g(np.float64(3.0)), np.float64(6.0))
+    assert (hit_t.n, hit_f.n) == (1, 0)
+    assert_same(g(np.float64(-3.0)), np.float64(-4.0))
+    assert (hit_t.n, hit_f.n) == (1, 1)
+
+
+def test_called_once_per_loop_iteration(backend):
+    seen = []
+
+    def step(i, acc):
+        seen.append(int(i))
+        return acc + i * 0.5
+
+    def f(n, x):
+        def body(i, acc):
+            return i + 1, ag.py_func(step, [i, acc], ag.TensorSpec([3], ag.float64))
+        return ag.while_loop(lambda i, acc: i < n, body, (np.int64(0), x))[1]
+    g = defun(f, backend)
+    out = g(np.int64(5), np.zeros(3))
+    assert seen == [0, 1, 2, 3, 4]
+    assert_same(out, np.full(3, 5.0))
+    g(np.int64(0), np.zeros(3))
+    assert len(seen) == 5
+
+
+# Tout forms ------------------------------------------------------------------------------------
+def _forms(x):
+    one = ag.py_func(lambda a: a * 2.0, [x], ag.float64)
+    pair = ag.py_func(lambda a: (a + 1.0, np.int32(7)), [x],
+                      [ag.float64, ag.TensorSpec([], ag.int32)])
+    tup = ag.py_func(lambda a: [a.sum()], [x], (ag.TensorSpec([], ag.float64),))
+    none = ag.py_func(lambda a: None, [x], None)
+    empty = ag.py_func(lambda a: None, [x], [])
+    spec = ag.py_func(lambda a: np.stack([a, a]), [x], ag.TensorSpec([2, None], ag.float64))
+    return one, pair, tup, none, empty, spec
+
+
+def test_every_tout_form(backend):
+    x = np.arange(3.0)
+    want = (x * 2.0, [x + 1.0, np.int32(7)], [np.float64(3.0)], None, [], np.stack([x, x]))
+    assert_same(list(_forms(x)), list(want), what="eager")
+    got = defun(_forms, backend)(x)
+    assert isinstance(got[1], list) and isinstance(got[2], list)
+    assert_same(list(got), list(want), what=backend)
+
+
+def test_python_scalars_and_lists_convert_to_tout():
+    def f(x):
+        return (ag.py_func(lambda a: 1, [x], ag.float32),
+                ag.py_func(lambda a: [1.5, 2.5], [x], ag.TensorSpec([2], ag.float64)))
+    assert_same(list(f(np.float32(1))), [np.float32(1), np.array([1.5, 2.5])])
+    with pytest.raises(TypeError, match="does not convert to int64"):
+        ag.py_func(lambda: 1.5, [], ag.int64)
+
+
+# inputs are read-only; returning them is safe ----------------------------------------------------
+def test_inputs_are_read_only(backend):
+    def scribble(a):
+        a[0] = 100.0
+        return a
+
+    def f(x):
+        return ag.py_func(scribble, [x + 0.0], ag.float64)
+    with pytest.raises(ValueError, match="read-only"):
+        ag.py_func(scribble, [np.ones(2)], ag.float64)
+    with pytest.raises(ValueError, match="read-only"):
+        defun(f, backend)(np.ones(2))
+
+
+def test_returning_an_input_or_view_is_copied(backend):
+    def f(x):
+        y = ag.py_func(lambda a: a, [x], ag.float64)
+        z = ag.py_func(lambda a: a[::-1], [x], ag.float64)
+        return y, z
+    x = np.arange(4.0)
+    y, z = defun(f, backend)(x)
+    assert_same([y, z], [x, x[::-1]])
+    y.numpy()[0] = 50.0
+    z.numpy()[0] = 60.0
+    assert_same(x, np.arange(4.0))
+
+
+# errors -----------------------------------------------------------------------------------------
+def test_wrong_count_dtype_and_shape_errors(backend):
+    def f(x, which):
+        cases = {
+            "count": lambda: ag.py_func(lambda a: (a, a), [x], [ag.float64], name="cnt"),
+            "dtype": lambda: ag.py_func(lambda a: a.astype(np.float32), [x], ag.float64),
+            "shape": lambda: ag.py_func(lambda a: a[:2], [x], ag.TensorSpec([3], ag.float64),
+                                        name="shp"),
+            "rank": lambda: ag.py_func(np.sum, [x], ag.float64),
+        }
+        return cases[which]()
+    g = defun(f, backend)
+    x = np.ones(3)
+    with pytest.raises(TypeError, match=r"'cnt'.*returned 2 values.*Tout=\[float64\]"):
+        g(x, "count")
+    with pytest.raises(TypeError, match=r"'<lambda>' output 0 \(Tout=float64\) has dtype "
+                                        r"float32, expected float64"):
+        g(x, "dtype")
+    with pytest.raises(ValueError, match=r"'shp' output 0 \(Tout=float64\[3\]\) has shape "
+                                         r"\(2,\), expected \(3,\)"):
+        g(x, "shape")
+    with pytest.raises(ValueError, match=r"'sum' output 0.*expected rank 1.*TensorSpec\(\[\]"):
+        g(x, "rank")
+
+
+def test_eager_errors_name_the_callback():
+    with pytest.raises(TypeError, match=r"'two' returned 2 values, but Tout=float64 expects 1"):
+        ag.py_func(lambda: (np.ones(1), np.ones(1)), [], ag.float64, name="two")
+    with pytest.raises(TypeError, match="expects none"):
+        ag.py_func(lambda: 1.0, [], None)
+    with pytest.raises(ValueError, match="expected"):
+        ag.numpy_function(lambda: np.ones(2), [], ag.TensorSpec([3], ag.float64))
+
+
+class Boom(Exception):
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+def test_exception_from_a_compiled_loop_propagates_and_function_recovers(backend):
+    def cb(i):
+        if i == 3:
+            raise Boom("bad step 3", 42)
+        return i * 2
+
+    def f(n):
+        def body(i, s):
+            return i + 1, s + ag.py_func(cb, [i], ag.int64)
+        return ag.while_loop(lambda i, s: i < n, body, (np.int64(0), np.int64(0)))[1]
+    g = defun(f, backend)
+    with pytest.raises(Boom, match="bad step 3") as info:
+        g(np.int64(5))
+    if backend == "cpu":
+        assert info.value.code == 42  # the very exception object
+    assert_same(g(np.int64(3)), np.int64(6))
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        defun(lambda x: ag.py_func(lambda a: 1 / 0, [x], ag.float64), backend)(np.float64(1))
+
+
+# stateful / stateless -------------------------------------------------------------------------
+def test_stateless_calls_merge_and_unused_are_dropped(backend):
+    pure, kept = Counter(lambda a: a * 3.0), Counter(lambda a: a * 3.0)
+
+    def f(x):
+        a = ag.py_func(pure, [x], ag.float64, stateful=False)
+        b = ag.py_func(pure, [x], ag.float64, stateful=False)
+        ag.py_func(pure, [x * 2.0], ag.float64, stateful=False)  # unused: dropped
+        c = ag.py_func(kept, [x], ag.float64)
+        d = ag.py_func(kept, [x], ag.float64)
+        return a + b + c + d
+    g = defun(f, backend)
+    assert_same(g(np.arange(2.0)), np.arange(2.0) * 12.0)
+    assert (pure.n, kept.n) == (1, 2)
+    text = str(g.get_concrete_function(np.arange(2.0)).graph)
+    assert text.count("py_func_stateless(") == 1 and text.count("py_func(") == 2
+
+
+# py_function gets eager tensors -----------------------------------------------------------------
+def test_py_function_receives_eager_tensors_and_may_use_ag_ops(backend):
+    kinds = []
+
+    def cb(x, y):
+        kinds.append((type(x), type(y)))
+        return ag.reduce_sum(x * y), ag.sqrt(x)
+
+    def f(x, y):
+        s, r = ag.eager_py_func(cb, [x, y], [ag.TensorSpec([], ag.float64), ag.float64])
+        return s + 1.0, r
+    x = np.array([1.0, 4.0])
+    assert_same(list(defun(f, backend)(x, x)), [np.float64(18.0), np.array([1.0, 2.0])])
+    eager = type(ag.constant(1.0))
+    assert kinds == [(eager, eager)]
+
+
+def test_graph_text_shows_the_callback():
+    def my_callback(a):
+        return a
+
+    def f(x):
+        return ag.py_func(my_callback, [x], ag.float64, name="step")
+    text = str(defun(f, "interpreter").get_concrete_function(np.ones(2)).graph)
+    assert "py_func(%x; func=my_callback, Tout=float64, name='step')" in text
+
+
+def test_callbacks_work_under_autograph():
+    def f(x):
+        if x > 0.0:
+            x = ag.py_func(lambda a: a + 1.0, [x], ag.float64)
+        return x
+    assert_backends_agree(f, np.float64(2.0))
