@@ -11,7 +11,8 @@ from . import dtypes
 from .ops.creation import split_shape
 from .ops.dispatch import apply
 from .ops.reduce import norm_axis
-from .tensor import EagerTensor, SymbolicTensor, Tensor, convert_to_tensor
+from .tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
+                     type_of_constant)
 from .trace.context import current_graph
 
 _UFUNCS = {np.absolute: "abs", np.remainder: "mod", np.divide: "true_divide"}
@@ -255,8 +256,16 @@ def matmul(a, b):
     return apply("matmul", a, b)
 
 
-def linspace(start, stop, num=50, dtype=None):
-    dt = dtypes.float64 if dtype is None else dtypes.as_dtype(dtype)
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    if not endpoint or retstep or axis != 0:
+        raise NotImplementedError("linspace: endpoint=False, retstep and axis are not "
+                                  "supported on tensors")
+    if dtype is None:  # NumPy: result_type(start, stop, float(num))
+        def typ(v):
+            return v.type if isinstance(v, SymbolicTensor) else type_of_constant(_unwrap(v))
+        dt = dtypes.result_type(typ(start), typ(stop), type_of_constant(1.0))
+    else:
+        dt = dtypes.as_dtype(dtype)
     return apply("linspace", start, stop, num=int(num), dtype=dt)
 
 
@@ -273,7 +282,7 @@ _FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min
               np.concatenate: concatenate, np.stack: stack, np.split: split,
               np.zeros_like: zeros_like, np.ones_like: ones_like, np.full_like: full_like,
               np.empty_like: empty_like, np.shape: shape, np.size: size, np.ndim: ndim,
-              np.copy: copy, np.matmul: matmul}
+              np.copy: copy, np.matmul: matmul, np.linspace: linspace}
 
 
 def array_function(func, args, kwargs):

@@ -2,9 +2,9 @@
 
 from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
                                                  conditional_expressions, continue_statements,
-                                                 control_flow, directives, functions, lists,
-                                                 logical_expressions, return_statements,
-                                                 subscripts)
+                                                 control_flow, directives, exceptions,
+                                                 functions, lists, logical_expressions,
+                                                 return_statements, subscripts, variables)
 
 CONVERTERS = (
     # First: reject generators/async before anything else rewrites them.
@@ -27,8 +27,12 @@ CONVERTERS = (
     subscripts.SubscriptTransformer,
     # Wraps user calls; skips `ag__.*` calls made by the converters above.
     call_trees.CallTreeTransformer,
+    # Guards `try` inside if/loops; before control_flow moves blocks into functions.
+    exceptions.TryTransformer,
     # Needs the final set of assignments (from all rewrites above) for its analysis.
     control_flow.ControlFlowTransformer,
+    # Wraps reads of names control_flow bound to `Undefined` (so it must come after it).
+    variables.VariableTransformer,
     # After control_flow, so loop tests/extra tests it emitted (`not break_ and ...`) and
     # expressions moved into body functions are converted too.
     conditional_expressions.ConditionalExpressionTransformer,

@@ -97,29 +97,33 @@ def matmul_batched(a, b):
     return np.matmul(a, b)
 
 
+@register_jitable
+def _mm_nd(a, b):
+    """Broadcast batched matmul of (..., n, k) @ (..., k, m), any ranks >= 2."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    n, k, m = a.shape[-2], a.shape[-1], b.shape[-1]
+    nb = 1
+    for d in batch:
+        nb *= d
+    a3 = np.ascontiguousarray(np.broadcast_to(a, batch + (n, k))).reshape((nb, n, k))
+    b3 = np.ascontiguousarray(np.broadcast_to(b, batch + (k, m))).reshape((nb, k, m))
+    out = np.empty((nb, n, m), a.dtype)
+    for i in range(nb):
+        out[i] = _mm2(a3[i], b3[i])
+    return out.reshape(batch + (n, m))
+
+
 @overload(matmul_batched)
 def _matmul_batched(a, b):
-    if a.ndim == 3 and b.ndim == 3:
+    # a 1-D operand is a row (left) or a column (right) whose unit axis is dropped after
+    if a.ndim == 1:
         def impl(a, b):
-            n = max(a.shape[0], b.shape[0])
-            out = np.empty((n, a.shape[1], b.shape[2]), a.dtype)
-            for i in range(n):
-                out[i] = _mm2(np.ascontiguousarray(a[i if a.shape[0] > 1 else 0]),
-                              np.ascontiguousarray(b[i if b.shape[0] > 1 else 0]))
-            return out
+            r = _mm_nd(np.ascontiguousarray(a).reshape((1, a.shape[0])), b)
+            return r.reshape(r.shape[:-2] + r.shape[-1:])
         return impl
-    if a.ndim == 3 and b.ndim == 2:
+    if b.ndim == 1:
         def impl(a, b):
-            out = np.empty((a.shape[0], a.shape[1], b.shape[1]), a.dtype)
-            for i in range(a.shape[0]):
-                out[i] = _mm2(np.ascontiguousarray(a[i]), np.ascontiguousarray(b))
-            return out
+            r = _mm_nd(a, np.ascontiguousarray(b).reshape((b.shape[0], 1)))
+            return r.reshape(r.shape[:-1])
         return impl
-    if a.ndim == 2 and b.ndim == 3:
-        def impl(a, b):
-            out = np.empty((b.shape[0], a.shape[0], b.shape[2]), a.dtype)
-            for i in range(b.shape[0]):
-                out[i] = _mm2(np.ascontiguousarray(a), np.ascontiguousarray(b[i]))
-            return out
-        return impl
-    raise NotImplementedError("matmul of these ranks is not supported on the cpu backend")
+    return lambda a, b: _mm_nd(a, b)

@@ -112,11 +112,26 @@ defop("range", infer=_range_infer, eager=_range_eager, lower=_range_lower,
 
 
 def _linspace_infer(in_types, num, dtype):
+    if num < 0:
+        raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
     return [TensorType(dtypes.as_dtype(dtype), (num,))]
 
 
-defop("linspace", infer=_linspace_infer,
-      eager=lambda a, b, num, dtype: np.linspace(a, b, num).astype(dtype),
-      lower=lambda em, node: (f"np.linspace({em.name(node.inputs[0])}, "
-                              f"{em.name(node.inputs[1])}, {node.attrs['num']})"
-                              f".astype({em.dt(node.attrs['dtype'])})"))
+def _linspace_eager(a, b, num, dtype):
+    y = np.linspace(a, b, num, dtype=np.float64)
+    if np.dtype(dtype).kind in "iub":
+        y = np.floor(y)  # NumPy floors before an integer cast
+    return y.astype(dtype)
+
+
+def _linspace_lower(em, node):
+    a, b = (em.name(v) for v in node.inputs)
+    dt = node.attrs["dtype"]
+    y = f"np.linspace(np.float64({a}), np.float64({b}), {node.attrs['num']})"
+    if dt.kind in "iub":
+        y = f"np.floor({y})"
+    return f"{y}.astype({em.dt(dt)})"
+
+
+defop("linspace", infer=_linspace_infer, eager=_linspace_eager, lower=_linspace_lower,
+      differentiable=False, doc="ag.linspace / np.linspace with tensor bounds")

@@ -38,7 +38,8 @@ def _ufunc(name, ufunc, scalar, **kw):
 for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
            "tanh arcsinh arccosh arctanh floor ceil rint trunc sign square reciprocal "
            "isnan isinf isfinite").split():
-    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}")
+    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}",
+           differentiable=not _n.startswith("is"))  # isnan/isinf/isfinite give bools
 _ufunc("negative", np.negative, "(-{0})")
 _ufunc("abs", np.absolute, "abs({0})")
 _ufunc("logical_not", np.logical_not, "(not {0})", differentiable=False)

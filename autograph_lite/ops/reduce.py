@@ -198,7 +198,7 @@ def _cumsum_infer(in_types, axis=None):
     t = in_types[0]
     dt = np.cumsum(np.ones((1,), t.dtype)).dtype
     if axis is None:
-        n = t.size if t.fully_defined else None
+        n = int(np.prod(t.shape, dtype=np.int64)) if t.fully_defined else None
         return [TensorType(dt, (n,))]
     return [TensorType(dt, t.shape)]
 

@@ -54,6 +54,7 @@ class _Liveness:
         elif isinstance(s, gast.For):
             target = activity.of(s.target)
             top = out | self.block(s.orelse, out)
+            top |= activity.reads(getattr(s, "ag_extra_test", []))
             top = self._fixpoint(s.body, top,
                                  lambda body_in: (body_in - target.writes) | target.reads)
             live = top | activity.reads(s.iter)

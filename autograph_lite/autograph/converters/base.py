@@ -97,6 +97,6 @@ def loop_local_stmts(stmts, kinds, stop=(gast.For, gast.While, gast.AsyncFor)):
             continue
         for _, child in gast.iter_fields(n):
             if isinstance(child, list):
-                stack.extend(reversed(child))
+                stack.extend(c for c in reversed(child) if isinstance(c, gast.AST))
             elif isinstance(child, gast.AST):
                 stack.append(child)

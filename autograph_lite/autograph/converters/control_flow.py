@@ -8,7 +8,9 @@ the first `nouts` of them are the ones that matter after it (branch outputs, or 
 variables: live into the loop or out of it), the rest are restored after staging.
 A name not yet bound before the statement is first set to `ag__.Undefined('x')`, so
 `nonlocal` has a binding and the runtime can say which branch left it unset.
-Runs on the tree left by the break/continue/return converters (see liveness.py).
+Runs on the tree left by the break/continue/return converters (see liveness.py); each
+statement's state is computed before its blocks are rewritten (the body functions of
+nested statements are not the user's variables).
 """
 
 import gast
@@ -71,6 +73,7 @@ class ControlFlowTransformer(base.Base):
             fns = templates.replace(_STATE_FNS, get_state=get_state, set_state=set_state,
                                     vars_=self.vars_name, state=list(names), names=list(names),
                                     gnames=sorted(self.globals[-1]))
+        fns[0].ag_state_fn = True  # its reads of undefined names are legitimate
         return fns, get_state, set_state
 
     def _body_fn(self, name, body, names, arg=None):
@@ -81,11 +84,11 @@ class ControlFlowTransformer(base.Base):
                                  gnames=sorted(self.globals[-1]), body=body or [gast.Pass()])
 
     def visit_If(self, node):
-        node = self.generic_visit(node)
         modified = activity.writes(node.body + node.orelse)
         names, nouts, inits = self._state(node, modified, node.ag_live_out)
         fns, get_state, set_state = self._state_fns(names)
         if_body, else_body = self.ctx.namer.new("if_body"), self.ctx.namer.new("else_body")
+        node = self.generic_visit(node)
         fns += self._body_fn(if_body, node.body, names)
         fns += self._body_fn(else_body, node.orelse, names)
         call = templates.replace(
@@ -105,11 +108,11 @@ class ControlFlowTransformer(base.Base):
         return gast.Dict(keys=keys, values=values) if keys else None
 
     def visit_While(self, node):
-        node = self.generic_visit(node)
         modified = activity.writes(node.body)
         names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out)
         fns, get_state, set_state = self._state_fns(names)
         loop_test, loop_body = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
+        node = self.generic_visit(node)
         fns += templates.replace("def loop_test():\n    return test", loop_test=loop_test,
                                  test=node.test)
         fns += self._body_fn(loop_body, node.body, names)
@@ -120,11 +123,11 @@ class ControlFlowTransformer(base.Base):
         return inits + fns + call
 
     def visit_For(self, node):
-        node = self.generic_visit(node)
         modified = activity.writes(node.body) | activity.writes(node.target)
         names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out)
         fns, get_state, set_state = self._state_fns(names)
         loop_body, itr = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
+        node = self.generic_visit(node)
         body = templates.replace("target = itr", target=node.target, itr=itr) + node.body
         fns += self._body_fn(loop_body, body, names, arg=itr)
         extra_test = None

@@ -1,8 +1,8 @@
 """`a and b`, `a or b`, `not a` become `ag__.and_/or_/not_` with lazy operands.
 
 Later operands are lambdas, so Python short-circuiting is kept exactly, and a tensor
-operand can be combined lazily (staged) by the runtime. Comparisons stay as they are:
-tensors overload them.
+operand can be combined lazily (staged) by the runtime. Single comparisons stay as
+they are (tensors overload them); chained ones (`a < b < c`) become an `and_`.
 """
 
 import gast
@@ -20,6 +20,18 @@ class LogicalExpressionTransformer(base.Base):
             expr = templates.replace_as_expression(f"{fn}(lambda: a, lambda: b)",
                                                    a=value, b=expr)
         return expr
+
+    def visit_Compare(self, node):
+        """`a < b < c` -> `and_(lambda: a < b, lambda: b < c)` when the middle operands are
+        plain names or constants (evaluating them twice is then harmless)."""
+        node = self.generic_visit(node)
+        if len(node.ops) < 2 or not all(isinstance(c, (gast.Name, gast.Constant))
+                                        for c in node.comparators[:-1]):
+            return node
+        lefts = [node.left] + node.comparators[:-1]
+        parts = [gast.Compare(left=left, ops=[op], comparators=[right])
+                 for left, op, right in zip(lefts, node.ops, node.comparators)]
+        return self.visit_BoolOp(gast.BoolOp(op=gast.And(), values=parts))
 
     def visit_UnaryOp(self, node):
         node = self.generic_visit(node)

@@ -65,4 +65,5 @@ class SubscriptTransformer(base.Base):
         if name is None:
             return node
         return templates.replace("x = ag__.setitem(x, index, value, op)", x=name,
-                                 index=index, value=node.value, op=_AUG_OPS[type(node.op)])
+                                 index=index, value=node.value,
+                                 op=gast.Constant(value=_AUG_OPS[type(node.op)], kind=None))

@@ -8,6 +8,7 @@ class Namer:
 
     def __init__(self, used=()):
         self.used = set(used)
+        self.generated = set()
 
     @classmethod
     def for_tree(cls, node):
@@ -22,4 +23,5 @@ class Namer:
             i += 1
             name = f"{base}_{i}"
         self.used.add(name)
+        self.generated.add(name)
         return name

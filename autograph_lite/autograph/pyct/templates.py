@@ -48,6 +48,10 @@ def _as_expr(value, ctx):
     return gast.Constant(value=value, kind=None)
 
 
+# List fields where a list substitution splices elements (elsewhere it becomes a Tuple).
+_SPLICE_FIELDS = {"elts", "args", "posonlyargs", "kwonlyargs"}
+
+
 class _Replacer(gast.NodeTransformer):
     def __init__(self, subs):
         self.subs = subs
@@ -58,7 +62,7 @@ class _Replacer(gast.NodeTransformer):
                 new = []
                 for item in old:
                     if isinstance(item, gast.AST):
-                        out = self._visit_item(item)
+                        out = self._visit_item(item, field in _SPLICE_FIELDS)
                         if isinstance(out, list):
                             new.extend(out)
                         elif out is not None:
@@ -70,7 +74,7 @@ class _Replacer(gast.NodeTransformer):
                 setattr(node, field, self.visit(old))
         return node
 
-    def _visit_item(self, item):
+    def _visit_item(self, item, splice_exprs):
         """Visits an element of a list field, where lists may be spliced in."""
         if isinstance(item, gast.Expr) and isinstance(item.value, gast.Name):
             value = self.subs.get(item.value.id)
@@ -78,7 +82,8 @@ class _Replacer(gast.NodeTransformer):
                 return [copy.deepcopy(v) for v in value]
             if isinstance(value, gast.stmt):
                 return copy.deepcopy(value)
-        if isinstance(item, gast.Name) and isinstance(self.subs.get(item.id), list):
+        if (splice_exprs and isinstance(item, gast.Name)
+                and isinstance(self.subs.get(item.id), list)):
             return [_as_expr(v, item.ctx) for v in self.subs[item.id]]
         return self.visit(item)
 

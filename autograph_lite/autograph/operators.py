@@ -1,0 +1,33 @@
+"""The runtime operators generated code calls as `ag__.*` (this module is `ag__`).
+
+The converter never decides whether a value is a tensor: it rewrites syntax into these
+calls, and each one looks at the actual values when it runs. On Python values every
+operator is exactly the Python construct it replaced (the oracle semantics); on
+symbolic tensors it calls the core's staged forms (`control.cond`, `control.while_loop`,
+`ag.*` ops). The implementations live in `autograph/runtime/`, one concern per file.
+"""
+
+from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, enumerate_,
+                                                        float_, int_, isinstance_, len_,
+                                                        max_, min_, print_, range_, sum_,
+                                                        zip_)
+from autograph_lite.autograph.runtime.calls import (converted_call, do_not_convert,
+                                                    is_library_code)
+from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
+from autograph_lite.autograph.runtime.data import (assert_stmt, index, list_append,
+                                                   set_loop_options, setitem)
+from autograph_lite.autograph.runtime.iteration import StagedRange
+from autograph_lite.autograph.runtime.logical import and_, not_, or_
+from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
+from autograph_lite.autograph.runtime.staging import try_stmt_guard
+from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue, ld,
+                                                        retval)
+
+__all__ = [
+    "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue", "abs_",
+    "and_", "assert_stmt", "bool_", "converted_call", "do_not_convert", "enumerate_",
+    "float_", "for_stmt", "if_exp", "if_stmt", "index", "int_", "is_library_code",
+    "isinstance_", "len_", "list_append", "max_", "min_", "not_", "or_", "print_", "range_",
+    "retval", "set_loop_options", "setitem", "sum_", "try_stmt_guard", "while_stmt", "zip_",
+    "ld",
+]

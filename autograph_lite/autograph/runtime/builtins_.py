@@ -1,0 +1,124 @@
+"""Builtins with staged forms on tensors; `OVERLOADS` maps each builtin to its version.
+
+On anything that is not a symbolic tensor every function is the builtin itself, so
+converted code on Python values behaves exactly as the original.
+"""
+
+import builtins
+import functools
+import numbers
+
+import numpy as np
+
+from autograph_lite.autograph.runtime import core, iteration
+
+
+def _any_staged(args):
+    return any(core.is_symbolic(a) or isinstance(a, iteration.StagedIter) for a in args)
+
+
+def len_(x):
+    if isinstance(x, iteration.StagedIter):
+        return x.length()
+    if core.is_symbolic(x):
+        return iteration.TensorRows(x).length()
+    return len(x)
+
+
+def _cast(x, dtype, fallback, *args):
+    if core.is_symbolic(x) and not args:
+        return core.ag().cast(x, dtype)
+    return fallback(x, *args)
+
+
+def int_(x=0, *args):
+    return _cast(x, np.int64, int, *args)
+
+
+def float_(x=0.0):
+    return _cast(x, np.float64, float)
+
+
+def bool_(x=False):
+    return _cast(x, np.bool_, bool)
+
+
+def abs_(x):
+    return np.abs(x) if core.is_symbolic(x) else abs(x)
+
+
+def range_(*args):
+    return iteration.StagedRange(*args) if _any_staged(args) else range(*args)
+
+
+def _reduce(python_fn, numpy_fn, pairwise, args, kwargs):
+    if len(args) == 1 and core.is_symbolic(args[0]) and not kwargs:
+        return numpy_fn(args[0], axis=0)
+    if len(args) > 1 and _any_staged(args) and not kwargs:
+        return functools.reduce(pairwise, args)
+    return python_fn(*args, **kwargs)
+
+
+def min_(*args, **kwargs):
+    return _reduce(min, np.min, np.minimum, args, kwargs)
+
+
+def max_(*args, **kwargs):
+    return _reduce(max, np.max, np.maximum, args, kwargs)
+
+
+def sum_(iterable, start=0):
+    if core.is_symbolic(iterable):
+        total = np.sum(iterable, axis=0)
+        return total if isinstance(start, numbers.Number) and start == 0 else total + start
+    return sum(iterable, start)
+
+
+def enumerate_(iterable, start=0):
+    if _any_staged([iterable]):
+        return iteration.Enumerate(iteration.staged(iterable), start)
+    return enumerate(iterable, start)
+
+
+def zip_(*iterables, **kwargs):
+    if _any_staged(iterables) and not kwargs:
+        return iteration.Zip([iteration.wrap(x) for x in iterables])
+    return zip(*iterables, **kwargs)
+
+
+def print_(*args, **kwargs):
+    if _any_staged(args):
+        return core.ag().print(*args, **kwargs)
+    return print(*args, **kwargs)
+
+
+_KINDS = {float: "f", int: "iu", bool: "b", complex: "c", numbers.Real: "fiub",
+          numbers.Integral: "iub", numbers.Number: "fiubc"}
+
+
+def _is_kind(x, cls):
+    if cls is np.ndarray:
+        return True
+    kinds = _KINDS.get(cls)
+    dtype = core.dtype_of(x)
+    return kinds is not None and core.rank_of(x) == 0 and np.dtype(dtype).kind in kinds
+
+
+def isinstance_(x, classinfo):
+    """isinstance; a tensor also counts as an np.ndarray, and a scalar tensor as the Python
+    number type of its dtype's kind (float32 scalar -> float), which is what NumPy-style
+    code asking `isinstance(x, float)` means."""
+    if isinstance(x, classinfo):
+        return True
+    if not core.is_tensor(x):
+        return False
+    classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    return any(_is_kind(x, c) for c in classes)
+
+
+OVERLOADS = {
+    builtins.len: len_, builtins.int: int_, builtins.float: float_, builtins.bool: bool_,
+    builtins.abs: abs_, builtins.range: range_, builtins.min: min_, builtins.max: max_,
+    builtins.sum: sum_, builtins.enumerate: enumerate_, builtins.zip: zip_,
+    builtins.print: print_, builtins.isinstance: isinstance_,
+}

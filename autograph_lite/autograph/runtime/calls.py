@@ -1,0 +1,113 @@
+"""`converted_call`: decides per call whether the callee is converted, dispatched to a
+staged builtin, or called as it is (library code, already converted, marked)."""
+
+import functools
+import inspect
+import os
+import sys
+import sysconfig
+import warnings
+import weakref
+
+from autograph_lite.autograph.pyct import origin
+from autograph_lite.autograph.runtime import builtins_, numpy_calls
+
+_LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
+                  "_pytest", "hypothesis"}
+_STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
+_CONVERTED = weakref.WeakKeyDictionary()
+_WARNED = set()
+_ATTR = "__ag_do_not_convert__"
+
+
+def do_not_convert(func):
+    """Marks `func` so that autograph leaves it (and what it calls) unconverted."""
+    try:
+        setattr(func, _ATTR, True)
+        return func
+    except (AttributeError, TypeError):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            return func(*args, **kwargs)
+        setattr(wrapper, _ATTR, True)
+        return wrapper
+
+
+def is_library_code(func):
+    """True for callables from NumPy, autograph_lite itself, the standard library,
+    builtins, or anything installed in site-packages: these run unconverted."""
+    func = getattr(func, "__func__", func)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return True  # builtins and C functions
+    module = (getattr(func, "__module__", None) or "").split(".")[0]
+    if module in _LIBRARY_ROOTS or module in sys.stdlib_module_names:
+        return True
+    path = os.path.normcase(code.co_filename)
+    return "site-packages" in path or "dist-packages" in path or path.startswith(_STDLIB)
+
+
+def _warn_once(func, reason):
+    key = getattr(func, "__code__", func)
+    if key in _WARNED:
+        return
+    _WARNED.add(key)
+    warnings.warn(f"autograph_lite could not convert {getattr(func, '__qualname__', func)!r} "
+                  f"({reason}); it will run as is", UserWarning, stacklevel=4)
+
+
+def _should_convert(func):
+    if getattr(func, _ATTR, False) or hasattr(func, "ag__converted"):
+        return False
+    if origin.is_generated(func.__code__.co_filename):
+        return False  # defined inside converted code: already converted with its parent
+    return not is_library_code(func)
+
+
+def convert_function(func, recursive=True):
+    """The converted version of a plain function, or `func` itself when it cannot be."""
+    from autograph_lite.autograph import api  # late: api imports this module
+    if not _should_convert(func):
+        return func
+    per_fn = _CONVERTED.setdefault(func, {})
+    if recursive not in per_fn:
+        try:
+            per_fn[recursive] = api.convert_plain(func, recursive)
+        except NotImplementedError:
+            raise
+        except Exception as e:  # noqa: BLE001 - conversion must never break the user's call
+            _warn_once(func, f"{type(e).__name__}: {e}")
+            per_fn[recursive] = func
+    return per_fn[recursive]
+
+
+def _callee(f, recursive):
+    """(function to call, leading args) for any callable, converting what should be."""
+    if inspect.isfunction(f):
+        return convert_function(f, recursive), ()
+    if inspect.ismethod(f) and inspect.isfunction(f.__func__):
+        return convert_function(f.__func__, recursive), (f.__self__,)
+    if not isinstance(f, type) and not inspect.isroutine(f):
+        call = getattr(type(f), "__call__", None)
+        if inspect.isfunction(call) and not is_library_code(call):
+            return convert_function(call, recursive), (f,)
+    return f, ()
+
+
+def converted_call(f, args, kwargs=None, recursive=True):
+    """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
+    kwargs = kwargs or {}
+    try:
+        overload = builtins_.OVERLOADS.get(f)
+    except TypeError:
+        overload = None
+    if overload is None:
+        overload = numpy_calls.overload(f)
+    if overload is not None:
+        return overload(*args, **kwargs)
+    if not recursive:
+        return f(*args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
+    fn, lead = _callee(f, recursive)
+    return fn(*lead, *args, **kwargs)

@@ -1,0 +1,146 @@
+"""What a staged `for` iterates: a counter `i` in [0, length) and `item(i)`.
+
+`range` with a tensor bound, a symbolic tensor (its first dimension), and `enumerate`/
+`zip` over those all reduce to that one shape, so loops.py stages a single counter loop.
+"""
+
+import numpy as np
+
+from autograph_lite.autograph.runtime import core
+
+
+def _int64(x):
+    if core.is_symbolic(x) and core.dtype_of(x) != np.int64:
+        return core.ag().cast(x, np.int64)
+    return x
+
+
+def _nonneg(n):
+    return np.maximum(n, 0) if core.is_symbolic(n) else max(n, 0)
+
+
+class StagedIter:
+    """Base: `length()` (int or int64 tensor) and `item(i)` for a symbolic index."""
+
+    def length(self):
+        raise NotImplementedError
+
+    def item(self, i):
+        raise NotImplementedError
+
+    def __iter__(self):
+        raise TypeError(f"{type(self).__name__} has tensor bounds: it can be iterated only "
+                        f"by a `for` loop inside a converted function")
+
+
+class StagedRange(StagedIter):
+    """`range(start, stop, step)` where some bound is a tensor."""
+
+    def __init__(self, *args):
+        r = slice(*args) if len(args) > 1 else slice(0, args[0])
+        self.start = _int64(r.start if r.start is not None else 0)
+        self.stop = _int64(r.stop)
+        self.step = _int64(r.step if r.step is not None else 1)
+
+    def length(self):
+        start, stop, step = self.start, self.stop, self.step
+        if core.is_symbolic(step):
+            up = (stop - start + step - 1) // step
+            down = (start - stop - step - 1) // (-step)
+            return _nonneg(core.ag().where(step > 0, up, down))
+        if step > 0:
+            return _nonneg((stop - start + step - 1) // step)
+        return _nonneg((start - stop - step - 1) // (-step))
+
+    def item(self, i):
+        start, step = self.start, self.step
+        if isinstance(start, int) and isinstance(step, int) and (start, step) == (0, 1):
+            return i  # the common `range(n)`: the counter itself
+        return start + i * step
+
+    def __repr__(self):
+        return f"range({self.start}, {self.stop}, {self.step})"
+
+
+class PythonRange(StagedRange):
+    """A Python range staged anyway (large, tensor-carrying loops): same arithmetic."""
+
+    def __init__(self, r):
+        self.start, self.stop, self.step = r.start, r.stop, r.step
+
+    def length(self):
+        return np.int64(len(range(self.start, self.stop, self.step)))
+
+
+class TensorRows(StagedIter):
+    """A symbolic tensor iterated over its first dimension."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def length(self):
+        shape = self.x.shape
+        if shape and shape[0] is not None:
+            return np.int64(shape[0])
+        return core.ag().shape(self.x)[0]
+
+    def item(self, i):
+        return self.x[i]
+
+
+class Enumerate(StagedIter):
+    def __init__(self, inner, start=0):
+        self.inner, self.start = inner, start
+
+    def length(self):
+        return self.inner.length()
+
+    def item(self, i):
+        return (i + self.start, self.inner.item(i))
+
+
+class Zip(StagedIter):
+    def __init__(self, inners):
+        self.inners = inners
+
+    def length(self):
+        lengths = [it.length() for it in self.inners]
+        n = lengths[0]
+        for m in lengths[1:]:
+            n = np.minimum(n, m) if core.is_symbolic(n) or core.is_symbolic(m) else min(n, m)
+        return n
+
+    def item(self, i):
+        return tuple(it.item(i) for it in self.inners)
+
+
+class PythonItems(StagedIter):
+    """A Python sequence inside a staged `zip`/`enumerate`: indexed by the counter."""
+
+    def __init__(self, seq):
+        self.seq = seq
+
+    def length(self):
+        return np.int64(len(self.seq))
+
+    def item(self, i):
+        return self.seq[i]
+
+
+def staged(x):
+    """The StagedIter for `x`, or None when `x` iterates in Python."""
+    if isinstance(x, StagedIter):
+        return x
+    if core.is_symbolic(x):
+        return TensorRows(x)
+    return None
+
+
+def wrap(x):
+    """Like `staged`, but any sequence is accepted (for zip/enumerate mixing kinds)."""
+    it = staged(x)
+    if it is not None:
+        return it
+    if isinstance(x, range):
+        return PythonRange(x)
+    return PythonItems(x)

@@ -1,0 +1,33 @@
+"""`and_`, `or_`, `not_`: Python's short-circuit semantics, staged lazily on tensors.
+
+A symbolic left operand makes the right one a branch of a staged cond, so the right
+side is evaluated (at run time) only when Python would have evaluated it.
+"""
+
+from autograph_lite.autograph.runtime import core
+
+
+def _as_bool(x):
+    if core.is_symbolic(x):
+        return x
+    return core.ag().constant(bool(x))
+
+
+def and_(a_fn, b_fn):
+    a = a_fn()
+    if core.is_symbolic(a):
+        return core.control().cond(a, lambda: _as_bool(b_fn()), lambda: _as_bool(False))
+    return b_fn() if a else a
+
+
+def or_(a_fn, b_fn):
+    a = a_fn()
+    if core.is_symbolic(a):
+        return core.control().cond(a, lambda: _as_bool(True), lambda: _as_bool(b_fn()))
+    return a if a else b_fn()
+
+
+def not_(a):
+    if core.is_symbolic(a):
+        return core.ag().logical_not(a)
+    return not a

@@ -1,0 +1,48 @@
+"""NumPy calls that need help on symbolic tensors before NumPy's own dispatch sees them.
+
+`np.zeros(n)`, `np.empty((n, 3))`, `np.full(n, v)`, ... with a tensor size (or fill
+value) never reach a tensor's `__array_function__` (no array argument), so they are
+routed to the core's staged allocation functions. `np.stack(x)`/`ag.stack(x)` of a
+tensor (a list that a staged loop carried as one stacked tensor) is `x` itself, which is
+also what NumPy gives for stacking the rows of an array along axis 0.
+"""
+
+import numpy as np
+
+from autograph_lite.autograph.runtime import core
+
+_ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
+
+
+def _has_symbolic(args):
+    for a in args:
+        if core.is_symbolic(a) or (isinstance(a, (list, tuple)) and _has_symbolic(a)):
+            return True
+    return False
+
+
+def _stack_of_tensor(stack):
+    def call(values, axis=0, *args, **kwargs):
+        if core.is_symbolic(values) and axis == 0 and not args and not kwargs:
+            return values
+        return stack(values, axis, *args, **kwargs)
+    return call
+
+
+def overload(f):
+    """The replacement for `f`, or None when `f` is called as it is."""
+    try:
+        name = _ALLOCATORS.get(f)
+    except TypeError:
+        return None
+    if name is not None:
+        def allocate(*args, **kwargs):
+            if _has_symbolic(args) or _has_symbolic(kwargs.values()):
+                numpy_api = core.module("autograph_lite.numpy_api")
+                return getattr(numpy_api, name)(*args, **kwargs)
+            return f(*args, **kwargs)
+        return allocate
+    ag = core.ag()
+    if f is np.stack or (ag is not None and f is getattr(ag, "stack", None)):
+        return _stack_of_tensor(f)
+    return None

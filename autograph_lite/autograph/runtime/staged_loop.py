@@ -1,0 +1,74 @@
+"""One staged loop for `while` and `for`: state in, `control.while_loop`, state out.
+
+The first `nouts` state values are loop variables; the rest (temporaries of the body)
+are restored after the loop. Loop variables are made ready for the core first (see
+trial.py: a Python list becomes one stacked tensor, a variable with no value yet gets a
+zero placeholder of the type one traced iteration gives it). The
+body's results are checked against its inputs so dtype and rank changes raise the SPEC
+errors naming the variable and the loop's line.
+"""
+
+from autograph_lite.autograph.runtime import core, staging, trial
+
+
+def _not_tensor(name, value, loc, when):
+    return TypeError(f"'{name}' is a loop variable of the staged loop at {loc}, but {when} "
+                     f"it holds a {type(value).__name__}, which cannot be a tensor; give it "
+                     f"a tensor (or number) value")
+
+
+def _prepare(values, names, loc):
+    for name, v in zip(names, values):
+        if not core.is_carriable(v):
+            raise _not_tensor(name, v, loc, "before the loop")
+    return values
+
+
+def _check_body(names, before, after, weak, loc):
+    for name, b, a, w in zip(names, before, after, weak):
+        if not core.is_carriable(a):
+            raise _not_tensor(name, a, loc, "after an iteration")
+        if w or not core.is_tensor(a):
+            continue
+        if core.dtype_of(a) != core.dtype_of(b):
+            raise TypeError(f"'{name}' changes dtype from {b.dtype} to {a.dtype} in the staged "
+                            f"loop at {loc}; a loop variable must keep one dtype (cast it "
+                            f"before the loop or in the body)")
+        if core.rank_of(a) != core.rank_of(b) and core.rank_of(b) is not None:
+            raise ValueError(f"'{name}' changes rank from {core.rank_of(b)} to "
+                             f"{core.rank_of(a)} in the staged loop at {loc}; a loop variable "
+                             f"may change its shape but not its rank")
+
+
+def run(test, body, get_state, set_state, names, nouts, opts, loc):
+    """Stages `while test(): body()` over the current state."""
+    init = tuple(get_state())
+    rest = init[nouts:]
+    names = names[:nouts]
+    values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
+                                  nouts, loc)
+    values = _prepare(values, names, loc)
+    weak = [isinstance(v, (bool, int, float)) for v in init[:nouts]]
+
+    def cond(*vs):
+        set_state(tuple(vs) + rest)
+        c = test()
+        return c if core.is_symbolic(c) else core.ag().constant(bool(c))
+
+    def loop_body(*vs):
+        set_state(tuple(vs) + rest)
+        with staging.region():
+            body()
+        out = tuple(get_state()[:nouts])
+        _check_body(names, vs, out, weak, loc)
+        return out
+
+    try:
+        final = core.control().while_loop(cond, loop_body, tuple(values),
+                                          maximum_iterations=opts.get("maximum_iterations"),
+                                          loop_var_names=list(names))
+    except (TypeError, ValueError) as e:
+        if loc in str(e):
+            raise
+        raise type(e)(f"{e} (in the staged loop at {loc})") from e
+    set_state(tuple(final) + rest)

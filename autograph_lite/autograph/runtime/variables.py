@@ -1,0 +1,55 @@
+"""Sentinels for names without a value: `Undefined('x')` and the undefined return value.
+
+Generated code binds a name to `Undefined` before a statement that may set it, so body
+functions can share it with `nonlocal`. Using one the way a value is used raises the
+UnboundLocalError Python would have raised for the unset variable.
+"""
+
+
+class Undefined:
+    """The value of variable `name` before anything set it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<undefined {self.name}>"
+
+    def _fail(self, *args, **kwargs):
+        raise UnboundLocalError(
+            f"local variable '{self.name}' referenced before assignment")
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        self._fail()
+
+    for _op in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow "
+                "rpow matmul rmatmul neg pos abs invert and rand or ror xor rxor lt le gt ge "
+                "getitem setitem iter len bool call float int index contains").split():
+        locals()[f"__{_op}__"] = _fail
+    del _op
+
+
+class UndefinedReturnValue:
+    """The return value before a `return` ran; `retval` turns it into None."""
+
+    def __repr__(self):
+        return "<no return value>"
+
+
+def retval(value):
+    return None if isinstance(value, UndefinedReturnValue) else value
+
+
+def is_undefined(x):
+    return isinstance(x, (Undefined, UndefinedReturnValue))
+
+
+def ld(value):
+    """A read of a variable that may be unset: raises as Python would when it is."""
+    if isinstance(value, Undefined):
+        value._fail()
+    return value

@@ -1,0 +1,59 @@
+"""Shared helpers for the autograph tests: comparing results of two runs."""
+
+import contextlib
+import copy
+import io
+
+import numpy as np
+
+
+def run_capturing(fn, args):
+    """Runs fn(*deepcopy(args)); returns ('ok', result, stdout) or ('raise', type, stdout)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            result = fn(*copy.deepcopy(args))
+        except Exception as e:  # noqa: BLE001 - the exception type is the result
+            return "raise", type(e), out.getvalue()
+    return "ok", result, out.getvalue()
+
+
+def assert_same(a, b):
+    """Structural equality that treats arrays/tensors by value (and dtype kind)."""
+    if isinstance(a, (tuple, list)):
+        assert isinstance(b, (tuple, list)) and len(a) == len(b), (a, b)
+        for x, y in zip(a, b):
+            assert_same(x, y)
+    elif isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), (a, b)
+        for k in a:
+            assert_same(a[k], b[k])
+    elif isinstance(a, (np.ndarray, np.generic)) or hasattr(b, "numpy"):
+        np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-6)
+    else:
+        assert a == b and type(a) is type(b), (a, b)
+
+
+def convert_only(fn, *converters):
+    """Source of `fn` after running only `converters` (in order): one rewrite in isolation."""
+    from autograph_lite.autograph.converters import base
+    from autograph_lite.autograph.pyct import naming, parser
+    node, filename = parser.parse_function(fn)
+    ctx = base.Context(naming.Namer.for_tree(node), filename)
+    for converter in converters:
+        node = converter.transform(node, ctx)
+    return parser.unparse(node)
+
+
+def assert_equivalent(fn, inputs):
+    """The converted function behaves as `fn` on every input (result, stdout, exception)."""
+    import autograph_lite.autograph as autograph
+    converted = autograph.convert(fn)
+    for args in inputs:
+        expected = run_capturing(fn, args)
+        got = run_capturing(converted, args)
+        assert got[0] == expected[0] and got[2] == expected[2], (args, expected, got)
+        if expected[0] == "ok":
+            assert_same(expected[1], got[1])
+        else:
+            assert got[1] is expected[1]

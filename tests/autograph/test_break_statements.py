@@ -1,0 +1,60 @@
+"""break_statements: `break` becomes a flag the loop tests."""
+
+from autograph_lite.autograph.converters.break_statements import BreakTransformer
+
+from .conftest import assert_equivalent, convert_only
+
+
+def while_break(n):
+    i = 0
+    while i < n:
+        if i == 3:
+            break
+        i += 1
+    return i
+
+
+def for_break_else(xs):
+    for x in xs:
+        if x < 0:
+            break
+    else:
+        return "no negatives"
+    return x
+
+
+def nested_break(n):
+    s = 0
+    for i in range(n):
+        for j in range(n):
+            if j > i:
+                break
+            s += j
+        if s > 10:
+            break
+    return s
+
+
+def test_while_test_checks_flag_first():
+    src = convert_only(while_break, BreakTransformer)
+    assert "break_ = False" in src
+    assert "while not break_ and i < n:" in src
+    assert "break_ = True\n            continue" in src
+    assert "break\n" not in src
+
+
+def test_for_else_becomes_guarded_block():
+    src = convert_only(for_break_else, BreakTransformer)
+    assert "if not break_:\n        return 'no negatives'" in src
+    assert "else:" not in src
+
+
+def test_nested_loops_get_their_own_flags():
+    src = convert_only(nested_break, BreakTransformer)
+    assert "break_ = False" in src and "break__1 = False" in src
+
+
+def test_behaviour():
+    assert_equivalent(while_break, [(0,), (2,), (10,)])
+    assert_equivalent(for_break_else, [([1, 2],), ([1, -2, 3],), ([],)])
+    assert_equivalent(nested_break, [(0,), (3,), (8,)])

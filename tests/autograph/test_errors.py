@@ -1,0 +1,217 @@
+"""SPEC section 3 errors: each names the variable and points at this file's line."""
+
+import inspect
+import os
+
+import numpy as np
+import pytest
+
+import autograph_lite.autograph as autograph
+
+ag = pytest.importorskip("autograph_lite")
+if not hasattr(ag, "defun"):
+    pytest.skip("the core (ag.defun) has not landed", allow_module_level=True)
+
+HERE = os.path.basename(__file__)
+
+
+def line_of(fn, marker):
+    """'test_errors.py:N' for the line of `fn` holding `marker`."""
+    lines, first = inspect.getsourcelines(fn)
+    for i, text in enumerate(lines):
+        if marker in text:
+            return f"{HERE}:{first + i}"
+    raise AssertionError(marker)
+
+
+def test_variable_set_in_one_branch():
+    def f(x):
+        if x > 0:  # the-if
+            y = x * 2
+        return y
+    with pytest.raises(ValueError) as e:
+        ag.defun(f)(np.float64(1.0))
+    assert "'y' is set only in the true branch of the `if` at" in str(e.value)
+    assert line_of(f, "the-if") in str(e.value)
+    assert "give it a value before the `if`" in str(e.value)
+
+
+def test_variable_set_in_else_only():
+    def f(x):
+        if x > 0:  # the-if
+            pass
+        else:
+            z = 1.0
+        return z
+    with pytest.raises(ValueError, match="'z' is set only in the false branch") as e:
+        ag.defun(f)(np.float64(1.0))
+    assert line_of(f, "the-if") in str(e.value)
+
+
+def test_one_sided_variable_not_used_after_is_fine():
+    def f(x):
+        if x > 0:
+            t = x * 2
+            x = t + 1
+        return x
+    assert float(ag.defun(f)(np.float64(1.0))) == 3.0
+
+
+def test_python_branch_keeps_python_error():
+    def f(c):
+        if c:
+            y = 1
+        return y
+    with pytest.raises(UnboundLocalError):
+        autograph.convert(f)(False)
+
+
+def test_return_in_one_branch_only():
+    def f(x):
+        if x > 0:  # the-if
+            return x
+        x = x + 1
+    with pytest.raises(ValueError, match="returns a value only in its true branch") as e:
+        ag.defun(f)(np.float64(1.0))
+    assert line_of(f, "the-if") in str(e.value)
+
+
+def test_loop_variable_changes_dtype():
+    def f(n):
+        x = np.int64(0)
+        for i in range(n):  # the-loop
+            x = x + 0.5
+        return x
+    with pytest.raises(TypeError) as e:
+        ag.defun(f)(np.int64(3))
+    msg = str(e.value)
+    assert "'x' changes dtype from int64 to float64" in msg
+    assert line_of(f, "the-loop") in msg
+
+
+def test_loop_variable_changes_rank():
+    def f(x, n):
+        i = 0
+        while i < n:  # the-loop
+            x = np.stack([x, x])
+            i += 1
+        return x
+    with pytest.raises(ValueError) as e:
+        ag.defun(f)(np.ones(2), np.int64(3))
+    msg = str(e.value)
+    assert "'x' changes rank from 1 to 2" in msg
+    assert line_of(f, "the-loop") in msg
+
+
+def test_loop_variable_not_a_tensor():
+    def f(n):
+        label = "start"
+        i = 0
+        while i < n:  # the-loop
+            label = "step"
+            i += 1
+        return i, label
+    with pytest.raises(TypeError) as e:
+        ag.defun(f)(np.int64(3))
+    msg = str(e.value)
+    assert "'label'" in msg and "cannot be a tensor" in msg
+    assert line_of(f, "the-loop") in msg
+
+
+def test_yield_is_rejected():
+    def gen(n):
+        for i in range(n):
+            yield i  # the-yield
+    with pytest.raises(NotImplementedError) as e:
+        autograph.convert(gen)
+    assert line_of(gen, "the-yield") in str(e.value)
+
+
+def test_for_else_rejected_when_staged():
+    def f(n):
+        s = 0
+        for i in range(n):  # the-loop
+            s += i
+        else:
+            s = -1
+        return s
+    assert autograph.convert(f)(3) == -1  # a Python loop keeps its else
+    with pytest.raises(NotImplementedError) as e:
+        ag.defun(f)(np.int64(3))
+    assert "for/else" in str(e.value) and line_of(f, "the-loop") in str(e.value)
+
+
+def test_while_else_rejected_when_staged():
+    def f(n):
+        i = 0
+        while i < n:  # the-loop
+            i += 1
+        else:
+            i = -1
+        return i
+    assert autograph.convert(f)(2) == -1
+    with pytest.raises(NotImplementedError) as e:
+        ag.defun(f)(np.int64(3))
+    assert "while/else" in str(e.value) and line_of(f, "the-loop") in str(e.value)
+
+
+def test_try_in_staged_branch_rejected():
+    def f(x):
+        if x > 0:
+            try:  # the-try
+                x = x + 1
+            except ValueError:
+                pass
+        return x
+    assert autograph.convert(f)(1.0) == 2.0
+    with pytest.raises(NotImplementedError) as e:
+        ag.defun(f)(np.float64(1.0))
+    assert "try" in str(e.value) and line_of(f, "the-try") in str(e.value)
+
+
+def test_try_in_staged_loop_rejected():
+    def f(n):
+        s = 0
+        for i in range(n):
+            try:  # the-try
+                s += i
+            finally:
+                pass
+        return s
+    with pytest.raises(NotImplementedError) as e:
+        ag.defun(f)(np.int64(3))
+    assert line_of(f, "the-try") in str(e.value)
+
+
+def test_staged_assert_fails_at_run_time():
+    def f(x):
+        assert x > 0, "x must be positive"
+        return x * 2
+    g = ag.defun(f)
+    assert float(g(np.float64(2.0))) == 4.0
+    with pytest.raises(AssertionError, match="x must be positive"):
+        g(np.float64(-1.0))
+
+
+def test_rank_mismatch_between_branches():
+    def f(x):
+        if x[0] > 0:  # the-if
+            y = x
+        else:
+            y = x[0]
+        return y
+    with pytest.raises(ValueError) as e:
+        ag.defun(f)(np.ones(3))
+    msg = str(e.value)
+    assert "'y' has rank 1 in the true branch but 0" in msg
+    assert line_of(f, "the-if") in msg
+
+
+def test_dtypes_of_branches_are_promoted():
+    def f(x):
+        if x > 0:
+            y = np.int64(1)
+        else:
+            y = np.float32(2.5)
+        return y
+    assert float(ag.defun(f)(np.float64(-1.0))) == 2.5

@@ -1,0 +1,59 @@
+"""return_statements: one exit, `do_return`/`retval_` flags, tails moved into `else`."""
+
+from autograph_lite.autograph.converters.return_statements import ReturnTransformer
+
+from .conftest import assert_equivalent, convert_only
+
+
+def sign(x):
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+
+
+def first_square_over(n, limit):
+    for i in range(n):
+        for j in range(n):
+            if i * j > limit:
+                return i, j
+    return None
+
+
+def only_tail(x):
+    y = x + 1
+    return y
+
+
+def in_while(n):
+    i = 0
+    while True:
+        i += 1
+        if i >= n:
+            return i
+
+
+def test_single_tail_return_is_left_alone():
+    src = convert_only(only_tail, ReturnTransformer)
+    assert "do_return" not in src and src.rstrip().endswith("return y")
+
+
+def test_conditional_return_moves_tail_into_else():
+    src = convert_only(sign, ReturnTransformer)
+    assert "do_return = False\n    retval_ = ag__.UndefinedReturnValue()" in src
+    assert "elif x < 0:" in src  # `return 0` moved into the else of `if x < 0`
+    assert src.rstrip().endswith("return ag__.retval(retval_)")
+    assert [ln.strip() for ln in src.splitlines() if ln.strip().startswith("return")] == [
+        "return ag__.retval(retval_)"]
+
+
+def test_return_in_loops_extends_tests():
+    src = convert_only(in_while, ReturnTransformer)
+    assert "while not do_return and True:" in src
+
+
+def test_behaviour():
+    assert_equivalent(sign, [(3,), (-3,), (0,)])
+    assert_equivalent(first_square_over, [(3, 1), (4, 100), (0, 0)])
+    assert_equivalent(in_while, [(1,), (5,)])

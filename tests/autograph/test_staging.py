@@ -1,0 +1,152 @@
+"""The runtime on symbolic tensors (needs the core): what SPEC 3 says is staged, is."""
+
+import numpy as np
+import pytest
+
+import autograph_lite.autograph as autograph
+from autograph_lite.autograph.runtime import loops
+
+ag = pytest.importorskip("autograph_lite")
+if not hasattr(ag, "defun"):
+    pytest.skip("the core (ag.defun) has not landed", allow_module_level=True)
+
+
+def graph_text(fn, *args):
+    return str(ag.defun(fn).get_concrete_function(*args).graph)
+
+
+def test_large_python_range_with_tensor_state_is_staged():
+    n = loops.UNROLL_LIMIT + 68
+
+    def f(x):
+        s = x * 0
+        for i in range(n):
+            s = s + x * i
+        return s
+    assert float(ag.defun(f)(np.float64(1.0))) == sum(range(n))
+    assert "while_loop" in graph_text(f, np.float64(1.0))
+
+
+def test_small_python_range_is_unrolled():
+    def f(x):
+        for i in range(3):
+            x = x + i
+        return x
+    assert float(ag.defun(f)(np.float64(1.0))) == 4.0
+    assert "while_loop" not in graph_text(f, np.float64(1.0))
+
+
+def test_large_range_falls_back_to_unrolling_when_i_must_be_python():
+    weights = [float(k % 7) for k in range(loops.UNROLL_LIMIT + 8)]
+
+    def f(x):
+        s = x * 0
+        for i in range(len(weights)):
+            s = s + x * weights[i]
+        return s
+    assert float(ag.defun(f)(np.float64(2.0))) == 2.0 * sum(weights)
+    assert "while_loop" not in graph_text(f, np.float64(2.0))
+
+
+def test_while_turns_staged_when_its_condition_becomes_a_tensor():
+    def newton_sqrt(x):
+        tol = 1e-10
+        d = tol + 1.0
+        y = x
+        while d >= tol:
+            y_new = 0.5 * (y + x / y)
+            d = np.abs(y_new - y)
+            y = y_new
+        return y
+    g = ag.defun(newton_sqrt)
+    for v in (2.0, 9.0, 1e6):
+        assert abs(float(g(np.float64(v))) - np.sqrt(v)) < 1e-9
+    assert "while_loop" in graph_text(newton_sqrt, np.float64(2.0))
+
+
+def test_tensor_range_loop_with_break_and_return():
+    def f(x, n):
+        acc = x * 0
+        for i in range(n):
+            if acc > 10:
+                break
+            acc = acc + x
+        while acc > 0:
+            acc = acc - 3
+            if acc < 2:
+                return acc
+        return acc + 100
+    g = ag.defun(f)
+    for x, n in [(4.0, 10), (1.0, 2), (0.0, 3)]:
+        assert float(g(np.float64(x), np.int64(n))) == f(x, n)
+
+
+def test_for_over_tensor_with_unknown_length():
+    def f(x):
+        s = 0.0
+        for row in x:
+            s = s + np.sum(row)
+        return s, len(x)
+    g = ag.defun(f, input_signature=[ag.TensorSpec([None, 2], ag.float64)])
+    x = np.arange(6.0).reshape(3, 2)
+    s, n = g(x)
+    assert float(s) == 15.0 and int(n) == 3
+
+
+def test_list_append_in_staged_loop_then_stack():
+    def f(x, n):
+        rows = []
+        for i in range(n):
+            rows.append(x * float(i))
+        return np.stack(rows), ag.stack(rows)
+    a, b = ag.defun(f)(np.ones(2), np.int64(3))
+    expected = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    np.testing.assert_allclose(a.numpy(), expected)
+    np.testing.assert_allclose(b.numpy(), expected)
+
+
+def test_numpy_idiom_empty_then_setitem():
+    def f(x):
+        out = np.empty(len(x))  # len: the size known only at run time (None in the spec)
+        for i in range(len(x)):
+            out[i] = x[i] * 2
+        return out
+    g = ag.defun(f, input_signature=[ag.TensorSpec([None], ag.float64)])
+    np.testing.assert_allclose(g(np.arange(4.0)).numpy(), np.arange(4.0) * 2)
+
+
+def test_builtins_on_tensors():
+    def f(x):
+        return (int(x[0]), float(x[1]), bool(x[2]), abs(x[0]), max(x[0], x[1]), min(x),
+                sum(x), isinstance(x, np.ndarray), isinstance(x[0], float))
+    out = ag.defun(f)(np.array([-1.5, 2.0, 0.0]))
+    assert [float(v) for v in out[:7]] == [-1.0, 2.0, 0.0, 1.5, 2.0, -1.5, 0.5]
+    assert bool(out[7]) is True and bool(out[8]) is True
+
+
+def test_logical_operators_are_lazy_on_tensors():
+    def f(x):
+        y = x > 0 and 10 / x > 2
+        z = not x > 0 or x < 100
+        return y, z
+    y, z = ag.defun(f)(np.float64(4.0))
+    assert bool(y) is True and bool(z) is True
+
+
+def test_staged_print_runs_every_call(capfd):
+    def f(x):
+        print(x)
+        return x
+    g = ag.defun(f)
+    g(np.float64(1.0))
+    g(np.float64(2.0))
+    out = capfd.readouterr().out
+    assert "1" in out and "2" in out
+
+
+def test_converted_function_runs_on_eager_tensors():
+    def f(x):
+        if x > 0:
+            x = x * 2
+        return x
+    assert float(autograph.convert(f)(ag.constant(3.0))) == 6.0

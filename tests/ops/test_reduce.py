@@ -1,0 +1,143 @@
+"""Reductions (axis int/tuple/negative, keepdims), argmax/argmin with NaN, cumsum."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import autograph_lite as ag
+from conftest import assert_backends_agree
+from ops_strategies import ALL, FLOATS, NUMERIC, SETTINGS, arrays, shapes
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+REDUCTIONS = ["sum", "mean", "max", "min", "prod", "any", "all"]
+
+
+def _agree(f, *args, **kw):
+    return assert_backends_agree(f, *args, autograph=False, **kw)
+
+
+@st.composite
+def axis_for(draw, ndim):
+    """None, an int (maybe negative) or a tuple of distinct axes (maybe negative)."""
+    if ndim == 0:
+        return None
+    kind = draw(st.sampled_from(["none", "int", "tuple"]))
+    if kind == "none":
+        return None
+    if kind == "int":
+        return draw(st.integers(-ndim, ndim - 1))
+    axes = draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True))
+    return tuple(a - ndim if draw(st.booleans()) else a for a in axes)
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@SETTINGS
+@given(data=st.data())
+def test_reduction_axis_keepdims(name, data):
+    dt = data.draw(st.sampled_from((np.float64, np.int32) if name not in ("any", "all")
+                                   else (np.bool_, np.float32)))
+    shape = data.draw(shapes(min_side=1 if name in ("max", "min") else 0))
+    x = data.draw(arrays(dt, shape, lo=-3, hi=3))
+    axis = data.draw(axis_for(len(shape)))
+    keepdims = data.draw(st.booleans())
+    fn = getattr(np, name)
+
+    def f(x):
+        return fn(x, axis=axis, keepdims=keepdims)
+    _agree(f, x, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dt", ALL)
+def test_reduction_dtypes(dt):
+    x = (np.arange(12).reshape(3, 4) % 5 - 1).astype(dt)
+
+    def f(x):
+        # sum/prod of small ints widen to int64, of bool to int64; mean of ints is float64
+        return (np.sum(x), np.sum(x, axis=0), np.prod(x, axis=1), np.max(x, axis=-1),
+                np.min(x), np.any(x, axis=0), np.all(x), np.mean(x, axis=1), x.sum(axis=1),
+                x.max())
+    _agree(f, x)
+
+
+def test_reductions_of_fused_expressions():
+    x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+    _agree(lambda x: (np.max(np.abs(x * 2.5), axis=1), np.sum(x * x), np.mean(x - 1, axis=0),
+                      np.any(x > 1.5, axis=1), np.all(x < 3), np.sum(x > 0)), x, rtol=2e-6)
+
+
+def test_tf_names():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    _agree(lambda x: (ag.reduce_sum(x, axis=[0, 2]), ag.reduce_mean(x, -1, keepdims=True),
+                      ag.reduce_max(x), ag.reduce_min(x, 1), ag.reduce_prod(x[0, 0], 0),
+                      ag.reduce_any(x > 20, axis=(0, 1)), ag.reduce_all(x >= 0, axis=2)), x)
+
+
+def test_nan_propagates():
+    x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]])
+    _agree(lambda x: (np.max(x, axis=1), np.min(x, axis=0), np.sum(x, axis=1), np.max(x),
+                      np.mean(x, axis=1)), x)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_empty_max_min_raise_like_numpy(name):
+    fn = getattr(np, name)
+    x = np.zeros((0, 3))
+    with pytest.raises(ValueError):
+        fn(x, axis=0)
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(ValueError, match="zero-size array"):
+            ag.defun(lambda x: fn(x, axis=0), autograph=False, backend=backend)(x)
+
+
+def test_empty_sum_mean_prod():
+    x = np.zeros((0, 3), np.float32)
+    _agree(lambda x: (np.sum(x, axis=0), np.prod(x, axis=0), np.mean(x, axis=0), np.sum(x),
+                      np.any(x, axis=1), np.all(x, axis=0)), x)
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@SETTINGS
+@given(data=st.data())
+def test_argmax_argmin(name, data):
+    dt = data.draw(st.sampled_from((np.float64, np.int32, np.float32)))
+    shape = data.draw(shapes(min_dims=1, min_side=1))
+    x = data.draw(arrays(dt, shape, nan=True, lo=-3, hi=3))
+    axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1)))
+    keepdims = data.draw(st.booleans())
+    fn = getattr(np, name)
+    _agree(lambda x: fn(x, axis=axis, keepdims=keepdims), x)
+
+
+def test_argmax_with_nan_and_ties():
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [2.0, 2.0, -1.0, -1.0], [5, 5, 5, 5]])
+    _agree(lambda x: (np.argmax(x), np.argmin(x), np.argmax(x, axis=1), np.argmin(x, axis=1),
+                      np.argmax(x, axis=0), np.argmin(x, axis=-2)), x)
+    _agree(lambda x: (np.argmax(x), np.argmin(x), ag.argmax(x, 0)),
+           np.array([True, False, True]))
+    _agree(lambda x: (np.argmax(x), np.argmin(x)), np.float64(3.0))
+
+
+def test_argmax_empty_raises():
+    with pytest.raises(ValueError):
+        np.argmax(np.zeros(0))
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(ValueError):
+            ag.defun(lambda x: np.argmax(x), autograph=False, backend=backend)(np.zeros(0))
+
+
+@SETTINGS
+@given(data=st.data())
+def test_cumsum(data):
+    dt = data.draw(st.sampled_from((np.float64, np.int32, np.bool_, np.float32)))
+    shape = data.draw(shapes())
+    x = data.draw(arrays(dt, shape, lo=-5, hi=5))
+    axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1))
+                     if shape else st.none())
+    _agree(lambda x: np.cumsum(x, axis=axis), x, rtol=1e-5)
+
+
+def test_cumsum_methods_and_tf_name():
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    _agree(lambda x: (x.cumsum(), x.cumsum(axis=1), ag.cumsum(x), ag.math.cumsum(x, axis=-1),
+                      np.cumsum(x * 2, axis=0)), x)

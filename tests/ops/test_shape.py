@@ -1,0 +1,159 @@
+"""Shape ops and matmul three ways: reshape, transpose, expand_dims, squeeze, concat,
+stack, split, shape/size, matmul (f64, f32, int, bool; 1-D, 2-D, batched)."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import autograph_lite as ag
+from conftest import assert_backends_agree
+from ops_strategies import ALL, SETTINGS, arrays, shapes
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+def _agree(f, *args, **kw):
+    return assert_backends_agree(f, *args, autograph=False, **kw)
+
+
+@SETTINGS
+@given(st.data())
+def test_reshape_with_minus_one(data):
+    shape = data.draw(shapes(min_side=1))
+    x = data.draw(arrays(np.float64, shape))
+    n = x.size
+    k = data.draw(st.sampled_from([d for d in range(1, n + 1) if n % d == 0]))
+
+    def f(x):
+        return (x.reshape(-1), np.reshape(x, (k, -1)), x.reshape(-1, k) * 2.0,
+                np.ravel(x), x.T.reshape(-1), x.reshape(1, -1, 1))
+    _agree(f, x)
+
+
+def test_reshape_scalars_and_empty():
+    _agree(lambda x: (x.reshape(1, 1), x.reshape(-1)), np.float32(2.0))
+    _agree(lambda x: (x.reshape(()), x.reshape(-1)), np.ones((1, 1), np.int32))
+    _agree(lambda x: (x.reshape(3, 0), x.reshape(-1)), np.zeros((0, 3)))
+
+
+@SETTINGS
+@given(st.data())
+def test_transpose(data):
+    shape = data.draw(shapes())
+    dt = data.draw(st.sampled_from(ALL))
+    x = data.draw(arrays(dt, shape))
+    perm = tuple(data.draw(st.permutations(range(len(shape)))))
+
+    def f(x):
+        return np.transpose(x), np.transpose(x, perm), x.T, ag.transpose(x, perm)
+    _agree(f, x)
+
+
+def test_transpose_then_elementwise():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    _agree(lambda x: (x.transpose(1, 0, 2) * 2, x.T + 1, np.transpose(x, (2, 0, 1)).sum(0)), x)
+
+
+@SETTINGS
+@given(st.data())
+def test_expand_dims_and_squeeze(data):
+    shape = data.draw(shapes(max_dims=3, max_side=3))
+    x = data.draw(arrays(np.float32, shape))
+    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    ones = tuple(k for k, d in enumerate(shape) if d == 1)
+
+    def f(x):
+        e = np.expand_dims(x, axis)
+        out = [e, ag.expand_dims(x, axis) * 2, np.squeeze(e, axis=axis), np.squeeze(x),
+               ag.squeeze(e)]
+        if ones:
+            out.append(np.squeeze(x, axis=ones[-1]))
+        return tuple(out)
+    _agree(f, x)
+
+
+def test_squeeze_of_views():
+    _agree(lambda x: (np.squeeze(x.T), x.T.squeeze(), np.squeeze(x[:, :1])), np.ones((3, 1)))
+    _agree(lambda x: np.squeeze(x), np.ones((1, 1), np.int64))
+
+
+@SETTINGS
+@given(st.data())
+def test_concat_stack(data):
+    shape = data.draw(shapes(min_dims=1))
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    extra = data.draw(st.integers(0, 3))
+    shape2 = list(shape)
+    shape2[axis] = extra
+    da, db = data.draw(st.sampled_from([(np.float64, np.float64), (np.float32, np.int32),
+                                        (np.int64, np.int64), (np.bool_, np.bool_)]))
+    a, b = data.draw(arrays(da, shape)), data.draw(arrays(db, tuple(shape2)))
+    c = data.draw(arrays(db, shape))
+    sax = data.draw(st.integers(-len(shape) - 1, len(shape)))
+
+    def f(a, b, c):
+        return (np.concatenate([a, b], axis=axis), ag.concat([a, b, a], axis),
+                np.concatenate((a.T, c.T)), np.stack([a, c], axis=sax), ag.stack([c, a, c]))
+    _agree(f, a, b, c)
+
+
+def test_stack_scalars():
+    _agree(lambda x, y: (np.stack([x, y]), ag.stack([x, y * 2])), np.float64(1), np.float64(2))
+
+
+@SETTINGS
+@given(st.data())
+def test_split(data):
+    shape = data.draw(shapes(min_dims=1, min_side=1))
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = shape[axis]
+    k = data.draw(st.sampled_from([d for d in range(1, n + 1) if n % d == 0]))
+    cut = data.draw(st.integers(0, n))
+    x = data.draw(arrays(np.float64, shape))
+
+    def f(x):
+        parts = np.split(x, k, axis=axis)
+        return (tuple(parts), tuple(ag.split(x, [cut, n - cut], axis=axis)),
+                parts[-1] * 2.0)
+    _agree(f, x)
+
+
+def test_shape_and_size():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    _agree(lambda x: (ag.shape(x), ag.size(x), ag.shape(x[0]) * 2), x)
+    _agree(lambda x: (ag.shape(x), ag.size(x)), np.float64(1.0))
+
+
+MATMUL_RANKS = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 3), (3, 2), (2, 3), (3, 1), (1, 3)]
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("ranks", MATMUL_RANKS, ids=lambda r: f"{r[0]}d@{r[1]}d")
+def test_matmul(dt, ranks):
+    ra, rb = ranks
+    n, k, m, b = 2, 3, 4, 2
+    sa = {1: (k,), 2: (n, k), 3: (b, n, k)}[ra]
+    sb = {1: (k,), 2: (k, m), 3: (b, k, m)}[rb]
+    a = (np.arange(np.prod(sa)) % 7 - 3).reshape(sa).astype(dt)
+    bb = (np.arange(np.prod(sb)) % 5 - 2).reshape(sb).astype(dt)
+    _agree(lambda a, b: a @ b, a, bb, rtol=1e-5)
+
+
+@SETTINGS
+@given(st.data())
+def test_matmul_sizes(data):
+    n, k, m, b = (data.draw(st.integers(0, 4)) for _ in range(4))
+    dt = data.draw(st.sampled_from([np.float64, np.int64]))
+    a = data.draw(arrays(dt, (b, n, k), lo=-5, hi=5))
+    w = data.draw(arrays(dt, (k, m), lo=-5, hi=5))
+    _agree(lambda a, w: (a @ w, np.matmul(a[0] if b else a.sum(0), w)), a, w)
+
+
+def test_matmul_mixed_dtypes_transposes_and_broadcast_batch():
+    a = np.arange(6.0).reshape(2, 3)
+    _agree(lambda a, b: (a @ b, np.dot(a, b.T.T), ag.matmul(a, a, transpose_b=True),
+                         ag.matmul(a, a, transpose_a=True)), a.astype(np.float32), a.T)
+    _agree(lambda a, b: a @ b, a.astype(np.int32), a.T.astype(np.float32).copy())
+    _agree(lambda a, b: a @ b, np.ones((1, 2, 3)), np.ones((4, 3, 2)))
+    _agree(lambda a, b: a @ b, np.arange(24.0).reshape(2, 1, 3, 4), np.ones((3, 4, 2)))
+    _agree(lambda a, b: a @ b, np.array([[True, False]]), np.array([[True], [True]]))
