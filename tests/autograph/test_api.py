@@ -102,3 +102,25 @@ def test_generator_rejected():
         yield 1
     with pytest.raises(NotImplementedError):
         autograph.convert(gen)
+
+
+SCALE = 3
+
+
+class Base:
+    def f(self, x):
+        return x + 1
+
+
+class Child(Base):
+    def f(self, x: np.ndarray, k=SCALE) -> np.ndarray:
+        if x > 0:
+            return super().f(x) * k
+        return x
+
+
+def test_methods_with_super_defaults_and_annotations():
+    c = Child()
+    g = autograph.convert(c.f)
+    assert g(2) == c.f(2) == 9 and g(-1) == -1 and g(2, k=1) == 3
+    assert "super(__class__, self)" in autograph.to_code(Child.f)

@@ -32,6 +32,21 @@ def _generated_name(fn):
     return "ag__lambda" if name == "<lambda>" else f"ag__{name}"
 
 
+def _strip_signature_values(node):
+    """Defaults and annotations would be evaluated when the factory runs, in the generated
+    module's globals; the rebuilt function takes its defaults from the original instead."""
+    if isinstance(node, gast.Assign):  # a lambda
+        node.value.args.defaults, node.value.args.kw_defaults = [], []
+        return
+    args = node.args
+    args.defaults = []
+    args.kw_defaults = [None] * len(args.kwonlyargs)
+    node.returns = None
+    for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+        if a is not None:
+            a.annotation = None
+
+
 def _transform(fn, options, convert_tree, make_context):
     node, filename = parser.parse_function(fn)
     ctx = make_context(naming.Namer.for_tree(node), filename, options)
@@ -42,6 +57,7 @@ def _transform(fn, options, convert_tree, make_context):
     else:
         node.name = name
     function_source = parser.unparse(node)
+    _strip_signature_values(node)
     free = list(fn.__code__.co_freevars)
     factory = templates.replace("def ag__factory(ag__, free):\n    fn\n    return name",
                                 free=free, fn=node, name=name)

@@ -2,15 +2,12 @@
 
 Staging traces both branches from the same starting state. Each branch returns the
 values of the variables that are live after the `if` (the first `nouts` of the state);
-once both are traced, `_check_branches` compares them and raises the SPEC errors that
+once both are traced, `_check_all` compares them and raises the SPEC errors that
 name the variable and the `if`'s line, before the core sees mismatched branches.
 """
 
 from autograph_lite.autograph.runtime import core, staging, trial, where
 from autograph_lite.autograph.runtime.variables import Undefined, UndefinedReturnValue
-
-_BRANCH = {True: "true", False: "false"}
-
 
 def if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
     """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor."""
@@ -25,7 +22,13 @@ def if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
 def if_exp(cond, true_fn, false_fn):
     """`true_fn() if cond else false_fn()`, staged when `cond` is a symbolic tensor."""
     if core.is_symbolic(cond):
-        return core.control().cond(cond, true_fn, false_fn)
+        loc = where.caller()
+        try:
+            return core.control().cond(cond, true_fn, false_fn)
+        except (TypeError, ValueError) as e:
+            if loc in str(e):
+                raise
+            raise type(e)(f"{e} (in the conditional expression at {loc})") from e
     return true_fn() if cond else false_fn()
 
 
