@@ -2,7 +2,7 @@
 stack, split, shape/size, matmul (f64, f32, int, bool; 1-D, 2-D, batched)."""
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autograph_lite as ag
@@ -36,7 +36,7 @@ def test_reshape_scalars_and_empty():
     _agree(lambda x: (x.reshape(3, 0), x.reshape(-1)), np.zeros((0, 3)))
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=8)  # every new permutation is a new kernel
 @given(st.data())
 def test_transpose(data):
     shape = data.draw(shapes())
@@ -77,7 +77,7 @@ def test_squeeze_of_views():
     _agree(lambda x: np.squeeze(x), np.ones((1, 1), np.int64))
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=6)  # every new axis is a new kernel
 @given(st.data())
 def test_concat_stack(data):
     shape = data.draw(shapes(min_dims=1))
@@ -127,7 +127,9 @@ def test_shape_and_size():
 MATMUL_RANKS = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 3), (3, 2), (2, 3), (3, 1), (1, 3)]
 
 
-@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("dt", [np.float64, np.int64,
+                                pytest.param(np.float32, marks=pytest.mark.slow),
+                                pytest.param(np.int32, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("ranks", MATMUL_RANKS, ids=lambda r: f"{r[0]}d@{r[1]}d")
 def test_matmul(dt, ranks):
     ra, rb = ranks

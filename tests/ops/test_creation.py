@@ -1,0 +1,81 @@
+"""Tensors made from sizes: full/zeros/ones/eye/range/linspace (static and tensor sizes)."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import autograph_lite as ag
+from conftest import assert_backends_agree
+from ops_strategies import SETTINGS, shapes
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+def _agree(f, *args, **kw):
+    return assert_backends_agree(f, *args, autograph=False, **kw)
+
+
+@SETTINGS
+@given(shapes(), st.sampled_from([np.float32, np.float64, np.int32, np.int64, np.bool_]))
+def test_full_zeros_ones_static(shape, dt):
+    def f(x):
+        return (np.zeros(shape) + x, ag.zeros(shape, dtype=dt), ag.ones(shape, dt),
+                np.full(shape, 2.5, np.float32), ag.fill(shape, 7), np.zeros_like(x),
+                np.ones_like(x, dtype=dt), np.full_like(x, 3))
+    _agree(f, np.float64(1.0))
+
+
+@SETTINGS
+@given(st.integers(0, 5), st.integers(0, 4))
+def test_sizes_from_tensors(n, m):
+    def f(n, m, x):
+        return (ag.zeros((n, m), ag.int32), ag.ones(n), ag.fill((m, 2), x), ag.zeros([n]),
+                np.zeros_like(ag.ones((n, m))))
+    r = assert_backends_agree(f, np.int64(n), np.int32(m), np.float32(1.5), autograph=False)
+    assert r["cpu"][0].shape == (n, m)
+
+
+def test_full_with_tensor_value():
+    _agree(lambda x: (ag.fill((2, 3), x), np.full_like(ag.zeros((2, 2)), x)), np.int32(7))
+
+
+@pytest.mark.parametrize("n,m,dt", [(3, None, ag.float32), (2, 4, ag.int64), (0, 2, ag.float64),
+                                    (1, 1, ag.bool_)])
+def test_eye(n, m, dt):
+    _agree(lambda x: (ag.eye(n, m, dtype=dt), ag.eye(n) * x), np.float32(2.0))
+
+
+@SETTINGS
+@given(st.integers(-5, 8), st.integers(-5, 8), st.sampled_from([1, 2, 3, -1, -2]))
+def test_range(a, b, step):
+    def f(a, b, s):
+        return ag.range(a, b, s), ag.range(b), ag.range(a, b, s, dtype=ag.float32)
+    _agree(f, np.int64(a), np.int64(b), np.int64(step))
+    _agree(lambda x: ag.range(a, b, step) * x, np.int32(2))
+
+
+def test_range_float_and_int32():
+    _agree(lambda n: (ag.range(0.0, n, 0.5), ag.range(n, 0.0, -0.75)), np.float64(2))
+    _agree(lambda n: ag.range(n), np.int32(5))
+    _agree(lambda x: ag.range(0, 3, 1, dtype=ag.float32) + x, np.float32(1))
+
+
+def test_range_zero_delta_raises():
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(ValueError, match="delta"):
+            ag.defun(lambda d: ag.range(0, 5, d), autograph=False, backend=backend)(np.int64(0))
+
+
+@SETTINGS
+@given(st.integers(0, 7), st.floats(-10, 10), st.floats(-10, 10))
+def test_linspace(num, a, b):
+    def f(a, b):
+        return (ag.linspace(a, b, num), np.linspace(a, b, num), np.linspace(a, 1.0, num),
+                np.linspace(a, b, num, dtype=np.int64))
+    _agree(f, np.float64(a), np.float64(b))
+
+
+def test_linspace_dtype_follows_numpy():
+    _agree(lambda a: (np.linspace(a, 1, 4), np.linspace(a, 1, 4, dtype=np.float64)),
+           np.float32(0))
+    _agree(lambda a: (np.linspace(a, 10, 7), np.linspace(a, 10, 7, dtype=int)), np.int32(-5))

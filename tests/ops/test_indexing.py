@@ -1,0 +1,139 @@
+"""getitem (ints, negative, steps, None, Ellipsis, tensor scalars, int-array gather,
+1-D bool masks) and the functional setitem, three ways."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import autograph_lite as ag
+from conftest import assert_backends_agree
+from ops_strategies import SETTINGS, arrays, shapes
+
+
+def _agree(f, *args, **kw):
+    return assert_backends_agree(f, *args, autograph=False, **kw)
+
+
+@st.composite
+def basic_index(draw, shape):
+    """A NumPy basic index for ``shape``: ints (maybe negative), slices with steps, None,
+    Ellipsis."""
+    parts, dims = [], list(shape)
+    use_ellipsis = draw(st.booleans())
+    for k, n in enumerate(dims):
+        if use_ellipsis and k == len(dims) - 1 and draw(st.booleans()):
+            parts.append(Ellipsis)
+            break
+        kind = draw(st.sampled_from(["int", "slice", "slice", "none"] if n else ["slice"]))
+        if kind == "none":
+            parts.append(None)
+            kind = "slice"
+        if kind == "int":
+            parts.append(draw(st.integers(-n, n - 1)))
+        else:
+            lo = draw(st.one_of(st.none(), st.integers(-n - 1, n + 1)))
+            hi = draw(st.one_of(st.none(), st.integers(-n - 1, n + 1)))
+            step = draw(st.sampled_from([None, 1, 2, -1, -2]))
+            parts.append(slice(lo, hi, step))
+    return tuple(parts)
+
+
+@SETTINGS
+@given(st.data())
+def test_basic_getitem(data):
+    shape = data.draw(shapes(min_dims=1))
+    x = data.draw(arrays(np.float64, shape))
+    idx = data.draw(basic_index(shape))
+    _agree(lambda x: (x[idx], x[idx] * 2.0), x)
+
+
+def test_getitem_forms():
+    x = np.arange(24.0).reshape(2, 3, 4) - 7
+    _agree(lambda x: (x[-1], x[-1, -2, -3], x[:, 1:, ::-2], x[None], x[:, None, 1],
+                      x[..., 1], x[..., None], x[0, ..., 1], x[::-1, ::2], x[1][2][3]), x)
+    a = np.arange(6, dtype=np.int32)
+    _agree(lambda a: (a[::2], a[::-1], a[-2:0:-2], a[10:], a[-100:2], a[1] * 3), a)
+
+
+@SETTINGS
+@given(st.data())
+def test_tensor_scalar_index(data):
+    n = data.draw(st.integers(1, 5))
+    x = data.draw(arrays(np.float32, (n, 3)))
+    i = np.int64(data.draw(st.integers(-n, n - 1)))
+    j = np.int32(data.draw(st.integers(-n, n)))
+
+    def f(x, i, j):
+        return x[i], x[i, -1], x[j:], x[:j:2], x[i] * 2.5
+    _agree(f, x, i, j)
+
+
+def test_tensor_index_out_of_bounds_raises():
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(IndexError):
+            ag.defun(lambda x, i: x[i], autograph=False, backend=backend)(np.arange(3.0),
+                                                                          np.int64(3))
+
+
+@SETTINGS
+@given(st.data())
+def test_gather(data):
+    shape = data.draw(shapes(min_dims=1, max_dims=2, min_side=1))
+    x = data.draw(arrays(np.int64, shape))
+    n = shape[0]
+    idx = data.draw(arrays(np.int64, data.draw(shapes(min_dims=1, max_dims=2)), lo=-n,
+                           hi=n - 1))
+
+    def f(x, i):
+        return x[i], x[i] + 1, ag.gather(x, i), x[np.array([0, -1])]
+    _agree(f, x, idx)
+
+
+def test_gather_other_axis_and_int32_indices():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    _agree(lambda x, i: (x[:, i], ag.gather(x, i, axis=2), x[[0, 1]]), x,
+           np.array([0, 2, -1], np.int32))
+
+
+@SETTINGS
+@given(st.data())
+def test_bool_mask(data):
+    n = data.draw(st.integers(0, 5))
+    x = data.draw(arrays(np.float64, (n,)))
+    m = data.draw(arrays(np.bool_, (n,)))
+    rows = data.draw(arrays(np.int32, (n, 2)))
+
+    def f(x, m, rows):
+        return x[m], x[x > 0], rows[m], x[m] * 2.0
+    _agree(f, x, m, rows)
+
+
+@SETTINGS
+@given(st.data())
+def test_setitem_basic(data):
+    shape = data.draw(shapes(min_dims=1))
+    dt = data.draw(st.sampled_from([np.float64, np.int32, np.float32]))
+    x = data.draw(arrays(dt, shape))
+    idx = data.draw(basic_index(shape))
+
+    def f(x):
+        y = ag.setitem(x, idx, 7)
+        z = ag.setitem(y, idx, y[idx] * 2)
+        return y, z, x  # x itself stays unchanged (functional update)
+    _agree(f, x)
+
+
+def test_setitem_forms():
+    a = np.arange(6.0)
+    x3 = np.arange(24.0).reshape(2, 3, 4)
+    _agree(lambda x: (ag.setitem(x, 1, 5.0), ag.setitem(x, -1, 5), x), a)
+    _agree(lambda x, v: ag.setitem(x, slice(1, 3), v), a, np.array([9.0, 8.0]))
+    _agree(lambda x: (ag.setitem(x, (slice(None), 1), 0.5), ag.setitem(x, (Ellipsis, 0), -1.0),
+                      ag.setitem(x, (1, None), np.ones((1, 4)))), x3)
+    _agree(lambda x, v: ag.setitem(x, 0, v), x3[0], np.ones(4, np.float32))
+    _agree(lambda x, i: ag.setitem(x, i, 3.0), a, np.int64(-2))
+    _agree(lambda x, i, v: (ag.setitem(x, i, 0.0), ag.setitem(x, i, v)), a,
+           np.array([0, 3]), np.array([7.0, 8.0]))
+    _agree(lambda x: (ag.setitem(x, x > 2, 0.0), ag.setitem(x, slice(None, None, -2), -1.0)), a)
+    _agree(lambda x: (ag.setitem(x, 0, 7), ag.setitem(x, 1, 7.9)), np.arange(3, dtype=np.int32))
+    _agree(lambda x: ag.setitem(x, (), 3.0), np.float64(1))
