@@ -4,6 +4,7 @@ The kernel is compiled on the first call (so tracing alone, e.g. for ``show``, i
 After that, a call flattens the tensor arguments, calls the kernel, and wraps results.
 """
 import pickle
+import time
 import threading
 
 import numpy as np
@@ -105,7 +106,7 @@ class ConcreteFunction:
 
     def _compile_and_call(self, flat):
         from .backends import cache
-        from .function import compile_notice, timer
+        from .function import compile_notice
         from .ops import callback
         src = self.source
         consts = tuple(self._kernel.const_args)
@@ -114,18 +115,17 @@ class ConcreteFunction:
             if callback.uses_callbacks(src):  # objmode blocks look callbacks up at run time
                 callback.link_kernel_module(ns)
             kernel = ns["kernel"]
-            t0 = timer()
+            t0 = time.perf_counter()
             try:
                 out = kernel(*flat, *consts)
             except (pickle.UnpicklingError, EOFError, ImportError, AttributeError,
-                    ModuleNotFoundError) as e:
+                    ModuleNotFoundError):
                 if attempt:
                     raise
                 cache.forget(src)  # a damaged Numba cache: drop it and compile afresh
-                last = e  # noqa: F841
                 continue
             break
-        compile_notice(self.function._name, _sig_text(self.graph), timer() - t0)
+        compile_notice(self.function._name, _sig_text(self.graph), time.perf_counter() - t0)
         self._dispatcher = kernel
         if consts:
             self._call = lambda *flat: kernel(*flat, *consts)

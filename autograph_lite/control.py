@@ -137,7 +137,7 @@ def _while(cond, body, vars_, names):
     while True:
         c = cond(*vars_)
         if is_symbolic(c) or any(is_symbolic(v) for v in nest.flatten(vars_)):
-            return _staged_while(cond, body, vars_, names, first_cond=c)
+            return _staged_while(cond, body, vars_, names)
         if not bool(c):
             return vars_
         vars_ = _as_vars(body(*vars_), vars_)
@@ -158,7 +158,7 @@ def _with_max_iterations(cond, body, vars_, limit, names):
     return out[1:]
 
 
-def _staged_while(cond, body, init, names, first_cond=None):
+def _staged_while(cond, body, init, names):
     outer = current_graph()
     leaves = nest.flatten(init)
     init_vals = []

@@ -11,7 +11,6 @@ import inspect
 import os
 import sys
 import threading
-import time
 import warnings
 import weakref
 
@@ -36,11 +35,6 @@ def run_functions_eagerly(run_eagerly):
 
 def functions_run_eagerly():
     return _RUN_EAGERLY[0]
-
-
-class _Tensor:
-    """Marks a tensor leaf in a signature key."""
-    __slots__ = ()
 
 
 def _leaf_key(x, what):
@@ -153,14 +147,20 @@ class Function:
             args = self._bind(args, kwargs)
         if self.input_signature is not None:
             args = self._conform(args)
-            key = _signature_key(args, self.input_signature)
-        else:
-            key = tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
-                         _leaf_key(a, _Arg(self, i)) for i, a in enumerate(args)])
-        cf = self._cache.get(key)
+        cf = self._cache.get(key := self._key(args))
         if cf is None:
             cf = self._trace_locked(key, args)
         return cf._call_args(args)
+
+    def _key(self, args):
+        """The signature key of bound (and, under an input_signature, conformed) arguments.
+
+        ``__call__`` inlines the no-signature case of this on its hot path.
+        """
+        if self.input_signature is not None:
+            return _signature_key(args, self.input_signature)
+        return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
+                      _leaf_key(a, _Arg(self, i)) for i, a in enumerate(args)])
 
     def _arg_name(self, i):
         return f"'{self._param_names[i]}'" if i < len(self._param_names) else f"#{i}"
@@ -333,9 +333,7 @@ class Function:
             return cf
         if self.input_signature is not None:
             args = self._conform(args)
-            key = _signature_key(args, self.input_signature)
-        else:
-            key = tuple(_leaf_key(a, self._arg_name(i)) for i, a in enumerate(args))
+        key = self._key(args)
         cf = self._cache.get(key)
         return cf if cf is not None else self._trace_locked(key, args)
 
@@ -427,6 +425,3 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
         func = func.python_function
     return Function(func, input_signature, autograph, backend)
 
-
-def timer():
-    return time.perf_counter()

@@ -28,9 +28,8 @@ def pack_as(structure, leaves):
 
     def build(x):
         if isinstance(x, dict):
-            vals = {k: build(x[k]) for k in sorted(x, key=repr)}
-            return type(x)((k, vals[k]) for k in x) if type(x) is not dict else \
-                {k: vals[k] for k in x}
+            vals = {k: build(x[k]) for k in sorted(x, key=repr)}  # leaves in flatten order
+            return type(x)((k, vals[k]) for k in x)  # keys in the caller's order
         if isinstance(x, tuple) and hasattr(x, "_fields"):
             return type(x)(*[build(v) for v in x])
         if isinstance(x, (tuple, list)):

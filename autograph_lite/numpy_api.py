@@ -11,9 +11,7 @@ from . import dtypes
 from .ops.creation import split_shape
 from .ops.dispatch import apply
 from .ops.reduce import norm_axis
-from .tensor import (EagerTensor, SymbolicTensor, Tensor, convert_to_tensor,
-                     type_of_constant)
-from .trace.context import current_graph
+from .tensor import EagerTensor, SymbolicTensor, convert_to_tensor, type_of_constant
 
 _UFUNCS = {np.absolute: "abs", np.remainder: "mod", np.divide: "true_divide"}
 for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
@@ -293,9 +291,3 @@ def array_function(func, args, kwargs):
         _no_counterpart(f"np.{func.__name__}")
     return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
 
-
-def in_trace():
-    return current_graph() is not None
-
-
-__all__ = ["Tensor"]

@@ -112,12 +112,43 @@ def check_close(what, ref, got, rtol=1e-9, atol=1e-12):
 # ---------------------------------------------------------------------------------------
 # the workloads, written four ways
 # ---------------------------------------------------------------------------------------
+def define_ag(ag):
+    """The ``ag.defun`` variant of each workload (shared by the main run and the child)."""
+    @ag.defun
+    def ovh(x, y):
+        return x * y + 1
+
+    @ag.defun
+    def chain(x, y):
+        return np.tanh(x * y + 1.0) * np.exp(-x) - np.abs(y) / 2.0
+
+    @ag.defun
+    def newton(a):
+        def cond(x, d):
+            return np.max(np.abs(d)) > NEWTON_TOL
+
+        def body(x, d):
+            d = (x * x - a) / (2.0 * x)
+            return x - d, d
+        x, _ = ag.while_loop(cond, body, (a, np.ones_like(a)))
+        return x
+
+    @ag.defun
+    def mlp(x, w1, w2, w3):
+        h = np.tanh(x @ w1)
+        h = np.tanh(h @ w2)
+        return np.tanh(h @ w3)
+
+    return dict(ovh=ovh, chain=chain, newton=newton, mlp=mlp)
+
+
 def define_workloads():
     """All variants of all workloads. Imports Numba and autograph_lite."""
     import numba
     import autograph_lite as ag
 
     W = {}
+    A = define_ag(ag)
 
     # (1) call overhead ------------------------------------------------------------------
     def ovh_py(x, y):
@@ -130,11 +161,7 @@ def define_workloads():
     def ovh_njit(x, y):
         return x * y + 1
 
-    @ag.defun
-    def ovh_ag(x, y):
-        return x * y + 1
-
-    W["ovh"] = dict(py=ovh_py, np=ovh_np, njit=ovh_njit, ag=ovh_ag)
+    W["ovh"] = dict(py=ovh_py, np=ovh_np, njit=ovh_njit, ag=A["ovh"])
 
     # (2) Newton sqrt ----------------------------------------------------------------------
     def newton_py(a):  # a: list of floats; same vector-wide stopping rule
@@ -170,18 +197,7 @@ def define_workloads():
 
     newton_njit_arrexpr = numba.njit(newton_np)  # the NumPy code, njit'ed as is
 
-    @ag.defun
-    def newton_ag(a):
-        def cond(x, d):
-            return np.max(np.abs(d)) > NEWTON_TOL
-
-        def body(x, d):
-            d = (x * x - a) / (2.0 * x)
-            return x - d, d
-        x, _ = ag.while_loop(cond, body, (a, np.ones_like(a)))
-        return x
-
-    W["newton"] = dict(py=newton_py, np=newton_np, njit=newton_njit, ag=newton_ag,
+    W["newton"] = dict(py=newton_py, np=newton_np, njit=newton_njit, ag=A["newton"],
                        njit_alt=newton_njit_arrexpr)
 
     # (3) elementwise chain -------------------------------------------------------------
@@ -203,11 +219,7 @@ def define_workloads():
 
     chain_njit_arrexpr = numba.njit(chain_np)
 
-    @ag.defun
-    def chain_ag(x, y):
-        return np.tanh(x * y + 1.0) * np.exp(-x) - np.abs(y) / 2.0
-
-    W["chain"] = dict(py=chain_py, np=chain_np, njit=chain_njit, ag=chain_ag,
+    W["chain"] = dict(py=chain_py, np=chain_np, njit=chain_njit, ag=A["chain"],
                       njit_alt=chain_njit_arrexpr)
 
     # (4) 3-layer matmul + tanh -------------------------------------------------------------
@@ -239,13 +251,7 @@ def define_workloads():
     def mlp_njit_arrexpr(x, w1, w2, w3):
         return np.tanh(np.dot(np.tanh(np.dot(np.tanh(np.dot(x, w1)), w2)), w3))
 
-    @ag.defun
-    def mlp_ag(x, w1, w2, w3):
-        h = np.tanh(x @ w1)
-        h = np.tanh(h @ w2)
-        return np.tanh(h @ w3)
-
-    W["mlp"] = dict(py=mlp_py, np=mlp_np, njit=mlp_njit, ag=mlp_ag,
+    W["mlp"] = dict(py=mlp_py, np=mlp_np, njit=mlp_njit, ag=A["mlp"],
                     njit_alt=mlp_njit_arrexpr)
     return W
 
@@ -286,33 +292,11 @@ def child_compile(quick):
     cfg = QUICK if quick else FULL
     small = cfg["compile_small"]
 
-    @ag.defun
-    def ovh(x, y):
-        return x * y + 1
-
-    @ag.defun
-    def chain(x, y):
-        return np.tanh(x * y + 1.0) * np.exp(-x) - np.abs(y) / 2.0
-
-    @ag.defun
-    def newton(a):
-        def cond(x, d):
-            return np.max(np.abs(d)) > NEWTON_TOL
-
-        def body(x, d):
-            d = (x * x - a) / (2.0 * x)
-            return x - d, d
-        x, _ = ag.while_loop(cond, body, (a, np.ones_like(a)))
-        return x
-
-    @ag.defun
-    def mlp(x, w1, w2, w3):
-        h = np.tanh(x @ w1)
-        h = np.tanh(h @ w2)
-        return np.tanh(h @ w3)
+    fns = define_ag(ag)
 
     firsts = {}
-    for name, f in (("ovh", ovh), ("chain", chain), ("newton", newton), ("mlp", mlp)):
+    for name in ("ovh", "chain", "newton", "mlp"):
+        f = fns[name]
         args = inputs(name, 8 if name == "mlp" else small, rng, cfg)
         dt, _ = timed(lambda: f(*args))
         firsts[name] = dt

@@ -7,8 +7,7 @@ fresh values on every call); Python scalars become weak constants, NumPy values 
 import numpy as np
 
 from .. import errors
-from ..ir.types import TensorType
-from ..tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy_value, type_of_constant
+from ..tensor import EagerTensor, SymbolicTensor, to_numpy_value, type_of_constant
 from ..trace.context import current_graph
 from .registry import OPS
 
@@ -73,14 +72,7 @@ def apply(name, *args, **attrs):
     outs = [SymbolicTensor(v) for v in node.outputs]
     if not outs:
         return None
-    return outs[0] if len(outs) == 1 and not op_returns_tuple(op) else tuple(outs)
-
-
-def op_returns_tuple(op):
-    return op.name in _TUPLE_OPS
-
-
-_TUPLE_OPS = {"split", "unstack"}
+    return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)
 
 
 def stage_node(name, values, attrs, out_types, regions=(), loc=None):
@@ -90,9 +82,3 @@ def stage_node(name, values, attrs, out_types, regions=(), loc=None):
                           loc or errors.user_location())
     return [SymbolicTensor(v) for v in node.outputs]
 
-
-def is_tensor_like(x):
-    return isinstance(x, (Tensor, np.ndarray, np.generic))
-
-
-__all__ = ["apply", "const", "as_value", "wrap", "stage_node", "TensorType"]

@@ -1,7 +1,6 @@
 """Ops with side effects on the outside world: ag.print, staged asserts, const."""
 import numpy as np
 
-from ..ir.types import TensorType
 from ..tensor import type_of_constant
 from .registry import defop
 
@@ -60,5 +59,3 @@ def _assert_infer(in_types, message="assertion failed"):
 
 defop("assert", infer=_assert_infer, eager=_assert_eager, lower=_assert_lower,
       side_effects=True, differentiable=False, doc="staged assert: checked on every call")
-
-__all__ = ["TensorType"]

@@ -38,6 +38,7 @@ class OpDef:
     n_regions: int = 0
     fuses_inputs: bool = False   # lower() reads input 0 through em.elem (fusion)
     view: bool = False           # output may share memory with input 0
+    multi_output: bool = False   # always returns a tuple, even of one tensor (split)
     updates_input: bool = False  # lowering may write into input 0 (setitem; see inplace.py)
     doc: str = ""
     aliases: tuple = field(default=())

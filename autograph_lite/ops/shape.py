@@ -4,7 +4,6 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType, broadcast_shapes
-from .reduce import norm_axis
 from .registry import defop
 
 
@@ -222,7 +221,8 @@ def _split_lower(em, node):
     return None
 
 
-defop("split", infer=_split_infer, eager=_split_eager, lower=_split_lower)
+defop("split", infer=_split_infer, eager=_split_eager, lower=_split_lower,
+      multi_output=True)
 
 defop("shape", infer=lambda in_types: [TensorType(dtypes.int64, (in_types[0].ndim,))],
       eager=lambda x: np.array(np.shape(x), np.int64),
@@ -283,5 +283,3 @@ def _matmul_lower(em, node):
 
 defop("matmul", infer=_matmul_infer, eager=lambda a, b: np.matmul(a, b)[()],
       lower=_matmul_lower)
-
-__all__ = ["norm_axis"]
