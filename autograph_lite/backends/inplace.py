@@ -4,8 +4,8 @@ The Graph is functional: ``out2 = setitem(out, i, v)`` is a new tensor. Copying 
 array on every element write would make the NumPy idiom ``out[i] = ...`` in a loop
 quadratic, so the cpu backend updates in place when nothing can observe the old value:
 - the old value (and any view of it) has no later use, in its graph or enclosing graphs;
-- its buffer is owned by the kernel: made by a non-view op, never a caller's argument or a
-  constant; the update may sit in cond branches below the value, never in a loop that
+- its buffer is owned by the kernel: made by a non-view op without regions, never a
+  caller's argument, a constant or a branch/loop result that may pass one through; the update may sit in cond branches below the value, never in a loop that
   does not carry it (each iteration must start from the same old value);
 - a loop variable updated in place gets an owned buffer at loop entry: its initial value
   is reused when it is owned and used by nothing else, else copied once before the loop.
@@ -35,8 +35,11 @@ def _used_from(ids, graph, start):
 
 
 def _owned(value):
+    # A cond/while result may be one of its inputs passed through (a caller's array, or
+    # a loop variable whose first value is one), so it is never owned.
     node = value.node
-    return node is not None and node.op != "const" and not node.opdef.view
+    return (node is not None and node.op != "const" and not node.opdef.view
+            and not node.regions)
 
 
 def _region_parent(graph, root):

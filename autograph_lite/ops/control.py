@@ -63,12 +63,26 @@ def _while_lower(em, node):
             em.line(f"{', '.join(n for n, _ in pairs)} = {', '.join(e for _, e in pairs)}")
     # Loop variables the body updates in place need a buffer of their own at loop entry.
     from ..backends.inplace import init_is_clobberable
-    for pos, init, b in zip(init_lines, node.inputs, body.inputs):
+    caller_init = False  # some variable starts as (a view of) the caller's memory
+    for pos, init, out, b in zip(init_lines, node.inputs, node.outputs, body.inputs):
         if b.id in em.owned_loop_vars and not init_is_clobberable(init, node, em.uses,
-                                                                 em.borrowed):
+                                                                   em.borrowed):
             em.lines[pos] += ".copy()"
-    if any(v.id in em.borrowed for v in node.inputs + body.outputs):
-        em.borrowed.update(v.id for v in node.outputs)
+        elif init.id in em.borrowed:
+            caller_init = True
+            em.borrowed.add(out.id)  # zero trips: the result is the initial value itself
+    # Per variable, not all-or-nothing: a loop that fills a buffer it made returns it
+    # without a defensive copy. With a caller's value among the initial values, a result
+    # is owned only if the body made it fresh (not a view, branch or loop pass-through).
+    for out, b in zip(node.outputs, body.outputs):
+        if b.id in em.borrowed or (caller_init and not _made_fresh(b, body)):
+            em.borrowed.add(out.id)
+
+
+def _made_fresh(value, graph):
+    node = value.node
+    return (node is not None and node.graph is graph and node.op != "const"
+            and not node.regions and not node.opdef.view)
 
 
 defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower, n_regions=2,

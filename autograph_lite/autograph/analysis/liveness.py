@@ -2,7 +2,8 @@
 
 Runs after the break/continue/return converters, so bodies hold no jumps except the
 function's final `return`; structured dataflow over the tree is then exact enough.
-Annotations (sets of names) on each If/While/For/Try/With node:
+Annotations (sets of names) on each If/While/For/Try/With node (and `ag_live_out` on
+each subscript assignment, for the alias check of converters/subscripts.py):
   ag_live_in:    names whose values the statement may read (live before it);
   ag_live_out:   names live after it;
   ag_defined_in: names possibly bound before it (a loop's body sees its own writes too).
@@ -42,7 +43,7 @@ class _Liveness:
 
     def stmt(self, s, out):
         out = out | self.always
-        if isinstance(s, _COMPOUND):
+        if isinstance(s, _COMPOUND) or _is_subscript_store(s):
             s.ag_live_out = out
         if isinstance(s, gast.If):
             live = (activity.reads(s.test) | self.block(s.body, out)
@@ -82,6 +83,12 @@ class _Liveness:
             if new <= top:
                 return top
             top = top | new
+
+
+def _is_subscript_store(s):
+    targets = s.targets if isinstance(s, gast.Assign) else \
+        [s.target] if isinstance(s, gast.AugAssign) else []
+    return any(isinstance(t, gast.Subscript) for t in targets)
 
 
 def _defined_block(stmts, defined):

@@ -6,11 +6,16 @@ list or NumPy array it assigns in place and returns the same object, so Python
 semantics do not change. `m[i, j] += v` passes the operator (`'+='`) so the index is
 evaluated once, as in Python. Slices in an index are built with `ag__.index[a:b, i]`.
 Only names local to the function are rewritten (rebinding a global would make it local).
+
+SPEC 3: a staged update gives `x` a new value, so another live name holding the same
+array (`y = x; x[0] = v; use(y)`) would silently keep the old one, unlike NumPy. The
+names live after the assignment are passed as `live=('x', {'y': lambda: y, ...})` (lambdas:
+some may be unbound yet) and `setitem` raises when one of them aliases `x`.
 """
 
 import gast
 
-from autograph_lite.autograph.analysis import activity
+from autograph_lite.autograph.analysis import activity, liveness
 from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import templates
 
@@ -39,6 +44,7 @@ class SubscriptTransformer(base.Base):
         names |= activity.writes(node.body) | activity.declared(node, gast.Global)
         names |= activity.declared(node, gast.Nonlocal)
         self.locals.append(names)
+        liveness.analyze(node)
         node = self.generic_visit(node)
         self.locals.pop()
         return node
@@ -49,21 +55,35 @@ class SubscriptTransformer(base.Base):
             return target.value.id, _index_expr(target.slice)
         return None, None
 
+    def _live(self, node, name):
+        """`('x', {'y': lambda: y, ...})`: the target and the other local names live after
+        `node` (None when there are none)."""
+        others = sorted((getattr(node, "ag_live_out", set()) & self.locals[-1]) - {name})
+        if not others:
+            return gast.Constant(value=None, kind=None)
+        return templates.replace_as_expression(
+            f"({name!r}, {{" + ", ".join(f"{n!r}: lambda: {n}" for n in others) + "})")
+
     def visit_Assign(self, node):
+        live = getattr(node, "ag_live_out", set())
         node = self.generic_visit(node)
+        node.ag_live_out = live
         if len(node.targets) != 1:
             return node
         name, index = self._target(node.targets[0])
         if name is None:
             return node
-        return templates.replace("x = ag__.setitem(x, index, value)", x=name, index=index,
-                                 value=node.value)
+        return templates.replace("x = ag__.setitem(x, index, value, live=live)", x=name,
+                                 index=index, value=node.value, live=self._live(node, name))
 
     def visit_AugAssign(self, node):
+        live = getattr(node, "ag_live_out", set())
         node = self.generic_visit(node)
+        node.ag_live_out = live
         name, index = self._target(node.target)
         if name is None:
             return node
-        return templates.replace("x = ag__.setitem(x, index, value, op)", x=name,
+        return templates.replace("x = ag__.setitem(x, index, value, op, live=live)", x=name,
                                  index=index, value=node.value,
-                                 op=gast.Constant(value=_AUG_OPS[type(node.op)], kind=None))
+                                 op=gast.Constant(value=_AUG_OPS[type(node.op)], kind=None),
+                                 live=self._live(node, name))

@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, iteration
+from autograph_lite.autograph.runtime import core, data, iteration
 
 
 def _any_staged(args):
@@ -18,6 +18,8 @@ def _any_staged(args):
 
 
 def len_(x):
+    if isinstance(x, data.TensorList):
+        return x.length
     if isinstance(x, iteration.StagedIter):
         return x.length()
     if core.is_symbolic(x):

@@ -4,14 +4,17 @@ A `while` runs in Python until its test gives a symbolic tensor, then stages the
 (SPEC: the NumPy `while d >= tol` idiom). A `for` stages over tensor ranges, tensors and
 their enumerate/zip; a Python `range` longer than UNROLL_LIMIT whose loop variables
 hold symbolic tensors is staged too, and unrolled instead if the body needs `i` as a
-Python value (it raises TypeError when traced with a symbolic `i`). A Python loop whose
+Python value (it raises TypeError when traced with a symbolic `i`). A loop whose state
+starts as Python values (`out = np.empty(n)`) is staged when one trial iteration turns
+its state into tensors (trial.iteration_stages). A Python loop whose
 `break`/`return` flag turns into a tensor runs its remaining iterations under a staged
 `if` on that flag.
 """
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import conditionals, core, iteration, staged_loop, where
+from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop, trial,
+                                              where)
 from autograph_lite.autograph.runtime.logical import and_
 
 # A Python `range` loop with more iterations than this, whose state holds symbolic
@@ -46,7 +49,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
     opts = opts or {}
     it = iteration.staged(iter_)
     if it is None and isinstance(iter_, range) and len(iter_) > UNROLL_LIMIT:
-        if any(core.is_symbolic(v) for v in get_state()[:nouts]):
+        state = get_state()[:nouts]
+        if any(core.is_symbolic(v) for v in state) or trial.iteration_stages(
+                iter_[0], body, get_state, set_state, nouts):
             init = get_state()
             try:
                 _staged_for(iteration.PythonRange(iter_), extra_test, body, get_state,
@@ -100,5 +105,5 @@ def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts):
         body(it.item(i))
         counter[0] = i + 1
 
-    staged_loop.run(test, step, get, set_, ("<loop counter>",) + tuple(names), nouts + 1, opts,
-                    loc)
+    staged_loop.run(test, step, get, set_, ("<loop counter>",) + tuple(names), nouts + 1,
+                    dict(opts, trip_count=n), loc)

@@ -40,6 +40,10 @@ def overload(f):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):
                 numpy_api = core.module("autograph_lite.numpy_api")
                 return getattr(numpy_api, name)(*args, **kwargs)
+            if f is np.empty:
+                # Undefined contents may as well be zeros: a uniform array that later
+                # gets traced values is allocated by the kernel (data.staged_array).
+                return np.zeros(*args, **kwargs)
             return f(*args, **kwargs)
         return allocate
     ag = core.ag()

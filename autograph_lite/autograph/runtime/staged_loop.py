@@ -2,13 +2,15 @@
 
 The first `nouts` state values are loop variables; the rest (temporaries of the body)
 are restored after the loop. Loop variables are made ready for the core first (see
-trial.py: a Python list becomes one stacked tensor, a variable with no value yet gets a
-zero placeholder of the type one traced iteration gives it). The
-body's results are checked against its inputs so dtype and rank changes raise the SPEC
+trial.py: a Python list becomes a TensorList, a row buffer plus its length, and leaves
+the loop as the stacked tensor; a variable with no value yet gets a zero placeholder of
+the type one traced iteration gives it). The body's results are checked against its inputs so dtype and rank changes raise the SPEC
 errors naming the variable and the loop's line.
 """
 
-from autograph_lite.autograph.runtime import core, staging, trial
+import numpy as np
+
+from autograph_lite.autograph.runtime import core, data, staging, trial
 
 
 def _not_tensor(name, value, loc, when):
@@ -21,7 +23,8 @@ def _prepare(values, names, loc):
     for name, v in zip(names, values):
         if not core.is_carriable(v):
             raise _not_tensor(name, v, loc, "before the loop")
-    return values
+    # a NumPy array entering the loop (`out = np.zeros(n)`) is allocated by the kernel
+    return [data.staged_array(v) if isinstance(v, np.ndarray) else v for v in values]
 
 
 def _check_body(names, before, after, weak, loc):
@@ -46,7 +49,7 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     rest = init[nouts:]
     names = names[:nouts]
     values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
-                                  nouts, loc)
+                                  nouts, loc, opts.get("trip_count", 16))
     values = _prepare(values, names, loc)
     weak = [isinstance(v, (bool, int, float)) for v in init[:nouts]]
 
@@ -71,4 +74,6 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
         if loc in str(e):
             raise
         raise type(e)(f"{e} (in the staged loop at {loc})") from e
-    set_state(tuple(final) + rest)
+    # lists this loop turned into TensorLists leave it as the stacked tensor
+    final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
+    set_state(final + rest)

@@ -13,7 +13,7 @@ import contextlib
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, staging
+from autograph_lite.autograph.runtime import core, data, staging
 from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
 
 _DEPTH = [0]
@@ -36,9 +36,13 @@ def _scratch_graph():
         _DEPTH[0] -= 1
 
 
+def _rebuild(like, parts):
+    return type(like)(*parts) if hasattr(like, "_fields") else tuple(parts)
+
+
 def _placeholder_input(g, value):
     if isinstance(value, tuple):
-        return tuple(_placeholder_input(g, v) for v in value)
+        return _rebuild(value, [_placeholder_input(g, v) for v in value])
     if isinstance(value, dict):
         return {k: _placeholder_input(g, v) for k, v in value.items()}
     dispatch = core.module("autograph_lite.ops.dispatch")
@@ -48,7 +52,7 @@ def _placeholder_input(g, value):
 def zeros_like(value):
     """A constant zero of the type of `value` (None sizes become 0)."""
     if isinstance(value, tuple):
-        return tuple(zeros_like(v) for v in value)
+        return _rebuild(value, [zeros_like(v) for v in value])
     if isinstance(value, dict):
         return {k: zeros_like(v) for k, v in value.items()}
     if isinstance(value, (bool, int, float)):
@@ -76,21 +80,57 @@ def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
         return get_state()[:nouts]
 
 
-def _stacked(items, element, name, loc):
-    """The stacked-tensor form of a list: its items, then rows appended by the loop."""
-    if items:
-        return core.module("autograph_lite.numpy_api").stack(items)
+def _as_tensor_list(items, element, name, loc, capacity):
+    """The TensorList form of a list (data.py): its items, then the rows the loop appends."""
     if element is None or not core.is_tensor_like(element):
-        raise ValueError(f"'{name}' is an empty list before the staged loop at {loc} and the "
-                         f"loop does not append a tensor to it; append tensors or give it "
-                         f"a first element before the loop")
-    row = zeros_like(element) if not isinstance(element, (bool, int, float)) else \
-        np.zeros((), np.asarray(element).dtype)
-    return np.zeros((0,) + row.shape, row.dtype)
+        if items and not core.is_symbolic(items[0]):
+            element = np.asarray(items[0])
+        elif items:
+            element = items[0]
+        else:
+            raise ValueError(f"'{name}' is an empty list before the staged loop at {loc} and "
+                             f"the loop does not append a tensor to it; append tensors or "
+                             f"give it a first element before the loop")
+    if isinstance(element, (bool, int, float)):
+        element = np.asarray(element)
+    return data.new_tensor_list(items, element, capacity)
 
 
-def initial_values(values, names, body, get_state, set_state, rest, nouts, loc):
-    """Loop values the core can carry: undefined ones and lists replaced (see above)."""
+def _copy_for_trial(v):
+    if isinstance(v, list):
+        return list(v)
+    if isinstance(v, np.ndarray):
+        return v.copy()  # setitem on a NumPy array mutates it: keep the real one intact
+    return v
+
+
+def iteration_stages(item, body, get_state, set_state, nouts):
+    """Whether one iteration of `body(item)` turns a loop variable into a symbolic tensor.
+
+    The question a large Python `range` loop asks before unrolling: the NumPy idiom
+    `out = np.empty(n); for i in range(n): ... out[i] = traced` starts with Python
+    values only, yet every iteration stages ops. The iteration is traced into a scratch
+    graph with copies of the state (arrays and lists are mutated in place) and thrown
+    away; the real state is restored. Any error means "do not know": the caller unrolls,
+    which raises the real error where it belongs.
+    """
+    values = tuple(get_state())
+    try:
+        with _scratch_graph():
+            set_state(tuple(_copy_for_trial(v) for v in values))
+            with staging.region():
+                body(item)
+            return any(core.is_symbolic(v) for v in get_state()[:nouts])
+    except Exception:  # noqa: BLE001 - any failure: unroll as plain Python would
+        return False
+    finally:
+        set_state(values)
+
+
+def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16):
+    """Loop values the core can carry: undefined ones and lists replaced (see above);
+    `capacity` is the number of rows a list's buffer has room for at first (a `for`
+    loop's trip count)."""
     need = [i for i, v in enumerate(values) if is_undefined(v) or isinstance(v, list)]
     if not need:
         return list(values)
@@ -102,7 +142,7 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc):
         if isinstance(values[i], list):
             grown = after if isinstance(after, list) else []
             element = grown[len(values[i])] if len(grown) > len(values[i]) else None
-            out[i] = _stacked(values[i], element, names[i], loc)
+            out[i] = _as_tensor_list(values[i], element, names[i], loc, capacity)
         elif is_undefined(after) or not core.is_carriable(after):
             raise ValueError(f"'{names[i]}' has no value before the staged loop at {loc} and "
                              f"the loop needs one; give it a value before the loop")

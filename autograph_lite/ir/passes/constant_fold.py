@@ -1,7 +1,7 @@
 """Constant folding: a pure node whose inputs are all constants becomes a constant.
 
 Results larger than MAX_ELEMENTS stay computed at run time (they would become kernel
-arguments anyway). Shape queries have tensor inputs, so sizes are never baked in here.
+arguments anyway), and so do arrays made from scalars alone (`np.zeros(n)`). Shape queries have tensor inputs, so sizes are never baked in here.
 """
 import numpy as np
 
@@ -32,6 +32,9 @@ def _visit(graph):
         res = np.asarray(res)
         if res.size > MAX_ELEMENTS or res.dtype != out.type.dtype:
             continue
+        if res.ndim and all(np.ndim(v) == 0 for v in vals):
+            continue  # an array made from scalars (full, range): the kernel makes it as
+            # cheaply as it would receive it, and then owns it (in-place updates, no copy)
         value = res[()]
         if out.type.weak:
             value = value.item()

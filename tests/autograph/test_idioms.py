@@ -1,0 +1,203 @@
+"""NumPy idioms that must compile unchanged and stay one loop in the kernel (issue 3).
+
+The collatz and RNN programs of examples/control_flow.py (also benchmarked), lists appended in staged
+loops (kept as a row buffer, see autograph/runtime/data.py TensorList), large Python
+`range` loops staged when their body stages ops, and the SPEC 3 alias error.
+"""
+
+import inspect
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT
+
+from conftest import assert_backends_agree  # tests/conftest.py: oracle vs interpreter vs cpu
+
+HERE = os.path.basename(__file__)
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+from control_flow import collatz, rnn  # noqa: E402  the front-door example's programs
+
+
+def _top_level_ops(f, *args):
+    return [n.op for n in f.get_concrete_function(*args).graph.nodes]
+
+
+def test_collatz_compiles_as_one_loop_nest():
+    xs = np.array([1, 2, 3, 6, 7, 27, 97, 871] * 5, np.int64)  # 40 > UNROLL_LIMIT
+    assert len(xs) > UNROLL_LIMIT
+    assert_backends_agree(collatz, xs)
+    f = ag.defun(collatz)
+    assert _top_level_ops(f, xs).count("while_loop") == 1  # staged, not unrolled 40 times
+    src = f.get_concrete_function(xs).source
+    assert ".copy()" not in src  # the kernel allocates `out` itself and returns it
+    np.testing.assert_array_equal(f(xs).numpy(), collatz(xs))
+
+
+def test_rnn_list_is_a_row_buffer():
+    rng = np.random.default_rng(0)
+    T, H, I = 40, 8, 4
+    args = (rng.standard_normal((T, I)), np.int64(T), rng.standard_normal((H, H)),
+            rng.standard_normal((H, I)), rng.standard_normal(H) * 0.1, np.zeros(H))
+    assert_backends_agree(rnn, *args)
+    src = ag.defun(rnn).get_concrete_function(*args).source
+    assert "rt.list_push(" in src and "concatenate" not in src
+
+
+def test_zero_trip_rnn_gives_empty_stack():
+    rng = np.random.default_rng(1)
+    args = (rng.standard_normal((0, 4)), np.int64(0), rng.standard_normal((8, 8)),
+            rng.standard_normal((8, 4)), np.zeros(8), np.zeros(8))
+    for backend in ("interpreter", "cpu"):
+        got = ag.defun(rnn, backend=backend)(*args).numpy()
+        assert got.shape == (0, 8) and got.dtype == np.float64
+
+
+def grows_in_while(n):
+    rows = []
+    i = 0
+    while i < n:  # no trip count: the buffer starts small and doubles
+        rows.append(i * 0.5)
+        i += 1
+    return np.stack(rows)
+
+
+def keeps_prefix_and_len(x):
+    acc = [x[0], x[1]]
+    for v in x[2:]:
+        acc.append(v * 2)
+        if len(acc) > 5:
+            acc.append(v)
+    return np.stack(acc)
+
+
+def appends_in_one_branch(x):
+    kept = [x[0]]
+    for v in x:
+        if v > 0:
+            kept.append(v)
+    return np.stack(kept)
+
+
+def appends_rows_of_unknown_length(x, n):
+    parts = []
+    for i in range(n):
+        parts.append(x[: i % 2 + 1] * 0 + x[0])  # rows of 1 or 2: np.stack must fail
+    return np.stack(parts)
+
+
+def nested_lists(m):
+    outer = []
+    for i in range(m):
+        inner = []
+        for j in range(m):
+            inner.append(i * 10 + j)
+        outer.append(np.stack(inner))
+    return np.stack(outer)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (grows_in_while, (np.int64(40),)),
+    (grows_in_while, (np.int64(0),)),
+    (keeps_prefix_and_len, (np.arange(9.0),)),
+    (appends_in_one_branch, (np.array([-1.0, 2.0, -3.0, 4.0, 5.0]),)),
+    (nested_lists, (np.int64(3),)),
+], ids=["grow", "grow-zero-trip", "prefix-len", "one-branch", "nested"])
+def test_staged_list_appends(fn, args):
+    if fn is grows_in_while and args[0] == 0:
+        # plain Python: np.stack([]) raises; a staged loop knows the row type: empty result
+        for backend in ("interpreter", "cpu"):
+            got = ag.defun(fn, backend=backend)(*args).numpy()
+            assert got.shape == (0,) and got.dtype == np.float64
+        return
+    assert_backends_agree(fn, *args)
+
+
+def test_staged_list_of_ragged_rows_raises():
+    with pytest.raises(ValueError):
+        appends_rows_of_unknown_length(np.arange(3.0), 3)  # the oracle raises too
+    with pytest.raises(ValueError):
+        ag.defun(appends_rows_of_unknown_length, backend="cpu")(np.arange(3.0), np.int64(3))
+
+
+def python_total(x):
+    total = 0
+    for i in range(UNROLL_LIMIT + 10):  # stages nothing: stays a Python int
+        total += i
+    return np.zeros(total % 7 + 1) + x
+
+
+def needs_python_index(x):
+    out = x * 0
+    for i in range(UNROLL_LIMIT + 2):
+        out = out + x[[i % 3]]  # a list index needs `i` as a Python int: unrolled
+    return out
+
+
+def test_large_python_range_stays_python_when_nothing_is_staged():
+    x = np.float64(1.5)
+    assert_backends_agree(python_total, x)
+    assert ag.defun(python_total)(x).shape == ((sum(range(UNROLL_LIMIT + 10)) % 7) + 1,)
+
+
+def test_large_python_range_unrolls_when_body_needs_python_index():
+    assert_backends_agree(needs_python_index, np.array([1.0, 2.0, 3.0]))
+
+
+def aliased_update(x, t):
+    y = x * 1.0
+    z = y
+    y[0] = t  # the-update
+    return z + y
+
+
+def view_update(x, t):
+    y = x * 1.0
+    head = y[:2]
+    y[0] = t  # the-update
+    return head
+
+
+def dead_alias_is_fine(x, t):
+    y = x * 1.0
+    z = y
+    z[0] = t
+    return z
+
+
+def _line(fn, marker):
+    lines, first = inspect.getsourcelines(fn)
+    return f"{HERE}:{first + next(i for i, s in enumerate(lines) if marker in s)}"
+
+
+@pytest.mark.parametrize("fn,other", [(aliased_update, "z"), (view_update, "head")])
+def test_update_of_an_array_another_live_name_holds_raises(fn, other):
+    with pytest.raises(ValueError) as e:
+        ag.defun(fn)(np.zeros(3), np.float64(2.0))
+    msg = str(e.value)
+    assert "'y[...] = ...'" in msg and f"'{other}'" in msg and _line(fn, "the-update") in msg
+
+
+def test_update_with_no_other_live_holder_is_fine():
+    assert_backends_agree(dead_alias_is_fine, np.zeros(3), np.float64(2.0))
+
+
+def update_after_branch(x, n):
+    y = x
+    for i in range(n):
+        if x[0] > 100.0:
+            y = y + 1.0
+        y[1] = 5.0
+    return y
+
+
+def test_in_place_update_never_writes_into_the_callers_array():
+    # `y` starts as the argument and comes out of a branch that may pass it through:
+    # the compiled update must work on a copy, not on the caller's memory.
+    x = np.zeros(3)
+    got = ag.defun(update_after_branch, backend="cpu")(x, np.int64(2)).numpy()
+    np.testing.assert_array_equal(got, [0.0, 5.0, 0.0])
+    np.testing.assert_array_equal(x, np.zeros(3))
