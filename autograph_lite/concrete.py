@@ -5,6 +5,7 @@ After that, a call flattens the tensor arguments, calls the kernel, and wraps re
 """
 import pickle
 import time
+import warnings
 import threading
 
 import numpy as np
@@ -65,7 +66,10 @@ class ConcreteFunction:
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
                             f"got {len(flat)}")
-        raw = self._call(*flat)
+        try:
+            raw = self._call(*flat)
+        except Exception as e:
+            raise self._located(e, flat) from None
         if self._single:
             return self._wrappers[0](raw)
         if len(self._wrappers) == 1:
@@ -80,8 +84,28 @@ class ConcreteFunction:
     def _call_plain(self, args):
         """The hot path: every argument is an ndarray and the function returns one tensor."""
         if self._single and self._plain:
-            return self._wrappers[0](self._call(*args))
+            try:
+                return self._wrappers[0](self._call(*args))
+            except Exception as e:
+                raise self._located(e, args) from None
         return self._call_args(args)
+
+    def _located(self, exc, flat):
+        """An error from compiled code, pointing at the user's line: Numba's exceptions
+        carry no location, so the graph is run again in the interpreter, which names the
+        failing op's file:line. Graphs with side effects or state (print, callbacks,
+        random) are not run twice: their error is passed on as it is."""
+        if self._call == self._interpret or " (at " in str(exc) or any(
+                not n.opdef.pure for n in self.graph.walk()):
+            return exc
+        try:
+            interpreter.run_graph(self.graph, flat)
+        except type(exc) as again:
+            if " (at " in str(again):
+                return again
+        except Exception:  # noqa: BLE001 - the interpreter disagrees: keep the original
+            pass
+        return exc
 
     def _first_call(self, *flat):
         with self._first_lock:  # threads racing on the first call: only one compiles
@@ -117,7 +141,12 @@ class ConcreteFunction:
             kernel = ns["kernel"]
             t0 = time.perf_counter()
             try:
-                out = kernel(*flat, *consts)
+                with warnings.catch_warnings():
+                    # Kernels release the GIL and re-take it for print/py_func (objmode)
+                    # blocks on purpose: Numba's "won't allow parallel execution" is noise.
+                    warnings.filterwarnings("ignore", message="Code running in object mode",
+                                            category=Warning)
+                    out = kernel(*flat, *consts)
             except (pickle.UnpicklingError, EOFError, ImportError, AttributeError,
                     ModuleNotFoundError):
                 if attempt:

@@ -172,6 +172,21 @@ def test_cache_off(tmp_path, monkeypatch):
         assert_same(fresh_function()(X), WANT)
 
 
+def test_cache_off_kernel_with_objmode_block(monkeypatch, capfd):
+    # An in-memory kernel is still a module Numba can find (its objmode blocks resolve
+    # `np`/`rt` through it), and Numba's objmode-vs-nogil warning is not shown.
+    monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", "off")
+    monkeypatch.setattr(cache, "_MEMORY", {})
+
+    def noisy(x):
+        ag.print("x is", x)
+        return x + 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same(ag.defun(noisy)(np.float64(2.0)), np.float64(3.0))
+    assert "x is 2.0" in capfd.readouterr().out
+
+
 def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("AUTOGRAPH_LITE_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

@@ -7,7 +7,7 @@ from .. import dtypes
 from .. import numpy_api as npa
 from ..ops.dispatch import apply
 from ..ops.indexing import setitem  # noqa: F401  (ag.setitem)
-from ..tensor import convert_to_tensor, is_symbolic
+from ..tensor import Tensor, convert_to_tensor, is_symbolic
 
 
 def _binary(name):
@@ -217,8 +217,21 @@ def rank(x, name=None):
 
 
 def print(*inputs, sep=" ", end="\n"):  # noqa: A001
-    """Prints tensors on every call of a compiled function (eagerly: at once)."""
-    return apply("print", *inputs, sep=sep, end=end)
+    """Prints tensors on every call of a compiled function (eagerly: at once).
+
+    Arguments that are not tensors or arrays (strings, Python numbers, other objects)
+    are printed as Python prints them; their text is fixed when the function is traced.
+    """
+    tensors, parts = [], []
+    for a in inputs:
+        if isinstance(a, (Tensor, np.ndarray, np.generic)):
+            tensors.append(a)
+            parts.append(None)
+        else:
+            parts.append(builtins.str(a))
+    if builtins.all(p is None for p in parts):
+        return apply("print", *tensors, sep=sep, end=end)
+    return apply("print", *tensors, sep=sep, end=end, parts=tuple(parts))
 
 
 def assert_(pred, message="assertion failed"):

@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import threading
+import types
 import warnings
 from pathlib import Path
 
@@ -69,10 +70,13 @@ def _load(source, key):
                 warnings.warn(f"autograph_lite: kernel cache folder {d} is not usable ({e}); "
                               f"compiled kernels are kept in memory only", RuntimeWarning,
                               stacklevel=4)
-    ns = {"__name__": f"ag_{key}"}
+    # A real module in sys.modules: Numba resolves an objmode block's globals (np, rt)
+    # through the function's module name, so a bare dict namespace would lose them.
+    module = types.ModuleType(f"ag_{key}")
+    sys.modules[module.__name__] = module
     exec(compile(source.replace("cache=True", "cache=False"), f"<kernel {key[:12]}>", "exec"),
-         ns)
-    return ns
+         module.__dict__)
+    return module.__dict__
 
 
 def _write(d, key, source):

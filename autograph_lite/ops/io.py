@@ -23,22 +23,33 @@ defop("const", infer=lambda in_types, value: [type_of_constant(value)],
       doc="a constant baked into the graph (non-scalars are passed to the kernel)")
 
 
-def _print_eager(*args, sep=" ", end="\n"):
-    print(*[np.asarray(a) for a in args], sep=sep, end=end)
+def _pieces(args, parts):
+    """The printed items: `parts` holds static text, None where the next tensor goes."""
+    if parts is None:
+        return list(args)
+    it = iter(args)
+    return [next(it) if p is None else p for p in parts]
+
+
+def _print_eager(*args, sep=" ", end="\n", parts=None):
+    print(*[a if isinstance(a, str) else np.asarray(a) for a in _pieces(args, parts)],
+          sep=sep, end=end)
 
 
 def _print_lower(em, node):
     # Inside objmode scalars become Python numbers: re-type them so they print as NumPy does.
-    names = ", ".join(f"{em.dt(v.type.dtype)}({em.name(v)})" if v.type.ndim == 0
-                      else em.name(v) for v in node.inputs)
+    names = [f"{em.dt(v.type.dtype)}({em.name(v)})" if v.type.ndim == 0 else em.name(v)
+             for v in node.inputs]
+    parts = node.attrs.get("parts") or [None] * len(names)
+    items = ", ".join(_pieces(names, [None if p is None else repr(p) for p in parts]))
     sep, end = node.attrs.get("sep", " "), node.attrs.get("end", "\n")
     with em.block("with numba.objmode():"):
-        em.line(f"print({names}{',' if names else ''} sep={sep!r}, end={end!r})")
+        em.line(f"print({items}{',' if items else ''} sep={sep!r}, end={end!r})")
 
 
-defop("print", infer=lambda in_types, sep=" ", end="\n": [], eager=_print_eager,
+defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_print_eager,
       lower=_print_lower, side_effects=True, differentiable=False,
-      doc="ag.print: prints its tensors on every call")
+      doc="ag.print: prints its tensors (and static text) on every call")
 
 
 def _assert_eager(pred, message="assertion failed"):

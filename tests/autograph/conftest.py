@@ -19,7 +19,8 @@ def run_capturing(fn, args):
 
 
 def assert_same(a, b):
-    """Structural equality that treats arrays/tensors by value (and dtype kind)."""
+    """Structural equality that treats arrays/tensors by value and dtype (a Python int
+    result matches int64, a float float64, as NumPy converts them)."""
     if isinstance(a, (tuple, list)):
         assert isinstance(b, (tuple, list)) and len(a) == len(b), (a, b)
         for x, y in zip(a, b):
@@ -29,7 +30,9 @@ def assert_same(a, b):
         for k in a:
             assert_same(a[k], b[k])
     elif isinstance(a, (np.ndarray, np.generic)) or hasattr(b, "numpy"):
-        np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-6)
+        want, got = np.asarray(a), np.asarray(b)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        assert got.dtype == want.dtype, f"dtype {got.dtype}, plain Python gives {want.dtype}"
     else:
         assert a == b and type(a) is type(b), (a, b)
 

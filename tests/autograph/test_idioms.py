@@ -201,3 +201,18 @@ def test_in_place_update_never_writes_into_the_callers_array():
     got = ag.defun(update_after_branch, backend="cpu")(x, np.int64(2)).numpy()
     np.testing.assert_array_equal(got, [0.0, 5.0, 0.0])
     np.testing.assert_array_equal(x, np.zeros(3))
+
+
+def reads_past_the_end(x, i):
+    for j in range(i):
+        x = x + 1.0
+    return x[i]  # the-read
+
+
+def test_run_time_error_in_compiled_code_names_the_users_line():
+    f = ag.defun(reads_past_the_end, backend="cpu")
+    assert f(np.zeros(4), np.int64(2)).numpy() == 2.0  # compiled and working
+    with pytest.raises(IndexError) as e:
+        f(np.zeros(4), np.int64(9))
+    assert _line(reads_past_the_end, "the-read") in str(e.value)
+    assert f(np.zeros(4), np.int64(3)).numpy() == 3.0  # and it keeps working
