@@ -60,3 +60,20 @@ def assert_equivalent(fn, inputs):
             assert_same(expected[1], got[1])
         else:
             assert got[1] is expected[1]
+
+
+def assert_exact(got, want, what):
+    """`got` (defun's tensors) equals the oracle's `want` exactly: structure, shape, dtype
+    and values (floats bit for bit, NaN included: same operations in the same order). A
+    Python int of the oracle means int64, a float float64, as NumPy converts them."""
+    import autograph_lite as ag
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), (what, got, want)
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_exact(g, w, f"{what}[{i}]")
+        return
+    assert isinstance(got, ag.Tensor), (what, got)
+    g, w = got.numpy(), np.asarray(want)
+    assert g.dtype == w.dtype, f"{what}: dtype {g.dtype} != oracle {w.dtype}"
+    assert g.shape == w.shape, f"{what}: shape {g.shape} != oracle {w.shape}"
+    np.testing.assert_equal(g, w, err_msg=what)

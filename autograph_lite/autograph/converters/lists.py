@@ -1,8 +1,14 @@
-"""`l.append(x)` inside a loop becomes `l = ag__.list_append(l, x)`.
+"""`l.append(x)` inside a loop or an `if` becomes `l = ag__.list_append(l, x)`.
 
-Rebinding the name makes the list an ordinary loop variable: a Python list stays a
-list appended in place (same object), and in a staged loop the runtime turns it into
-a tensor list the core can carry as loop state.
+Rebinding the name makes the list an ordinary loop (or branch) variable: a Python list
+stays a list appended in place (same object), and in a staged loop the runtime turns it
+into a tensor list the core can carry as loop state. In a staged `if` the list is then
+part of the branches' state, so each branch appends to its own copy and the two are
+compared (conditionals.py) instead of the false branch seeing the true branch's append.
+
+Only a name the function may rebind is rewritten: one of its own locals, or one it
+declares `global`/`nonlocal`. A list from an enclosing function or the module is
+appended to in place, as written (rebinding it would make it a local, unbound).
 """
 
 import gast
@@ -23,10 +29,33 @@ def _append_target(stmt):
     return None
 
 
+def _rebindable_names(node):
+    """Names `node` (a function or lambda) binds itself or declares global/nonlocal."""
+    names = set()
+    stack = list(gast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del, gast.Param)):
+            names.add(n.id)
+        elif isinstance(n, (gast.Global, gast.Nonlocal)):
+            names.update(n.names)
+        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(n.name)
+            stack.extend(getattr(n, "decorator_list", []))
+            continue  # its body is another scope
+        elif isinstance(n, gast.Lambda):
+            continue
+        elif isinstance(n, (gast.Import, gast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in n.names)
+        stack.extend(gast.iter_child_nodes(n))
+    return names
+
+
 class ListTransformer(base.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.loop_depth = 0
+        self.rebindable = set()
 
     def _visit_loop(self, node):
         self.loop_depth += 1
@@ -34,19 +63,20 @@ class ListTransformer(base.Base):
         self.loop_depth -= 1
         return node
 
-    visit_For = visit_While = _visit_loop
+    visit_For = visit_While = visit_If = _visit_loop
 
     def _visit_scope(self, node):
         depth, self.loop_depth = self.loop_depth, 0
+        outer, self.rebindable = self.rebindable, _rebindable_names(node)
         node = self.generic_visit(node)
-        self.loop_depth = depth
+        self.loop_depth, self.rebindable = depth, outer
         return node
 
     visit_FunctionDef = visit_Lambda = _visit_scope
 
     def visit_Expr(self, node):
         name = _append_target(node)
-        if name is None or not self.loop_depth:
+        if name is None or not self.loop_depth or name not in self.rebindable:
             return self.generic_visit(node)
         return templates.replace("l = ag__.list_append(l, x)", l=name,
                                  x=node.value.args[0])

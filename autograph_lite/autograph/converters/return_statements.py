@@ -1,6 +1,12 @@
 """Single exit: `return x` becomes `do_return = True; retval_ = x`, and what may follow a
 return runs under `if not do_return:`; the function ends in `return ag__.retval(retval_)`.
 
+A function that may fall off its end (return None there) gets
+`ag__.UndefinedReturnValue(falls_off=True)` and ends in `ag__.retval(retval_, do_return)`,
+which refuses to return a value on some tensor-dependent paths and None on others; in
+one that always ends in a return, a staged `if` may fill the return value a branch
+leaves unset (conditionals.py), since `do_return` is then False on that path.
+
 Two steps. First, `if c: return a` followed by more statements moves them into the
 `else` (and the mirror case), so a staged `if` sees the return value set in both
 branches. Second, the remaining returns become assignments to the two flags; loops
@@ -23,6 +29,23 @@ def _returns(block):
     return any(isinstance(s, gast.Return)
                or (isinstance(s, gast.If) and _returns(s.body) and _returns(s.orelse))
                for s in block)
+
+
+def _never_falls_off(block):
+    """True when no path through the block reaches its end (returns, raises, loops forever).
+
+    `while True` stands for a loop without break (break conversion ran before and leaves
+    a flag in the test of a loop that breaks).
+    """
+    for s in block:
+        if isinstance(s, (gast.Return, gast.Raise)):
+            return True
+        if isinstance(s, gast.If) and _never_falls_off(s.body) and _never_falls_off(s.orelse):
+            return True
+        if (isinstance(s, gast.While) and isinstance(s.test, gast.Constant)
+                and s.test.value is True):
+            return True
+    return False
 
 
 def _sub_blocks(s):
@@ -63,11 +86,17 @@ class ReturnTransformer(base.Base):
             return node
         self.do_return = self.ctx.namer.new("do_return")
         self.retval = self.ctx.namer.new("retval_")
-        body, _ = self._rewrite(_move_tails(node.body))
-        node.body = (templates.replace("do_return = False\nretval_ = ag__.UndefinedReturnValue()",
-                                       do_return=self.do_return, retval_=self.retval)
+        moved = _move_tails(node.body)
+        falls_off = not _never_falls_off(moved)
+        body, _ = self._rewrite(moved)
+        init = ("do_return = False\nretval_ = ag__.UndefinedReturnValue(falls_off=True)"
+                if falls_off else "do_return = False\nretval_ = ag__.UndefinedReturnValue()")
+        end = ("return ag__.retval(retval_, do_return)" if falls_off
+               else "return ag__.retval(retval_)")
+        node.body = (templates.replace(init, do_return=self.do_return, retval_=self.retval)
                      + body
-                     + templates.replace("return ag__.retval(retval_)", retval_=self.retval))
+                     + templates.replace(end, do_return=self.do_return, retval_=self.retval))
+        base.fill_origin(node.body[-1:], getattr(node, "ag_origin", None))
         return node
 
     def _subs(self, **kw):

@@ -6,6 +6,8 @@ once both are traced, `_check_all` compares them and raises the SPEC errors that
 name the variable and the `if`'s line, before the core sees mismatched branches.
 """
 
+import numpy as np
+
 from autograph_lite.autograph.runtime import core, staging, trial, where
 from autograph_lite.autograph.runtime.variables import Undefined, UndefinedReturnValue
 
@@ -73,19 +75,24 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
     traced, order = {}, []
 
     def trace(which):
-        set_state(init)
+        # Each branch starts from its own copy of the lists and arrays: one mutated in
+        # place (append, item assignment) must not carry the true branch's values into
+        # the false branch's trace.
+        set_state(tuple(_copy_for_trial(v) for v in init))
         with staging.region():
             (body if which else orelse)()
-        traced[which] = tuple(get_state()[:nouts])
+        traced[which] = _unchanged_as_original(get_state()[:nouts], init)
 
     def branch(which):
         def run():
             trace(which)
             order.append(which)
+            _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init)
             if (not which) not in traced and any(
                     isinstance(v, (Undefined, UndefinedReturnValue)) for v in traced[which]):
                 trace(not which)  # only to name the branch that sets the variable
             if len(traced) == 2:
+                _settle_lists(traced, init, names, loc)
                 if trial.active():
                     _fill_one_sided(traced)
                 _check_all(traced, names, loc)
@@ -103,6 +110,110 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     set_state(tuple(final) + tuple(init[nouts:]))
+
+
+def _copy_for_trial(v):
+    if isinstance(v, list):
+        return list(v)
+    if isinstance(v, np.ndarray):
+        return v.copy()  # a branch may assign into it: keep the real one intact
+    return v
+
+
+def _same_items(a, b):
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _unchanged_as_original(values, init):
+    """A branch's copy of a list or array that it left as it was is the original again."""
+    out = list(values)
+    for i, (v, orig) in enumerate(zip(values, init)):
+        if v is orig:
+            continue
+        if isinstance(orig, list) and isinstance(v, list) and _same_items(v, orig):
+            out[i] = orig
+        elif (isinstance(orig, np.ndarray) and isinstance(v, np.ndarray)
+              and v.dtype == orig.dtype and v.shape == orig.shape
+              and np.array_equal(v, orig, equal_nan=v.dtype.kind in "fc")):
+            out[i] = orig
+    return tuple(out)
+
+
+def _settle_lists(traced, init, names, loc):
+    """A Python list the branches change (in place, on their own copies).
+
+    Both made the same change: the original list takes it, as in Python. Different
+    changes cannot be staged (a list's items and length are Python values, not tensors),
+    so that is an error, except in a trial trace (trial.py), which only asks what type
+    the items take: there the list gets zero placeholders of the items the branches
+    changed or added.
+    """
+    for i, (t, f) in enumerate(zip(traced[True], traced[False])):
+        orig = init[i]
+        if not (isinstance(orig, list) and isinstance(t, list) and isinstance(f, list)):
+            continue
+        if t is f:
+            continue
+        if _same_items(t, f):
+            merged = list(t)
+        elif trial.active():
+            merged = []
+            for k in range(max(len(t), len(f))):
+                if k < len(t) and k < len(f) and t[k] is f[k]:
+                    merged.append(t[k])
+                else:
+                    item = t[k] if k < len(t) else f[k]
+                    merged.append(trial.zeros_like(item) if core.is_carriable(item) else item)
+        else:
+            how = (f"its length is {len(t)} in the true branch and {len(f)} in the false one"
+                   if len(t) != len(f) else "its items differ between the branches")
+            raise ValueError(
+                f"'{names[i]}' is a Python list that the branches of the staged `if` at "
+                f"{loc} change differently ({how}); a list cannot depend on a tensor "
+                f"condition: append to it in a staged loop (where it becomes a tensor "
+                f"list), or keep the values in tensors (np.where, ag.cond)")
+        if not trial.active():
+            orig[:] = merged
+            merged = orig
+        traced[True] = traced[True][:i] + (merged,) + traced[True][i + 1:]
+        traced[False] = traced[False][:i] + (merged,) + traced[False][i + 1:]
+
+
+def _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init):
+    """A placeholder return value for a branch of a staged `if` that did not return.
+
+    A `return` nested in a staged `if` (`if a: (if b: return x)` + more code) sets the
+    return value in one branch only. The other branch did not return (`do_return` stays
+    False there), so its return value is never read when the function always ends in a
+    `return` (`falls_off` is False, see return_statements.py): a zero of the type of the
+    other branch's value stands for it. When the other branch is not traced yet, it is
+    traced once into a scratch graph (as a loop's trial iteration is, trial.py) to learn
+    that type. In a trial trace, `_fill_one_sided` does this once both are traced.
+    """
+    if trial.active():
+        return
+    mine = traced[which]
+    slots = [i for i, v in enumerate(mine)
+             if isinstance(v, UndefinedReturnValue) and not v.falls_off]
+    if not slots:
+        return
+    other = traced.get(not which)
+    if other is None:
+        try:
+            with trial._scratch_graph():
+                set_state(tuple(_copy_for_trial(v) for v in init))
+                with staging.region():
+                    (orelse if which else body)()
+                other = get_state()
+        except Exception:  # noqa: BLE001 - no placeholder: the real trace raises the real error
+            return
+        finally:
+            set_state(tuple(mine) + tuple(init[len(mine):]))
+    filled = list(mine)
+    for i in slots:
+        if core.is_carriable(other[i]):
+            filled[i] = trial.zeros_like(other[i])
+    traced[which] = tuple(filled)
 
 
 def _staged_names(names, traced, order):

@@ -4,12 +4,13 @@
 value) never reach a tensor's `__array_function__` (no array argument), so they are
 routed to the core's staged allocation functions. `np.stack(x)`/`ag.stack(x)` of a
 tensor (a list that a staged loop carried as one stacked tensor) is `x` itself, which is
-also what NumPy gives for stacking the rows of an array along axis 0.
+also what NumPy gives for stacking the rows of an array along axis 0. Inside the loop
+that appends to it, the list is a TensorList (data.py): its stack is its rows so far.
 """
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core
+from autograph_lite.autograph.runtime import core, data
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 
@@ -23,6 +24,8 @@ def _has_symbolic(args):
 
 def _stack_of_tensor(stack):
     def call(values, axis=0, *args, **kwargs):
+        if isinstance(values, data.TensorList):
+            values = values.stacked()
         if core.is_symbolic(values) and axis == 0 and not args and not kwargs:
             return values
         return stack(values, axis, *args, **kwargs)

@@ -11,6 +11,7 @@ errors naming the variable and the loop's line.
 import numpy as np
 
 from autograph_lite.autograph.runtime import core, data, staging, trial
+from autograph_lite.autograph.runtime.variables import is_undefined
 
 
 def _not_tensor(name, value, loc, when):
@@ -50,30 +51,41 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     names = names[:nouts]
     values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
                                   nouts, loc, opts.get("trip_count", 16))
-    values = _prepare(values, names, loc)
-    weak = [isinstance(v, (bool, int, float)) for v in init[:nouts]]
+    # a variable the loop never sets (still undefined) is not carried: it keeps its value
+    carried = [k for k, v in enumerate(values) if not is_undefined(v)]
+    names_c = [names[k] for k in carried]
+    values_c = _prepare([values[k] for k in carried], names_c, loc)
+    weak = [isinstance(init[k], (bool, int, float)) for k in carried]
+
+    def full(vs):
+        state = list(values)
+        for k, v in zip(carried, vs):
+            state[k] = v
+        return tuple(state) + rest
 
     def cond(*vs):
-        set_state(tuple(vs) + rest)
+        set_state(full(vs))
         c = test()
         return c if core.is_symbolic(c) else core.ag().constant(bool(c))
 
     def loop_body(*vs):
-        set_state(tuple(vs) + rest)
+        set_state(full(vs))
         with staging.region():
             body()
-        out = tuple(get_state()[:nouts])
-        _check_body(names, vs, out, weak, loc)
+        state = get_state()
+        out = tuple(state[k] for k in carried)
+        _check_body(names_c, vs, out, weak, loc)
         return out
 
     try:
-        final = core.control().while_loop(cond, loop_body, tuple(values),
+        final = core.control().while_loop(cond, loop_body, tuple(values_c),
                                           maximum_iterations=opts.get("maximum_iterations"),
-                                          loop_var_names=list(names))
+                                          loop_var_names=names_c)
     except (TypeError, ValueError) as e:
         if loc in str(e):
             raise
         raise type(e)(f"{e} (in the staged loop at {loc})") from e
+    final = full(final)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
     final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
     set_state(final + rest)

@@ -61,12 +61,22 @@ def zeros_like(value):
     return np.zeros(shape, dtype=value.dtype)
 
 
+class _TrialList(list):
+    """A list during the trial iteration: the body may index it with the traced loop
+    index (`acc[i // 2]`), which the staged loop's TensorList supports too."""
+
+    def __getitem__(self, index):
+        if core.is_symbolic(index):
+            return core.module("autograph_lite.numpy_api").stack(list(self))[index]
+        return list.__getitem__(self, index)
+
+
 def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
     with _scratch_graph() as g:
         trial = []
         for v in values:
             if isinstance(v, list):
-                trial.append(list(v))
+                trial.append(_TrialList(v))
             elif core.is_carriable(v):
                 trial.append(_placeholder_input(g, v))
             else:
@@ -127,8 +137,22 @@ def iteration_stages(item, body, get_state, set_state, nouts):
         set_state(values)
 
 
+def _new_element(before, after):
+    """A row the trial iteration appended to a list: found in the list, or in what an
+    inner staged loop made of it (a TensorList, or its stacked tensor)."""
+    if isinstance(after, list):
+        return after[len(before)] if len(after) > len(before) else None
+    if isinstance(after, data.TensorList):
+        after = after.buffer
+    if core.is_tensor(after) and core.rank_of(after):
+        # (a value of the thrown-away scratch graph: only its row type may be used)
+        return np.zeros(tuple(0 if d is None else d for d in after.shape[1:]), after.dtype)
+    return None
+
+
 def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16):
-    """Loop values the core can carry: undefined ones and lists replaced (see above);
+    """Loop values the core can carry: undefined ones and lists replaced (see above; one the
+    loop never sets stays undefined, and staged_loop leaves it out of the loop);
     `capacity` is the number of rows a list's buffer has room for at first (a `for`
     loop's trip count)."""
     need = [i for i, v in enumerate(values) if is_undefined(v) or isinstance(v, list)]
@@ -140,9 +164,10 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     for i in need:
         after = traced[i] if traced is not None else Undefined(names[i])
         if isinstance(values[i], list):
-            grown = after if isinstance(after, list) else []
-            element = grown[len(values[i])] if len(grown) > len(values[i]) else None
-            out[i] = _as_tensor_list(values[i], element, names[i], loc, capacity)
+            out[i] = _as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
+                                     capacity)
+        elif traced is not None and is_undefined(after):
+            continue  # the loop never sets it (e.g. an unreachable `return`): not carried
         elif is_undefined(after) or not core.is_carriable(after):
             raise ValueError(f"'{names[i]}' has no value before the staged loop at {loc} and "
                              f"the loop needs one; give it a value before the loop")

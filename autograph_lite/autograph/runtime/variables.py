@@ -5,6 +5,8 @@ functions can share it with `nonlocal`. Using one the way a value is used raises
 UnboundLocalError Python would have raised for the unset variable.
 """
 
+from autograph_lite.autograph.runtime import core, where
+
 
 class Undefined:
     """The value of variable `name` before anything set it."""
@@ -34,14 +36,34 @@ class Undefined:
 
 
 class UndefinedReturnValue:
-    """The return value before a `return` ran; `retval` turns it into None."""
+    """The return value before a `return` ran; `retval` turns it into None.
+
+    `falls_off`: the function may end without a return (then returning None), so a staged
+    `if` must not give this a placeholder value in the branch that does not return.
+    """
+
+    __slots__ = ("falls_off",)
+
+    def __init__(self, falls_off=False):
+        self.falls_off = falls_off
 
     def __repr__(self):
         return "<no return value>"
 
 
-def retval(value):
-    return None if isinstance(value, UndefinedReturnValue) else value
+def retval(value, do_return=None):
+    """The function's result. `do_return` is passed when the function may fall off its end:
+    if whether it returned depends on a tensor, a returned value (its placeholder on the
+    paths that did not return) cannot stand for Python's None there."""
+    if isinstance(value, UndefinedReturnValue):
+        return None
+    if do_return is not None and value is not None and core.is_symbolic(do_return):
+        raise ValueError(
+            f"the function defined at {where.caller()} returns a value from inside a staged "
+            f"loop or `if` but may also reach its end without a `return` (returning None "
+            f"there), depending on tensor values; end it with a `return` of a value of the "
+            f"same type")
+    return value
 
 
 def is_undefined(x):
