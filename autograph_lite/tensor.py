@@ -187,7 +187,9 @@ class SymbolicTensor(Tensor):
 
     def __bool__(self):
         self._no_python("bool", "Use ag.cond / ag.while_loop, or keep autograph=True so "
-                        "`if`/`while` on tensors are staged.")
+                        "`if`/`while` on tensors are staged (AutoGraph does not convert "
+                        "library code, @ag.do_not_convert functions or functions without "
+                        "source).")
 
     def __float__(self):
         self._no_python("float", "Use ag.cast(x, ag.float64).")
