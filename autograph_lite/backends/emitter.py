@@ -226,6 +226,11 @@ class Emitter:
             self.owned_loop_vars.add(value.id)
         return True
 
+    def writable(self, value, node):
+        """``value``'s name, or a copy of it when ``node`` may not write into its buffer."""
+        name = self.name(value)
+        return name if self.can_update_in_place(value, node) else f"{name}.copy()"
+
     # graph walking ----------------------------------------------------------------
     def emit_graph(self, graph):
         for node in graph.nodes:

@@ -5,8 +5,9 @@ array on every element write would make the NumPy idiom ``out[i] = ...`` in a lo
 quadratic, so the cpu backend updates in place when nothing can observe the old value:
 - the old value (and any view of it) has no later use, in its graph or enclosing graphs;
 - its buffer is owned by the kernel: made by a non-view op without regions, never a
-  caller's argument, a constant or a branch/loop result that may pass one through; the update may sit in cond branches below the value, never in a loop that
-  does not carry it (each iteration must start from the same old value);
+  caller's argument, a constant or a branch/loop result that may pass one through;
+- the update may sit in cond branches below the value, never in a loop that does not
+  carry it (each iteration must start from the same old value);
 - a loop variable updated in place gets an owned buffer at loop entry: its initial value
   is reused when it is owned and used by nothing else, else copied once before the loop.
 """
@@ -34,7 +35,8 @@ def _used_from(ids, graph, start):
     return any(v.id in ids for v in graph.outputs)
 
 
-def _owned(value):
+def owned(value):
+    """Whether `value`'s buffer is the kernel's own (see the rules above)."""
     # A cond/while result may be one of its inputs passed through (a caller's array, or
     # a loop variable whose first value is one), so it is never owned.
     node = value.node
@@ -65,7 +67,7 @@ def can_update(value, node, root, borrowed):
             return False  # a loop that does not carry the value: every trip needs the old one
         graph, current = parent.graph, parent
     if value.node is not None:
-        return _owned(value)
+        return owned(value)
     loop = _region_parent(graph, root)
     if loop is None or loop.op != "while_loop" or graph is not loop.regions[1]:
         return False  # a kernel argument
@@ -75,5 +77,5 @@ def can_update(value, node, root, borrowed):
 
 def init_is_clobberable(init, loop_node, uses, borrowed):
     """A loop variable's initial value may become the loop's working buffer."""
-    return (init.id not in borrowed and init.graph is loop_node.graph and _owned(init)
+    return (init.id not in borrowed and init.graph is loop_node.graph and owned(init)
             and uses.get(init.id, 0) == 1)

@@ -80,9 +80,8 @@ def _while_lower(em, node):
 
 
 def _made_fresh(value, graph):
-    node = value.node
-    return (node is not None and node.graph is graph and node.op != "const"
-            and not node.regions and not node.opdef.view)
+    from ..backends.inplace import owned
+    return owned(value) and value.node.graph is graph
 
 
 defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower, n_regions=2,

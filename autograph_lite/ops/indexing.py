@@ -187,8 +187,7 @@ def _setitem_lower(em, node):
     if x.type.ndim == 0:
         em.line(f"{name} = {em.cast(em.name(v), v.type.dtype, x.type.dtype)}")
         return None
-    src = em.name(x)
-    em.line(f"{name} = {src}" if em.can_update_in_place(x, node) else f"{name} = {src}.copy()")
+    em.line(f"{name} = {em.writable(x, node)}")
     val = em.name(v)
     if v.type.ndim == 0:
         val = em.cast(val, v.type.dtype, x.type.dtype)

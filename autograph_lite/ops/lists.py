@@ -38,10 +38,7 @@ def _push_eager(buf, n, row):
 
 def _push_lower(em, node):
     buf, n, row = node.inputs
-    src = em.name(buf)
-    if not em.can_update_in_place(buf, node):
-        src += ".copy()"
-    return f"rt.list_push({src}, {em.name(n)}, {em.name(row)})"
+    return f"rt.list_push({em.writable(buf, node)}, {em.name(n)}, {em.name(row)})"
 
 
 defop("list_push", infer=_push_infer, eager=_push_eager, lower=_push_lower,

@@ -216,3 +216,19 @@ def test_run_time_error_in_compiled_code_names_the_users_line():
         f(np.zeros(4), np.int64(9))
     assert _line(reads_past_the_end, "the-read") in str(e.value)
     assert f(np.zeros(4), np.int64(3)).numpy() == 3.0  # and it keeps working
+
+
+def prints_progress(x, n):
+    for i in range(n):
+        print("step", i, "x =", x, 2.5)
+        x = x * 2.0
+    return x
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_print_mixes_text_and_tensors_like_python(backend, capfd):
+    x = np.array([1.0, 2.0])
+    prints_progress(x, 2)
+    want = capfd.readouterr().out
+    ag.defun(prints_progress, backend=backend)(x, np.int64(2))
+    assert capfd.readouterr().out == want  # printed on every call, as Python prints it

@@ -78,7 +78,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
         # Each branch starts from its own copy of the lists and arrays: one mutated in
         # place (append, item assignment) must not carry the true branch's values into
         # the false branch's trace.
-        set_state(tuple(_copy_for_trial(v) for v in init))
+        set_state(tuple(trial.copy_for_trial(v) for v in init))
         with staging.region():
             (body if which else orelse)()
         traced[which] = _unchanged_as_original(get_state()[:nouts], init)
@@ -110,14 +110,6 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     set_state(tuple(final) + tuple(init[nouts:]))
-
-
-def _copy_for_trial(v):
-    if isinstance(v, list):
-        return list(v)
-    if isinstance(v, np.ndarray):
-        return v.copy()  # a branch may assign into it: keep the real one intact
-    return v
 
 
 def _same_items(a, b):
@@ -200,15 +192,10 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
     other = traced.get(not which)
     if other is None:
         try:
-            with trial._scratch_graph():
-                set_state(tuple(_copy_for_trial(v) for v in init))
-                with staging.region():
-                    (orelse if which else body)()
-                other = get_state()
+            other = trial.scratch_run(init, orelse if which else body, get_state, set_state,
+                                      tuple(mine) + tuple(init[len(mine):]))
         except Exception:  # noqa: BLE001 - no placeholder: the real trace raises the real error
             return
-        finally:
-            set_state(tuple(mine) + tuple(init[len(mine):]))
     filled = list(mine)
     for i in slots:
         if core.is_carriable(other[i]):

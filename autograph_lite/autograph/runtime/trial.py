@@ -106,12 +106,27 @@ def _as_tensor_list(items, element, name, loc, capacity):
     return data.new_tensor_list(items, element, capacity)
 
 
-def _copy_for_trial(v):
+def copy_for_trial(v):
+    """A loop or branch state value a trial trace may mutate without touching the real one."""
     if isinstance(v, list):
         return list(v)
     if isinstance(v, np.ndarray):
         return v.copy()  # setitem on a NumPy array mutates it: keep the real one intact
     return v
+
+
+def scratch_run(values, run, get_state, set_state, restore):
+    """The state `run()` leaves when traced once into a thrown-away scratch graph from
+    copies of the state `values`; the caller's state is set to `restore` afterwards.
+    Errors propagate: the caller decides what not knowing means."""
+    try:
+        with _scratch_graph():
+            set_state(tuple(copy_for_trial(v) for v in values))
+            with staging.region():
+                run()
+            return get_state()
+    finally:
+        set_state(restore)
 
 
 def iteration_stages(item, body, get_state, set_state, nouts):
@@ -126,15 +141,10 @@ def iteration_stages(item, body, get_state, set_state, nouts):
     """
     values = tuple(get_state())
     try:
-        with _scratch_graph():
-            set_state(tuple(_copy_for_trial(v) for v in values))
-            with staging.region():
-                body(item)
-            return any(core.is_symbolic(v) for v in get_state()[:nouts])
+        after = scratch_run(values, lambda: body(item), get_state, set_state, values)
     except Exception:  # noqa: BLE001 - any failure: unroll as plain Python would
         return False
-    finally:
-        set_state(values)
+    return any(core.is_symbolic(v) for v in after[:nouts])
 
 
 def _new_element(before, after):
