@@ -70,6 +70,10 @@ class ConcreteFunction:
             raw = self._call(*flat)
         except Exception as e:
             raise self._located(e, flat) from None
+        return self._finish(raw)
+
+    def _finish(self, raw):
+        """The kernel's raw result(s) as eager tensors in the structure the function returned."""
         if self._single:
             return self._wrappers[0](raw)
         if len(self._wrappers) == 1:
@@ -81,14 +85,17 @@ class ConcreteFunction:
         leaves = [next(it) if t is _out_marker() else t for t in self._template]
         return nest.pack_as(self._structured, leaves)
 
-    def _call_plain(self, args):
-        """The hot path: every argument is an ndarray and the function returns one tensor."""
-        if self._single and self._plain:
-            try:
-                return self._wrappers[0](self._call(*args))
-            except Exception as e:
-                raise self._located(e, args) from None
-        return self._call_args(args)
+    def _fast_entry(self, args):
+        """(call, finish, locate) for Function's fast path, once the kernel exists: the
+        compiled entry point of the Numba overload these arguments select (skipping the
+        dispatcher's own type resolution), the result wrapper, and the error locator."""
+        if not self._plain or self._call == self._first_call:
+            return None
+        call = self._call
+        if self._dispatcher is not None:
+            call = _entry_point(self._dispatcher, tuple(args), tuple(self._kernel.const_args))
+        finish = self._wrappers[0] if self._single else self._finish
+        return call, finish, self._located
 
     def _located(self, exc, flat):
         """An error from compiled code, pointing at the user's line: Numba's exceptions
@@ -163,6 +170,23 @@ class ConcreteFunction:
         return out
 
 
+def _entry_point(dispatcher, flat, consts):
+    """The compiled wrapper of the overload ``flat + consts`` dispatch to (it trusts its
+    argument types, so callers key it on everything that fixes them); the dispatcher when
+    no overload matches exactly."""
+    try:
+        cres = dispatcher.overloads.get(tuple(dispatcher.typeof_pyval(a) for a in flat + consts))
+    except Exception:  # noqa: BLE001 - anything unusual: keep the checked path
+        cres = None
+    if cres is None:
+        call = dispatcher
+    else:
+        call = cres.entry_point
+    if consts:
+        return lambda *flat: call(*flat, *consts)
+    return call
+
+
 def _sig_text(graph):
     return "(" + ", ".join(str(v.type) for v in graph.inputs) + ")"
 
@@ -174,9 +198,17 @@ def _out_marker():
 
 def _wrapper(t):
     if t.ndim == 0:
-        conv = t.dtype.type
-        return lambda r: EagerTensor(conv(r))
-    return EagerTensor
+        def wrap_scalar(r, conv=t.dtype.type, new=object.__new__, cls=EagerTensor):
+            out = new(cls)  # no __init__ call: this runs once per compiled call
+            out._np = conv(r)
+            return out
+        return wrap_scalar
+
+    def wrap(r, new=object.__new__, cls=EagerTensor):
+        out = new(cls)
+        out._np = r
+        return out
+    return wrap
 
 
 def _flat_tensors(args):

@@ -22,7 +22,7 @@ from .ir.passes import optimize
 from .ir.types import TensorType
 from .ops.dispatch import as_value
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec
-from .trace.context import _state as _tls, current_graph, graph_scope
+from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
 
 _RUN_EAGERLY = [False]
 RETRACE_WARNING_AFTER = 5
@@ -30,7 +30,10 @@ RETRACE_WARNING_AFTER = 5
 
 def run_functions_eagerly(run_eagerly):
     """True: every Function runs its Python body directly (for pdb/print debugging)."""
-    _RUN_EAGERLY[0] = bool(run_eagerly)
+    run_eagerly = bool(run_eagerly)
+    if run_eagerly != _RUN_EAGERLY[0]:
+        _RUN_EAGERLY[0] = run_eagerly
+        block_fast_path(1 if run_eagerly else -1)
 
 
 def functions_run_eagerly():
@@ -105,6 +108,12 @@ class Function:
         self._warned = False
         self._converted = None
         self._bound = weakref.WeakKeyDictionary()
+        # (type, shape, dtype, strides) of every argument -> (kernel entry, result wrapper,
+        # error locator); only for Functions whose class has the generated fast __call__.
+        self._fast = None
+        if self._simple_arity:
+            self._fast = {}
+            self.__class__ = _fast_call_class(self._simple_arity)
 
     # binding to instances (methods) ---------------------------------------------------
     def __get__(self, instance, owner):
@@ -123,19 +132,11 @@ class Function:
         return bound
 
     # the call path ------------------------------------------------------------------------
+    # Functions whose parameters are all plain positional ones get a generated per-arity
+    # ``__call__`` (see _fast_call_class): it looks the arguments' (type, shape, dtype,
+    # strides) up in ``self._fast`` and calls the kernel's entry point directly. This one
+    # serves every other call, and fills ``_fast`` after a successful call.
     def __call__(self, *args, **kwargs):
-        if not (kwargs or _RUN_EAGERLY[0] or self._simple_arity != len(args)
-                or self.input_signature is not None or _tls.graph is not None):
-            # the hot path: positional arguments only, one dict lookup
-            key = tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
-                         _leaf_key(a, _Arg(self, i)) for i, a in enumerate(args)])
-            cf = self._cache.get(key)
-            if cf is None:
-                cf = self._trace_locked(key, args)
-            for a in args:
-                if type(a) is not np.ndarray:
-                    return cf._call_args(args)
-            return cf._call_plain(args)
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args, kwargs):
@@ -143,6 +144,7 @@ class Function:
             return self.python_function(*args, **kwargs)
         if current_graph() is not None:
             return self._converted_function()(*args, **kwargs)  # inline into the outer trace
+        given = args
         if kwargs or self._simple_arity != len(args):
             args = self._bind(args, kwargs)
         if self.input_signature is not None:
@@ -150,13 +152,28 @@ class Function:
         cf = self._cache.get(key := self._key(args))
         if cf is None:
             cf = self._trace_locked(key, args)
-        return cf._call_args(args)
+        out = cf._call_args(args)
+        if (self._fast is not None and not kwargs and len(args) == len(given)
+                and all(a is b for a, b in zip(args, given))):
+            self._install_fast(cf, args)
+        return out
+
+    def _install_fast(self, cf, args):
+        """Adds the fast-path entry for these exact argument types (ndarrays and NumPy
+        scalars only; Python values and tensors keep taking the slow path)."""
+        key = _fast_key(args)
+        if key is None or key in self._fast:
+            return
+        entry = cf._fast_entry(args)
+        if entry is None:
+            return
+        with self._lock:
+            if len(self._fast) >= FAST_TABLE_LIMIT:  # e.g. many strides of sliced inputs
+                self._fast.clear()
+            self._fast[key] = entry
 
     def _key(self, args):
-        """The signature key of bound (and, under an input_signature, conformed) arguments.
-
-        ``__call__`` inlines the no-signature case of this on its hot path.
-        """
+        """The signature key of bound (and, under an input_signature, conformed) arguments."""
         if self.input_signature is not None:
             return _signature_key(args, self.input_signature)
         return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
@@ -361,6 +378,58 @@ class _Call(list):
 
 
 _OUT = object()
+FAST_TABLE_LIMIT = 64
+_NOARG = object()  # the default of a generated __call__'s parameters: "not passed"
+
+
+def _fast_key(args):
+    """The fast-path key of positional arguments, or None when some argument is not an
+    ndarray or a NumPy scalar. Shape, strides and dtype fix Numba's array type (layout
+    included); readonly is left out on purpose: kernels never write their inputs, and the
+    two array types share one data model."""
+    key = []
+    for a in args:
+        t = type(a)
+        if t is not np.ndarray and not isinstance(a, np.generic):
+            return None
+        key += (t, a.shape, a.dtype, a.strides)
+    return tuple(key)
+
+
+_FAST_CLASSES = {}
+_FAST_TEMPLATE = """
+def __call__(self, {params}, /, *rest, **kwargs):
+    if not (rest or kwargs or blockers[0]):
+        try:
+            call, finish, located = self._fast[({key},)]
+        except Exception:  # a miss, or an argument that is not an array: the slow path
+            pass
+        else:
+            try:
+                raw = call({names})
+            except Exception as e:
+                raise located(e, ({names},)) from None
+            return finish(raw)
+    return self._call_slow(tuple([a for a in ({names},) if a is not NOARG]) + rest, kwargs)
+"""
+
+
+def _fast_call_class(n):
+    """A subclass of Function whose ``__call__`` takes ``n`` positional arguments and
+    goes from them to the kernel with one tuple build and one dict lookup (generated
+    per arity: a loop over ``*args`` would cost more than the whole lookup)."""
+    cls = _FAST_CLASSES.get(n)
+    if cls is None:
+        names = ", ".join(f"a{i}" for i in range(n))
+        src = _FAST_TEMPLATE.format(
+            params=", ".join(f"a{i}=NOARG" for i in range(n)), names=names,
+            key=", ".join(f"type(a{i}), a{i}.shape, a{i}.dtype, a{i}.strides"
+                          for i in range(n)))
+        ns = {"blockers": fast_path_blockers, "NOARG": _NOARG}
+        exec(compile(src, f"<autograph_lite fast call, {n} arguments>", "exec"), ns)
+        cls = type("Function", (Function,), {"__call__": ns["__call__"]})
+        _FAST_CLASSES[n] = cls
+    return cls
 
 
 def _is_tensor_key(k):

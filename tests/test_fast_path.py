@@ -1,0 +1,168 @@
+"""The call fast path (Function's generated per-arity ``__call__``, ISSUE 2 item 7).
+
+After one call through the slow path, a Function keeps (type, shape, dtype, strides) of
+its arguments -> (kernel entry point, result wrapper). These tests pin down that the
+shortcut is taken, and that it never gives a different answer from the slow path: other
+layouts, NumPy scalars, read-only arrays, nested traces, eager mode, kernel errors.
+Functions are module-level and shared so the suite compiles few kernels.
+"""
+import importlib
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+
+function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
+from conftest import assert_same
+
+
+def axpy(a, x):
+    return a * x + 1.0
+
+
+AXPY = ag.defun(axpy, autograph=False)
+
+
+def _fast_entries(f):
+    return dict(f._fast)
+
+
+def test_second_call_takes_the_fast_path_and_agrees():
+    x = np.arange(6.0)
+    a = np.array(3.0)
+    assert_same(AXPY(a, x), axpy(a, x))
+    key = function_mod._fast_key((a, x))
+    call, finish, _ = _fast_entries(AXPY)[key]
+    # the entry is the compiled overload itself, not the dispatcher
+    assert call is not AXPY.get_concrete_function(a, x)._dispatcher
+    n = AXPY.tracing_count
+    for k in range(3):
+        assert_same(AXPY(a, x + k), axpy(a, x + k))
+    assert AXPY.tracing_count == n
+
+
+@pytest.mark.parametrize("make", [
+    lambda base: base[::2],                      # strided 'A' layout
+    lambda base: np.asfortranarray(base.reshape(2, 6)),  # F order 2-D
+    lambda base: base[::-2],                     # negative strides
+])
+def test_other_layouts_of_the_same_shape_get_their_own_entry(make):
+    base = np.arange(12.0)
+    odd = make(base)
+    plain = np.ascontiguousarray(odd)
+    a = np.array(2.0)
+    assert_same(AXPY(a, plain), axpy(a, plain))   # installs the C-contiguous entry
+    assert_same(AXPY(a, odd), axpy(a, odd))       # same shape and dtype, other strides
+    assert_same(AXPY(a, plain), axpy(a, plain))
+    assert function_mod._fast_key((a, odd)) != function_mod._fast_key((a, plain))
+
+
+def test_numpy_scalar_and_0d_array_are_not_confused():
+    x = np.arange(3.0)
+    for a in (np.array(2.0), np.float64(2.0), np.array(2.0), np.float64(5.0)):
+        out = AXPY(a, x)
+        assert_same(out, axpy(a, x))
+        assert isinstance(out, ag.Tensor)
+
+
+def test_read_only_arrays_are_fine_and_stay_unwritten():
+    x = np.arange(4.0)
+    x.setflags(write=False)
+    a = np.array(1.5)
+    a.setflags(write=False)
+    for _ in range(2):
+        assert_same(AXPY(a, x), axpy(a, x))
+    w = np.arange(4.0)
+    assert_same(AXPY(np.array(1.5), w), axpy(1.5, w))
+    assert_same(AXPY(a, x), axpy(a, x))
+
+
+def test_wrong_arity_and_keywords_still_take_the_checked_path():
+    x, a = np.arange(3.0), np.array(2.0)
+    AXPY(a, x)
+    with pytest.raises(TypeError, match="axpy"):
+        AXPY(a)
+    with pytest.raises(TypeError, match="axpy"):
+        AXPY(a, x, x)
+    assert_same(AXPY(a, x=x), axpy(a, x))
+    assert_same(AXPY(x=x, a=a), axpy(a, x))
+
+
+def test_python_values_and_tensors_use_the_slow_path():
+    x = np.arange(3.0)
+    assert_same(AXPY(2.0, x), axpy(2.0, x))
+    assert_same(AXPY(ag.constant(2.0), x), axpy(2.0, x))
+    assert function_mod._fast_key((2.0, x)) is None
+
+
+def _shout(x):
+    ag.print("inner", x)
+    return x * 2.0
+
+
+SHOUT = ag.defun(_shout, autograph=False)
+CONST = np.array([1.0, 2.0])
+
+
+def _outer(x):
+    return SHOUT(CONST) + x
+
+
+OUTER = ag.defun(_outer, autograph=False)
+
+
+def test_a_function_called_inside_a_trace_is_inlined_not_run(capfd):
+    SHOUT(CONST)  # installs SHOUT's fast entry for CONST's type
+    capfd.readouterr()
+    x = np.zeros(2)
+    for _ in range(3):
+        assert_same(OUTER(x), CONST * 2.0)
+    out = capfd.readouterr().out
+    # staged into OUTER's graph: prints on every call of OUTER, never at trace time only
+    assert out.count("inner") == 3, out
+
+
+def test_run_functions_eagerly_bypasses_the_fast_path():
+    calls = []
+
+    def body(x):
+        calls.append(1)
+        return x + 1.0
+    f = ag.defun(body, autograph=False)
+    x = np.arange(2.0)
+    f(x), f(x)
+    assert len(calls) == 1  # traced once, then compiled calls
+    ag.run_functions_eagerly(True)
+    try:
+        assert_same(f(x), x + 1.0)
+        assert len(calls) == 2
+    finally:
+        ag.run_functions_eagerly(False)
+    f(x)
+    assert len(calls) == 2
+
+
+def _pick(x, i):
+    return x[i] * 1.0  # the-fast-read
+
+
+PICK = ag.defun(_pick, autograph=False)
+
+
+def test_kernel_errors_on_the_fast_path_name_the_users_line():
+    x = np.zeros(4)
+    assert PICK(x, np.int64(1)).numpy() == 0.0
+    assert PICK(x, np.int64(2)).numpy() == 0.0  # fast path now
+    with pytest.raises(IndexError, match="test_fast_path.py"):
+        PICK(x, np.int64(7))
+    assert PICK(x, np.int64(3)).numpy() == 0.0
+
+
+def test_many_layouts_keep_the_table_bounded():
+    base = np.arange(4000.0)
+    a = np.array(1.0)
+    for step in range(1, function_mod.FAST_TABLE_LIMIT + 10):
+        v = base[: 3 * step: step]
+        assert_same(AXPY(a, v), axpy(a, v))
+    assert len(AXPY._fast) <= function_mod.FAST_TABLE_LIMIT
