@@ -30,6 +30,7 @@ class Emitter:
         self.const_params = []    # (param name, ndarray) passed at call time
         self.borrowed = set()     # value ids that alias caller-owned memory
         self.owned_loop_vars = set()  # loop-body inputs updated in place (see inplace.py)
+        self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):
@@ -77,9 +78,10 @@ class Emitter:
             self.depth -= 1
 
     @contextmanager
-    def loops(self, dims):
-        """Nested ``for`` loops over ``dims``; yields the index names."""
-        idx = [self.fresh(f"i{k}") for k in range(len(dims))]
+    def loops(self, dims, idx=None):
+        """Nested ``for`` loops over ``dims``; yields the index names (new ones unless
+        given)."""
+        idx = idx or [self.fresh(f"i{k}") for k in range(len(dims))]
         for i, d in zip(idx, dims):
             self.line(f"for {i} in range({d}):")
             self.depth += 1
@@ -177,6 +179,8 @@ class Emitter:
             return self.render_scalar(node, exprs)
         if value.type.ndim == 0:
             return self.name(value)
+        if value.id in self.scalars:  # computed earlier in this iteration of the nest
+            return self.scalars[value.id]
         name = self.name(value)
         parts = []
         for j, d in enumerate(value.type.shape):
@@ -217,6 +221,30 @@ class Emitter:
         self.line(f"{name}[{', '.join(idx_names)}] = {expr}")
         self.depth -= len(dims)
 
+    def materialize_group(self, nodes, dims):
+        """Emits elementwise nodes of one shape as ONE loop nest with several outputs.
+
+        ``x - d`` and ``d`` of a Newton step would otherwise be two passes over memory;
+        here each element of ``d`` is computed once, kept in a scalar, stored, and read
+        by the later members. Callers guarantee every member loops over ``dims``."""
+        idx = [self.fresh(f"i{k}") for k in range(len(dims))]
+        body = []
+        for n in nodes:
+            v = n.outputs[0]
+            self.dims(v, root=True)  # the broadcasting plan elem() reads
+            expr = self.elem(v, idx, root=True)
+            t = self.fresh(f"e_{self.name(v)}")
+            body += [f"{t} = {expr}", f"{self.name(v)}[{', '.join(idx)}] = {t}"]
+            self.scalars[v.id] = t
+        self.scalars.clear()
+        for n in nodes:
+            v = n.outputs[0]
+            self.line(f"{self.name(v)} = np.empty(({', '.join(dims)},), "
+                      f"{self.dt(v.type.dtype)})")
+        with self.loops(dims, idx):
+            for text in body:
+                self.line(text)
+
     def can_update_in_place(self, value, node):
         """Whether ``node`` may overwrite ``value``'s buffer (see inplace.py)."""
         from .inplace import can_update
@@ -233,10 +261,48 @@ class Emitter:
 
     # graph walking ----------------------------------------------------------------
     def emit_graph(self, graph):
-        for node in graph.nodes:
-            if node.outputs and all(self.is_inlined(v) for v in node.outputs):
+        nodes = [n for n in graph.nodes
+                 if not (n.outputs and all(self.is_inlined(v) for v in n.outputs))]
+        k = 0
+        while k < len(nodes):
+            group, dims, taken = self._loop_group(nodes, k)
+            if len(group) > 1:
+                self.materialize_group(group, dims)
+            else:
+                self.emit_node(nodes[k])
+            k += taken
+
+    def _loop_group(self, nodes, k):
+        """The run of emitted nodes from ``nodes[k]`` that can share one loop nest:
+        elementwise, one output of the same shape type, and provably the same runtime
+        sizes (fully static shapes, or the very same size expressions). Constants in
+        between (which emit no code) are emitted on the way. Members are named here; a
+        run of one is left to emit_node. Returns (members, dims, nodes consumed)."""
+        head = nodes[k]
+        if not _loopable(head):
+            return [head], None, 1
+        v0 = head.outputs[0]
+        dims = self.dims(v0, root=True)
+        static = None not in v0.type.shape
+        group = [head]
+        self.new(v0)
+        taken = 1
+        for n in nodes[k + 1:]:
+            if n.op == "const" and n.outputs[0].type.ndim == 0:  # an alias to a literal
+                self.emit_node(n)
+                taken += 1
                 continue
-            self.emit_node(node)
+            if not (_loopable(n) and n.outputs[0].type.shape == v0.type.shape
+                    and (static or self.dims(n.outputs[0], root=True) == dims)):
+                break
+            group.append(n)
+            self.new(n.outputs[0])
+            taken += 1
+        if len(group) == 1:  # undo the naming: emit_node names it, with the same name
+            self.taken.discard(self.names.pop(v0.id))
+            self.counter -= 1
+            return group, dims, 1
+        return group, dims, taken
 
     def emit_node(self, node):
         op = node.opdef
@@ -251,6 +317,11 @@ class Emitter:
         if op.view and node.inputs and node.inputs[0].id in self.borrowed:
             for v in node.outputs:
                 self.borrowed.add(v.id)
+
+
+def _loopable(node):
+    return (node.opdef.elementwise and len(node.outputs) == 1
+            and node.outputs[0].type.ndim > 0)
 
 
 _RESERVED = {"np", "rt", "numba", "math", "kernel", "int", "float", "bool", "range", "len",

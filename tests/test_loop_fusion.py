@@ -1,0 +1,105 @@
+"""Multi-output loop nests (backends/emitter.py ``materialize_group``).
+
+Elementwise values of one shape that are each needed as arrays (several uses, or
+outputs) share one loop nest when their runtime sizes are provably equal. These tests
+check the shape of the generated kernel and that the answers never change: static and
+unknown sizes, broadcasting, and size mismatches that must still raise.
+"""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from conftest import assert_backends_agree, assert_same
+
+
+def _loops(src):
+    return [ln.strip() for ln in src.splitlines() if ln.strip().startswith("for ")]
+
+
+def newton_step_pair(x, a):
+    d = (x * x - a) / (2.0 * x)
+    return x - d, d
+
+
+def test_newton_step_is_one_pass_with_two_outputs():
+    x = np.linspace(1.0, 4.0, 7)
+    a = np.full(7, 2.0)
+    assert_backends_agree(newton_step_pair, x, a, autograph=False)
+    src = ag.defun(newton_step_pair, autograph=False).get_concrete_function(x, a).source
+    assert len(_loops(src)) == 1, src
+
+
+def newton(a):
+    def cond(x, d):
+        return np.max(np.abs(d)) > 1e-12
+
+    def body(x, d):
+        d = (x * x - a) / (2.0 * x)
+        return x - d, d
+    x, _ = ag.while_loop(cond, body, (a, np.ones_like(a)))
+    return x
+
+
+def test_while_body_of_newton_is_one_pass():
+    a = np.linspace(1.0, 50.0, 9)
+    out = ag.defun(newton, autograph=False)(a)
+    assert_same(out, np.sqrt(a), rtol=1e-12)
+    src = ag.defun(newton, autograph=False).get_concrete_function(a).source
+    assert len(_loops(src)) == 2, src  # the max|d| reduction, and one body pass
+
+
+def siblings(x, y):
+    s = x * y
+    return s + 1.0, s * s, x - y
+
+
+def test_independent_outputs_of_one_shape_share_a_nest():
+    x = np.arange(12.0).reshape(3, 4)
+    y = np.linspace(-1, 1, 4)  # broadcast along rows
+    assert_backends_agree(siblings, x, y, autograph=False)
+    src = ag.defun(siblings, autograph=False).get_concrete_function(x, y).source
+    assert len(_loops(src)) == 2, src  # one 2-deep nest for three outputs
+
+
+def chained_unknown(x, y):
+    d = x * 2.0
+    e = y + d   # sizes agree only at run time (or y broadcasts)
+    return d, e
+
+
+CHAINED = {b: ag.defun(chained_unknown, autograph=False, backend=b,
+                       input_signature=[ag.TensorSpec([None], np.float64)] * 2)
+           for b in ("interpreter", "cpu")}
+
+
+@pytest.mark.parametrize("n_y", [5, 1])
+def test_unknown_sizes_fuse_only_when_provably_equal(n_y):
+    x = np.arange(5.0)
+    y = np.arange(n_y) + 0.5
+    want = chained_unknown(x, y)
+    for f in CHAINED.values():
+        got = f(x, y)
+        assert_same(got[0], want[0])
+        assert_same(got[1], want[1])
+
+
+def test_unknown_size_mismatch_still_raises():
+    x, y = np.arange(5.0), np.arange(3.0)
+    with pytest.raises(ValueError):
+        chained_unknown(x, y)
+    for f in CHAINED.values():
+        with pytest.raises(ValueError):
+            f(x, y)
+
+
+def mixed_dtypes(x, i):
+    f = x * 0.5
+    k = i * 3
+    return f + 1.0, k - 1, f > 1.0
+
+
+def test_members_keep_their_own_dtypes():
+    x = np.arange(6.0)
+    i = np.arange(6, dtype=np.int32)
+    out = assert_backends_agree(mixed_dtypes, x, i, autograph=False)["cpu"]
+    assert [t.dtype for t in out] == [np.float64, np.int32, np.bool_]
