@@ -31,6 +31,7 @@ class Emitter:
         self.borrowed = set()     # value ids that alias caller-owned memory
         self.owned_loop_vars = set()  # loop-body inputs updated in place (see inplace.py)
         self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
+        self.reused = set()       # ids of values whose buffer an elementwise result took
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):
@@ -213,13 +214,35 @@ class Emitter:
         dims = self.dims(v, root=True)
         idx_names = [self.fresh(f"i{k}") for k in range(len(dims))]
         expr = self.elem(v, idx_names, root=True)
+        buffer = self.output_buffer(node, dims)
         name = self.new(v)
-        self.line(f"{name} = np.empty(({', '.join(dims)},), {self.dt(v.type.dtype)})")
-        for i, d in zip(idx_names, dims):
-            self.line(f"for {i} in range({d}):")
-            self.depth += 1
-        self.line(f"{name}[{', '.join(idx_names)}] = {expr}")
-        self.depth -= len(dims)
+        self.line(f"{name} = {buffer}")
+        with self.loops(dims, idx_names):
+            self.line(f"{name}[{', '.join(idx_names)}] = {expr}")
+
+    def output_buffer(self, node, dims):
+        """Where elementwise ``node`` stores its result: a new array, or the buffer of a
+        value nothing needs any more (one of its own inputs, or a loop variable the body
+        has replaced; rules in inplace.py). Sizes not fixed by the types are compared at
+        run time, falling back to a new array."""
+        from .inplace import can_overwrite
+        v = node.outputs[0]
+        fresh = f"np.empty(({', '.join(dims)},), {self.dt(v.type.dtype)})"
+        leaves = list(self.leaves(v, root=True).values())
+        loop_vars = node.graph.inputs if _is_loop_body(node.graph, self.graph) else []
+        for cand in leaves + [b for b in loop_vars if b not in leaves]:
+            if (cand.type.dtype != v.type.dtype or cand.type.shape != v.type.shape
+                    or cand.id in self.reused or cand.id in self.scalars
+                    or not can_overwrite(cand, node, leaves, self.graph, self.borrowed)):
+                continue
+            self.reused.add(cand.id)
+            if cand.node is None:
+                self.owned_loop_vars.add(cand.id)  # the loop gives it a buffer of its own
+            name = self.name(cand)
+            if None not in v.type.shape:
+                return name
+            return f"{name} if {name}.shape == ({', '.join(dims)},) else {fresh}"
+        return fresh
 
     def materialize_group(self, nodes, dims):
         """Emits elementwise nodes of one shape as ONE loop nest with several outputs.
@@ -238,9 +261,7 @@ class Emitter:
             self.scalars[v.id] = t
         self.scalars.clear()
         for n in nodes:
-            v = n.outputs[0]
-            self.line(f"{self.name(v)} = np.empty(({', '.join(dims)},), "
-                      f"{self.dt(v.type.dtype)})")
+            self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims)}")
         with self.loops(dims, idx):
             for text in body:
                 self.line(text)
@@ -317,6 +338,13 @@ class Emitter:
         if op.view and node.inputs and node.inputs[0].id in self.borrowed:
             for v in node.outputs:
                 self.borrowed.add(v.id)
+
+
+def _is_loop_body(graph, root):
+    """Whether ``graph`` is the body region of a while_loop in ``root``."""
+    if graph is root:
+        return False
+    return any(n.op == "while_loop" and n.regions[1] is graph for n in root.walk())
 
 
 def _loopable(node):

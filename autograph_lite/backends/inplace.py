@@ -1,4 +1,5 @@
 """When may a functional update (``setitem``) write into its input's buffer?
+(And when may an elementwise op write its result into a buffer nothing needs any more?)
 
 The Graph is functional: ``out2 = setitem(out, i, v)`` is a new tensor. Copying the whole
 array on every element write would make the NumPy idiom ``out[i] = ...`` in a loop
@@ -10,6 +11,10 @@ quadratic, so the cpu backend updates in place when nothing can observe the old 
   carry it (each iteration must start from the same old value);
 - a loop variable updated in place gets an owned buffer at loop entry: its initial value
   is reused when it is owned and used by nothing else, else copied once before the loop.
+Elementwise ops use the same rules to write into a dead buffer of their shape and dtype
+(``x = x - d`` in a loop body writes into x's buffer instead of a new array each trip),
+with one more: no other input of the fused expression may be (a view of) that buffer,
+since it would be read at other indices after the write.
 """
 
 
@@ -79,3 +84,13 @@ def init_is_clobberable(init, loop_node, uses, borrowed):
     """A loop variable's initial value may become the loop's working buffer."""
     return (init.id not in borrowed and init.graph is loop_node.graph and owned(init)
             and uses.get(init.id, 0) == 1)
+
+
+def can_overwrite(value, node, leaves, root, borrowed):
+    """Whether elementwise ``node`` (reading the arrays ``leaves``) may store its result
+    in ``value``'s buffer: ``value`` is one of its leaves, read at the same index as
+    written, or a value the node does not read at all."""
+    ids = _alias_ids(value, value.graph)
+    if any(lf.id in ids and lf is not value for lf in leaves):
+        return False
+    return can_update(value, node, root, borrowed)
