@@ -157,3 +157,67 @@ def test_max_min_propagate_nan_like_numpy(where):
     if where is not None:
         x.flat[where] = np.nan
     assert_backends_agree(extremes, x, autograph=False)
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 8, 11])
+@pytest.mark.parametrize("nan_at", [None, 0, -1, 2])
+def test_four_lane_max_min_match_numpy_for_every_remainder(n, nan_at):
+    x = np.linspace(-2.0, 3.0, n)[::-1].copy()
+    if nan_at is not None and -n <= nan_at < n:
+        x[nan_at] = np.nan
+    assert_backends_agree(extremes_1d, x, autograph=False)
+    assert_backends_agree(extremes_1d, x.astype(np.float32), autograph=False)
+
+
+def extremes_1d(x):
+    return np.max(np.abs(x)), np.min(x - 1.0)
+
+
+def test_four_lane_reduction_of_nothing_raises_like_numpy():
+    f = ag.defun(extremes_1d, autograph=False)
+    with pytest.raises(ValueError, match="zero-size array"):
+        f(np.zeros(0))
+
+
+# --- a loop's test after its body: integer reductions join the body's loop nest ------
+
+def count_newton(a):
+    def cond(x, d):
+        return np.sum(np.abs(d) > 1e-12) > 0  # how many elements still move
+
+    def body(x, d):
+        d = (x * x - a) / (2.0 * x)
+        return x - d, d
+    x, _ = ag.while_loop(cond, body, (a, np.ones_like(a)), maximum_iterations=60)
+    return x
+
+
+def test_counting_test_is_computed_in_the_body_pass():
+    a = np.linspace(1.0, 50.0, 9)
+    out = assert_backends_agree(count_newton, a, autograph=False)["cpu"]
+    np.testing.assert_allclose(out.numpy(), np.sqrt(a), rtol=1e-12)
+    src = ag.defun(count_newton, autograph=False).get_concrete_function(a).source
+    loop = src[src.index("while "):]
+    # one nest per trip: the body's outputs and the count for the next test
+    assert [ln.strip().startswith("for ") for ln in loop.splitlines()].count(True) == 1, src
+
+
+def test_rotated_loop_runs_the_same_trips():
+    calls = []
+
+    def trips(x0, n):
+        def cond(i, x):
+            return np.sum(x > 0.5) > n
+
+        def body(i, x):
+            return i + 1, x * 0.5
+        return ag.while_loop(cond, body, (np.int64(0), x0))
+
+    x0 = np.linspace(1.0, 64.0, 10)
+    for n in (np.int64(0), np.int64(3), np.int64(20)):
+        want = trips(x0, n)
+        got = ag.defun(trips, autograph=False)(x0, n)
+        assert int(got[0]) == int(want[0])
+        assert_same(got[1], want[1])
+        calls.append(int(got[0]))
+    assert calls[-1] == 0  # a test false from the start: zero trips

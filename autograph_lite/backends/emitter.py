@@ -32,6 +32,7 @@ class Emitter:
         self.owned_loop_vars = set()  # loop-body inputs updated in place (see inplace.py)
         self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
         self.reused = set()       # ids of values whose buffer an elementwise result took
+        self.same = {}            # value id -> id of the value it is (a rotated loop's cond)
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):
@@ -180,8 +181,9 @@ class Emitter:
             return self.render_scalar(node, exprs)
         if value.type.ndim == 0:
             return self.name(value)
-        if value.id in self.scalars:  # computed earlier in this iteration of the nest
-            return self.scalars[value.id]
+        same = self.same.get(value.id, value.id)
+        if same in self.scalars:  # computed earlier in this iteration of the nest
+            return self.scalars[same]
         name = self.name(value)
         parts = []
         for j, d in enumerate(value.type.shape):
@@ -245,26 +247,33 @@ class Emitter:
         return fresh
 
     def materialize_group(self, nodes, dims):
-        """Emits elementwise nodes of one shape as ONE loop nest with several outputs.
+        """Emits elementwise nodes of one shape as ONE loop nest with several outputs,
+        and full reductions over that shape folded into the same nest.
 
-        ``x - d`` and ``d`` of a Newton step would otherwise be two passes over memory;
-        here each element of ``d`` is computed once, kept in a scalar, stored, and read
-        by the later members. Callers guarantee every member loops over ``dims``."""
+        ``x - d``, ``d`` and ``max(|d|)`` of a Newton step would otherwise be three passes
+        over memory; here each element of ``d`` is computed once, kept in a scalar,
+        stored, and read by the later members and the reductions."""
+        members = [n for n in nodes if not n.opdef.fold]  # the rest: folded reductions
         idx = [self.fresh(f"i{k}") for k in range(len(dims))]
         body = []
-        for n in nodes:
+        for n in members:
             v = n.outputs[0]
             self.dims(v, root=True)  # the broadcasting plan elem() reads
             expr = self.elem(v, idx, root=True)
             t = self.fresh(f"e_{self.name(v)}")
             body += [f"{t} = {expr}", f"{self.name(v)}[{', '.join(idx)}] = {t}"]
             self.scalars[v.id] = t
-        self.scalars.clear()
-        for n in nodes:
+        for n in members:
             self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims)}")
+        folds = [n.opdef.fold(self, n, dims) for n in nodes if n.opdef.fold]
         with self.loops(dims, idx):
             for text in body:
                 self.line(text)
+            for step, _ in folds:
+                step(idx)
+        self.scalars.clear()
+        for _, finish in folds:
+            finish()
 
     def can_update_in_place(self, value, node):
         """Whether ``node`` may overwrite ``value``'s buffer (see inplace.py)."""
@@ -282,10 +291,19 @@ class Emitter:
 
     # graph walking ----------------------------------------------------------------
     def emit_graph(self, graph):
-        nodes = [n for n in graph.nodes
-                 if not (n.outputs and all(self.is_inlined(v) for v in n.outputs))]
+        self.emit_nodes(graph.nodes)
+
+    def emit_nodes(self, nodes):
+        """Emits nodes in order (skipping inlined ones), sharing loop nests where it can.
+        ``nodes`` may hold Rebind markers (see ops/control.py, rotated while loops)."""
+        nodes = [n for n in nodes if isinstance(n, Rebind)
+                 or not (n.outputs and all(self.is_inlined(v) for v in n.outputs))]
         k = 0
         while k < len(nodes):
+            if isinstance(nodes[k], Rebind):
+                nodes[k].apply(self)
+                k += 1
+                continue
             group, dims, taken = self._loop_group(nodes, k)
             if len(group) > 1:
                 self.materialize_group(group, dims)
@@ -296,9 +314,11 @@ class Emitter:
     def _loop_group(self, nodes, k):
         """The run of emitted nodes from ``nodes[k]`` that can share one loop nest:
         elementwise, one output of the same shape type, and provably the same runtime
-        sizes (fully static shapes, or the very same size expressions). Constants in
-        between (which emit no code) are emitted on the way. Members are named here; a
-        run of one is left to emit_node. Returns (members, dims, nodes consumed)."""
+        sizes (fully static shapes, or the very same size expressions), then full
+        reductions over such values (``fold``), which nothing later in the run may read.
+        Scalar constants in between (aliases to literals: no code, idempotent) are
+        emitted on the way. Members are named here; a run of one is left to emit_node.
+        Returns (members, dims, nodes consumed)."""
         head = nodes[k]
         if not _loopable(head):
             return [head], None, 1
@@ -308,22 +328,41 @@ class Emitter:
         group = [head]
         self.new(v0)
         taken = 1
+        folded = set()  # outputs of folded reductions: final only after the nest
+
+        def same_sizes(v, root):
+            return v.type.shape == v0.type.shape and (
+                static or self.dims(v, root=root) == dims)
         for n in nodes[k + 1:]:
-            if n.op == "const" and n.outputs[0].type.ndim == 0:  # an alias to a literal
+            if isinstance(n, Rebind):
+                n.apply(self)
+            elif n.op == "const" and n.outputs[0].type.ndim == 0:  # an alias to a literal
                 self.emit_node(n)
-                taken += 1
-                continue
-            if not (_loopable(n) and n.outputs[0].type.shape == v0.type.shape
-                    and (static or self.dims(n.outputs[0], root=True) == dims)):
+            elif _loopable(n) and not folded and same_sizes(n.outputs[0], True):
+                group.append(n)
+                self.new(n.outputs[0])
+            elif (n.opdef.fold and n.opdef.fold.applies(n)
+                    and same_sizes(n.inputs[0], False)
+                    and not folded & self._reads(n.inputs[0])):
+                group.append(n)
+                folded.add(n.outputs[0].id)
+            else:
                 break
-            group.append(n)
-            self.new(n.outputs[0])
             taken += 1
         if len(group) == 1:  # undo the naming: emit_node names it, with the same name
             self.taken.discard(self.names.pop(v0.id))
             self.counter -= 1
             return group, dims, 1
         return group, dims, taken
+
+    def _reads(self, value):
+        """Ids of the values an expression reads: ``value`` and, through inlined nodes,
+        everything below it."""
+        out = {self.same.get(value.id, value.id)}
+        if self.is_inlined(value):
+            for v in value.node.inputs:
+                out |= self._reads(v)
+        return out
 
     def emit_node(self, node):
         op = node.opdef
@@ -338,6 +377,20 @@ class Emitter:
         if op.view and node.inputs and node.inputs[0].id in self.borrowed:
             for v in node.outputs:
                 self.borrowed.add(v.id)
+
+
+class Rebind:
+    """A marker in a node sequence: from here on, each value of ``pairs`` (a, b) is
+    spelled like ``b`` and is the same value in a loop nest (a rotated while loop's
+    condition reads the body's results: ops/control.py)."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+    def apply(self, em):
+        for a, b in self.pairs:
+            em.alias(a, em.name(b))
+            em.same[a.id] = em.same.get(b.id, b.id)
 
 
 def _is_loop_body(graph, root):

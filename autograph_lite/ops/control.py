@@ -52,15 +52,27 @@ def _while_lower(em, node):
         em.line(f"{name} = {em.name(init)}")
         em.alias(a, name)
         em.alias(b, name)
-    with em.block("while True:"):
+    if _rotatable(cond):
+        # while c(v): v = b(v)   ->   go = c(v); while go: v' = b(v); go = c(v'); v = v'
+        # The same tests in the same order, but the next test now follows the body in
+        # one node sequence, so its reduction (max |d| > tol) can join the body's loop
+        # nest instead of making another pass over memory (emitter._loop_group).
+        from ..backends.emitter import Rebind
         em.emit_graph(cond)
-        em.line(f"if not {em.name(cond.outputs[0])}:")
-        em.line("    break")
-        em.emit_graph(body)
-        new = [em.name(v) for v in body.outputs]
-        pairs = [(n, e) for n, e in zip(names, new) if n != e]
-        if pairs:
-            em.line(f"{', '.join(n for n, _ in pairs)} = {', '.join(e for _, e in pairs)}")
+        go = em.fresh("go")
+        em.line(f"{go} = {em.name(cond.outputs[0])}")
+        with em.block(f"while {go}:"):
+            em.emit_nodes(list(body.nodes) + [Rebind(list(zip(cond.inputs, body.outputs)))]
+                          + list(cond.nodes))
+            _rebind_loop_vars(em, names, body)
+            em.line(f"{go} = {em.name(cond.outputs[0])}")
+    else:
+        with em.block("while True:"):
+            em.emit_graph(cond)
+            em.line(f"if not {em.name(cond.outputs[0])}:")
+            em.line("    break")
+            em.emit_graph(body)
+            _rebind_loop_vars(em, names, body)
     # Loop variables the body updates in place need a buffer of their own at loop entry.
     from ..backends.inplace import init_is_clobberable
     caller_init = False  # some variable starts as (a view of) the caller's memory
@@ -77,6 +89,24 @@ def _while_lower(em, node):
     for out, b in zip(node.outputs, body.outputs):
         if b.id in em.borrowed or (caller_init and not _made_fresh(b, body)):
             em.borrowed.add(out.id)
+
+
+def _rebind_loop_vars(em, names, body):
+    new = [em.name(v) for v in body.outputs]
+    pairs = [(n, e) for n, e in zip(names, new) if n != e]
+    if pairs:
+        em.line(f"{', '.join(n for n, _ in pairs)} = {', '.join(e for _, e in pairs)}")
+
+
+def _rotatable(cond):
+    """Whether to emit the test after the body as well (see _while_lower): only when
+    it may pay (a foldable reduction over an array, e.g. a count of unconverged
+    elements) and costs nothing to repeat (pure, and
+    no array constants, which would become a second kernel parameter)."""
+    nodes = list(cond.walk())
+    return (all(n.opdef.pure for n in nodes)
+            and not any(n.op == "const" and n.outputs[0].type.ndim for n in nodes)
+            and any(n.opdef.fold and n.opdef.fold.applies(n) for n in cond.nodes))
 
 
 def _made_fresh(value, graph):

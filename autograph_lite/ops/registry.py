@@ -14,6 +14,9 @@ Field contracts:
   Operands arrive already cast to ``compute(in_types)`` when ``cast_operands`` is set.
 - ``lower(em, node) -> str | None``: Numba source for the cpu backend; a returned string
   is the expression of the single output, else the lowering assigned ``em.out(node)``.
+- ``fold``: full reductions: ``fold.applies(node)``, and ``fold(em, node, dims) ->
+  (step(idx), finish())`` computes it inside a loop nest the emitter opens for other
+  outputs (one pass instead of two).
 - ``grad(node, out_grads) -> in_grads``: built from other ops (a later issue fills these).
 """
 from dataclasses import dataclass, field
@@ -37,6 +40,7 @@ class OpDef:
     differentiable: bool = True
     n_regions: int = 0
     fuses_inputs: bool = False   # lower() reads input 0 through em.elem (fusion)
+    fold: object = None          # full reductions: computed inside another loop nest
     view: bool = False           # output may share memory with input 0
     multi_output: bool = False   # always returns a tuple, even of one tensor (split)
     updates_input: bool = False  # lowering may write into input 0 (setitem; see inplace.py)
