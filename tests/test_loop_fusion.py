@@ -199,7 +199,7 @@ def test_counting_test_is_computed_in_the_body_pass():
     src = ag.defun(count_newton, autograph=False).get_concrete_function(a).source
     loop = src[src.index("while "):]
     # one nest per trip: the body's outputs and the count for the next test
-    assert [ln.strip().startswith("for ") for ln in loop.splitlines()].count(True) == 1, src
+    assert len(_loops(loop)) == 1, src
 
 
 def test_rotated_loop_runs_the_same_trips():

@@ -33,6 +33,7 @@ class Emitter:
         self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
         self.reused = set()       # ids of values whose buffer an elementwise result took
         self.same = {}            # value id -> id of the value it is (a rotated loop's cond)
+        self.loop_bodies = {id(n.regions[1]) for n in graph.walk() if n.op == "while_loop"}
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):
@@ -213,14 +214,8 @@ class Emitter:
             expr = self.elem(v, [], root=True)
             self.line(f"{self.new(v)} = {expr}")
             return
-        dims = self.dims(v, root=True)
-        idx_names = [self.fresh(f"i{k}") for k in range(len(dims))]
-        expr = self.elem(v, idx_names, root=True)
-        buffer = self.output_buffer(node, dims)
-        name = self.new(v)
-        self.line(f"{name} = {buffer}")
-        with self.loops(dims, idx_names):
-            self.line(f"{name}[{', '.join(idx_names)}] = {expr}")
+        self.new(v)
+        self.materialize_group([node], self.dims(v, root=True))
 
     def output_buffer(self, node, dims):
         """Where elementwise ``node`` stores its result: a new array, or the buffer of a
@@ -231,7 +226,7 @@ class Emitter:
         v = node.outputs[0]
         fresh = f"np.empty(({', '.join(dims)},), {self.dt(v.type.dtype)})"
         leaves = list(self.leaves(v, root=True).values())
-        loop_vars = node.graph.inputs if _is_loop_body(node.graph, self.graph) else []
+        loop_vars = node.graph.inputs if id(node.graph) in self.loop_bodies else []
         for cand in leaves + [b for b in loop_vars if b not in leaves]:
             if (cand.type.dtype != v.type.dtype or cand.type.shape != v.type.shape
                     or cand.id in self.reused or cand.id in self.scalars
@@ -247,8 +242,8 @@ class Emitter:
         return fresh
 
     def materialize_group(self, nodes, dims):
-        """Emits elementwise nodes of one shape as ONE loop nest with several outputs,
-        and full reductions over that shape folded into the same nest.
+        """Emits elementwise nodes of one shape (already named) as ONE loop nest with
+        several outputs, and full reductions over that shape folded into the same nest.
 
         ``x - d``, ``d`` and ``max(|d|)`` of a Newton step would otherwise be three passes
         over memory; here each element of ``d`` is computed once, kept in a scalar,
@@ -260,8 +255,12 @@ class Emitter:
             v = n.outputs[0]
             self.dims(v, root=True)  # the broadcasting plan elem() reads
             expr = self.elem(v, idx, root=True)
+            store = f"{self.name(v)}[{', '.join(idx)}]"
+            if n is nodes[-1]:  # nothing later in the nest reads it
+                body.append(f"{store} = {expr}")
+                continue
             t = self.fresh(f"e_{self.name(v)}")
-            body += [f"{t} = {expr}", f"{self.name(v)}[{', '.join(idx)}] = {t}"]
+            body += [f"{t} = {expr}", f"{store} = {t}"]
             self.scalars[v.id] = t
         for n in members:
             self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims)}")
@@ -305,10 +304,10 @@ class Emitter:
                 k += 1
                 continue
             group, dims, taken = self._loop_group(nodes, k)
-            if len(group) > 1:
-                self.materialize_group(group, dims)
-            else:
+            if dims is None:
                 self.emit_node(nodes[k])
+            else:
+                self.materialize_group(group, dims)
             k += taken
 
     def _loop_group(self, nodes, k):
@@ -317,8 +316,8 @@ class Emitter:
         sizes (fully static shapes, or the very same size expressions), then full
         reductions over such values (``fold``), which nothing later in the run may read.
         Scalar constants in between (aliases to literals: no code, idempotent) are
-        emitted on the way. Members are named here; a run of one is left to emit_node.
-        Returns (members, dims, nodes consumed)."""
+        emitted on the way. Members are named here. Returns (members, dims, nodes
+        consumed); dims is None when ``nodes[k]`` is not a loop nest at all."""
         head = nodes[k]
         if not _loopable(head):
             return [head], None, 1
@@ -349,10 +348,6 @@ class Emitter:
             else:
                 break
             taken += 1
-        if len(group) == 1:  # undo the naming: emit_node names it, with the same name
-            self.taken.discard(self.names.pop(v0.id))
-            self.counter -= 1
-            return group, dims, 1
         return group, dims, taken
 
     def _reads(self, value):
@@ -391,13 +386,6 @@ class Rebind:
         for a, b in self.pairs:
             em.alias(a, em.name(b))
             em.same[a.id] = em.same.get(b.id, b.id)
-
-
-def _is_loop_body(graph, root):
-    """Whether ``graph`` is the body region of a while_loop in ``root``."""
-    if graph is root:
-        return False
-    return any(n.op == "while_loop" and n.regions[1] is graph for n in root.walk())
 
 
 def _loopable(node):

@@ -45,8 +45,9 @@ def _eager(np_fn):
     return run
 
 
-def _reduction(init, combine, finalize=None, nonempty=None):
-    """(lower, fold) for one reduction; ``combine(em, acc, elem_expr, out_dtype)``.
+def _lower_reduction(init, combine, finalize=None, nonempty=None):
+    """OpDef fields ``lower`` and ``fold`` of one reduction;
+    ``combine(em, acc, elem_expr, out_dtype)`` emits one accumulation.
 
     ``fold(em, node, dims)`` serves a full reduction (0-d result) computed inside a loop
     nest the emitter opens for other outputs over ``dims`` (see Emitter.materialize_group):
@@ -75,10 +76,12 @@ def _reduction(init, combine, finalize=None, nonempty=None):
                      if keepdims or k not in axes]
             em.line(f"{name} = np.full(({', '.join(odims)},), {start}, {em.dt(dt)})")
 
-        def step(idx):
+        def step(idx, acc=None):
+            """Accumulates the element at ``idx`` (into ``acc``, another scalar
+            accumulator of the same kind, when given)."""
             em.dims(x)  # the broadcasting plan em.elem reads
             e = em.cast(em.elem(x, idx), x.type.dtype, dt)
-            target = name
+            target = acc or name
             if out.type.ndim:
                 o = [("0" if k in axes else idx[k]) for k in range(rank)
                      if keepdims or k not in axes]
@@ -98,17 +101,17 @@ def _reduction(init, combine, finalize=None, nonempty=None):
 
     def lower(em, node):
         dims = em.dims(node.inputs[0])
+        step, finish = setup(em, node, dims)
         if (getattr(combine, "lanes", None) and node.outputs[0].type.ndim == 0
                 and node.inputs[0].type.ndim == 1
                 and node.outputs[0].type.dtype.kind == "f"):
-            combine.lanes(em, node, dims[0], init, nonempty)
-            return None
-        step, finish = setup(em, node, dims)
-        with em.loops(dims) as idx:
-            step(idx)
+            combine.lanes(em, em.name(node.outputs[0]), dims[0], step)
+        else:
+            with em.loops(dims) as idx:
+                step(idx)
         finish()
         return None
-    return lower, _Fold(setup)
+    return dict(lower=lower, fold=_Fold(setup))
 
 
 class _Fold:
@@ -127,11 +130,6 @@ class _Fold:
         return self.setup(em, node, dims)
 
 
-def _lower_reduction(init, combine, finalize=None, nonempty=None):
-    lower, fold = _reduction(init, combine, finalize, nonempty)
-    return dict(lower=lower, fold=fold)
-
-
 def _assign(op):
     def combine(em, acc, e, dt):
         em.line(f"{acc} = {em.fix(op.format(acc, e), dt)}")
@@ -140,8 +138,8 @@ def _assign(op):
 
 def _extreme(cmp):
     """max/min with NumPy's NaN propagation. Into one scalar, NaNs are noted in a flag
-    and the running extreme is a branch-free select: the loop vectorizes (1.6x faster
-    than a compare-and-branch on every element, which an array of outputs still uses)."""
+    and the running extreme is a select, not a compare-and-branch on every element (a
+    shorter dependency chain: 1.6x faster); an array of outputs keeps the branch."""
     def combine(em, acc, e, dt):
         t = em.fresh("t")
         em.line(f"{t} = {e}")
@@ -154,36 +152,21 @@ def _extreme(cmp):
         em.line(f"{t} = {e}")
         em.line(f"{acc} = {t} if {t} {cmp} {acc} else {acc}")
         em.line(f"{flag} |= {t} != {t}")
-    def lanes(em, node, n, init, nonempty):
-        """A rank-1 float max/min into a scalar with four independent accumulators: the
-        one-accumulator select chain is latency-bound (2.6x slower on 200,000 doubles)."""
-        x, out = node.inputs[0], node.outputs[0]
-        dt = out.type.dtype
-        with em.block(f"if {n} == 0:"):
-            em.line(f"raise ValueError('zero-size array to reduction operation "
-                    f"{nonempty} which has no identity')")
-        name = em.new(out)
-        start = em.lit(init(dt), dt)
-        accs = [name] + [em.fresh(f"{name}_{k}") for k in range(1, 4)]
-        flag = em.fresh("nan_seen")
-        em.line(f"{' = '.join(accs)} = {start}")
-        em.line(f"{flag} = False")
+
+    def lanes(em, name, n, step):
+        """The loop of a rank-1 float max/min into the scalar ``name`` (set up, and
+        finished, by the caller) with four independent accumulators: one select chain
+        is latency-bound (2.6x slower on 200,000 doubles)."""
+        accs = [em.fresh(f"{name}_{k}") for k in range(1, 4)]
+        em.line(f"{' = '.join(accs)} = {name}")
         j = em.fresh("j")
         with em.block(f"for {j} in range({n} // 4):"):
-            ts = []
-            for k, acc in enumerate(accs):
-                em.dims(x)
-                t = em.fresh("t")
-                em.line(f"{t} = {em.cast(em.elem(x, [f'(4 * {j} + {k})']), x.type.dtype, dt)}")
-                em.line(f"{acc} = {t} if {t} {cmp} {acc} else {acc}")
-                ts.append(t)
-            em.line(f"{flag} |= " + " | ".join(f"({t} != {t})" for t in ts))
+            for k, acc in enumerate([name] + accs):
+                step([f"(4 * {j} + {k})"], acc)
         with em.loops([f"{n} // 4 * 4, {n}"]) as idx:
-            flagged(em, name, em.cast(em.elem(x, idx), x.type.dtype, dt), flag)
-        for acc in accs[1:]:
+            step(idx)
+        for acc in accs:
             em.line(f"{name} = {acc} if {acc} {cmp} {name} else {name}")
-        with em.block(f"if {flag}:"):
-            em.line(f"{name} = np.nan")
     combine.nan_flag, combine.flagged, combine.lanes = True, flagged, lanes
     return combine
 
