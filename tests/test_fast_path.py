@@ -14,7 +14,7 @@ import pytest
 import autograph_lite as ag
 
 function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
-from conftest import assert_same
+from conftest import BACKENDS, assert_same
 
 
 def axpy(a, x):
@@ -166,3 +166,14 @@ def test_many_layouts_keep_the_table_bounded():
         v = base[: 3 * step: step]
         assert_same(AXPY(a, v), axpy(a, v))
     assert len(AXPY._fast) <= function_mod.FAST_TABLE_LIMIT
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_backend_agrees_with_python_on_the_fast_path(backend):
+    f = ag.defun(axpy, autograph=False, backend=backend)
+    a, x = np.array(0.5), np.linspace(-1.0, 1.0, 5)
+    assert_same(f(a, x), axpy(a, x))  # checked path: traces, runs, fills the table
+    assert function_mod._fast_key((a, x)) in f._fast
+    for k in range(3):
+        assert_same(f(a, x * k), axpy(a, x * k))  # fast path
+    assert f.tracing_count == 1
