@@ -3,6 +3,7 @@
 Each test points ``AUTOGRAPH_LITE_CACHE_DIR`` at its own tmp folder and empties the
 in-process ``_MEMORY`` dict, so the kernel module is really loaded from disk.
 """
+import json
 import os
 import subprocess
 import sys
@@ -191,3 +192,40 @@ def test_default_cache_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("AUTOGRAPH_LITE_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cache_dir() == tmp_path / "autograph_lite"
+
+
+def test_disk_loads_in_a_new_process_agree_and_skip_numbas_registry_start_up(cache_dir):
+    """backends/numba_cache.py: a kernel loaded from Numba's cache in a fresh process runs
+    without Numba's registry refresh (objmode kernels keep Numba's own load). Every kind of
+    kernel must give the cold process's answers, and a compile after the lean loads works."""
+    prog = os.path.join(os.path.dirname(__file__), "cache_program.py")
+    env = dict(os.environ, AUTOGRAPH_LITE_CACHE_DIR=str(cache_dir), AUTOGRAPH_LITE_QUIET="1")
+
+    def run(tag):
+        p = subprocess.run([sys.executable, prog, str(tag)], capture_output=True, text=True,
+                           env=env, timeout=300)
+        assert p.returncode == 0, p.stderr
+        printed, results, loads = p.stdout.splitlines()
+        return printed, json.loads(results), json.loads(loads)
+
+    cold_printed, cold, cold_loads = run(1)
+    warm_printed, warm, warm_loads = run(2)
+    assert all(misses == 1 for _, misses, _ in cold_loads.values())
+    assert {k: v[:2] for k, v in warm_loads.items()} == {k: [1, 0] for k in cold_loads}
+    lean = {k for k, v in warm_loads.items() if v[2] == "LeanLoadCache"}
+    assert lean == {"chain", "newton", "layer", "intops", "noisy"}  # objmode ones: Numba's load
+    assert warm_printed == cold_printed == "x: [0. 1.]"
+    assert warm.pop("fresh") == [0.5, 2.5, 4.5] and cold.pop("fresh") == [0.5, 1.5, 2.5]
+    assert warm == cold
+    # and the answers are NumPy's
+    a = np.linspace(1.0, 9.0, 6)
+    x32 = a.astype(np.float32)
+    np.testing.assert_allclose(cold["chain"], np.tanh(x32 * 2 - 1) / (1 + x32 * x32), rtol=1e-6)
+    np.testing.assert_allclose(cold["newton"], np.sqrt(a), rtol=1e-12)
+    np.testing.assert_allclose(cold["layer"], np.tanh(np.full((2, 2), 0.75)), rtol=1e-12)
+    i, j = np.array([7, -7, 5, 0]), np.array([2, 2, 0, -3])
+    with np.errstate(divide="ignore"):
+        assert cold["intops"] == [(i // j).tolist(), (i % j).tolist(), 5]
+    assert cold["noisy"][0] != cold["noisy"][1]
+    assert cold["callback"] == [2.0, 4.0, 6.0] and cold["printed"] == [1.0, 2.0]
+    assert cold["error"] == "IndexError names the line"

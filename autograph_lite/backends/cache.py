@@ -4,6 +4,7 @@ A kernel's source is written to ``<cache dir>/ag_<sha256>.py`` and imported from
 (Numba cannot cache functions built by ``exec``). An existing file is imported only if its
 text is exactly the expected source; a truncated or garbage file is rewritten. A cache
 folder that cannot be written degrades to in-memory compilation with one warning.
+Loads from Numba's cache skip Numba's registry start-up where that is safe (numba_cache).
 """
 import hashlib
 import importlib.util
@@ -63,13 +64,17 @@ def _load(source, key):
     d = cache_dir()
     if d is not None:
         try:
-            return _import_file(_write(d, key, source), key)
+            ns = _import_file(_write(d, key, source), key)
         except OSError as e:
             if not _WARNED[0]:
                 _WARNED[0] = True
                 warnings.warn(f"autograph_lite: kernel cache folder {d} is not usable ({e}); "
                               f"compiled kernels are kept in memory only", RuntimeWarning,
                               stacklevel=4)
+        else:
+            from . import numba_cache
+            numba_cache.make_lean(ns["kernel"], source)
+            return ns
     # A real module in sys.modules: Numba resolves an objmode block's globals (np, rt)
     # through the function's module name, so a bare dict namespace would lose them.
     module = types.ModuleType(f"ag_{key}")
