@@ -93,6 +93,13 @@ class Emitter:
         finally:
             self.depth -= len(dims)
 
+    def fill(self, name, dims, value, dtype):
+        """``name = <new array of dims filled with value>``. Not ``np.full``: Numba takes
+        ~0.08 s longer to compile it (its flat-iterator fill) than empty + ``[...] =``,
+        which runs as fast."""
+        self.line(f"{name} = np.empty(({', '.join(dims)},), {self.dt(dtype)})")
+        self.line(f"{name}[...] = {value}")
+
     # typed literals and casts -------------------------------------------------------
     @staticmethod
     def dt(dtype):

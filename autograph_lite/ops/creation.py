@@ -38,7 +38,17 @@ def _dims(static, dyn_values):
 
 def _dim_exprs(em, node, static, first):
     it = iter(node.inputs[first:])
-    return [f"rt.check_size({em.name(next(it))}, 0)" if d is None else str(d) for d in static]
+    return [_checked_size(em, next(it)) if d is None else str(d) for d in static]
+
+
+# ops whose int result is a size already: never negative, no run-time check
+_SIZES = frozenset(("dim", "size"))
+
+
+def _checked_size(em, v):
+    if v.node is not None and v.node.op in _SIZES:
+        return em.name(v)
+    return f"rt.check_size({em.name(v)}, 0)"
 
 
 def _full_infer(in_types, shape, dtype, known=None):
@@ -56,7 +66,7 @@ def _full_lower(em, node):
     if not out.ndim:
         return val
     dims = _dim_exprs(em, node, node.attrs["shape"], 1)
-    return f"np.full(({', '.join(dims)},), {val}, {em.dt(out.dtype)})"
+    em.fill(em.new(node.outputs[0]), dims, val, out.dtype)
 
 
 defop("full", infer=_full_infer, eager=_full_eager, lower=_full_lower, differentiable=False,

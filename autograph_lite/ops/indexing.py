@@ -205,7 +205,26 @@ defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lowe
 def getitem(x, index):
     from .dispatch import apply
     spec, tensors = encode_index(index)
+    entry = _shape_entry(x, spec)
+    if entry is not None:  # ag.shape(x)[k] is x's k-th size: read it, build no shape array
+        source, axis = entry
+        return apply("dim", source, axis=axis)
     return apply("getitem", x, *tensors, spec=spec)
+
+
+def _shape_entry(x, spec):
+    """(source tensor, axis) when ``x`` is ``shape(source)`` traced and ``spec`` one
+    in-range static int, else None."""
+    from ..tensor import SymbolicTensor
+    node = getattr(getattr(x, "_value", None), "node", None)
+    if (not isinstance(x, SymbolicTensor) or node is None or node.op != "shape"
+            or len(spec) != 1 or spec[0][0] != "int"):
+        return None
+    source = node.inputs[0]
+    k = spec[0][1]
+    if not -source.type.ndim <= k < source.type.ndim:
+        return None
+    return SymbolicTensor(source), k % source.type.ndim
 
 
 def setitem(x, index, value):

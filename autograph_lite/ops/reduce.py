@@ -74,7 +74,7 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
         else:
             odims = [("1" if k in axes else dims[k]) for k in range(rank)
                      if keepdims or k not in axes]
-            em.line(f"{name} = np.full(({', '.join(odims)},), {start}, {em.dt(dt)})")
+            em.fill(name, odims, start, dt)
 
         def step(idx, acc=None):
             """Accumulates the element at ``idx`` (into ``acc``, another scalar
@@ -239,8 +239,7 @@ def _lower_arg(cmp, name):
             odims = [("1" if k in axes else dims[k]) for k in range(rank)
                      if keepdims or k not in axes]
             em.line(f"{res} = np.zeros(({', '.join(odims)},), np.int64)")
-            em.line(f"{best} = np.full(({', '.join(odims)},), {init}, "
-                    f"{em.dt(x.type.dtype)})")
+            em.fill(best, odims, init, x.type.dtype)
         if flat:
             n = em.fresh("n")
             em.line(f"{n} = 0")
