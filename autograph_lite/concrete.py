@@ -31,7 +31,7 @@ class ConcreteFunction:
         types = [v.type for v in graph.outputs]
         self._wrappers = [_wrapper(t) for t in types]
         # every graph input is a top-level argument (no Python values, no nesting)
-        self._plain = len(graph.inputs) == function._simple_arity and all(
+        self._plain = len(graph.inputs) == function._fast_arity and all(
             v.hint == n for v, n in zip(graph.inputs, function._param_names))
         self._single = (len(template) == 1 and template[0] is _out_marker()
                         and not isinstance(structured, (tuple, list, dict)))

@@ -9,6 +9,7 @@ import sys
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 _ORIGINS = {}  # generated filename -> {generated line: (user file, user line)}
 _SKIP_DIRS = [_PKG_DIR]
+GENERATED = "<autograph_lite "  # filename prefix of code this package generates and runs
 
 
 def register_origin_map(filename, mapping):
@@ -27,7 +28,8 @@ def origin_of(filename, lineno):
 def _is_library(filename):
     if filename in _ORIGINS:
         return False
-    return any(filename.startswith(d) for d in _SKIP_DIRS) or filename.startswith("<frozen")
+    return (any(filename.startswith(d) for d in _SKIP_DIRS)
+            or filename.startswith(("<frozen", GENERATED)))
 
 
 def user_frame(depth=1):

@@ -17,6 +17,7 @@ import weakref
 import numpy as np
 
 from . import nest
+from .errors import GENERATED
 from .ir.graph import Graph
 from .ir.passes import optimize
 from .ir.types import TensorType
@@ -98,6 +99,9 @@ class Function:
         self._simple_arity = (len(params) if all(
             p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
             else None)
+        # how many leading positional arguments the fast path takes: all of them, or the
+        # required ones when the rest default to immutable Python scalars (trace constants)
+        self._fast_arity = _fast_arity(params)
         self.input_signature = _check_signature(input_signature, params, self._name)
         self.autograph = autograph
         self.backend = backend
@@ -111,9 +115,9 @@ class Function:
         # (type, shape, dtype, strides) of every argument -> (kernel entry, result wrapper,
         # error locator); only for Functions whose class has the generated fast __call__.
         self._fast = None
-        if self._simple_arity:
+        if self._fast_arity:
             self._fast = {}
-            self.__class__ = _fast_call_class(self._simple_arity)
+            self.__class__ = _fast_call_class(len(params), self._fast_arity)
 
     # binding to instances (methods) ---------------------------------------------------
     def __get__(self, instance, owner):
@@ -153,9 +157,9 @@ class Function:
         if cf is None:
             cf = self._trace_locked(key, args)
         out = cf._call_args(args)
-        if (self._fast is not None and not kwargs and len(args) == len(given)
-                and all(a is b for a, b in zip(args, given))):
-            self._install_fast(cf, args)
+        if (self._fast is not None and not kwargs and len(given) == self._fast_arity
+                and all(a is b for a, b in zip(args, given))):  # the rest are defaults
+            self._install_fast(cf, given)
         return out
 
     def _install_fast(self, cf, args):
@@ -396,10 +400,24 @@ def _fast_key(args):
     return tuple(key)
 
 
+def _fast_arity(params):
+    """The number of leading positional parameters the generated ``__call__`` looks up,
+    or None when the signature does not allow the fast path (``*args``, keyword-only
+    parameters, or defaults that are not immutable Python scalars: an array default is
+    a kernel argument, a mutable one could change between calls)."""
+    if not params or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return None
+    required = [p for p in params if p.default is p.empty]
+    if any(type(p.default) not in _CONSTANT_DEFAULTS for p in params[len(required):]):
+        return None
+    return len(required) or None
+
+
+_CONSTANT_DEFAULTS = frozenset((int, float, bool, complex, str, bytes, type(None)))
 _FAST_CLASSES = {}
 _FAST_TEMPLATE = """
 def __call__(self, {params}, /, *rest, **kwargs):
-    if not (rest or kwargs or blockers[0]):
+    if not (rest or kwargs or blockers[0]){defaults_unpassed}:
         try:
             call, finish, located = self._fast[({key},)]
         except Exception:  # a miss, or an argument that is not an array: the slow path
@@ -410,25 +428,31 @@ def __call__(self, {params}, /, *rest, **kwargs):
             except Exception as e:
                 raise located(e, ({names},)) from None
             return finish(raw)
-    return self._call_slow(tuple([a for a in ({names},) if a is not NOARG]) + rest, kwargs)
+    return self._call_slow(tuple([a for a in ({all_names},) if a is not NOARG]) + rest,
+                           kwargs)
 """
 
 
-def _fast_call_class(n):
-    """A subclass of Function whose ``__call__`` takes ``n`` positional arguments and
-    goes from them to the kernel with one tuple build and one dict lookup (generated
-    per arity: a loop over ``*args`` would cost more than the whole lookup)."""
-    cls = _FAST_CLASSES.get(n)
+def _fast_call_class(n, given):
+    """A subclass of Function whose ``__call__`` takes ``n`` positional parameters and,
+    when exactly the first ``given`` are passed (the rest keep their defaults), goes from
+    them to the kernel with one tuple build and one dict lookup (generated per arity: a
+    loop over ``*args`` would cost more than the whole lookup)."""
+    cls = _FAST_CLASSES.get((n, given))
     if cls is None:
-        names = ", ".join(f"a{i}" for i in range(n))
+        names = ", ".join(f"a{i}" for i in range(given))
         src = _FAST_TEMPLATE.format(
-            params=", ".join(f"a{i}=NOARG" for i in range(n)), names=names,
+            params=", ".join(f"a{i}=NOARG" for i in range(n)),
+            names=names,
+            all_names=", ".join(f"a{i}" for i in range(n)),
+            defaults_unpassed=f" and a{given} is NOARG" if given < n else "",
             key=", ".join(f"type(a{i}), a{i}.shape, a{i}.dtype, a{i}.strides"
-                          for i in range(n)))
+                          for i in range(given)))
         ns = {"blockers": fast_path_blockers, "NOARG": _NOARG}
-        exec(compile(src, f"<autograph_lite fast call, {n} arguments>", "exec"), ns)
+        label = f"{n} arguments" if given == n else f"{given} of {n} arguments"
+        exec(compile(src, f"{GENERATED}fast call, {label}>", "exec"), ns)
         cls = type("Function", (Function,), {"__call__": ns["__call__"]})
-        _FAST_CLASSES[n] = cls
+        _FAST_CLASSES[n, given] = cls
     return cls
 
 
@@ -458,9 +482,14 @@ def user_stacklevel():
     """The ``stacklevel`` for warnings.warn that points at the first frame outside this
     package (the user's call), counted from the caller of this function."""
     f, level = sys._getframe(1), 1
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PACKAGE_DIR):
+    while f is not None and _internal(f.f_code.co_filename):
         f, level = f.f_back, level + 1
     return level
+
+
+def _internal(filename):
+    """A frame of this package: its files, or code it generated (the fast ``__call__``)."""
+    return filename.startswith(GENERATED) or os.path.abspath(filename).startswith(_PACKAGE_DIR)
 
 
 def _check_signature(sig, params, name):

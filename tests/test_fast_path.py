@@ -177,3 +177,56 @@ def test_every_backend_agrees_with_python_on_the_fast_path(backend):
     for k in range(3):
         assert_same(f(a, x * k), axpy(a, x * k))  # fast path
     assert f.tracing_count == 1
+
+
+def scaled(x, scale=2.0, shift=None):
+    return x * scale + (0.0 if shift is None else shift)
+
+
+SCALED = ag.defun(scaled, autograph=False)
+
+
+def test_defaults_that_are_python_scalars_keep_the_fast_path():
+    x = np.arange(4.0)
+    assert_same(SCALED(x), scaled(x))            # checked path, fills the table
+    assert function_mod._fast_key((x,)) in SCALED._fast
+    n = SCALED.tracing_count
+    assert_same(SCALED(x + 1), scaled(x + 1))    # fast path: defaults are trace constants
+    assert SCALED.tracing_count == n
+    # passing a default explicitly (Python value, NumPy scalar or keyword) is another
+    # signature and goes through the checked path: never the kernel of the defaults
+    assert_same(SCALED(x, 3.0), scaled(x, 3.0))
+    assert_same(SCALED(x, np.float64(0.5)), scaled(x, 0.5))
+    assert_same(SCALED(x, np.float64(0.5)), scaled(x, 0.5))
+    assert_same(SCALED(x, shift=1.0), scaled(x, shift=1.0))
+    assert_same(SCALED(x, 2.0, np.float64(1.0)), scaled(x, 2.0, 1.0))
+    assert_same(SCALED(x), scaled(x))
+    with pytest.raises(TypeError, match="scaled"):
+        SCALED()
+
+
+def test_array_or_mutable_defaults_take_the_checked_path():
+    def with_array(x, w=np.ones(3)):
+        return x * w
+
+    def with_list(x, ks=[1.0, 2.0]):  # noqa: B006 - a mutable default on purpose
+        return x * ks[0] + ks[1]
+
+    for fn in (with_array, with_list):
+        f = ag.defun(fn, autograph=False)
+        assert f._fast is None
+        x = np.arange(3.0)
+        assert_same(f(x), fn(x))
+        assert_same(f(x), fn(x))
+
+
+def test_warnings_point_past_the_generated_call_at_the_users_line():
+    import warnings
+    f = ag.defun(axpy, autograph=False, backend="interpreter")
+    x = np.ones(2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(10):
+            f(float(i), x)  # a new Python value each call: retracing
+    ws = [w for w in caught if "keeps changing" in str(w.message)]
+    assert ws and all(w.filename == __file__ for w in ws), [(w.filename, w.message) for w in ws]
