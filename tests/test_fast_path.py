@@ -219,14 +219,3 @@ def test_array_or_mutable_defaults_take_the_checked_path():
         assert_same(f(x), fn(x))
         assert_same(f(x), fn(x))
 
-
-def test_warnings_point_past_the_generated_call_at_the_users_line():
-    import warnings
-    f = ag.defun(axpy, autograph=False, backend="interpreter")
-    x = np.ones(2)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for i in range(10):
-            f(float(i), x)  # a new Python value each call: retracing
-    ws = [w for w in caught if "keeps changing" in str(w.message)]
-    assert ws and all(w.filename == __file__ for w in ws), [(w.filename, w.message) for w in ws]

@@ -313,8 +313,14 @@ def test_run_functions_eagerly():
     assert SIDE_EFFECTS == ["t", "e", "e"]
 
 
-def test_retracing_warning_names_the_argument():
-    f = ag.defun(scaled, autograph=False, backend="interpreter")
+def scaled_plain(x, scale):
+    return scaled(x, scale)
+
+
+# with defaults and without: both have a generated fast __call__, a frame to skip
+@pytest.mark.parametrize("fn", [scaled, scaled_plain])
+def test_retracing_warning_names_the_argument(fn):
+    f = ag.defun(fn, autograph=False, backend="interpreter")
     x = np.ones(2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
