@@ -131,29 +131,3 @@ def _matmul_batched(a, b):
     return lambda a, b: _mm_nd(a, b)
 
 
-def row_shape(row):
-    """The shape of a list row: an array's shape, () for a scalar."""
-    return np.shape(row)
-
-
-@overload(row_shape)
-def _row_shape(row):
-    if isinstance(row, types.Array):
-        return lambda row: row.shape
-    return lambda row: ()
-
-
-@register_jitable
-def list_push(buf, n, row):
-    """Writes `row` at position `n` of a growable list buffer, doubling it when full.
-
-    A grown buffer takes its row shape from `row`: a buffer made before the loop has
-    placeholder zero sizes where the rows' sizes were unknown while tracing.
-    """
-    if n >= buf.shape[0] or (n == 0 and buf.shape[1:] != row_shape(row)):
-        grown = np.empty((max(2 * buf.shape[0], n + 1),) + row_shape(row), buf.dtype)
-        if n > 0:
-            grown[:n] = buf[:n]
-        buf = grown
-    buf[n] = row
-    return buf
