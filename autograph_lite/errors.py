@@ -43,6 +43,15 @@ def user_frame(depth=1):
     return None
 
 
+def user_stacklevel():
+    """The ``stacklevel`` for warnings.warn that points at the innermost user frame (the
+    user's call), counted from the caller of this function."""
+    f, level = sys._getframe(1), 1
+    while f is not None and _is_library(f.f_code.co_filename):
+        f, level = f.f_back, level + 1
+    return level
+
+
 def user_location(depth=2):
     """'file:line' of the innermost user frame (mapped through origin maps)."""
     f = user_frame(depth)

@@ -17,7 +17,7 @@ import weakref
 import numpy as np
 
 from . import nest
-from .errors import GENERATED
+from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
 from .ir.types import TensorType
@@ -475,23 +475,6 @@ def _signature_key(args, signature):
     return tuple((a.ndim if s.shape is None else None, a.dtype) for a, s in zip(args, signature))
 
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-
-
-def user_stacklevel():
-    """The ``stacklevel`` for warnings.warn that points at the first frame outside this
-    package (the user's call), counted from the caller of this function."""
-    f, level = sys._getframe(1), 1
-    while f is not None and _internal(f.f_code.co_filename):
-        f, level = f.f_back, level + 1
-    return level
-
-
-def _internal(filename):
-    """A frame of this package: its files, or code it generated (the fast ``__call__``)."""
-    return filename.startswith(GENERATED) or os.path.abspath(filename).startswith(_PACKAGE_DIR)
-
-
 def _check_signature(sig, params, name):
     if sig is None:
         return None
@@ -511,7 +494,8 @@ COMPILE_NOTICE_SECONDS = 1.0
 
 
 def compile_notice(name, key, seconds):
-    if seconds > COMPILE_NOTICE_SECONDS and os.environ.get("AUTOGRAPH_LITE_QUIET", "") not in ("1", "true"):
+    quiet = os.environ.get("AUTOGRAPH_LITE_QUIET", "") in ("1", "true")
+    if seconds > COMPILE_NOTICE_SECONDS and not quiet:
         print(f"autograph_lite: compiling {name}{key} took {seconds:.1f} s", file=sys.stderr)
 
 

@@ -69,7 +69,8 @@ def main(tag):
         "chain": chain(a.astype(np.float32)).numpy(),
         "newton": newton(a).numpy(),
         "layer": layer(np.ones((2, 3)), np.full((3, 2), 0.25)).numpy(),
-        "intops": [t.numpy().tolist() for t in intops(np.array([7, -7, 5, 0]), np.array([2, 2, 0, -3]))],
+        "intops": [t.numpy().tolist()
+                   for t in intops(np.array([7, -7, 5, 0]), np.array([2, 2, 0, -3]))],
         "noisy": [noisy(np.zeros(3)).numpy().tolist() for _ in range(2)],
         "printed": printed(np.arange(2.0)).numpy(),
         "callback": callback(np.array([3.0, 1.0, 2.0])).numpy(),
@@ -78,7 +79,8 @@ def main(tag):
         pick(np.zeros(4), np.int64(9))
         out["error"] = "none"
     except IndexError as e:
-        out["error"] = type(e).__name__ + (" names the line" if "cache_program.py" in str(e) else str(e))
+        named = "cache_program.py" in str(e)
+        out["error"] = type(e).__name__ + (" names the line" if named else str(e))
     # a kernel that exists in no cache yet: compiled after the lean loads in this process
     fresh = ag.defun(lambda x: x * float(tag) + 0.5, autograph=False)
     out["fresh"] = fresh(np.arange(3.0)).numpy()

@@ -417,7 +417,7 @@ def _plan_fusion(graph, uses):
         barriers = []
         for pos, n in enumerate(g.nodes):
             position[id(n)] = pos
-            if not n.opdef.pure or n.regions or getattr(n.opdef, "updates_input", False):
+            if not n.opdef.pure or n.regions or n.opdef.updates_input:
                 barriers.append(pos)
             for v in n.inputs:
                 consumer.setdefault(v.id, []).append(n)

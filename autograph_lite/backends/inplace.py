@@ -18,10 +18,6 @@ since it would be read at other indices after the write.
 """
 
 
-def _mutating(node):
-    return getattr(node.opdef, "updates_input", False)
-
-
 def _alias_ids(value, graph):
     ids = {value.id}
     for n in graph.walk():

@@ -44,6 +44,7 @@ import hashlib
 
 import numpy as np
 
+from ..errors import GENERATED
 from ..ir.types import TensorType
 from .registry import defop
 
@@ -153,7 +154,7 @@ class _Site:
                f"    return _check(r)\n")
         ns = {"_f": self.func, "_t": self.scalar_out, "_check": self.check,
               **{f"_c{i}": c for i, c in enumerate(self.conv)}}
-        exec(compile(src, f"<py_func entry for {self.name}>", "exec"), ns)
+        exec(compile(src, f"{GENERATED}py_func entry for {self.name}>", "exec"), ns)
         return ns["entry"]
 
     def _where(self, i):

@@ -4,8 +4,9 @@ The first `nouts` state values are loop variables; the rest (temporaries of the 
 are restored after the loop. Loop variables are made ready for the core first (see
 trial.py: a Python list becomes a TensorList, a row buffer plus its length, and leaves
 the loop as the stacked tensor; a variable with no value yet gets a zero placeholder of
-the type one traced iteration gives it). The body's results are checked against its inputs so dtype and rank changes raise the SPEC
-errors naming the variable and the loop's line.
+the type one traced iteration gives it). The body's results are checked against its
+inputs, so dtype and rank changes raise the SPEC errors naming the variable and the
+loop's line.
 """
 
 import numpy as np

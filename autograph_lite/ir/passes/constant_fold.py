@@ -1,7 +1,8 @@
 """Constant folding: a pure node whose inputs are all constants becomes a constant.
 
 Results larger than MAX_ELEMENTS stay computed at run time (they would become kernel
-arguments anyway), and so do arrays made from scalars alone (`np.zeros(n)`). Shape queries have tensor inputs, so sizes are never baked in here.
+arguments anyway), and so do arrays made from scalars alone (`np.zeros(n)`). Shape
+queries have tensor inputs, so sizes are never baked in here.
 """
 import numpy as np
 
