@@ -486,89 +486,71 @@ def main(argv=None):
                      f"{t['njit_float_args'] * 1e9:,.0f} ns")
         details["overhead"] = t
 
+    def steady_state(name, workload, args, py_args, py_ref, scale, py_repeat, py_warmup=1):
+        """Checks every variant of workload ``name`` against NumPy's answer (plain Python
+        on a slice of the input, ``py_ref`` slicing the reference alike), times them side
+        by side and adds the row; the target is ag <= 1.1x the hand-written njit."""
+        V = W[name]
+        ref = V["np"](*args)
+        for k in ("njit", "njit_alt", "ag"):
+            check_close(f"{name}/{k}", ref, V[k](*args))
+        check_close(f"{name}/python", py_ref(ref), V["py"](*py_args))
+        t = bench({label: (lambda f=V[k]: f(*args)) for label, k in
+                   (("numpy", "np"), ("njit", "njit"), ("njit_alt", "njit_alt"), ("ag", "ag"))},
+                  R)
+        py = V["py"]
+        t_py = bench({"python": lambda: py(*py_args)}, py_repeat,
+                     warmup=py_warmup)["python"] * scale
+        ratio = t["ag"] / t["njit"]
+        ok = ratio <= 1.1
+        rows.append(dict(workload=workload, unit="ms", python=t_py, numpy=t["numpy"],
+                         njit=t["njit"], ag=t["ag"], ratio_text=f"{ratio:.2f}x",
+                         target="<=1.1x njit", met=yes(ok), ok=ok))
+        details[name] = dict(t, python_scaled=t_py)
+        return t
+
     # (2) Newton -------------------------------------------------------------------------
     def wl_newton():
         n, stride = cfg["newton_n"], cfg["newton_py_stride"]
-        V = W["newton"]
         record_compile("newton", "(2) newton while_loop")
         (a,) = inputs("newton", n, rng)
         a_py = a[::stride].tolist()
-        ref = V["np"](a)
+        check_close("newton/ref-vs-sqrt", np.sqrt(a), W["newton"]["np"](a), rtol=1e-12)
+        t = steady_state("newton", f"(2) newton sqrt n={n:,}", (a,), (a_py,),
+                         lambda r: r[::stride], n / len(a_py), max(1, min(3, R)))
         its, its_py = newton_iterations(a), newton_iterations(np.asarray(a_py))
-        check_close("newton/ref-vs-sqrt", np.sqrt(a), ref, rtol=1e-12)
-        for k in ("njit", "njit_alt", "ag"):
-            check_close(f"newton/{k}", ref, V[k](a))
-        check_close("newton/python", ref[::stride], V["py"](a_py))
-        scale = n / len(a_py)
-        npf, nj, nja, agf, py = V["np"], V["njit"], V["njit_alt"], V["ag"], V["py"]
-        t = bench({"numpy": lambda: npf(a), "njit": lambda: nj(a), "njit_alt": lambda: nja(a),
-                   "ag": lambda: agf(a)}, R)
-        t_py = bench({"python": lambda: py(a_py)}, max(1, min(3, R)))["python"] * scale
-        ratio = t["ag"] / t["njit"]
-        ok = ratio <= 1.1
-        rows.append(dict(workload=f"(2) newton sqrt n={n:,}", unit="ms", python=t_py,
-                         numpy=t["numpy"], njit=t["njit"], ag=t["ag"],
-                         ratio_text=f"{ratio:.2f}x", target="<=1.1x njit", met=yes(ok), ok=ok))
+        details["newton"]["iterations"] = its
         notes.append(f"(2) {its} iterations (python slice: {its_py}); python column = "
-                     f"{len(a_py):,} elements (every {stride}th) x{scale:.0f}, scaled; njit = "
-                     f"one fused in-place loop per iteration; njit of the NumPy code as is "
-                     f"(array expressions): {t['njit_alt'] * 1e3:.2f} ms, ag/that = "
+                     f"{len(a_py):,} elements (every {stride}th) x{n / len(a_py):.0f}, scaled; "
+                     f"njit = one fused in-place loop per iteration; njit of the NumPy code "
+                     f"as is (array expressions): {t['njit_alt'] * 1e3:.2f} ms, ag/that = "
                      f"{t['ag'] / t['njit_alt']:.2f}x")
-        details["newton"] = dict(t, python_scaled=t_py, iterations=its)
 
     # (3) elementwise chain ------------------------------------------------------------------
     def wl_chain():
         n, stride = cfg["chain_n"], cfg["chain_py_stride"]
-        V = W["chain"]
         record_compile("chain", "(3) elementwise chain")
         x, y = inputs("chain", n, rng)
         xs, ys = x[::stride].tolist(), y[::stride].tolist()
-        ref = V["np"](x, y)
-        for k in ("njit", "njit_alt", "ag"):
-            check_close(f"chain/{k}", ref, V[k](x, y))
-        check_close("chain/python", ref[::stride], V["py"](xs, ys))
-        scale = n / len(xs)
-        npf, nj, nja, agf, py = V["np"], V["njit"], V["njit_alt"], V["ag"], V["py"]
-        t = bench({"numpy": lambda: npf(x, y), "njit": lambda: nj(x, y),
-                   "njit_alt": lambda: nja(x, y), "ag": lambda: agf(x, y)}, R)
-        t_py = bench({"python": lambda: py(xs, ys)}, max(1, min(3, R)))["python"] * scale
-        ratio = t["ag"] / t["njit"]
-        ok = ratio <= 1.1
-        rows.append(dict(workload=f"(3) 6-op chain n={n:,}", unit="ms", python=t_py,
-                         numpy=t["numpy"], njit=t["njit"], ag=t["ag"],
-                         ratio_text=f"{ratio:.2f}x", target="<=1.1x njit", met=yes(ok), ok=ok))
-        notes.append(f"(3) python column = {len(xs):,} elements x{scale:.0f}, scaled; njit = "
-                     f"explicit loop; njit array-expression version: "
+        t = steady_state("chain", f"(3) 6-op chain n={n:,}", (x, y), (xs, ys),
+                         lambda r: r[::stride], n / len(xs), max(1, min(3, R)))
+        notes.append(f"(3) python column = {len(xs):,} elements x{n / len(xs):.0f}, scaled; "
+                     f"njit = explicit loop; njit array-expression version: "
                      f"{t['njit_alt'] * 1e3:.2f} ms, ag/that = {t['ag'] / t['njit_alt']:.2f}x")
-        details["chain"] = dict(t, python_scaled=t_py)
 
     # (4) matmul + tanh ----------------------------------------------------------------------
     def wl_mlp():
         b, w = cfg["mlp_batch"], cfg["mlp_width"]
-        V = W["mlp"]
         record_compile("mlp", "(4) 3x matmul+tanh")
         args_ = inputs("mlp", b, rng, cfg)
         rows_py = cfg["mlp_py_rows"]
         py_args = [args_[0][:rows_py].tolist()] + [m.tolist() for m in args_[1:]]
-        ref = V["np"](*args_)
-        for k in ("njit", "njit_alt", "ag"):
-            check_close(f"mlp/{k}", ref, V[k](*args_))
-        check_close("mlp/python", ref[:rows_py], V["py"](*py_args))
-        scale = b / rows_py
-        npf, nj, nja, agf, py = V["np"], V["njit"], V["njit_alt"], V["ag"], V["py"]
-        t = bench({"numpy": lambda: npf(*args_), "njit": lambda: nj(*args_),
-                   "njit_alt": lambda: nja(*args_), "ag": lambda: agf(*args_)}, R)
-        t_py = bench({"python": lambda: py(*py_args)}, 1, warmup=0)["python"] * scale
-        ratio = t["ag"] / t["njit"]
-        ok = ratio <= 1.1
-        rows.append(dict(workload=f"(4) 3x(matmul+tanh) {b}x{w}", unit="ms", python=t_py,
-                         numpy=t["numpy"], njit=t["njit"], ag=t["ag"],
-                         ratio_text=f"{ratio:.2f}x", target="<=1.1x njit", met=yes(ok), ok=ok))
-        notes.append(f"(4) python column = {rows_py} row(s) x{scale:.0f}, scaled (lists, one "
-                     f"timing); njit = np.dot + in-place tanh loops; njit array-expression "
+        t = steady_state("mlp", f"(4) 3x(matmul+tanh) {b}x{w}", args_, py_args,
+                         lambda r: r[:rows_py], b / rows_py, 1, py_warmup=0)
+        notes.append(f"(4) python column = {rows_py} row(s) x{b / rows_py:.0f}, scaled (lists, "
+                     f"one timing); njit = np.dot + in-place tanh loops; njit array-expression "
                      f"np.tanh(np.dot(...)): {t['njit_alt'] * 1e3:.2f} ms, ag/that = "
                      f"{t['ag'] / t['njit_alt']:.2f}x")
-        details["mlp"] = dict(t, python_scaled=t_py)
 
     for label, wl in (("(1)", wl_overhead), ("(2)", wl_newton), ("(3)", wl_chain),
                       ("(4)", wl_mlp)):
