@@ -135,8 +135,12 @@ def _as_vars(new, vars_):
 
 def _while(cond, body, vars_, names):
     while True:
+        if any(is_symbolic(v) for v in nest.flatten(vars_)):
+            # staged: cond is traced in the loop's own graph; evaluating it here as well
+            # would leave its stateful ops (py_func, print) in the outer graph, run once more
+            return _staged_while(cond, body, vars_, names)
         c = cond(*vars_)
-        if is_symbolic(c) or any(is_symbolic(v) for v in nest.flatten(vars_)):
+        if is_symbolic(c):
             return _staged_while(cond, body, vars_, names)
         if not bool(c):
             return vars_

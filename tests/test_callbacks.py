@@ -112,6 +112,45 @@ def test_called_once_per_loop_iteration(backend):
     assert len(seen) == 5
 
 
+def test_callback_in_a_staged_loop_condition_runs_as_often_as_in_python(backend):
+    seen = []
+
+    def test_(i):
+        seen.append(int(i))
+        return np.bool_(i < 4)
+
+    i = 0  # the oracle: plain Python evaluates the test 5 times (the last one fails)
+    while test_(i):
+        i += 1
+    want, seen[:] = list(seen), []
+
+    def f(x):
+        return ag.while_loop(lambda i: ag.py_func(test_, [i], ag.bool_), lambda i: i + 1, x)
+    g = defun(f, backend)
+    for _ in range(2):
+        assert_same(g(np.int64(0)), np.int64(4))
+        assert seen == want  # not once more outside the loop
+        seen.clear()
+
+
+def test_a_result_nobody_uses_still_runs_the_callback(backend):
+    log = []
+
+    def note(x):
+        log.append(float(x))
+        return x
+
+    def pair(x):
+        return note(x), x * 2.0
+
+    def f(x):
+        ag.py_func(note, [x], ag.float64)  # for its side effect alone
+        return ag.py_func(pair, [x + 1.0], [ag.float64, ag.float64])[1] + 1.0  # 1st unused
+    g = defun(f, backend)
+    assert_same(g(np.float64(2.0)), np.float64(7.0))
+    assert log == [2.0, 3.0]
+
+
 # Tout forms ------------------------------------------------------------------------------------
 def _forms(x):
     one = ag.py_func(lambda a: a * 2.0, [x], ag.float64)

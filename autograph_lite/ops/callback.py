@@ -321,7 +321,10 @@ def _make_lower(kind):
             SITES[key] = site.entry()
         args = ", ".join(em.name(v) for v in node.inputs)
         names = [em.out(node, i) for i in range(len(node.outputs))]
-        decl = ", ".join(f"{n}={_numba_type(v.type)!r}" for n, v in zip(names, node.outputs))
+        # only results used later leave the block: Numba rejects a declared, unused one
+        # (a stateful callback called for its side effect alone)
+        decl = ", ".join(f"{n}={_numba_type(v.type)!r}" for n, v in zip(names, node.outputs)
+                         if em.uses.get(v.id))
         call = f"{_GLOBAL}[{key!r}]({args})"
         with em.block(f"with numba.objmode({decl}):"):
             if len(names) > 1:
