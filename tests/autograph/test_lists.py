@@ -30,3 +30,22 @@ def test_only_loop_appends_are_rewritten():
 def test_behaviour_keeps_list_identity():
     assert_equivalent(squares, [(0,), (4,)])
     assert_equivalent(aliasing, [(3,)])
+
+
+SHARED = []
+
+
+def appends_to_module_list_with_a_same_named_comprehension_variable(n):
+    for i in range(n):
+        SHARED.append(i)  # the module's list: appended in place, never rebound
+    return [SHARED for SHARED in range(2)]  # a comprehension's own SHARED, not a local
+
+
+def test_a_comprehension_variable_is_not_a_local_of_the_function():
+    src = convert_only(appends_to_module_list_with_a_same_named_comprehension_variable,
+                       ListTransformer)
+    assert "SHARED.append(i)" in src and "list_append" not in src
+    SHARED.clear()
+    assert_equivalent(appends_to_module_list_with_a_same_named_comprehension_variable,
+                      [(3,)])
+    assert SHARED == [0, 1, 2] * 2  # the plain run and the converted run both appended

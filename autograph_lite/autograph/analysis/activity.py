@@ -19,7 +19,7 @@ class Activity:
         self.writes = set()
 
 
-def _args_names(args):
+def arg_names(args):
     all_args = args.posonlyargs + args.args + args.kwonlyargs
     names = {a.id for a in all_args}
     names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
@@ -52,7 +52,7 @@ class _Collector(gast.NodeVisitor):
         for d in node.decorator_list + node.args.defaults + node.args.kw_defaults:
             if d is not None:
                 self.visit(d)
-        self._nested(node, _args_names(node.args), node.body)
+        self._nested(node, arg_names(node.args), node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -66,7 +66,7 @@ class _Collector(gast.NodeVisitor):
         for d in node.args.defaults + node.args.kw_defaults:
             if d is not None:
                 self.visit(d)
-        self._nested(node, _args_names(node.args), [node.body])
+        self._nested(node, arg_names(node.args), [node.body])
 
     def _visit_comp(self, node):
         inner = _Collector()
@@ -121,3 +121,11 @@ def declared(fn_node, kind):
         if isinstance(n, kind):
             out |= set(n.names)
     return out
+
+
+def local_names(fn_node):
+    """Names a function or lambda may rebind in its own scope: its parameters, what its
+    body writes, and what it declares `global` or `nonlocal`."""
+    body = fn_node.body if isinstance(fn_node.body, list) else [fn_node.body]
+    return (arg_names(fn_node.args) | writes(body) | declared(fn_node, gast.Global)
+            | declared(fn_node, gast.Nonlocal))

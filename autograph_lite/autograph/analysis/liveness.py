@@ -25,9 +25,7 @@ def analyze(fn_node):
             if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef)):
                 always |= activity.reads(sub)
     _Liveness(always).block(fn_node.body, set())
-    args = fn_node.args
-    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
-    params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    params = activity.arg_names(fn_node.args)
     params |= activity.declared(fn_node, gast.Nonlocal) | activity.declared(fn_node, gast.Global)
     _defined_block(fn_node.body, params)
 

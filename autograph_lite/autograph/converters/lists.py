@@ -13,6 +13,7 @@ appended to in place, as written (rebinding it would make it a local, unbound).
 
 import gast
 
+from autograph_lite.autograph.analysis import activity
 from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import templates
 
@@ -27,28 +28,6 @@ def _append_target(stmt):
             and not isinstance(call.args[0], gast.Starred)):
         return f.value.id
     return None
-
-
-def _rebindable_names(node):
-    """Names `node` (a function or lambda) binds itself or declares global/nonlocal."""
-    names = set()
-    stack = list(gast.iter_child_nodes(node))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Del, gast.Param)):
-            names.add(n.id)
-        elif isinstance(n, (gast.Global, gast.Nonlocal)):
-            names.update(n.names)
-        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            names.add(n.name)
-            stack.extend(getattr(n, "decorator_list", []))
-            continue  # its body is another scope
-        elif isinstance(n, gast.Lambda):
-            continue
-        elif isinstance(n, (gast.Import, gast.ImportFrom)):
-            names.update((a.asname or a.name).split(".")[0] for a in n.names)
-        stack.extend(gast.iter_child_nodes(n))
-    return names
 
 
 class ListTransformer(base.Base):
@@ -67,7 +46,7 @@ class ListTransformer(base.Base):
 
     def _visit_scope(self, node):
         depth, self.loop_depth = self.loop_depth, 0
-        outer, self.rebindable = self.rebindable, _rebindable_names(node)
+        outer, self.rebindable = self.rebindable, activity.local_names(node)
         node = self.generic_visit(node)
         self.loop_depth, self.rebindable = depth, outer
         return node

@@ -38,12 +38,7 @@ class SubscriptTransformer(base.Base):
         self.locals = [set()]
 
     def visit_FunctionDef(self, node):
-        args = node.args
-        names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
-        names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
-        names |= activity.writes(node.body) | activity.declared(node, gast.Global)
-        names |= activity.declared(node, gast.Nonlocal)
-        self.locals.append(names)
+        self.locals.append(activity.local_names(node))
         liveness.analyze(node)
         node = self.generic_visit(node)
         self.locals.pop()
