@@ -9,7 +9,8 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 import numpy as np
 
 from autograph_lite.autograph.runtime import core, staging, trial, where
-from autograph_lite.autograph.runtime.variables import Undefined, UndefinedReturnValue
+from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
+                                                         is_undefined)
 
 def if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
     """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor."""
@@ -89,7 +90,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
             order.append(which)
             _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init)
             if (not which) not in traced and any(
-                    isinstance(v, (Undefined, UndefinedReturnValue)) for v in traced[which]):
+                    is_undefined(v) for v in traced[which]):
                 trace(not which)  # only to name the branch that sets the variable
             if len(traced) == 2:
                 _settle_lists(traced, init, names, loc)
@@ -222,8 +223,7 @@ def _fill_one_sided(traced):
     for which in (True, False):
         out = list(traced[which])
         for i, (mine, other) in enumerate(zip(out, traced[not which])):
-            if (isinstance(mine, (Undefined, UndefinedReturnValue))
-                    and core.is_carriable(other)):
+            if is_undefined(mine) and core.is_carriable(other):
                 out[i] = trial.zeros_like(other)
         traced[which] = tuple(out)
 

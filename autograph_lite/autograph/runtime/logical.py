@@ -7,7 +7,8 @@ side is evaluated (at run time) only when Python would have evaluated it.
 from autograph_lite.autograph.runtime import core
 
 
-def _as_bool(x):
+def as_bool(x):
+    """A staged boolean as it is, a Python value as a boolean constant tensor."""
     if core.is_symbolic(x):
         return x
     return core.ag().constant(bool(x))
@@ -16,14 +17,14 @@ def _as_bool(x):
 def and_(a_fn, b_fn):
     a = a_fn()
     if core.is_symbolic(a):
-        return core.control().cond(a, lambda: _as_bool(b_fn()), lambda: _as_bool(False))
+        return core.control().cond(a, lambda: as_bool(b_fn()), lambda: as_bool(False))
     return b_fn() if a else a
 
 
 def or_(a_fn, b_fn):
     a = a_fn()
     if core.is_symbolic(a):
-        return core.control().cond(a, lambda: _as_bool(True), lambda: _as_bool(b_fn()))
+        return core.control().cond(a, lambda: as_bool(True), lambda: as_bool(b_fn()))
     return a if a else b_fn()
 
 

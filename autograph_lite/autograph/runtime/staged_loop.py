@@ -11,7 +11,7 @@ loop's line.
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data, staging, trial
+from autograph_lite.autograph.runtime import core, data, logical, staging, trial
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -66,8 +66,7 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
 
     def cond(*vs):
         set_state(full(vs))
-        c = test()
-        return c if core.is_symbolic(c) else core.ag().constant(bool(c))
+        return logical.as_bool(test())
 
     def loop_body(*vs):
         set_state(full(vs))
