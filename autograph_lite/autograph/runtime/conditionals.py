@@ -26,12 +26,8 @@ def if_exp(cond, true_fn, false_fn):
     """`true_fn() if cond else false_fn()`, staged when `cond` is a symbolic tensor."""
     if core.is_symbolic(cond):
         loc = where.caller()
-        try:
+        with where.located("conditional expression", loc):
             return core.control().cond(cond, true_fn, false_fn)
-        except (TypeError, ValueError) as e:
-            if loc in str(e):
-                raise
-            raise type(e)(f"{e} (in the conditional expression at {loc})") from e
     return true_fn() if cond else false_fn()
 
 
@@ -100,13 +96,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
             return tuple(traced[which][i] for i in _staged_positions(traced[order[0]]))
         return run
 
-    try:
+    with where.located("staged `if`", loc):
         merged = core.control().cond(cond, branch(True), branch(False),
                                      output_names=_staged_names(names, traced, order))
-    except (TypeError, ValueError) as e:
-        if loc in str(e):
-            raise
-        raise type(e)(f"{e} (in the staged `if` at {loc})") from e
     final = list(traced[order[0]])
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v

@@ -11,7 +11,7 @@ loop's line.
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data, logical, staging, trial
+from autograph_lite.autograph.runtime import core, data, logical, staging, trial, where
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -77,14 +77,10 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
         _check_body(names_c, vs, out, weak, loc)
         return out
 
-    try:
+    with where.located("staged loop", loc):
         final = core.control().while_loop(cond, loop_body, tuple(values_c),
                                           maximum_iterations=opts.get("maximum_iterations"),
                                           loop_var_names=names_c)
-    except (TypeError, ValueError) as e:
-        if loc in str(e):
-            raise
-        raise type(e)(f"{e} (in the staged loop at {loc})") from e
     final = full(final)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
     final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))

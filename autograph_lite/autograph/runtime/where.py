@@ -1,6 +1,7 @@
 """Where in the user's code a runtime operator was called from, for error messages."""
 
 import sys
+from contextlib import contextmanager
 
 from autograph_lite.autograph.pyct import origin
 
@@ -8,3 +9,15 @@ from autograph_lite.autograph.pyct import origin
 def caller(depth=2):
     """'file:line' of the user statement behind the generated call `depth` frames up."""
     return origin.user_location(sys._getframe(depth))
+
+
+@contextmanager
+def located(what, loc):
+    """A TypeError/ValueError raised while the core stages ``what`` (e.g. "staged `if`")
+    names the user's line ``loc`` once: '... (in the staged `if` at file:line)'."""
+    try:
+        yield
+    except (TypeError, ValueError) as e:
+        if loc in str(e):
+            raise
+        raise type(e)(f"{e} (in the {what} at {loc})") from e
