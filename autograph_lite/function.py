@@ -22,7 +22,7 @@ from .ir.graph import Graph
 from .ir.passes import optimize
 from .ir.types import TensorType
 from .ops.dispatch import as_value
-from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec
+from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_value
 from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
 
 _RUN_EAGERLY = [False]
@@ -77,10 +77,6 @@ class _Sub:
 
     def __str__(self):
         return f"{self.parent}[{self.key!r}]"
-
-
-def _is_tensor_leaf(x):
-    return isinstance(x, (np.ndarray, np.generic, Tensor))
 
 
 class Function:
@@ -262,7 +258,7 @@ class Function:
                 spec = self.input_signature[i]
                 shape = spec.shape if spec.shape is not None else (None,) * np.ndim(x)
                 t = TensorType(spec.dtype, shape)
-            elif _is_tensor_leaf(x):
+            elif is_tensor_value(x):
                 a = x._np if isinstance(x, EagerTensor) else x
                 t = TensorType(np.dtype(a.dtype), tuple(np.shape(a)))
             else:

@@ -259,6 +259,11 @@ def is_symbolic(x):
     return isinstance(x, SymbolicTensor)
 
 
+def is_tensor_value(x):
+    """A tensor, NumPy array or NumPy scalar: a tensor leaf of arguments and inputs."""
+    return isinstance(x, (Tensor, np.ndarray, np.generic))
+
+
 def type_of_constant(value):
     """TensorType of a Python or NumPy value (Python scalars are weak)."""
     if isinstance(value, bool):

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..ops.callback import Text, _Site, callback_name, out_types, spec_text, staged_outs
 from ..ops.dispatch import as_value, stage_node, wrap
-from ..tensor import EagerTensor, Tensor, TensorSpec
+from ..tensor import EagerTensor, TensorSpec, is_tensor_value
 from ..trace.context import current_graph
 
 
@@ -51,7 +51,7 @@ def _parse_tout(Tout, what):
 
 
 def _as_input(x):
-    if isinstance(x, (Tensor, np.ndarray, np.generic)):
+    if is_tensor_value(x):
         return x
     if isinstance(x, (bool, int, float)):
         return np.asarray(x)[()]  # a strong NumPy scalar: the callback sees its dtype

@@ -7,7 +7,7 @@ from .. import dtypes
 from .. import numpy_api as npa
 from ..ops.dispatch import apply
 from ..ops.indexing import setitem  # noqa: F401  (ag.setitem)
-from ..tensor import Tensor, convert_to_tensor, is_symbolic
+from ..tensor import convert_to_tensor, is_symbolic, is_tensor_value
 
 
 def _binary(name):
@@ -224,7 +224,7 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
     """
     tensors, parts = [], []
     for a in inputs:
-        if isinstance(a, (Tensor, np.ndarray, np.generic)):
+        if is_tensor_value(a):
             tensors.append(a)
             parts.append(None)
         else:

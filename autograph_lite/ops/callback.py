@@ -73,9 +73,7 @@ def callback_name(func, name=None):
 
 def spec_text(outs, single):
     def one(dt, shape, declared):
-        if not declared:
-            return str(dt)
-        return f"{dt}[{','.join('?' if d is None else str(d) for d in shape)}]"
+        return str(TensorType(dt, tuple(shape))) if declared else str(dt)
     if outs is None:
         return "None"
     texts = [one(*o) for o in outs]
