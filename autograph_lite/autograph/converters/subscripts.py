@@ -60,9 +60,7 @@ class SubscriptTransformer(base.Base):
             f"({name!r}, {{" + ", ".join(f"{n!r}: lambda: {n}" for n in others) + "})")
 
     def visit_Assign(self, node):
-        live = getattr(node, "ag_live_out", set())
-        node = self.generic_visit(node)
-        node.ag_live_out = live
+        node = self.generic_visit(node)  # the same node, its ag_live_out kept
         if len(node.targets) != 1:
             return node
         name, index = self._target(node.targets[0])
@@ -72,9 +70,7 @@ class SubscriptTransformer(base.Base):
                                  index=index, value=node.value, live=self._live(node, name))
 
     def visit_AugAssign(self, node):
-        live = getattr(node, "ag_live_out", set())
         node = self.generic_visit(node)
-        node.ag_live_out = live
         name, index = self._target(node.target)
         if name is None:
             return node

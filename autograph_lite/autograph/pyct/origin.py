@@ -41,7 +41,11 @@ def source_map(module):
 
 
 def register(filename, mapping):
+    """Maps the lines of generated ``filename`` back to the user's, here and for the
+    core's errors module (op errors raised while tracing name the user's line too)."""
+    from autograph_lite import errors
     _MAPS[filename] = mapping
+    errors.register_origin_map(filename, mapping)
 
 
 def lookup(filename, lineno):

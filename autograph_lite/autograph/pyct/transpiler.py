@@ -67,23 +67,11 @@ def _transform(fn, options, convert_tree, make_context):
     mod, path = loader.load_source(header + text, name)
     mapping = {line + 1: o for line, o in mapping.items()}  # +1: the header line
     origin.register(path, mapping)
-    _register_with_core(path, mapping)
     inner = mod.ag__factory(*([None] * (len(free) + 1)))
     code = inner.__code__.replace(co_name=fn.__code__.co_name)
     if hasattr(code, "co_qualname"):
         code = code.replace(co_qualname=fn.__qualname__)
     return Converted(code, text, function_source, path)
-
-
-def _register_with_core(path, mapping):
-    """The core's errors module maps frames too (for op errors raised while tracing)."""
-    try:
-        from autograph_lite import errors
-    except ImportError:
-        return
-    register = getattr(errors, "register_origin_map", None)
-    if register is not None:
-        register(path, mapping)
 
 
 def convert(fn, ag_namespace, options, convert_tree, make_context):
