@@ -168,14 +168,19 @@ def test_many_layouts_keep_the_table_bounded():
     assert len(AXPY._fast) <= function_mod.FAST_TABLE_LIMIT
 
 
+def _with_default(a, x, shift=1.0):
+    return axpy(a, x) + shift
+
+
+@pytest.mark.parametrize("fn", [axpy, _with_default])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_every_backend_agrees_with_python_on_the_fast_path(backend):
-    f = ag.defun(axpy, autograph=False, backend=backend)
+def test_every_backend_agrees_with_python_on_the_fast_path(backend, fn):
+    f = ag.defun(fn, autograph=False, backend=backend)
     a, x = np.array(0.5), np.linspace(-1.0, 1.0, 5)
-    assert_same(f(a, x), axpy(a, x))  # checked path: traces, runs, fills the table
+    assert_same(f(a, x), fn(a, x))  # checked path: traces, runs, fills the table
     assert function_mod._fast_key((a, x)) in f._fast
     for k in range(3):
-        assert_same(f(a, x * k), axpy(a, x * k))  # fast path
+        assert_same(f(a, x * k), fn(a, x * k))  # fast path
     assert f.tracing_count == 1
 
 
