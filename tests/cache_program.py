@@ -1,7 +1,7 @@
 """Kernels of every kind, run as a fresh process by test_cache.py (not a test module).
 
-Prints two JSON lines: the results, then per Function (Numba cache hits, misses, cache
-class), so a second run with the same AUTOGRAPH_LITE_CACHE_DIR shows what was loaded
+Prints three JSON lines: the results, per Function (Numba cache hits, misses, cache
+class), and the heavy Numba modules loading the first three kernels imported, so a second run with the same AUTOGRAPH_LITE_CACHE_DIR shows what was loaded
 from disk and how. The argument becomes a constant of one more kernel that no cache
 holds: it is compiled after the disk loads of the same process.
 """
@@ -69,6 +69,12 @@ def main(tag):
         "chain": chain(a.astype(np.float32)).numpy(),
         "newton": newton(a).numpy(),
         "layer": layer(np.ones((2, 3)), np.full((3, 2), 0.25)).numpy(),
+    }
+    # Numba modules a process imports to load these kernels (cpu_runtime's allocation,
+    # copy and BLAS product link no overload from them): none when loaded from disk.
+    heavy = ("numba.np.arrayobj", "numba.np.linalg", "numba.cpython.unicode")
+    loaded_heavy = [m for m in heavy if m in sys.modules]
+    out |= {
         "intops": [t.numpy().tolist()
                    for t in intops(np.array([7, -7, 5, 0]), np.array([2, 2, 0, -3]))],
         "noisy": [noisy(np.zeros(3)).numpy().tolist() for _ in range(2)],
@@ -94,6 +100,7 @@ def main(tag):
                            type(cf._dispatcher._cache).__name__)
     print(json.dumps(out, default=lambda v: np.asarray(v).tolist()))
     print(json.dumps(loads))
+    print(json.dumps(loaded_heavy))
 
 
 if __name__ == "__main__":

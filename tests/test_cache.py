@@ -205,11 +205,13 @@ def test_disk_loads_in_a_new_process_agree_and_skip_numbas_registry_start_up(cac
         p = subprocess.run([sys.executable, prog, str(tag)], capture_output=True, text=True,
                            env=env, timeout=300)
         assert p.returncode == 0, p.stderr
-        printed, results, loads = p.stdout.splitlines()
-        return printed, json.loads(results), json.loads(loads)
+        printed, results, loads, heavy = p.stdout.splitlines()
+        return printed, json.loads(results), json.loads(loads), json.loads(heavy)
 
-    cold_printed, cold, cold_loads = run(1)
-    warm_printed, warm, warm_loads = run(2)
+    cold_printed, cold, cold_loads, cold_heavy = run(1)
+    warm_printed, warm, warm_loads, warm_heavy = run(2)
+    assert cold_heavy  # compiling imports them (a sanity check of the probe)
+    assert warm_heavy == []  # loading the same kernels does not
     assert all(misses == 1 for _, misses, _ in cold_loads.values())
     assert {k: v[:2] for k, v in warm_loads.items()} == {k: [1, 0] for k in cold_loads}
     lean = {k for k, v in warm_loads.items() if v[2] == "LeanLoadCache"}

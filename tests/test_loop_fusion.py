@@ -108,8 +108,14 @@ def test_loop_updates_in_place_without_touching_the_callers_array():
     assert np.array_equal(x0, keep)  # the loop's buffer is a copy made once at entry
     src = ag.defun(relax, autograph=False).get_concrete_function(x0, target).source
     body = src[src.index("while True:"):]
-    assert "np.empty" not in body, src  # no allocation per trip
-    assert "x0.copy()" in src, src
+    assert "rt.empty" not in body, src  # no allocation per trip
+    assert "rt.copy(x0)" in src, src
+    # the same from a strided view of the caller's array (rt.copy's element loop)
+    big = np.linspace(0.0, 3.0, 12)
+    keep = big.copy()
+    out = assert_backends_agree(relax, big[::2], target, autograph=False)["cpu"]
+    np.testing.assert_allclose(out.numpy(), target, atol=1e-8)
+    assert np.array_equal(big, keep)
 
 
 def adds_its_transpose(a):

@@ -1,8 +1,19 @@
-"""Helpers that generated cpu kernels import as ``rt`` (Numba-compiled, cache-safe)."""
+"""Helpers that generated cpu kernels import as ``rt`` (Numba-compiled, cache-safe).
+
+Allocation (:func:`empty`) and BLAS products (:func:`dot`) are written here rather than
+taken from Numba's ``np.empty``/``np.dot``: those are overloads compiled in
+``numba.np.arrayobj``/``numba.np.linalg``, and a kernel that links them makes every new
+process import both modules (~0.04 s, with ``numba.cpython.unicode`` and friends) to
+rebuild their environments when it loads the kernel from the disk cache. The intrinsics
+below lower inline (no environment of their own), and the jitted helpers live in this
+module, which kernels import anyway. Their code generation uses Numba's own lowering
+helpers (``make_array``, ``call_xxgemm`` ...), imported only while compiling.
+"""
 import numba
 import numpy as np
 from numba import types
-from numba.extending import overload, register_jitable
+from numba.core import cgutils
+from numba.extending import intrinsic, overload, register_jitable
 
 JIT_OPTIONS = dict(error_model="numpy", nogil=True)
 
@@ -131,3 +142,216 @@ def _matmul_batched(a, b):
     return lambda a, b: _mm_nd(a, b)
 
 
+
+
+# allocation ---------------------------------------------------------------------------
+def _dtype_of(ty):
+    """The Numba scalar type a dtype argument (``np.float64``, ``a.dtype``) stands for."""
+    if isinstance(ty, types.NumberClass):
+        return ty.instance_type
+    if isinstance(ty, types.DType):
+        return ty.dtype
+    return None
+
+
+def _alloc(context, builder, arrty, shapes):
+    """A new C-contiguous NRT array of ``arrty`` with the given intp ``shapes`` (LLVM
+    values): Numba's ``_empty_nd_impl`` minus its jitted allocator call. Size overflow
+    raises NumPy's ValueError; a failed allocation raises MemoryError (NRT's check)."""
+    from llvmlite import ir
+    from numba.np.arrayobj import get_itemsize, make_array, populate_array
+    ary = make_array(arrty)(context, builder)
+    intp = context.get_value_type(types.intp)
+    itemsize = context.get_constant(types.intp, get_itemsize(context, arrty))
+    nitems = context.get_constant(types.intp, 1)
+    overflow = ir.Constant(ir.IntType(1), 0)
+    for s in shapes:
+        prod = builder.smul_with_overflow(nitems, s)
+        nitems = builder.extract_value(prod, 0)
+        overflow = builder.or_(overflow, builder.extract_value(prod, 1))
+    strides = [itemsize]
+    for s in reversed(shapes[1:]):
+        strides.append(builder.mul(strides[-1], s))
+    strides = strides[::-1][:len(shapes)]
+    nbytes = builder.smul_with_overflow(nitems, itemsize)
+    overflow = builder.or_(overflow, builder.extract_value(nbytes, 1))
+    with builder.if_then(overflow, likely=False):
+        context.call_conv.return_user_exc(
+            builder, ValueError, ("array is too big; `arr.size * arr.dtype.itemsize` is "
+                                  "larger than the maximum possible size.",))
+    align = context.get_preferred_array_alignment(arrty.dtype)
+    meminfo = context.nrt.meminfo_alloc_aligned(builder, builder.extract_value(nbytes, 0),
+                                                align)
+    data = context.nrt.meminfo_data(builder, meminfo)
+    populate_array(ary, data=builder.bitcast(data, context.get_data_type(arrty.dtype)
+                                             .as_pointer()),
+                   shape=cgutils.pack_array(builder, shapes, ty=intp),
+                   strides=cgutils.pack_array(builder, strides, ty=intp),
+                   itemsize=itemsize, meminfo=meminfo)
+    return ary
+
+
+@intrinsic
+def empty(typingctx, shape, dtype):
+    """``np.empty(shape, dtype)`` for a tuple of integer sizes (checked non-negative by
+    the caller where they are not array dimensions): a new C-contiguous array."""
+    dt = _dtype_of(dtype)
+    if dt is None or not isinstance(shape, types.BaseTuple) or not all(
+            isinstance(t, types.Integer) for t in shape):
+        return None
+    arrty = types.Array(dt, len(shape), "C")
+
+    def codegen(context, builder, sig, args):
+        sizes = cgutils.unpack_tuple(builder, args[0], len(sig.args[0]))
+        shapes = [context.cast(builder, v, t, types.intp) for v, t in zip(sizes, sig.args[0])]
+        return _alloc(context, builder, arrty, shapes)._getvalue()
+
+    return arrty(shape, dtype), codegen
+
+
+@intrinsic
+def copy(typingctx, a):
+    """``a.copy()``: a new C-contiguous array with ``a``'s values (one memcpy when ``a``
+    is C-contiguous, an element loop over its strides otherwise)."""
+    if not isinstance(a, types.Array):
+        return None
+    arrty = types.Array(a.dtype, a.ndim, "C")
+
+    def codegen(context, builder, sig, args):
+        from numba.np.arrayobj import make_array
+        src = make_array(sig.args[0])(context, builder, args[0])
+        shapes = cgutils.unpack_tuple(builder, src.shape, a.ndim)
+        dst = _alloc(context, builder, arrty, shapes)
+        if a.layout == "C" or a.ndim == 0:
+            cgutils.raw_memcpy(builder, dst.data, src.data, src.nitems, src.itemsize)
+        else:
+            s_strides = cgutils.unpack_tuple(builder, src.strides, a.ndim)
+            d_strides = cgutils.unpack_tuple(builder, dst.strides, a.ndim)
+            with cgutils.loop_nest(builder, shapes, shapes[0].type) as idx:
+                p = cgutils.get_item_pointer2(context, builder, src.data, shapes, s_strides,
+                                              a.layout, idx)
+                q = cgutils.get_item_pointer2(context, builder, dst.data, shapes, d_strides,
+                                              "C", idx)
+                builder.store(builder.load(p), q)
+        return dst._getvalue()
+
+    return arrty(a), codegen
+
+
+# BLAS products ------------------------------------------------------------------------
+def contiguous(a):
+    """``a`` itself when it is C- or F-contiguous (BLAS takes both), else a C copy."""
+    return np.ascontiguousarray(a)
+
+
+@overload(contiguous)
+def _contiguous(a):
+    if a.layout in "CF":
+        return lambda a: a
+    return lambda a: copy(a)
+
+
+@register_jitable
+def _check_int(n):
+    if n > 2147483647:
+        raise OverflowError("array size too large to fit in C int")
+
+
+@intrinsic
+def _blas_product(typingctx, x, y, out):
+    """``out[...] = x @ y`` for contiguous 1-D/2-D operands of one BLAS dtype (sizes
+    checked by the caller). Zero-sized products fill zeros; a (1,k)@(k,1)-shaped case
+    takes dot/gemv instead of gemm, as Numba's np.dot does."""
+    def codegen(context, builder, sig, args):
+        from numba.np.arrayobj import make_array
+        from numba.np.linalg import call_xxdot, call_xxgemm, call_xxgemv, ensure_blas
+        ensure_blas()
+        xty, yty, oty = sig.args
+        x, y, o = (make_array(t)(context, builder, v) for t, v in zip(sig.args, args))
+        xs, ys, os_ = (cgutils.unpack_tuple(builder, a.shape) for a in (x, y, o))
+        zero = context.get_constant(types.intp, 0)
+        one = context.get_constant(types.intp, 1)
+        dims = list(xs) + list(ys)
+        empty_ = builder.icmp_signed("==", dims[0], zero)
+        for d in dims[1:]:
+            empty_ = builder.or_(empty_, builder.icmp_signed("==", d, zero))
+        with builder.if_else(empty_, likely=False) as (is_empty, nonempty):
+            with is_empty:
+                cgutils.memset(builder, o.data, builder.mul(o.itemsize, o.nitems), 0)
+            with nonempty:
+                if xty.ndim == 2 and yty.ndim == 2:
+                    m, k = xs
+                    n = ys[1]
+                    with builder.if_else(builder.icmp_signed("==", n, one)) as (rvec, rmat):
+                        with rvec:
+                            with builder.if_else(builder.icmp_signed("==", m, one)) as (vv, mv):
+                                with vv:
+                                    call_xxdot(context, builder, False, xty.dtype, k, x.data,
+                                               y.data, o.data)
+                                with mv:
+                                    call_xxgemv(context, builder, xty.layout == oty.layout,
+                                                xty, xs, x.data, y.data, o.data)
+                        with rmat:
+                            with builder.if_else(builder.icmp_signed("==", m, one)) as (vm, mm):
+                                with vm:
+                                    call_xxgemv(context, builder, yty.layout != oty.layout,
+                                                yty, ys, y.data, x.data, o.data)
+                                with mm:
+                                    call_xxgemm(context, builder, xty, xs, x.data, yty, ys,
+                                                y.data, oty, os_, o.data)
+                elif xty.ndim == 2:  # matrix @ vector
+                    call_xxgemv(context, builder, xty.layout == "C", xty, xs, x.data, y.data,
+                                o.data)
+                elif yty.ndim == 2:  # vector @ matrix: (y.T @ x)
+                    call_xxgemv(context, builder, yty.layout == "F", yty, ys, y.data, x.data,
+                                o.data)
+                else:
+                    call_xxdot(context, builder, False, xty.dtype, xs[0], x.data, y.data,
+                               o.data)
+        return context.get_dummy_value()
+
+    return types.none(x, y, out), codegen
+
+
+def dot(a, b):
+    """``a @ b`` for 1-D/2-D float arrays of one dtype, through BLAS (SciPy's, as Numba's
+    np.dot); contiguous operands are passed as they are, others copied once."""
+    return np.dot(a, b)
+
+
+def _out_shape(a, b):
+    """The shape of ``a @ b`` (1-D/2-D); a vector product is one element, read back as
+    the scalar it is."""
+    return np.dot(a, b).shape or (1,)
+
+
+@overload(_out_shape)
+def _ol_out_shape(a, b):
+    if a.ndim == 2 and b.ndim == 2:
+        return lambda a, b: (a.shape[0], b.shape[1])
+    if a.ndim == 2:
+        return lambda a, b: (a.shape[0],)
+    if b.ndim == 2:
+        return lambda a, b: (b.shape[1],)
+    return lambda a, b: (1,)
+
+
+@register_jitable
+def _product(a, b):
+    k = a.shape[-1]
+    if b.shape[0] != k:
+        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0")
+    shape = _out_shape(a, b)
+    for d in shape:
+        _check_int(d)
+    _check_int(k)
+    out = empty(shape, a.dtype)
+    _blas_product(contiguous(a), contiguous(b), out)
+    return out
+
+
+@overload(dot)
+def _dot(a, b):
+    if a.ndim == 1 and b.ndim == 1:
+        return lambda a, b: _product(a, b)[0]
+    return lambda a, b: _product(a, b)

@@ -97,8 +97,13 @@ class Emitter:
         """``name = <new array of dims filled with value>``. Not ``np.full``: Numba takes
         ~0.08 s longer to compile it (its flat-iterator fill) than empty + ``[...] =``,
         which runs as fast."""
-        self.line(f"{name} = np.empty(({', '.join(dims)},), {self.dt(dtype)})")
+        self.line(f"{name} = {self.alloc(dims, dtype)}")
         self.line(f"{name}[...] = {value}")
+
+    def alloc(self, dims, dtype):
+        """A new uninitialised C array: ``rt.empty``, not ``np.empty``, so the kernel links
+        no Numba overload (whose module a warm process would import to load it)."""
+        return f"rt.empty(({', '.join(dims)},), {self.dt(dtype)})"
 
     # typed literals and casts -------------------------------------------------------
     @staticmethod
@@ -231,7 +236,7 @@ class Emitter:
         run time, falling back to a new array."""
         from .inplace import can_overwrite
         v = node.outputs[0]
-        fresh = f"np.empty(({', '.join(dims)},), {self.dt(v.type.dtype)})"
+        fresh = self.alloc(dims, v.type.dtype)
         leaves = list(self.leaves(v, root=True).values())
         loop_vars = node.graph.inputs if id(node.graph) in self.loop_bodies else []
         for cand in leaves + [b for b in loop_vars if b not in leaves]:
@@ -293,7 +298,7 @@ class Emitter:
     def writable(self, value, node):
         """``value``'s name, or a copy of it when ``node`` may not write into its buffer."""
         name = self.name(value)
-        return name if self.can_update_in_place(value, node) else f"{name}.copy()"
+        return name if self.can_update_in_place(value, node) else f"rt.copy({name})"
 
     # graph walking ----------------------------------------------------------------
     def emit_graph(self, graph):

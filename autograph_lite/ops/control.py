@@ -79,7 +79,8 @@ def _while_lower(em, node):
     for pos, init, out, b in zip(init_lines, node.inputs, node.outputs, body.inputs):
         if b.id in em.owned_loop_vars and not init_is_clobberable(init, node, em.uses,
                                                                    em.borrowed):
-            em.lines[pos] += ".copy()"
+            head, _, value = em.lines[pos].partition(" = ")
+            em.lines[pos] = f"{head} = rt.copy({value})"  # rt: see cpu_runtime.copy
         elif init.id in em.borrowed:
             caller_init = True
             em.borrowed.add(out.id)  # zero trips: the result is the initial value itself

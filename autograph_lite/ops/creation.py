@@ -82,7 +82,7 @@ def _empty_lower(em, node):
     if not out.ndim:
         return em.lit(0, out.dtype)
     dims = _dim_exprs(em, node, node.attrs["shape"], 0)
-    return f"np.empty(({', '.join(dims)},), {em.dt(out.dtype)})"
+    return em.alloc(dims, out.dtype)
 
 
 defop("empty", infer=_full_infer, eager=_empty_eager, lower=_empty_lower, differentiable=False,

@@ -59,8 +59,8 @@ def _push_lower(em, node):
     with em.block(f"if {grow}:"):
         grown = em.fresh("grown")
         cap = f"{out}.shape[0]"
-        em.line(f"{grown} = np.empty(({cap} if {k} < {cap} else max(2 * {cap}, {k} + 1), "
-                f"{''.join(s + ', ' for s in rows)}), {em.dt(buf.type.dtype)})")
+        size = f"{cap} if {k} < {cap} else max(2 * {cap}, {k} + 1)"
+        em.line(f"{grown} = {em.alloc([size] + rows, buf.type.dtype)}")
         with em.loops([k] + rows) as idx:
             em.line(f"{grown}[{', '.join(idx)}] = {out}[{', '.join(idx)}]")
         em.line(f"{out} = {grown}")

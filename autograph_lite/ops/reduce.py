@@ -238,7 +238,7 @@ def _lower_arg(cmp, name):
         else:
             odims = [("1" if k in axes else dims[k]) for k in range(rank)
                      if keepdims or k not in axes]
-            em.line(f"{res} = np.zeros(({', '.join(odims)},), np.int64)")
+            em.fill(res, odims, "0", np.int64)
             em.fill(best, odims, init, x.type.dtype)
         if flat:
             n = em.fresh("n")
@@ -285,7 +285,7 @@ def _cumsum_lower(em, node):
         return f"np.cumsum(np.ascontiguousarray({src}).ravel()).astype({em.dt(dt)})"
     name = em.new(out)
     dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
-    em.line(f"{name} = np.empty(({', '.join(dims)},), {em.dt(dt)})")
+    em.line(f"{name} = {em.alloc(dims, dt)}")
     with em.loops(dims) as idx:
         prev = list(idx)
         prev[axis] = f"{idx[axis]} - 1"

@@ -275,7 +275,7 @@ def _matmul_lower(em, node):
     if b.type.dtype != dt:
         nb = f"{nb}.astype({em.dt(dt)})"
     if dt.kind == "f" and dt != dtypes.float16 and a.type.ndim <= 2 and b.type.ndim <= 2:
-        return f"np.dot(np.ascontiguousarray({na}), np.ascontiguousarray({nb}))"
+        return f"rt.dot({na}, {nb})"
     if a.type.ndim <= 2 and b.type.ndim <= 2:
         return f"rt.matmul_loops({na}, {nb})"
     return f"rt.matmul_batched({na}, {nb})"

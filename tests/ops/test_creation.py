@@ -101,3 +101,13 @@ def test_linspace_dtype_follows_numpy():
     _agree(lambda a: (np.linspace(a, 1, 4), np.linspace(a, 1, 4, dtype=np.float64)),
            np.float32(0))
     _agree(lambda a: (np.linspace(a, 10, 7), np.linspace(a, 10, 7, dtype=int)), np.int32(-5))
+
+
+def test_sizes_whose_byte_count_overflows_raise_numpys_error():
+    """cpu_runtime.empty checks the element and byte counts for overflow, as NumPy does."""
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(lambda n: ag.zeros([n, n]) + 1.0, autograph=False, backend=backend)
+        with pytest.raises(ValueError, match="array is too big"):
+            f(np.int64(2 ** 40))
+    with pytest.raises(ValueError, match="array is too big"):
+        np.zeros((2 ** 40, 2 ** 40))

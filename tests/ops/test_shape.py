@@ -159,3 +159,25 @@ def test_matmul_mixed_dtypes_transposes_and_broadcast_batch():
     _agree(lambda a, b: a @ b, np.ones((1, 2, 3)), np.ones((4, 3, 2)))
     _agree(lambda a, b: a @ b, np.arange(24.0).reshape(2, 1, 3, 4), np.ones((3, 4, 2)))
     _agree(lambda a, b: a @ b, np.array([[True, False]]), np.array([[True], [True]]))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32])
+def test_matmul_blas_strided_transposed_and_vector_shaped_operands(dt):
+    """cpu_runtime.dot: BLAS takes C and F operands as they are and gets a copy of any
+    other layout; (1,k)@(k,1), (m,k)@(k,1) and (1,k)@(k,n) go to dot/gemv as in Numba's
+    np.dot; zero-sized products are zeros."""
+    a = (np.arange(48.0).reshape(6, 8) % 7 - 3).astype(dt)
+
+    def f(a, t):
+        return (a[::2, 1::3] @ a[1::2, ::2],      # strided @ strided
+                a[0, ::2] @ a[:4, ::3],           # vector @ matrix
+                a[:3, ::2] @ a[1, ::2],           # matrix @ vector
+                a[0, ::2] @ a[1, ::2],            # vector @ vector
+                a[:1, ::2] @ a[:4, :1],           # (1,k) @ (k,1)
+                a[:3, ::2] @ a[:4, 1:2],          # (m,k) @ (k,1)
+                a[:1, ::2] @ a[:4, :3],           # (1,k) @ (k,n)
+                t @ a, t[:, :1].T @ t,            # F-ordered operands
+                a[:, :0] @ t[:0, :],              # k == 0: zeros
+                a[:0] @ t)                        # m == 0
+    _agree(f, a, a.T, rtol=1e-5)
+    _agree(lambda a, b: a @ b, a[:, ::2], a[1::2, :4].T, rtol=1e-5)  # the caller's views
