@@ -54,9 +54,23 @@ def _code_of(fn):
     return code
 
 
-def parse_function(fn):
+def source_lines(fn):
+    """(lines, number of the first line) of a ``def`` function's source.
+
+    Raises:
+      NoSourceError: when the source cannot be read.
+    """
+    try:
+        return inspect.getsourcelines(fn)
+    except (OSError, TypeError) as e:
+        raise NoSourceError(f"no source for {fn.__qualname__}: {e}") from None
+
+
+def parse_function(fn, source=None):
     """Parses a (possibly nested or decorated) function into a gast FunctionDef.
 
+    Args:
+      source: ``source_lines(fn)`` when the caller already has it.
     Returns:
       (node, filename): `node` has its decorators stripped and origins set.
     Raises:
@@ -65,10 +79,7 @@ def parse_function(fn):
     code = _code_of(fn)
     if code.co_name == "<lambda>":
         return parse_lambda(fn)
-    try:
-        lines, first = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as e:
-        raise NoSourceError(f"no source for {fn.__qualname__}: {e}") from None
+    lines, first = source or source_lines(fn)
     module, shift = _parse_lines(lines)
     body = module.body[0].body if shift else module.body
     node = next((n for n in body if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef))),
