@@ -608,6 +608,16 @@ def main(argv=None):
                              ag=f"{warm_p['first_calls_total_s']:.3f}/"
                                 f"{cold_p['first_calls_total_s']:.3f} s",
                              ratio_text=f"{frac_p * 100:.1f}% of cold", target="info", met=""))
+            floor = warm_p["numba_import_s"] + warm_p["scipy_blas_import_s"]
+            cold_total = cold["first_calls_total_s"]
+            rows.append(dict(workload="(5c) floor: numba+SciPy imports / cold", unit="s",
+                             ag=f"{floor:.3f}/{cold_total:.3f} s",
+                             ratio_text=f"{floor / cold_total * 100:.1f}% of cold",
+                             target="info", met=""))
+            notes.append("(5c) floor: what any process pays before the first of these kernels "
+                         "can run, `import numba` plus SciPy's BLAS import (timed in the "
+                         "'after imports' warm child), over the cold first calls: a warm "
+                         "ratio cannot go below it.")
             notes.append(f"(5c) a warm process loads kernels without Numba's registry start-up "
                          f"(backends/numba_cache.py); it still pays `import numba` "
                          f"({warm_p['numba_import_s']:.3f} s) and, at the first np.dot, "
