@@ -51,10 +51,6 @@ def _parser():
     show.add_argument("--backend", choices=("cpu", "cuda"), default="cpu")
     show.add_argument("--signature", metavar="SPEC", default=None,
                       help='argument types, e.g. "float32[None,3], int64[]"')
-    exp = sub.add_parser("export", help="write a standalone module for FILE.py:FUNC")
-    exp.add_argument("target", metavar="FILE.py:FUNC")
-    exp.add_argument("--signature", metavar="SPEC", default=None)
-    exp.add_argument("-o", "--output", required=True, metavar="PATH")
     return p
 
 
@@ -65,11 +61,8 @@ def main(argv=None):
         args = _parser().parse_args(argv)
         if args.command is None:
             raise UsageError("missing command (try 'show FILE.py:FUNC')")
-        if args.command == "show":
-            text = _show(args)
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
-        elif args.command == "export":
-            _export(args)
+        text = _show(args)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
     except UsageError as e:
         _fail(e)
@@ -263,19 +256,8 @@ def _python_function(obj):
 
 
 def _converted(obj):
+    from .autograph import to_code
     fn = _python_function(obj)
-    try:
-        from . import autograph
-        to_code = getattr(autograph, "to_code")
-    except (ImportError, AttributeError):
-        to_code = None
-    if to_code is None:
-        print(f"{PROG}: note: AutoGraph's to_code is not available in this build; showing "
-              f"the function's own source", file=sys.stderr)
-        try:
-            return inspect.getsource(inspect.unwrap(fn))
-        except (OSError, TypeError) as e:
-            raise UserCodeError(f"cannot read the source of {fn.__qualname__}: {e}") from None
     try:
         return to_code(fn)
     except Exception as e:
@@ -294,14 +276,14 @@ def _function_for(obj, owner, backend):
                              f"({type(e).__name__}: {e}), so its method cannot be traced") \
                 from None
         obj = obj.__get__(instance, owner)
-    if isinstance(obj, Function):
-        if obj.backend == backend:
-            return obj
-        return Function(obj.python_function, obj.input_signature, obj.autograph, backend,
-                        obj._name)
     try:
+        if isinstance(obj, Function):
+            if obj.backend == backend:
+                return obj
+            return Function(obj.python_function, obj.input_signature, obj.autograph, backend,
+                            obj._name)
         return Function(obj, backend=backend)
-    except TypeError as e:
+    except (TypeError, NotImplementedError) as e:
         raise UsageError(str(e)) from None
 
 
@@ -334,33 +316,7 @@ def _show(args):
     if args.stage == "graph":
         return str(cf.graph)
     try:
-        if args.backend == "cuda":
-            return _cuda_source(cf)
         return cf.source
-    except ImportError as e:
-        raise UsageError(f"the {args.backend} backend is not available: {e}") from None
     except Exception as e:
         raise UserCodeError(f"generating the {args.backend} kernel failed: "
                             f"{type(e).__name__}: {e}") from None
-
-
-def _cuda_source(cf):
-    from .backends import cuda  # ImportError: reported as an unavailable backend
-    for name in ("source", "generate"):
-        gen = getattr(cuda, name, None)
-        if callable(gen):
-            out = gen(cf.graph)
-            return out if isinstance(out, str) else out.source
-    raise UsageError("the cuda backend cannot show its kernel source in this build")
-
-
-def _export(args):
-    obj, owner = load_target(args.target)
-    cf = concrete_function(obj, owner, args.signature)
-    if not hasattr(cf, "export"):
-        raise UsageError("export is not available in this build")
-    try:
-        cf.export(args.output)
-    except (TypeError, ValueError, NotImplementedError) as e:
-        raise UsageError(str(e)) from None
-    print(args.output)

@@ -125,10 +125,6 @@ class ConcreteFunction:
         if backend == "interpreter":
             self._call = self._interpret
             return self._interpret(*flat)
-        if backend == "cuda":
-            from .backends import cuda
-            self._call = cuda.build(self)
-            return self._call(*flat)
         return self._compile_and_call(flat)
 
     def _interpret(self, *flat):

@@ -125,6 +125,9 @@ def test_converted_stage_is_default(capsys, module_file):
     (["show", "{file}:scale", "--stage", "graph", "--signature", "float32[3]"],
      "missing a required argument"),
     (["show", "{file}:scale", "--stage", "bogus"], "invalid choice"),
+    (["show", "{file}:scale", "--stage", "kernel", "--backend", "cuda", "--signature",
+      "float32[3], int64[]"], "GPU backend is not built yet"),
+    (["export", "{file}:scale"], "invalid choice: 'export'"),
     ([], "missing command"),
 ])
 def test_usage_errors_are_one_line_status_2(capsys, module_file, argv, needle):

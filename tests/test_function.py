@@ -394,3 +394,10 @@ def test_threads_racing_on_the_first_call(backend):
     assert f.tracing_count == 1 and len(calls) == 1
     for x, r in zip(xs, results):
         assert_same(r, x * 2.0 + 3.0)
+
+
+def test_backend_names_are_checked_when_the_function_is_made():
+    with pytest.raises(NotImplementedError, match="GPU backend is not built yet"):
+        ag.defun(scaled, backend="cuda")
+    with pytest.raises(ValueError, match="'cpu' or 'interpreter', got 'gpu'"):
+        ag.defun(scaled, backend="gpu")

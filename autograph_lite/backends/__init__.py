@@ -1,1 +1,1 @@
-"""Backends: interpreter (NumPy, the reference), cpu (Numba), cuda (numba.cuda)."""
+"""Backends: interpreter (NumPy, the reference) and cpu (Numba); cuda is not built yet."""
