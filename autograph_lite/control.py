@@ -139,12 +139,26 @@ def _while(cond, body, vars_, names):
             # staged: cond is traced in the loop's own graph; evaluating it here as well
             # would leave its stateful ops (py_func, print) in the outer graph, run once more
             return _staged_while(cond, body, vars_, names)
-        c = cond(*vars_)
-        if is_symbolic(c):
+        c, staged = probe_condition(cond, *vars_)
+        if staged:
             return _staged_while(cond, body, vars_, names)
         if not bool(c):
             return vars_
         vars_ = _as_vars(body(*vars_), vars_)
+
+
+def probe_condition(test, *args):
+    """``(test(*args), False)`` for a Python result; ``(None, True)`` for a symbolic one,
+    with what the probe staged in the current graph dropped: the staged loop traces the
+    condition again in its own graph, where it also makes the first test, and stateful
+    ops left here (py_func, print) would run once more per call."""
+    graph = current_graph()
+    mark = len(graph.nodes) if graph is not None else 0
+    c = test(*args)
+    if is_symbolic(c):
+        del graph.nodes[mark:]
+        return None, True
+    return c, False
 
 
 def _with_max_iterations(cond, body, vars_, limit, names):

@@ -133,6 +133,36 @@ def test_callback_in_a_staged_loop_condition_runs_as_often_as_in_python(backend)
         seen.clear()
 
 
+def test_a_loop_condition_probed_with_python_values_runs_no_extra_callback(backend):
+    """The loop starts from Python values, so its first test is evaluated to decide
+    whether the loop stages; when it stages, what that probe staged must not stay in
+    the function's graph (it ran the callback once more per call). Both the explicit
+    ag.while_loop and an AutoGraph `while` statement."""
+    seen = []
+
+    def test_(i):
+        seen.append(int(i))
+        return np.bool_(i < 3)
+
+    def explicit(x):
+        n = ag.while_loop(lambda i: ag.py_func(test_, [i], ag.bool_), lambda i: (i + 1,),
+                          (0,))[0]
+        return x * n
+
+    def statement(x):
+        i = 0
+        while ag.py_func(test_, [i], ag.bool_):
+            i += 1
+        return x * i
+
+    for f, autograph in ((explicit, False), (statement, True)):
+        g = ag.defun(f, autograph=autograph, backend=backend)
+        for _ in range(2):
+            assert_same(g(np.float64(2.0)), np.float64(6.0))
+            assert seen == [0, 1, 2, 3], (f.__name__, seen)  # as plain Python: 4 tests
+            seen.clear()
+
+
 def test_a_result_nobody_uses_still_runs_the_callback(backend):
     log = []
 

@@ -33,8 +33,8 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
     """Runs `while test(): body()`; stages from the first iteration whose test is a tensor."""
     opts = opts or {}
     while True:
-        cond = test()
-        if core.is_symbolic(cond):
+        cond, staged = core.control().probe_condition(test)
+        if staged:
             loc = where.caller()
             _reject_else(opts, "while", loc)
             staged_loop.run(test, body, get_state, set_state, names, nouts, opts, loc)
