@@ -78,6 +78,30 @@ class Base(gast.NodeTransformer):
                                   f"(at {location(node)})")
 
 
+class BlockDepth:
+    """Mixin for a `Base` converter that rewrites statements only inside an `if`, `while` or
+    `for` (those that may be staged): `self.block_depth` counts the ones around the visited
+    node, within its own function (a nested function or lambda starts again at 0)."""
+
+    block_depth = 0
+
+    def _visit_block_stmt(self, node):
+        self.block_depth += 1
+        node = self.generic_visit(node)
+        self.block_depth -= 1
+        return node
+
+    visit_If = visit_While = visit_For = _visit_block_stmt
+
+    def visit_FunctionDef(self, node):
+        depth, self.block_depth = self.block_depth, 0
+        node = self.generic_visit(node)
+        self.block_depth = depth
+        return node
+
+    visit_Lambda = visit_FunctionDef
+
+
 def is_ag_call(call):
     """True for calls of generated helpers: `ag__.something(...)`."""
     f = call.func

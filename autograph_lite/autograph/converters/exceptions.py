@@ -10,28 +10,10 @@ from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import templates
 
 
-class TryTransformer(base.Base):
-    def __init__(self, ctx):
-        super().__init__(ctx)
-        self.depth = 0
-
-    def _visit_block_stmt(self, node):
-        self.depth += 1
-        node = self.generic_visit(node)
-        self.depth -= 1
-        return node
-
-    visit_If = visit_While = visit_For = _visit_block_stmt
-
-    def visit_FunctionDef(self, node):
-        depth, self.depth = self.depth, 0
-        node = self.generic_visit(node)
-        self.depth = depth
-        return node
-
+class TryTransformer(base.BlockDepth, base.Base):
     def visit_Try(self, node):
         node = self.generic_visit(node)
-        if not self.depth:
+        if not self.block_depth:
             return node
         return templates.replace("ag__.try_stmt_guard()") + [node]
 

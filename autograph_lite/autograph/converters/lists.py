@@ -30,32 +30,22 @@ def _append_target(stmt):
     return None
 
 
-class ListTransformer(base.Base):
+class ListTransformer(base.BlockDepth, base.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.loop_depth = 0
         self.rebindable = set()
 
-    def _visit_loop(self, node):
-        self.loop_depth += 1
-        node = self.generic_visit(node)
-        self.loop_depth -= 1
-        return node
-
-    visit_For = visit_While = visit_If = _visit_loop
-
-    def _visit_scope(self, node):
-        depth, self.loop_depth = self.loop_depth, 0
+    def visit_FunctionDef(self, node):
         outer, self.rebindable = self.rebindable, activity.local_names(node)
-        node = self.generic_visit(node)
-        self.loop_depth, self.rebindable = depth, outer
+        node = super().visit_FunctionDef(node)
+        self.rebindable = outer
         return node
 
-    visit_FunctionDef = visit_Lambda = _visit_scope
+    visit_Lambda = visit_FunctionDef
 
     def visit_Expr(self, node):
         name = _append_target(node)
-        if name is None or not self.loop_depth or name not in self.rebindable:
+        if name is None or not self.block_depth or name not in self.rebindable:
             return self.generic_visit(node)
         return templates.replace("l = ag__.list_append(l, x)", l=name,
                                  x=node.value.args[0])

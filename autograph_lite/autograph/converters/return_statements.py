@@ -24,26 +24,24 @@ from autograph_lite.autograph.pyct import templates
 _BLOCK_FIELDS = ("body", "orelse", "finalbody")
 
 
-def _returns(block):
-    """True when every path through the block ends in a return."""
-    return any(isinstance(s, gast.Return)
-               or (isinstance(s, gast.If) and _returns(s.body) and _returns(s.orelse))
-               for s in block)
-
-
-def _never_falls_off(block):
-    """True when no path through the block reaches its end (returns, raises, loops forever).
+def _never_falls_off(block, returns_only=False):
+    """True when no path through the block reaches its end (returns, raises, loops forever);
+    with `returns_only`, when every path ends in a return.
 
     `while True` stands for a loop without break (break conversion ran before and leaves
     a flag in the test of a loop that breaks).
     """
     for s in block:
-        if isinstance(s, (gast.Return, gast.Raise)):
-            return True
-        if isinstance(s, gast.If) and _never_falls_off(s.body) and _never_falls_off(s.orelse):
-            return True
-        if (isinstance(s, gast.While) and isinstance(s.test, gast.Constant)
-                and s.test.value is True):
+        if isinstance(s, gast.If):
+            ends = (_never_falls_off(s.body, returns_only)
+                    and _never_falls_off(s.orelse, returns_only))
+        elif returns_only:
+            ends = isinstance(s, gast.Return)
+        else:
+            ends = (isinstance(s, (gast.Return, gast.Raise))
+                    or (isinstance(s, gast.While) and isinstance(s.test, gast.Constant)
+                        and s.test.value is True))
+        if ends:
             return True
     return False
 
@@ -62,7 +60,8 @@ def _move_tails(stmts):
             continue
         rest, moved = stmts[i + 1:], False
         if isinstance(s, gast.If):
-            body, orelse = _returns(s.body), _returns(s.orelse)
+            body = _never_falls_off(s.body, returns_only=True)
+            orelse = _never_falls_off(s.orelse, returns_only=True)
             if rest and body != orelse:
                 if body:
                     s.orelse = s.orelse + rest

@@ -70,6 +70,9 @@ def _staged_positions(values):
 def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
     init = get_state()
     traced, order = {}, []
+    # Names of the values given to the core, for its errors: known only once a branch has
+    # run, and the core reads them after both, so each branch refills this same list.
+    staged_names = []
 
     def trace(which):
         # Each branch starts from its own copy of the lists and arrays: one mutated in
@@ -93,12 +96,14 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
                 if trial.active():
                     _fill_one_sided(traced)
                 _check_all(traced, names, loc)
-            return tuple(traced[which][i] for i in _staged_positions(traced[order[0]]))
+            positions = _staged_positions(traced[order[0]])
+            staged_names[:] = [names[i] for i in positions]
+            return tuple(traced[which][i] for i in positions)
         return run
 
     with where.located("staged `if`", loc):
         merged = core.control().cond(cond, branch(True), branch(False),
-                                     output_names=_staged_names(names, traced, order))
+                                     output_names=staged_names)
     final = list(traced[order[0]])
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
@@ -194,20 +199,6 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
         if core.is_carriable(other[i]):
             filled[i] = trial.zeros_like(other[i])
     traced[which] = tuple(filled)
-
-
-def _staged_names(names, traced, order):
-    """Names of the values given to the core (computed lazily: known after a branch)."""
-    class Names:
-        def __len__(self):
-            return len(self._list())
-
-        def __getitem__(self, i):
-            return self._list()[i]
-
-        def _list(self):
-            return [names[i] for i in _staged_positions(traced[order[0]])] if order else []
-    return Names()
 
 
 def _fill_one_sided(traced):

@@ -79,3 +79,8 @@ def rank_of(x):
     if isinstance(x, numbers.Number):
         return 0
     return getattr(x, "ndim", None)
+
+
+def concrete_shape(shape):
+    """`shape` with unknown (None) sizes as 0: the shape of a stand-in value of its type."""
+    return tuple(0 if d is None else d for d in shape)

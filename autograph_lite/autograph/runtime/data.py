@@ -63,8 +63,7 @@ class TensorList(tuple):
 def new_tensor_list(items, row, capacity):
     """A TensorList holding `items`, room for `capacity` more rows of `row`'s type."""
     numpy_api = core.module("autograph_lite.numpy_api")
-    shape = tuple(0 if d is None else d for d in row.shape)
-    buf = numpy_api.empty((len(items) + capacity,) + shape, row.dtype)
+    buf = numpy_api.empty((len(items) + capacity,) + core.concrete_shape(row.shape), row.dtype)
     for k, item in enumerate(items):
         buf = core.ag().setitem(buf, k, item)
     return TensorList(buf, np.int64(len(items)))

@@ -57,8 +57,7 @@ def zeros_like(value):
         return {k: zeros_like(v) for k, v in value.items()}
     if isinstance(value, (bool, int, float)):
         return type(value)(0)
-    shape = tuple(0 if d is None else d for d in (value.shape or ()))
-    return np.zeros(shape, dtype=value.dtype)
+    return np.zeros(core.concrete_shape(value.shape or ()), dtype=value.dtype)
 
 
 class _TrialList(list):
@@ -69,25 +68,6 @@ class _TrialList(list):
         if core.is_symbolic(index):
             return core.module("autograph_lite.numpy_api").stack(list(self))[index]
         return list.__getitem__(self, index)
-
-
-def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
-    with _scratch_graph() as g:
-        trial = []
-        for v in values:
-            if isinstance(v, list):
-                trial.append(_TrialList(v))
-            elif core.is_carriable(v):
-                trial.append(_placeholder_input(g, v))
-            else:
-                trial.append(v)
-        set_state(tuple(trial) + tuple(rest))
-        try:
-            with staging.region():
-                body()
-        except UnboundLocalError:
-            return None
-        return get_state()[:nouts]
 
 
 def _as_tensor_list(items, element, name, loc, capacity):
@@ -115,18 +95,36 @@ def copy_for_trial(v):
     return v
 
 
-def scratch_run(values, run, get_state, set_state, restore):
-    """The state `run()` leaves when traced once into a thrown-away scratch graph from
-    copies of the state `values`; the caller's state is set to `restore` afterwards.
-    Errors propagate: the caller decides what not knowing means."""
+def scratch_run(values, run, get_state, set_state, restore, start=None):
+    """The state `run()` leaves when traced once into a thrown-away scratch graph `g` from
+    copies of the state `values` (or from the state `start(g)`, when given); the caller's
+    state is set to `restore` afterwards. Errors propagate: the caller decides what not
+    knowing means."""
     try:
-        with _scratch_graph():
-            set_state(tuple(copy_for_trial(v) for v in values))
+        with _scratch_graph() as g:
+            set_state(start(g) if start else tuple(copy_for_trial(v) for v in values))
             with staging.region():
                 run()
             return get_state()
     finally:
         set_state(restore)
+
+
+def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
+    """The loop values after one iteration of `body` from placeholders of `values` (None
+    when the body reads a variable before setting it); the state is `values + rest` again
+    afterwards."""
+    def start(g):
+        trial = tuple(_TrialList(v) if isinstance(v, list)
+                      else _placeholder_input(g, v) if core.is_carriable(v) else v
+                      for v in values)
+        return trial + tuple(rest)
+
+    try:
+        after = scratch_run((), body, get_state, set_state, tuple(values) + tuple(rest), start)
+    except UnboundLocalError:
+        return None
+    return after[:nouts]
 
 
 def iteration_stages(item, body, get_state, set_state, nouts):
@@ -156,7 +154,7 @@ def _new_element(before, after):
         after = after.buffer
     if core.is_tensor(after) and core.rank_of(after):
         # (a value of the thrown-away scratch graph: only its row type may be used)
-        return np.zeros(tuple(0 if d is None else d for d in after.shape[1:]), after.dtype)
+        return np.zeros(core.concrete_shape(after.shape[1:]), after.dtype)
     return None
 
 
@@ -169,7 +167,6 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     if not need:
         return list(values)
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
-    set_state(tuple(values) + tuple(rest))
     out = list(values)
     for i in need:
         after = traced[i] if traced is not None else Undefined(names[i])
