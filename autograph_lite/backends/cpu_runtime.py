@@ -49,13 +49,6 @@ def int_fmod(a, b):
     return -r if a < 0 else r
 
 
-@register_jitable
-def check_size(n, what):
-    if n < 0:
-        raise ValueError("negative dimensions are not allowed")
-    return n
-
-
 def py_print(*args):
     """ag.print's body: formats tensors as NumPy does and prints (runs in objmode)."""
     print(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
@@ -191,10 +184,27 @@ def _alloc(context, builder, arrty, shapes):
     return ary
 
 
+def _checked_dim(context, builder, v, ty):
+    """A size of integer type ``ty`` as intp, with NumPy's errors for a negative one and
+    for an unsigned one past the largest intp (which the cast would make negative)."""
+    intp_bits = context.get_value_type(types.intp).width
+    if not ty.signed and ty.bitwidth >= intp_bits:
+        with builder.if_then(builder.icmp_unsigned(">", v, v.type(2 ** (intp_bits - 1) - 1)),
+                             likely=False):
+            context.call_conv.return_user_exc(builder, ValueError,
+                                              ("Maximum allowed dimension exceeded",))
+    n = context.cast(builder, v, ty, types.intp)
+    if ty.signed:
+        with builder.if_then(builder.icmp_signed("<", n, n.type(0)), likely=False):
+            context.call_conv.return_user_exc(builder, ValueError,
+                                              ("negative dimensions are not allowed",))
+    return n
+
+
 @intrinsic
 def empty(typingctx, shape, dtype):
-    """``np.empty(shape, dtype)`` for a tuple of integer sizes (checked non-negative by
-    the caller where they are not array dimensions): a new C-contiguous array."""
+    """``np.empty(shape, dtype)`` for a tuple of integer sizes: a new C-contiguous array.
+    Sizes are checked here (negative, past intp, byte count overflow), as NumPy does."""
     dt = _dtype_of(dtype)
     if dt is None or not isinstance(shape, types.BaseTuple) or not all(
             isinstance(t, types.Integer) for t in shape):
@@ -203,7 +213,7 @@ def empty(typingctx, shape, dtype):
 
     def codegen(context, builder, sig, args):
         sizes = cgutils.unpack_tuple(builder, args[0], len(sig.args[0]))
-        shapes = [context.cast(builder, v, t, types.intp) for v, t in zip(sizes, sig.args[0])]
+        shapes = [_checked_dim(context, builder, v, t) for v, t in zip(sizes, sig.args[0])]
         return _alloc(context, builder, arrty, shapes)._getvalue()
 
     return arrty(shape, dtype), codegen
@@ -352,6 +362,10 @@ def _product(a, b):
 
 @overload(dot)
 def _dot(a, b):
+    if not (isinstance(a, types.Array) and isinstance(b, types.Array) and a.ndim in (1, 2)
+            and b.ndim in (1, 2) and a.dtype == b.dtype):
+        raise numba.core.errors.TypingError(
+            f"rt.dot takes 1-D or 2-D arrays of one dtype, got {a} and {b}")
     if a.ndim == 1 and b.ndim == 1:
         return lambda a, b: _product(a, b)[0]
     return lambda a, b: _product(a, b)

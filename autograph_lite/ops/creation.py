@@ -37,18 +37,10 @@ def _dims(static, dyn_values):
 
 
 def _dim_exprs(em, node, static, first):
+    """The sizes of a new array: static ones as literals, the others read at run time
+    (rt.empty checks them as NumPy does)."""
     it = iter(node.inputs[first:])
-    return [_checked_size(em, next(it)) if d is None else str(d) for d in static]
-
-
-# ops whose int result is a size already: never negative, no run-time check
-_SIZES = frozenset(("dim", "size"))
-
-
-def _checked_size(em, v):
-    if v.node is not None and v.node.op in _SIZES:
-        return em.name(v)
-    return f"rt.check_size({em.name(v)}, 0)"
+    return [em.name(next(it)) if d is None else str(d) for d in static]
 
 
 def _full_infer(in_types, shape, dtype, known=None):

@@ -44,16 +44,22 @@ def test_negative_tensor_size_raises_like_numpy():
         assert f(np.int64(2), np.float64(1.5))[0].numpy().tolist() == [[1.5, 1.5]] * 2
         with pytest.raises(ValueError, match="negative dimensions"):
             f(np.int64(-1), np.float64(1.5))
+        # an unsigned size past the largest intp would turn negative in a cast: two such
+        # dimensions multiply to a positive count, so rt.empty checks each one
+        g = ag.defun(lambda n: ag.zeros([n, n]).sum(), autograph=False, backend=backend)
+        for n in (np.uint64(2 ** 64 - 1), np.uint64(2 ** 63)):
+            with pytest.raises(ValueError, match="Maximum allowed dimension exceeded"):
+                g(n)
+        assert g(np.uint64(3)).numpy() == 0.0
 
 
-def test_sizes_read_from_shapes_need_no_check():
-    """A size that is a dimension of an array cannot be negative: the kernel reads it
-    without rt.check_size (a separately compiled helper, ~0.04 s of a first call), and
-    fills with ``[...] =`` rather than np.full (~0.08 s more to compile)."""
+def test_fills_compile_cheaply():
+    """Fills are ``rt.empty`` + ``[...] =`` rather than np.full (~0.08 s more to compile);
+    sizes are checked inside rt.empty, with no separately compiled helper per size."""
     f = ag.defun(lambda x: (np.ones_like(x), ag.fill(ag.shape(x), 2.0)), autograph=False)
     x = np.zeros((3, 2))
     src = f.get_concrete_function(x).source
-    assert "check_size" not in src and "np.full" not in src
+    assert "rt.empty" in src and "np.full" not in src
     _agree(lambda x: (np.ones_like(x), ag.fill(ag.shape(x), 2.0), np.full_like(x, 3)), x)
 
 

@@ -181,3 +181,15 @@ def test_matmul_blas_strided_transposed_and_vector_shaped_operands(dt):
                 a[:0] @ t)                        # m == 0
     _agree(f, a, a.T, rtol=1e-5)
     _agree(lambda a, b: a @ b, a[:, ::2], a[1::2, :4].T, rtol=1e-5)  # the caller's views
+
+
+def test_runtime_dot_refuses_what_blas_cannot_take():
+    """rt.dot is only reached with 1-D/2-D operands of one dtype (matmul casts first);
+    anything else is a typing error, never a product read with the wrong item size."""
+    import numba
+    from autograph_lite.backends import cpu_runtime as rt
+    dot = numba.njit(lambda a, b: rt.dot(a, b))
+    for a, b in [(np.ones((2, 3), np.float32), np.ones((3, 2))),
+                 (np.ones((2, 2, 3)), np.ones((3, 2)))]:
+        with pytest.raises(numba.core.errors.TypingError, match="rt.dot takes"):
+            dot(a, b)
