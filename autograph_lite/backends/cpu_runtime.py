@@ -135,8 +135,6 @@ def _matmul_batched(a, b):
     return lambda a, b: _mm_nd(a, b)
 
 
-
-
 # allocation ---------------------------------------------------------------------------
 def _dtype_of(ty):
     """The Numba scalar type a dtype argument (``np.float64``, ``a.dtype``) stands for."""
