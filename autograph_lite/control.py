@@ -6,7 +6,7 @@ reconciles the results: same structure, same rank; dtypes promote NumPy-style in
 and in a loop a weak initial value (a Python number) adopts the body's dtype; loop
 variables whose sizes change are relaxed to ``None`` in those dimensions and retraced.
 """
-from . import dtypes, nest
+from . import dtypes, mutation, nest
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
 from .ops.dispatch import apply, as_value, stage_node
@@ -30,11 +30,16 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
         return true_fn() if bool(pred) else false_fn()
     pred = _as_predicate(pred, "ag.cond")
     outer = current_graph()
-    branches, results = [], []
+    branches, results, ends = [], [], []
+    start = mutation.mark()
     for label, fn in (("true", true_fn), ("false", false_fn)):
         g = Graph(f"cond_{label}", parent=outer)
-        with graph_scope(g):
+        with graph_scope(g), mutation.scope(start) as log:
             results.append(fn())
+        # arrays of the enclosing code written in this branch: their values at its end,
+        # then undone, so the other branch starts from the same state
+        ends.append({st: st.base for st in log.pre_existing()})
+        log.restore()
         branches.append(g)
     t_res, f_res = results
     if not nest.same_structure(t_res, f_res):
@@ -43,6 +48,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
     t_leaves, f_leaves = nest.flatten(t_res), nest.flatten(f_res)
     out_leaves, staged = [], []
     for i, (a, b) in enumerate(zip(t_leaves, f_leaves)):
+        if a is b and is_symbolic(a):  # the same array in both: it follows its storage
+            out_leaves.append(a)
+            continue
         if not (_is_value(a) and _is_value(b)) or (
                 not is_symbolic(a) and not is_symbolic(b) and _same_python(a, b)):
             if not _same_python(a, b):
@@ -64,10 +72,24 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
         branches[1].outputs.append(_cast_in(branches[1], vb, dt))
         staged.append((len(out_leaves), t))
         out_leaves.append(None)
-    outs = stage_node("cond", [pred._value], {}, [t for _, t in staged], regions=branches)
+    written = sorted(set(ends[0]) | set(ends[1]), key=lambda st: st.serial)
+    for st in written:
+        for g, end in zip(branches, ends):
+            g.outputs.append(end.get(st, st.base))
+    outs = stage_node("cond", [pred._value], {}, [t for _, t in staged]
+                      + [st.base.type for st in written], regions=branches)
     for (pos, _), o in zip(staged, outs):
-        out_leaves[pos] = o
+        a, b = t_leaves[pos], f_leaves[pos]
+        sources = mutation.pre_existing_sources((a, b), start)
+        out_leaves[pos] = mutation.merged(o, sources, _name_of(output_names, pos)) \
+            if sources else o
+    for st, o in zip(written, outs[len(staged):]):
+        mutation.set_base(st, o._value)
     return nest.pack_as(t_res, out_leaves)
+
+
+def _name_of(names, i):
+    return names[i] if names and i < len(names) else None
 
 
 def _same_python(a, b):
@@ -154,9 +176,11 @@ def probe_condition(test, *args):
     ops left here (py_func, print) would run once more per call."""
     graph = current_graph()
     mark = len(graph.nodes) if graph is not None else 0
-    c = test(*args)
+    with mutation.scope() as log:
+        c = test(*args)
     if is_symbolic(c):
         del graph.nodes[mark:]
+        log.restore()
         return None, True
     return c, False
 
@@ -177,43 +201,133 @@ def _with_max_iterations(cond, body, vars_, limit, names):
 
 
 def _staged_while(cond, body, init, names):
+    """Stages the loop. Loop variables are carried by value (a placeholder per variable),
+    except arrays that the body updates without rebinding them (``out[i] = v``): those
+    keep their identity (the same tensor object, so every alias sees the update) and
+    their storage is carried instead, as is every other array of the enclosing code the
+    body writes into (mutation.py). Which is which is found by tracing, retracing while
+    the answer or a variable's type changes."""
     outer = current_graph()
     leaves = nest.flatten(init)
-    init_vals = []
     for i, x in enumerate(leaves):
         if not _is_value(x):
             raise TypeError(f"loop variable {_describe(names, i)} is {x!r} of type "
                             f"{type(x).__name__}, which a staged loop cannot carry: loop "
                             f"variables must be tensors or numbers")
-        init_vals.append(as_value(outer, x))
-    types = [v.type for v in init_vals]
-    for _ in range(6):
-        cond_g, body_g = Graph("while_cond", outer), Graph("while_body", outer)
-        ph_c = [SymbolicTensor(cond_g.add_input(t)) for t in types]
-        with graph_scope(cond_g):
-            c = cond(*nest.pack_as(init, ph_c))
-            c = _as_predicate(c if is_symbolic(c) else apply("cast", c, dtype=dtypes.bool_),
-                              "a while loop condition")
-            cond_g.outputs.append(c._value)
-        ph_b = [SymbolicTensor(body_g.add_input(t)) for t in types]
-        with graph_scope(body_g):
-            res = _as_vars(body(*nest.pack_as(init, ph_b)), init)
-            if not nest.same_structure(res, init):
-                raise ValueError("the loop body must return the same structure as loop_vars: "
-                                 f"{_shape_str(init)} vs {_shape_str(res)}")
-            outs = [as_value(body_g, r) for r in nest.flatten(res)]
-        new_types = [_merge_loop_type(i, t, o.type, names) for i, (t, o) in
-                     enumerate(zip(types, outs))]
-        if new_types == types:
+    start = mutation.mark()
+    identity = [is_symbolic(x) and x.ndim > 0 for x in leaves]
+    carried = []
+    for x, ident in zip(leaves, identity):
+        if ident and mutation.storage_of(x) not in carried:
+            carried.append(mutation.storage_of(x))
+    vtypes = {i: as_value(outer, x).type for i, x in enumerate(leaves) if not identity[i]}
+    for _ in range(8):
+        vpos = [i for i in range(len(leaves)) if not identity[i]]
+        types = [vtypes[i] for i in vpos]
+        saved = [(st, st.base) for st in carried]
+        for st in carried:  # enclosing regions see the loop's write now, with the state
+            mutation.note_write(st)  # before the placeholders below replace the root
+        ctypes = [st.base.type for st in carried]
+
+        def enter(g):
+            phs = [SymbolicTensor(g.add_input(t)) for t in types]
+            for st, t in zip(carried, ctypes):
+                mutation.rebase(st, g.add_input(t))
+            args = list(leaves)
+            for i, p in zip(vpos, phs):
+                args[i] = p
+            return phs, nest.pack_as(init, args)
+
+        try:
+            cond_g, body_g, ph_b, res, outs, carried_outs, log = _trace_loop_regions(
+                cond, body, init, names, outer, start, enter, vpos, carried)
+        finally:
+            for st, base in saved:
+                mutation.rebase(st, base)
+        changed = False
+        for i, x in enumerate(leaves):
+            if identity[i] and res[i] is not x:  # rebound in the body: carried by value
+                identity[i], changed = False, True
+                vtypes[i] = as_value(outer, x).type
+        for i, p, o in zip(vpos, ph_b, outs):
+            if p._storage is not None and p._storage in log.before:  # written in the body
+                if res[i] is p and is_symbolic(leaves[i]):
+                    identity[i], changed = True, True  # updated, never rebound: identity
+                    if mutation.storage_of(leaves[i]) not in carried:
+                        carried.append(mutation.storage_of(leaves[i]))
+                elif any(src.origin == mutation.ARG for src in
+                         mutation.pre_existing_sources([leaves[i]], start)):
+                    raise NotImplementedError(
+                        f"loop variable {_describe(names, i)} is written into and then "
+                        f"rebound in the same staged loop; in NumPy the first iteration's "
+                        f"write would change the array it held before the loop, and later "
+                        f"ones a new array. Copy it before the loop "
+                        f"(x = x.copy()) or write into the new array only")
+            if not identity[i]:
+                merged = _merge_loop_type(i, vtypes[i], o.type, names)
+                changed |= merged != vtypes[i]
+                vtypes[i] = merged
+        for st in log.pre_existing():
+            if st not in carried:  # an array of the enclosing code the body writes into
+                carried.append(st)
+                changed = True
+        if not changed:
             break
-        types = new_types
     else:
-        raise ValueError("loop variable types did not settle after 6 retraces")
-    for i, (o, t) in enumerate(zip(outs, types)):
-        body_g.outputs.append(_cast_in(body_g, o, t.dtype))
-    init_cast = [_cast_in(outer, v, t.dtype) for v, t in zip(init_vals, types)]
-    outs = stage_node("while_loop", init_cast, {}, types, regions=[cond_g, body_g])
-    return tuple(nest.pack_as(init, outs))
+        raise ValueError("loop variable types did not settle after 8 retraces")
+    for i, o in zip(vpos, outs):
+        body_g.outputs.append(_cast_in(body_g, o, vtypes[i].dtype))
+    body_g.outputs.extend(carried_outs)
+    init_cast = [_cast_in(outer, as_value(outer, leaves[i]), vtypes[i].dtype) for i in vpos]
+    results = stage_node("while_loop", init_cast + [st.base for st in carried], {},
+                         types + ctypes, regions=[cond_g, body_g])
+    out_leaves = list(leaves)
+    for i, o in zip(vpos, results):
+        sources = mutation.pre_existing_sources([leaves[i]], start)
+        out_leaves[i] = (mutation.merged(o, sources, _name_of(names, i)) if sources
+                         and o.ndim else o)
+    for st, o in zip(carried, results[len(vpos):]):
+        mutation.set_base(st, o._value)
+    return tuple(nest.pack_as(init, out_leaves))
+
+
+def _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos, carried):
+    """One attempt of _staged_while: the cond and body regions traced, their writes
+    undone afterwards (the caller puts the carried storages back)."""
+    cond_g, body_g = Graph("while_cond", outer), Graph("while_body", outer)
+    with graph_scope(cond_g), mutation.scope(start) as log:
+        ph_c, args = enter(cond_g)
+        c = cond(*args)
+        c = _as_predicate(c if is_symbolic(c) else apply("cast", c, dtype=dtypes.bool_),
+                          "a while loop condition")
+        cond_g.outputs.append(c._value)
+    _refuse_condition_writes(log, ph_c, carried, names, vpos)
+    log.restore()
+    with graph_scope(body_g), mutation.scope(start) as log:
+        ph_b, args = enter(body_g)
+        res = _as_vars(body(*args), init)
+        if not nest.same_structure(res, init):
+            raise ValueError("the loop body must return the same structure as loop_vars: "
+                             f"{_shape_str(init)} vs {_shape_str(res)}")
+        res = nest.flatten(res)
+        outs = [as_value(body_g, res[i]) for i in vpos]
+        carried_outs = [st.base for st in carried]
+    log.restore()
+    return cond_g, body_g, ph_b, res, outs, carried_outs, log
+
+
+def _refuse_condition_writes(log, placeholders, carried, names, vpos):
+    """A loop condition that writes into an array of the loop or the enclosing code:
+    the while op carries no state out of its condition, so it is refused."""
+    for i, p in zip(vpos, placeholders):
+        if p._storage is not None and p._storage in log.before:
+            raise NotImplementedError(f"the condition of a staged loop writes into loop "
+                                      f"variable {_describe(names, i)}; move the write into "
+                                      f"the loop body")
+    if log.pre_existing():
+        raise NotImplementedError(
+            f"the condition of a staged loop writes into "
+            f"{mutation.describe(log.pre_existing())}; move the write into the loop body")
 
 
 def _merge_loop_type(i, t, o, names):

@@ -22,6 +22,7 @@ from .ir.graph import Graph
 from .ir.passes import optimize
 from .ir.types import TensorType
 from .ops.dispatch import as_value
+from . import mutation
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_value
 from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
 
@@ -270,7 +271,7 @@ class Function:
             else:
                 sym.append(x)
                 continue
-            sym.append(SymbolicTensor(graph.add_input(t, hint=names[i])))
+            sym.append(_argument_box(graph.add_input(t, hint=names[i]), x, names[i]))
         sym_args = nest.pack_as(args, sym)
         fn = self._converted_function()
         with graph_scope(graph):
@@ -284,6 +285,7 @@ class Function:
                     template.append(_OUT)
                 else:
                     template.append(r)
+        graph.input_updates = _input_updates(graph, sym)
         optimize(graph)
         self._tracing_count += 1
         self._note_retrace(key)
@@ -509,3 +511,23 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
         func = func.python_function
     return Function(func, input_signature, autograph, backend)
 
+
+
+def _argument_box(value, arg, name):
+    """The tensor a traced function sees for argument leaf ``arg`` (mutation.py): a
+    NumPy array (or a spec, standing for one) may be written, the write reaching the
+    caller's array; an ag.Tensor is immutable; a NumPy scalar has no items to write."""
+    box = SymbolicTensor(value)
+    origin = (mutation.TENSOR if isinstance(arg, EagerTensor)
+              else mutation.SCALAR if isinstance(arg, np.generic) else mutation.ARG)
+    return mutation.attach(box, origin, name, value.index)
+
+
+def _input_updates(graph, sym):
+    """(input index, final value) of every array argument the trace wrote into."""
+    updates = []
+    for box in sym:
+        s = getattr(box, "_storage", None)
+        if s is not None and s.origin == mutation.ARG and s.base is not graph.inputs[s.index]:
+            updates.append((s.index, s.base))
+    return updates

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import dtypes
 from .ir.types import TensorType
+from .mutation import serials as _births
 
 
 def _apply(name, *args, **attrs):
@@ -159,11 +160,42 @@ class EagerTensor(Tensor):
 
 
 class SymbolicTensor(Tensor):
-    """A Value of the Graph being traced; it has a dtype and a partial shape, no data."""
-    __slots__ = ("_value",)
+    """A Value of the Graph being traced; it has a dtype and a partial shape, no data.
+
+    It is also a *box* (mutation.py): writes through it (``x[i] = v``, ``x += v``) give
+    its storage a new root Value, which every alias and view of the same array then
+    reads, as NumPy's shared buffers would."""
+    __slots__ = ("_v", "_storage", "_chain", "_gen", "_born")
 
     def __init__(self, value):
-        self._value = value
+        self._v = value
+        self._storage = None   # mutation.Storage, made on the first view or write
+        self._chain = ()       # view steps from the storage's root
+        self._gen = 0
+        self._born = next(_births)  # the serial its storage gets (mutation.Storage)
+
+    @property
+    def _value(self):
+        s = self._storage
+        if s is not None and self._gen != s.gen:
+            from .mutation import refresh
+            return refresh(self)
+        return self._v
+
+    def _inplace(op):  # noqa: N805 - builds x op= y (NumPy's in-place ufuncs)
+        def method(self, other):
+            from .mutation import augmented
+            return augmented(self, op, other)
+        method.__name__ = f"__i{op}__"
+        return method
+
+    __iadd__ = _inplace("add"); __isub__ = _inplace("subtract")  # noqa: E702
+    __imul__ = _inplace("multiply"); __itruediv__ = _inplace("true_divide")  # noqa: E702
+    __ifloordiv__ = _inplace("floor_divide"); __imod__ = _inplace("mod")  # noqa: E702
+    __ipow__ = _inplace("power"); __iand__ = _inplace("bitwise_and")  # noqa: E702
+    __ior__ = _inplace("bitwise_or"); __ixor__ = _inplace("bitwise_xor")  # noqa: E702
+    __imatmul__ = _inplace("matmul")
+    del _inplace
 
     @property
     def shape(self):

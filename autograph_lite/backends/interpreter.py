@@ -33,6 +33,9 @@ def run_graph(graph, args, env=None):
                                    f"{len(node.outputs)}")
         for v, r in zip(node.outputs, outs):
             env[v.id] = _check(node, v, r)
+    for i, v in graph.input_updates:  # arrays the function wrote: the caller's see it
+        if env[v.id] is not args[i]:
+            np.copyto(args[i], env[v.id])
     return [env[v.id] for v in graph.outputs]
 
 

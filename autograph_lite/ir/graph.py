@@ -68,6 +68,9 @@ class Graph:
         self.inputs = []
         self.nodes = []
         self.outputs = []
+        # (input index, final value): the arrays the traced function wrote into, whose
+        # final contents the backends store into the caller's arrays (mutation.py)
+        self.input_updates = []
 
     def add_input(self, type_, hint=None):
         v = Value(type_, self, None, len(self.inputs), hint)
@@ -114,6 +117,8 @@ class Graph:
             for v in g.outputs:
                 counts[v.id] = counts.get(v.id, 0) + 1
         visit(self)
+        for _, v in self.input_updates:
+            counts[v.id] = counts.get(v.id, 0) + 1
         return counts
 
     def __str__(self):

@@ -18,12 +18,6 @@ def updates(n):
     return out
 
 
-def last_update(x):
-    y = x * 2
-    y[0] = 1.0
-    return y
-
-
 def list_aug(xs):
     ys = list(xs)
     ys[0] += [9]
@@ -32,16 +26,10 @@ def list_aug(xs):
 
 def test_shape():
     src = convert_only(updates, SubscriptTransformer)
-    live = "live=('out', {'n': lambda: n})"  # names live afterwards, for the alias check
-    assert f"out = ag__.setitem(out, 0, 1.0, {live})" in src
-    assert f"out = ag__.setitem(out, ag__.index[1:, 0], 2.0, {live})" in src
-    assert f"out = ag__.setitem(out, (n - 1, n - 1), 5.0, '+=', {live})" in src
+    assert "out = ag__.setitem(out, 0, 1.0, name='out')" in src
+    assert "out = ag__.setitem(out, ag__.index[1:, 0], 2.0, name='out')" in src
+    assert "out = ag__.setitem(out, (n - 1, n - 1), 5.0, '+=', name='out')" in src
     assert "GLOBAL[0] = n" in src  # a global is not rebound
-
-
-def test_no_other_live_name_means_no_check():
-    src = convert_only(last_update, SubscriptTransformer)
-    assert "y = ag__.setitem(y, 0, 1.0, live=None)" in src
 
 
 def test_behaviour():

@@ -7,10 +7,9 @@ semantics do not change. `m[i, j] += v` passes the operator (`'+='`) so the inde
 evaluated once, as in Python. Slices in an index are built with `ag__.index[a:b, i]`.
 Only names local to the function are rewritten (rebinding a global would make it local).
 
-SPEC 3: a staged update gives `x` a new value, so another live name holding the same
-array (`y = x; x[0] = v; use(y)`) would silently keep the old one, unlike NumPy. The
-names live after the assignment are passed as `live=('x', {'y': lambda: y, ...})` (lambdas:
-some may be unbound yet) and `setitem` raises when one of them aliases `x`.
+SPEC 3: on a symbolic tensor the update is a write into the array's storage
+(mutation.py), so every other name and view of the array sees it, as in NumPy; the
+rebinding then hands back the same tensor. The target's name is passed for messages.
 """
 
 import gast
@@ -32,6 +31,10 @@ def _index_expr(index):
     return index
 
 
+def _text(s):
+    return gast.Constant(value=s, kind=None)
+
+
 class SubscriptTransformer(base.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -50,15 +53,6 @@ class SubscriptTransformer(base.Base):
             return target.value.id, _index_expr(target.slice)
         return None, None
 
-    def _live(self, node, name):
-        """`('x', {'y': lambda: y, ...})`: the target and the other local names live after
-        `node` (None when there are none)."""
-        others = sorted((getattr(node, "ag_live_out", set()) & self.locals[-1]) - {name})
-        if not others:
-            return gast.Constant(value=None, kind=None)
-        return templates.replace_as_expression(
-            f"({name!r}, {{" + ", ".join(f"{n!r}: lambda: {n}" for n in others) + "})")
-
     def visit_Assign(self, node):
         node = self.generic_visit(node)  # the same node, its ag_live_out kept
         if len(node.targets) != 1:
@@ -66,15 +60,14 @@ class SubscriptTransformer(base.Base):
         name, index = self._target(node.targets[0])
         if name is None:
             return node
-        return templates.replace("x = ag__.setitem(x, index, value, live=live)", x=name,
-                                 index=index, value=node.value, live=self._live(node, name))
+        return templates.replace("x = ag__.setitem(x, index, value, name=n)", x=name,
+                                 index=index, value=node.value, n=_text(name))
 
     def visit_AugAssign(self, node):
         node = self.generic_visit(node)
         name, index = self._target(node.target)
         if name is None:
             return node
-        return templates.replace("x = ag__.setitem(x, index, value, op, live=live)", x=name,
+        return templates.replace("x = ag__.setitem(x, index, value, op, name=n)", x=name,
                                  index=index, value=node.value,
-                                 op=gast.Constant(value=_AUG_OPS[type(node.op)], kind=None),
-                                 live=self._live(node, name))
+                                 op=_text(_AUG_OPS[type(node.op)]), n=_text(name))

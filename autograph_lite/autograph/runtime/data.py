@@ -5,6 +5,7 @@ the rebinding the converter adds changes nothing; on tensors they return a new v
 """
 
 import operator
+import sys
 
 import numpy as np
 
@@ -93,42 +94,42 @@ def _symbolic_key(key):
     return False
 
 
-def _view_roots(x):
-    """The graph values a symbolic tensor's memory may belong to: itself and, through
-    view ops (slicing, reshape, transpose), the values it was taken from."""
-    value, roots = x._value, set()
-    while value is not None:
-        roots.add(value.id)
-        node = value.node
-        value = node.inputs[0] if node is not None and node.opdef.view and node.inputs \
-            else None
-    return roots
+def _captured(a):
+    """The name of the global or closure variable of the user's converted code whose
+    array ``a`` is (or views), or None. The converted code's own nested functions
+    (loop bodies, branches) reach the function's locals as closure variables too: those
+    are locals of an enclosing converted frame, not captures."""
+    errors = core.module("autograph_lite.errors")
+    frames, f = [], sys._getframe(2)
+    while f is not None:
+        if f.f_code.co_filename in errors._ORIGINS:
+            frames.append(f)
+        f = f.f_back
+    local = set()
+    for f in frames:
+        local.update(f.f_code.co_varnames, f.f_code.co_cellvars)
+    for f in frames:
+        code = f.f_code
+        holders = [(n, f.f_globals.get(n)) for n in code.co_names]
+        holders += [(n, f.f_locals.get(n)) for n in code.co_freevars if n not in local]
+        for n, held in holders:
+            if isinstance(held, np.ndarray) and np.shares_memory(held, a):
+                return n
+    return None
 
 
-def _shares(a, b):
-    if core.is_symbolic(a) and core.is_symbolic(b):
-        return bool(_view_roots(a) & _view_roots(b))
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
-        return np.shares_memory(a, b)
-    return a is b and core.is_tensor(a)
-
-
-def _check_aliases(target, live):
-    """SPEC 3: a staged update of `name` must not leave another live name on the old array."""
-    name, others = live
-    for other, get in others.items():
-        try:
-            held = get()
-        except NameError:  # not bound yet at this point of the trace
-            continue
-        for v in core.module("autograph_lite.nest").flatten(held):
-            if _shares(v, target):
-                raise ValueError(
-                    f"'{name}[...] = ...' at {where.caller(3)} updates an array that "
-                    f"'{other}' also holds, and '{other}' is used afterwards: the staged "
-                    f"update gives '{name}' a new value while '{other}' keeps the old one, "
-                    f"unlike NumPy. Write '{name} = {name}.copy()' first, or update "
-                    f"'{other}' instead")
+def _as_box(a, name):
+    """A NumPy array of trace time about to be written with traced values, as a tensor
+    (SPEC 1): one the function made becomes a buffer the kernel makes; one captured from
+    a global or closure is a constant, and writing into it is refused (SPEC 3)."""
+    held = _captured(a)
+    if held is not None:
+        raise TypeError(
+            f"'{name or held}' at {where.caller(4)} is the NumPy array '{held}' captured "
+            f"from a global or closure variable; the compiled function bakes it in as a "
+            f"constant, so writing into it is not supported: pass it as an argument "
+            f"instead (the write then reaches the caller's array, as in NumPy)")
+    return core.ag().convert_to_tensor(staged_array(a))
 
 
 def staged_array(a):
@@ -141,18 +142,34 @@ def staged_array(a):
     return a
 
 
-def setitem(target, key, value, op=None, live=None):
-    """`target[key] = value` (or `target[key] op= value`), returning the updated target.
-    `live`: (target's name, {other live name: getter}) for the alias check."""
+_BINARY = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul,
+           "/=": operator.truediv, "//=": operator.floordiv, "%=": operator.mod,
+           "**=": operator.pow, "@=": operator.matmul, "&=": operator.and_,
+           "|=": operator.or_, "^=": operator.xor, "<<=": operator.lshift,
+           ">>=": operator.rshift}
+
+
+def setitem(target, key, value, op=None, name=None):
+    """`target[key] = value` (or `target[key] op= value`), returning the target.
+
+    On a symbolic tensor this is a write (mutation.py): every alias and view of the
+    array sees it, as in NumPy. A NumPy array of trace time written with a traced value
+    (or at a traced index) becomes a tensor first (`_as_box`). `name`: the target's
+    variable name, for error messages."""
+    if isinstance(target, np.ndarray) and (core.is_symbolic(value) or _symbolic_key(key)):
+        target = _as_box(target, name)
+    if core.is_symbolic(target):
+        mutation = core.module("autograph_lite.mutation")
+        if op is None:
+            return mutation.write(target, key, value)
+        current = target[key]
+        if core.is_symbolic(current) and current._chain and current._storage is target._storage:
+            _AUG[op](current, value)  # a view: NumPy's in-place ufunc writes through it
+            return target
+        return mutation.write(target, key, _BINARY[op](current, value))
     if op is not None:
         value = _AUG[op](target[key], value)
-    if core.is_tensor(target) or (isinstance(target, np.ndarray) and (
-            core.is_symbolic(value) or _symbolic_key(key))):
-        # An array updated with a traced value becomes a traced value itself.
-        if live is not None:
-            _check_aliases(target, live)
-        if isinstance(target, np.ndarray):
-            target = staged_array(target)
+    if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return core.ag().setitem(target, key, value)
     target[key] = value
     return target

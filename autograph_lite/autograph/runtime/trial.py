@@ -29,9 +29,13 @@ def _scratch_graph():
     graph = core.module("autograph_lite.ir.graph")
     g = graph.Graph("autograph_trial", parent=context.current_graph())
     _DEPTH[0] += 1
+    mutation = core.module("autograph_lite.mutation")
     try:
-        with context.graph_scope(g):
-            yield g
+        with context.graph_scope(g), mutation.scope() as log:
+            try:
+                yield g
+            finally:
+                log.restore()  # writes of the thrown-away iteration are undone too
     finally:
         _DEPTH[0] -= 1
 

@@ -1,0 +1,316 @@
+"""NumPy mutation on a functional Graph (SPEC §3 "Mutation", §6 "the caller's data").
+
+The Graph stays SSA; identity lives in Python objects, as in torch's functionalization
+(design note: shared/MUTATION_NOTES.md):
+
+- A ``Storage`` is one array buffer while tracing: the Value its root holds *now*
+  (``base``), a generation bumped by every write, and where the buffer came from
+  (``origin``: made by the traced code, a NumPy-array argument, an ``ag.Tensor`` argument,
+  a NumPy-scalar argument, or a merge of several of those that a staged branch/loop made).
+- A ``SymbolicTensor`` is a *box* on a storage (tensor.py) with a *view chain* from the
+  root (``y[1:]``, ``.T``, the rows of ``for row in A``): reading a box whose generation
+  is stale replays its chain from the storage's current root, so unread views cost nothing.
+  ``z = y`` and ``fill(a)`` share the box itself and need nothing special.
+- ``write(box, key, value)`` is the one write primitive (``x[k] = v``, ``x += v``,
+  ``np.copyto``, ``out=``): a functional ``setitem`` on the view's value, then the chain
+  inverted back to the root (a view step ``getitem(spec)`` inverts to ``setitem(spec)``, a
+  transpose to the inverse transpose); the root gets the new Value and every alias sees it.
+- Regions: ``scope()`` logs the storages written while a branch, loop body or scratch
+  trace runs (with their state before), so control.py carries written storages as loop
+  state / extra cond outputs, and scratch traces restore what they changed.
+- Arguments: a NumPy-array argument's storage whose root changed is a *mutated input*;
+  function.py records ``graph.input_updates`` and the backends write the final value
+  into the caller's array (in place where nothing reads the old value).
+
+What is refused (a wrong answer is the worst bug): writing into an ``ag.Tensor`` argument
+(immutable, as in TensorFlow), a NumPy scalar, a captured array (checked in
+autograph/runtime/data.py), through a view that cannot be inverted (reshape, squeeze), and
+into a value that a staged branch or loop may have taken from either of two arrays, one
+of which existed before it (``v = a if c else b; v[0] = 1`` with tensor ``c``: which
+buffer NumPy writes depends on run-time data).
+"""
+import itertools
+import threading
+
+import numpy as np
+
+MADE, ARG, TENSOR, SCALAR, MERGED = "made", "arg", "tensor", "scalar", "merged"
+
+_serial = itertools.count()
+serials = _serial  # boxes take their birth serial from the same counter (tensor.py)
+_generations = itertools.count(1)  # one counter: a restored storage never repeats a number
+
+
+class Storage:
+    """One buffer's identity while tracing (see the module docstring)."""
+    __slots__ = ("base", "gen", "origin", "name", "index", "serial", "sources")
+
+    def __init__(self, base, origin=MADE, name=None, index=None, sources=(), serial=None):
+        self.base = base
+        self.gen = 0
+        self.origin = origin
+        self.name = name
+        self.index = index        # argument position (origin ARG)
+        # storages with a serial below a region's mark existed before it
+        self.serial = next(_serial) if serial is None else serial
+        self.sources = sources    # MERGED: the pre-existing storages it may be
+
+    def __repr__(self):
+        return f"<Storage #{self.serial} {self.origin} {self.name or ''} gen={self.gen}>"
+
+
+# -- logs of writes, per thread -------------------------------------------------------------
+class _Logs(threading.local):
+    stack = None
+
+
+_logs = _Logs()
+
+
+class Log:
+    """Storages written inside a scope: {storage: (base, gen) before the first write}."""
+
+    def __init__(self, start=None):
+        self.before = {}
+        # storages with a smaller serial existed before the scope (or a given mark)
+        self.start = next(_serial) if start is None else start
+
+    def pre_existing(self):
+        return sorted((s for s in self.before if s.serial < self.start),
+                      key=lambda s: s.serial)
+
+    def restore(self):
+        """Undoes the scope's writes into arrays that existed before it (scratch traces,
+        the other branch); arrays made inside keep their state (a branch's results)."""
+        for s, (base, gen) in self.before.items():
+            if s.serial >= self.start:
+                continue
+            s.base = base
+            s.gen = next(_generations)  # boxes read since the write refresh again
+
+
+def mark():
+    """A serial: storages made from now on compare greater."""
+    return next(_serial)
+
+
+class scope:
+    """``with scope() as log:`` records the storages written inside (nested scopes see
+    their own writes; an enclosing scope sees them too). ``start``: a mark() taken
+    earlier, when storages made since then count as the scope's own too."""
+
+    def __init__(self, start=None):
+        self.start = start
+
+    def __enter__(self):
+        if _logs.stack is None:
+            _logs.stack = []
+        self.log = Log(self.start)
+        _logs.stack.append(self.log)
+        return self.log
+
+    def __exit__(self, exc_type, *exc):
+        _logs.stack.remove(self.log)
+        if exc_type is not None:  # a trace that failed (or was abandoned) leaves no writes
+            self.log.restore()
+        return False
+
+
+def note_write(storage):
+    """Tells the open scopes that ``storage`` is (about to be) written, with its state
+    now (a staged loop's carried storage, before its region placeholders)."""
+    _record(storage)
+
+
+def _record(storage):
+    for log in _logs.stack or ():
+        log.before.setdefault(storage, (storage.base, storage.gen))
+
+
+def set_base(storage, value):
+    """Gives ``storage`` a new root value (a write, or a region's carried result)."""
+    _record(storage)
+    storage.base = value
+    storage.gen = next(_generations)
+
+
+def rebase(storage, value):
+    """Sets a storage's root without logging it as a write (a region's own view of a
+    carried storage, or putting it back after a trace)."""
+    storage.base = value
+    storage.gen = next(_generations)
+
+
+def describe(storages):
+    return _names(storages)
+
+
+# -- boxes ---------------------------------------------------------------------------------
+def storage_of(box):
+    """The box's storage (a box made by an op gets one on first need)."""
+    s = box._storage
+    if s is None:  # made lazily: as old as the box, which may predate the region
+        s = box._storage = Storage(box._v, serial=box._born)
+        box._gen = 0
+    return s
+
+
+def attach(box, origin, name=None, index=None):
+    """Makes ``box`` the root of a new storage of the given origin (arguments)."""
+    box._storage = Storage(box._v, origin, name, index)
+    box._chain = ()
+    box._gen = 0
+    return box
+
+
+def refresh(box):
+    """The box's current Value: its chain replayed from the storage's root when stale."""
+    s = box._storage
+    v = s.base
+    for step in box._chain:
+        v = _replay(step, v)
+    box._v = v
+    box._gen = s.gen
+    return v
+
+
+def make_view(parent, result, node):
+    """Links ``result`` (the output of view ``node`` on ``parent``) to the parent's
+    storage, so later writes through either are seen by both."""
+    s = storage_of(parent)
+    result._storage = s
+    result._chain = parent._chain + ((node.op, dict(node.attrs), tuple(node.inputs[1:])),)
+    result._gen = s.gen
+    return result
+
+
+def _sym(value):
+    from .tensor import SymbolicTensor
+    return SymbolicTensor(value)
+
+
+def _apply(name, *args, **attrs):
+    from .ops.dispatch import apply
+    return apply(name, *args, **attrs)
+
+
+def _replay(step, value):
+    op, attrs, extra = step
+    return _apply(op, _sym(value), *map(_sym, extra), **attrs)._v
+
+
+def _invert(step, parent, child):
+    """The parent's new value after its view ``step`` became ``child``."""
+    op, attrs, extra = step
+    if op == "getitem":
+        return _apply("setitem", _sym(parent), _sym(child), *map(_sym, extra),
+                      **attrs)._v
+    if op == "transpose":
+        axes = attrs.get("axes")
+        n = child.type.ndim
+        axes = tuple(range(n))[::-1] if axes is None else tuple(a % n for a in axes)
+        inverse = tuple(int(k) for k in np.argsort(axes))
+        return _apply("transpose", _sym(child), axes=inverse)._v
+    raise NotImplementedError(
+        f"writing through the result of '{op}' (a view NumPy may or may not share with "
+        f"its base) is not supported; index the original array instead, or write into a "
+        f".copy()")
+
+
+# -- the write primitive -------------------------------------------------------------------
+def check_writable(box, what=None):
+    """Raises the SPEC's error when ``box`` may not be written."""
+    s = storage_of(box)
+    name = what or s.name or "the array"
+    if s.origin == TENSOR:
+        raise TypeError(
+            f"'{name}' is an ag.Tensor argument, which is immutable (as in TensorFlow): it "
+            f"cannot be written into. Pass a NumPy array to have it written in place, or "
+            f"write into a copy ({name} = {name}.copy())")
+    if s.origin == SCALAR:
+        raise TypeError(f"'{name}' is a NumPy scalar argument, which does not support item "
+                        f"assignment (as in NumPy); pass a 0-d array to have it written")
+    if s.origin == MERGED:
+        raise NotImplementedError(
+            f"'{name}' is written after a staged branch or loop that may have given it "
+            f"either an array that existed before ({_names(s.sources)}) or another one: "
+            f"which buffer NumPy would write depends on run-time values. Write into a copy "
+            f"made after the branch/loop ({name} = {name}.copy()) to update only the result")
+
+
+def _names(storages):
+    return ", ".join(sorted({f"'{s.name}'" if s.name else "an array" for s in storages}))
+
+
+def write(box, key, value):
+    """``box[key] = value`` with NumPy semantics: the root of the box's storage gets the
+    updated value, so every alias and view sees it. Returns ``box``."""
+    check_writable(box)
+    s = storage_of(box)
+    if not box._chain:
+        set_base(s, _set(box._value, key, value))
+        return box
+    chain_values = [s.base]
+    for step in box._chain:
+        chain_values.append(_replay(step, chain_values[-1]))
+    new = _set(chain_values[-1], key, value)
+    for step, parent in zip(reversed(box._chain), reversed(chain_values[:-1])):
+        new = _invert(step, parent, new)
+    set_base(s, new)
+    return box
+
+
+def _set(target, key, value):
+    """The functional update of Value ``target``; a whole-array write of a fresh value of
+    the same type is the value itself (no copy)."""
+    from .tensor import SymbolicTensor
+    if (key is Ellipsis and isinstance(value, SymbolicTensor) and value._storage is None
+            and value.dtype == target.type.dtype and None not in target.type.shape
+            and tuple(value.shape) == tuple(target.type.shape)):
+        return value._v
+    from .ops.indexing import setitem
+    return setitem(_sym(target), key, value)._v
+
+
+def augmented(box, op, other):
+    """``box op= other`` (``x += y``): NumPy's in-place ufunc on arrays (same_kind
+    casting, the target keeps its shape), a new value for scalars (0-d tensors that are
+    not array arguments: NumPy scalars rebind)."""
+    result = _apply(op, box, other)
+    s = box._storage
+    if box.ndim == 0 and (s is None or s.origin != ARG or box._chain):
+        return result
+    check_writable(box)
+    if not np.can_cast(result.dtype, box.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc '{op}' output from dtype('{result.dtype}') to "
+                        f"dtype('{box.dtype}') with casting rule 'same_kind'")
+    if len(result.shape) != len(box.shape) or any(
+            a is not None and b is not None and a != b
+            for a, b in zip(result.shape, box.shape)):
+        raise ValueError(f"non-broadcastable output operand with shape {box.shape} doesn't "
+                         f"match the broadcast shape {result.shape}")
+    if result.dtype != box.dtype:
+        result = _apply("cast", result, dtype=box.dtype)
+    return write(box, Ellipsis, result)
+
+
+def pre_existing_sources(values, start):
+    """The storages among ``values`` (boxes) that existed before serial ``start`` (for a
+    merged result: what else it may be), following earlier merges."""
+    out = []
+    for v in values:
+        st = getattr(v, "_storage", None)
+        if st is None:
+            continue
+        for src in (st.sources if st.origin == MERGED else (st,)):
+            if src.serial < start and src not in out:
+                out.append(src)
+    return out
+
+
+def merged(box, sources, name=None):
+    """Marks ``box`` (a staged branch/loop result) as possibly one of ``sources``."""
+    box._storage = Storage(box._v, MERGED, name, sources=tuple(sources))
+    box._chain = ()
+    box._gen = 0
+    return box
