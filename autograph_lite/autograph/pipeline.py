@@ -4,7 +4,8 @@ from autograph_lite.autograph.converters import (asserts, break_statements, call
                                                  conditional_expressions, continue_statements,
                                                  control_flow, directives, exceptions,
                                                  functions, lists, logical_expressions,
-                                                 return_statements, subscripts, variables)
+                                                 return_statements, subscript_loads, subscripts,
+                                                 variables)
 
 CONVERTERS = (
     # First: reject generators/async before anything else rewrites them.
@@ -25,6 +26,9 @@ CONVERTERS = (
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,
     subscripts.SubscriptTransformer,
+    # After subscripts (the reads inside its setitem calls are converted too); skips the
+    # `ag__.index[...]` it emits.
+    subscript_loads.SubscriptLoadTransformer,
     # Wraps user calls; skips `ag__.*` calls made by the converters above.
     call_trees.CallTreeTransformer,
     # Guards `try` inside if/loops; before control_flow moves blocks into functions.

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, where
+from autograph_lite.autograph.runtime import core, trace_arrays, where
 
 _AUG = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
         "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
@@ -144,8 +144,8 @@ def staged_array(a):
 def setitem(target, key, value, op=None, live=None):
     """`target[key] = value` (or `target[key] op= value`), returning the updated target.
     `live`: (target's name, {other live name: getter}) for the alias check."""
-    if op is not None:
-        value = _AUG[op](target[key], value)
+    if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
+        value = _AUG[op](trace_arrays.getitem(target, key), value)
     if core.is_tensor(target) or (isinstance(target, np.ndarray) and (
             core.is_symbolic(value) or _symbolic_key(key))):
         # An array updated with a traced value becomes a traced value itself.

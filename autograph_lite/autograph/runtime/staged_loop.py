@@ -29,6 +29,16 @@ def _prepare(values, names, loc):
     return [data.staged_array(v) if isinstance(v, np.ndarray) else v for v in values]
 
 
+def _is_weak(value):
+    """A Python number, or a tensor standing for one (the weak placeholder an enclosing
+    staged loop gives a Python-number variable): it adopts the dtype the body gives it,
+    NumPy 2 style (`s = 0; for row in m: for v in row: s += v` is int32 for an int32 `m`,
+    at every depth of the nest)."""
+    if isinstance(value, (bool, int, float)):
+        return True
+    return core.is_symbolic(value) and value.type.weak
+
+
 def _check_body(names, before, after, weak, loc):
     for name, b, a, w in zip(names, before, after, weak):
         if not core.is_carriable(a):
@@ -56,7 +66,7 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     carried = [k for k, v in enumerate(values) if not is_undefined(v)]
     names_c = [names[k] for k in carried]
     values_c = _prepare([values[k] for k in carried], names_c, loc)
-    weak = [isinstance(init[k], (bool, int, float)) for k in carried]
+    weak = [_is_weak(init[k]) for k in carried]
 
     def full(vs):
         state = list(values)
