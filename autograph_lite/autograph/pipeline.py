@@ -2,7 +2,7 @@
 
 from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
                                                  conditional_expressions, continue_statements,
-                                                 control_flow, directives, exceptions,
+                                                 control_flow, deletes, directives, exceptions,
                                                  functions, lists, logical_expressions,
                                                  return_statements, subscript_loads, subscripts,
                                                  variables)
@@ -22,6 +22,8 @@ CONVERTERS = (
     # After break/continue (no jumps left in loops); adds loop tests and guards, so it
     # must precede control_flow and logical_expressions (its `not do_return`).
     return_statements.ReturnTransformer,
+    # `del x` -> `x = ag__.deleted(x, 'x')`: an assignment, so before control_flow.
+    deletes.DeleteTransformer,
     # Rebinding rewrites (`l = list_append(l, x)`, `x = setitem(x, i, v)`) must precede
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,
