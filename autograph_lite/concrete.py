@@ -101,9 +101,10 @@ class ConcreteFunction:
         """An error from compiled code, pointing at the user's line: Numba's exceptions
         carry no location, so the graph is run again in the interpreter, which names the
         failing op's file:line. Graphs with side effects or state (print, callbacks,
-        random) are not run twice: their error is passed on as it is."""
+        random) are not run twice: their error is passed on as it is; staged checks
+        (asserts, unset-variable checks) have none besides raising, so they may."""
         if self._call == self._interpret or " (at " in str(exc) or any(
-                not n.opdef.pure for n in self.graph.walk()):
+                not n.opdef.pure and n.op != "assert" for n in self.graph.walk()):
             return exc
         try:
             interpreter.run_graph(self.graph, flat)

@@ -2,9 +2,10 @@
 
 from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
                                                  conditional_expressions, continue_statements,
-                                                 control_flow, directives, exceptions,
+                                                 control_flow, deletes, directives, exceptions,
                                                  functions, lists, logical_expressions,
-                                                 return_statements, subscripts, variables)
+                                                 return_statements, subscript_loads, subscripts,
+                                                 variables)
 
 CONVERTERS = (
     # First: reject generators/async before anything else rewrites them.
@@ -21,10 +22,15 @@ CONVERTERS = (
     # After break/continue (no jumps left in loops); adds loop tests and guards, so it
     # must precede control_flow and logical_expressions (its `not do_return`).
     return_statements.ReturnTransformer,
+    # `del x` -> `x = ag__.deleted(x, 'x')`: an assignment, so before control_flow.
+    deletes.DeleteTransformer,
     # Rebinding rewrites (`l = list_append(l, x)`, `x = setitem(x, i, v)`) must precede
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,
     subscripts.SubscriptTransformer,
+    # After subscripts (the reads inside its setitem calls are converted too); skips the
+    # `ag__.index[...]` it emits.
+    subscript_loads.SubscriptLoadTransformer,
     # Wraps user calls; skips `ag__.*` calls made by the converters above.
     call_trees.CallTreeTransformer,
     # Guards `try` inside if/loops; before control_flow moves blocks into functions.

@@ -26,6 +26,8 @@ def run_graph(graph, args, env=None):
         try:
             res = op.eager(*ins, **attrs)
         except Exception as e:
+            if node.regions:  # raised by a node of the region, which named its own line
+                raise
             raise errors.with_location(e, node.loc) from None
         outs = res if isinstance(res, tuple) else (() if res is None else (res,))
         if len(outs) != len(node.outputs):

@@ -14,8 +14,13 @@ from .registry import OPS
 
 
 def const(graph, value, weak=False, loc=None):
-    """A const Node in ``graph`` for a NumPy or Python value."""
+    """A const Node in ``graph`` for a NumPy or Python value.
+
+    A NumPy array is copied: the graph keeps the value it had when it was staged, as
+    NumPy's result would (`a = v + t; v[0] = 5.0` at trace time must not change `a`)."""
     t = type_of_constant(value)
+    if isinstance(value, np.ndarray):
+        value = np.array(value, copy=True)
     if not isinstance(value, (bool, int, float)):
         value = to_numpy_value(value)
     elif weak is False and t.weak:

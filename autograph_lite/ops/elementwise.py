@@ -106,6 +106,19 @@ defop("cast", infer=_cast_infer, eager=_cast, cast_operands=False,
       doc="ag.cast / astype: C-style conversion as NumPy's astype")
 
 
+def _as_weak_infer(in_types):
+    t = in_types[0]
+    if t.ndim:
+        raise ValueError("as_weak: only a scalar can stand for a Python number")
+    return [TensorType(t.dtype, (), True)]
+
+
+defop("as_weak", infer=_as_weak_infer, eager=lambda x: np.asarray(x).item(),
+      scalar=lambda em, e, ts, out: e[0], cast_operands=False,
+      doc="a scalar that promotes as a Python number (NumPy 2 weak scalar): a Python "
+          "list's number read with a tensor index (autograph/runtime/trace_arrays.py)")
+
+
 def _where_scalar(em, e, ts, out):
     c = em.cast(e[0], ts[0].dtype, dtypes.bool_)
     return (f"({em.cast(e[1], ts[1].dtype, out.dtype)} if {c} "

@@ -52,21 +52,38 @@ defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_
       doc="ag.print: prints its tensors (and static text) on every call")
 
 
-def _assert_eager(pred, message="assertion failed"):
+# The exceptions a staged check may raise: a failed `assert`, and the read of a variable
+# a staged loop or `del` may have left unset (autograph/runtime/variables.py).
+_CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLocalError,
+                 "NameError": NameError}
+
+
+def _assert_eager(pred, message="assertion failed", error="AssertionError"):
     if not bool(np.all(pred)):
-        raise AssertionError(message)
+        raise _CHECK_ERRORS[error](message)
+
+
+def located_message(node, message):
+    """`message (at file:line)`: a kernel's exception carries no location, so the user's
+    line is part of the text it raises (the interpreter appends the same)."""
+    return message if not node.loc or node.loc in message else f"{message} (at {node.loc})"
 
 
 def _assert_lower(em, node):
+    message = located_message(node, node.attrs.get("message", "assertion failed"))
+    error = node.attrs.get("error", "AssertionError")
     with em.block(f"if not {em.name(node.inputs[0])}:"):
-        em.line(f"raise AssertionError({node.attrs.get('message', 'assertion failed')!r})")
+        em.line(f"raise {error}({message!r})")
 
 
-def _assert_infer(in_types, message="assertion failed"):
+def _assert_infer(in_types, message="assertion failed", error="AssertionError"):
     if in_types[0].ndim:
         raise ValueError("ag.assert_ needs a scalar predicate; use ag.reduce_all(pred)")
+    if error not in _CHECK_ERRORS:
+        raise ValueError(f"a staged check raises one of {sorted(_CHECK_ERRORS)}, not {error}")
     return []
 
 
 defop("assert", infer=_assert_infer, eager=_assert_eager, lower=_assert_lower,
-      side_effects=True, differentiable=False, doc="staged assert: checked on every call")
+      side_effects=True, differentiable=False,
+      doc="staged assert (or unset-variable check): checked on every call")

@@ -1,5 +1,7 @@
-"""Single exit: `return x` becomes `do_return = True; retval_ = x`, and what may follow a
+"""Single exit: `return x` becomes `retval_ = x; do_return = True`, and what may follow a
 return runs under `if not do_return:`; the function ends in `return ag__.retval(retval_)`.
+The value is computed before the flag is set, as Python does: in `try: return f()
+except E: pass`, a `f()` that raises leaves the function still running (no return).
 
 A function that may fall off its end (return None there) gets
 `ag__.UndefinedReturnValue(falls_off=True)` and ends in `ag__.retval(retval_, do_return)`,
@@ -107,7 +109,7 @@ class ReturnTransformer(base.Base):
         for i, s in enumerate(stmts):
             if isinstance(s, gast.Return):
                 value = s.value if s.value is not None else gast.Constant(value=None, kind=None)
-                new = templates.replace("do_return = True\nretval_ = value",
+                new = templates.replace("retval_ = value\ndo_return = True",
                                         **self._subs(value=value))
                 base.fill_origin(new, getattr(s, "ag_origin", None))
                 return out + new, True

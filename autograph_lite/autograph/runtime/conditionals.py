@@ -8,7 +8,7 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, staging, trial, where
+from autograph_lite.autograph.runtime import core, staging, trial, unset, where
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
@@ -37,7 +37,8 @@ def _describe(x):
     return f"a {type(x).__name__}"
 
 
-def _check_pair(name, t, f, loc):
+def _check_pair(name, t, f, before, loc):
+    t, f = unset.value_of(t), unset.value_of(f)
     if isinstance(t, UndefinedReturnValue) != isinstance(f, UndefinedReturnValue):
         which = "true" if isinstance(f, UndefinedReturnValue) else "false"
         other = "false" if which == "true" else "true"
@@ -45,6 +46,12 @@ def _check_pair(name, t, f, loc):
                          f"return a value in the {other} branch too")
     if isinstance(t, Undefined) != isinstance(f, Undefined):
         which = "true" if isinstance(f, Undefined) else "false"
+        if not isinstance(before, Undefined):  # `del` in the other branch
+            other = "false" if which == "true" else "true"
+            raise ValueError(f"'{name}' is deleted in the {other} branch of the staged `if` "
+                             f"at {loc} but not in the {which} branch, and used after the "
+                             f"`if`; a staged `if` cannot leave a variable set on one path "
+                             f"only: delete it after the `if`, or in both branches")
         raise ValueError(f"'{name}' is set only in the {which} branch of the `if` at {loc}; "
                          f"give it a value before the `if`")
     if t is f or (isinstance(t, Undefined) and isinstance(f, Undefined)):
@@ -95,19 +102,51 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
                 _settle_lists(traced, init, names, loc)
                 if trial.active():
                     _fill_one_sided(traced)
-                _check_all(traced, names, loc)
-            positions = _staged_positions(traced[order[0]])
-            staged_names[:] = [names[i] for i in positions]
-            return tuple(traced[which][i] for i in positions)
+                _check_all(traced, names, init, loc)
+            first = _flag_unset(traced[order[0]], init)
+            positions = _staged_positions(first)
+            staged_names[:] = _leaf_names([first[i] for i in positions],
+                                          [names[i] for i in positions])
+            mine = _flag_unset(traced[which], init)
+            return tuple(mine[i] for i in positions)
         return run
 
     with where.located("staged `if`", loc):
         merged = core.control().cond(cond, branch(True), branch(False),
                                      output_names=staged_names)
-    final = list(traced[order[0]])
+    final = list(_flag_unset(traced[order[0]], init))
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
+    final = [unset.unflagged(name, v) for name, v in zip(names, final)]
     set_state(tuple(final) + tuple(init[nouts:]))
+
+
+def _flag_unset(values, init):
+    """A variable unset before the `if` (or maybe unset: unset.py) leaves it with a flag
+    saying whether it is set, (value, is_set): a branch that sets it gives True, one that
+    leaves it unset-at-run-time gives its flag. A branch leaving it plainly unset keeps
+    `Undefined` (the SPEC's one-branch error, `_check_pair`)."""
+    out = list(values)
+    for i, v in enumerate(values):
+        if unset.is_unset_kind(init[i]) and (
+                isinstance(v, unset.MaybeUnset) or (core.is_carriable(v) and v is not init[i])):
+            out[i] = unset.flagged(v)
+    return tuple(out)
+
+
+def _nest():
+    return core.module("autograph_lite.nest")
+
+
+def _leaf_names(values, names):
+    """The name of each leaf the core sees (a flag: "<'x' is set>"), for its errors."""
+    out = []
+    for v, name in zip(values, names):
+        if isinstance(v, unset.Flagged):
+            out += [name] * len(_nest().flatten(v.value)) + [f"<'{name}' is set>"]
+        else:
+            out += [name] * len(_nest().flatten(v))
+    return out
 
 
 def _same_items(a, b):
@@ -206,11 +245,12 @@ def _fill_one_sided(traced):
     for which in (True, False):
         out = list(traced[which])
         for i, (mine, other) in enumerate(zip(out, traced[not which])):
+            other = unset.value_of(other)
             if is_undefined(mine) and core.is_carriable(other):
                 out[i] = trial.zeros_like(other)
         traced[which] = tuple(out)
 
 
-def _check_all(traced, names, loc):
-    for name, t, f in zip(names, traced[True], traced[False]):
-        _check_pair(name, t, f, loc)
+def _check_all(traced, names, init, loc):
+    for name, t, f, before in zip(names, traced[True], traced[False], init):
+        _check_pair(name, t, f, before, loc)

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, where
+from autograph_lite.autograph.runtime import core, trace_arrays, where
 
 _AUG = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
         "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
@@ -167,8 +167,8 @@ def setitem(target, key, value, op=None, name=None):
             _AUG[op](current, value)  # a view: NumPy's in-place ufunc writes through it
             return target
         return mutation.write(target, key, _BINARY[op](current, value))
-    if op is not None:
-        value = _AUG[op](target[key], value)
+    if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
+        value = _AUG[op](trace_arrays.getitem(target, key), value)
     if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return core.ag().setitem(target, key, value)
     target[key] = value

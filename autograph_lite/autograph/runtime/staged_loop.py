@@ -11,7 +11,8 @@ loop's line.
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data, logical, staging, trial, where
+from autograph_lite.autograph.runtime import (core, data, logical, staging, trial, unset,
+                                              where)
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -27,6 +28,16 @@ def _prepare(values, names, loc):
             raise _not_tensor(name, v, loc, "before the loop")
     # a NumPy array entering the loop (`out = np.zeros(n)`) is allocated by the kernel
     return [data.staged_array(v) if isinstance(v, np.ndarray) else v for v in values]
+
+
+def _is_weak(value):
+    """A Python number, or a tensor standing for one (the weak placeholder an enclosing
+    staged loop gives a Python-number variable): it adopts the dtype the body gives it,
+    NumPy 2 style (`s = 0; for row in m: for v in row: s += v` is int32 for an int32 `m`,
+    at every depth of the nest)."""
+    if isinstance(value, (bool, int, float)):
+        return True
+    return core.is_symbolic(value) and value.type.weak
 
 
 def _check_body(names, before, after, weak, loc):
@@ -45,6 +56,14 @@ def _check_body(names, before, after, weak, loc):
                              f"may change its shape but not its rank")
 
 
+class _NeedsFlag(Exception):
+    """The body left loop variable `k` unset (`del`): stage the loop again with a flag."""
+
+    def __init__(self, owner, k):
+        super().__init__(k)
+        self.owner, self.k = owner, k
+
+
 def run(test, body, get_state, set_state, names, nouts, opts, loc):
     """Stages `while test(): body()` over the current state."""
     init = tuple(get_state())
@@ -54,14 +73,47 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
                                   nouts, loc, opts.get("trip_count", 16))
     # a variable the loop never sets (still undefined) is not carried: it keeps its value
     carried = [k for k, v in enumerate(values) if not is_undefined(v)]
-    names_c = [names[k] for k in carried]
-    values_c = _prepare([values[k] for k in carried], names_c, loc)
-    weak = [isinstance(init[k], (bool, int, float)) for k in carried]
+    # a variable that may be unset after an iteration carries a staged flag (unset.py)
+    flags = {k for k in carried if unset.is_unset_kind(init[k])}
+    while True:
+        try:
+            final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
+                           carried, sorted(flags))
+            break
+        except _NeedsFlag as e:
+            if e.owner is not values:
+                raise
+            flags.add(e.k)
+            set_state(init)
+    final = final[:nouts]
+    # lists this loop turned into TensorLists leave it as the stacked tensor
+    final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
+    set_state(final + rest)
+
+
+def _is_set_before(value):
+    if isinstance(value, unset.MaybeUnset):
+        return value.is_set
+    return np.bool_(not unset.is_unset_kind(value))
+
+
+def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags):
+    """One staging of the loop; the state after it. `flags`: positions carried with a
+    flag saying whether the variable is set (the flags are extra loop variables)."""
+    nouts = len(names)
+    rest = init[nouts:]
+    names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags]
+    start = [unset.value_of(values[k]) for k in carried]
+    values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags]
+    weak = [_is_weak(init[k]) for k in carried] + [False] * len(flags)
+    slot = {k: i for i, k in enumerate(carried)}
 
     def full(vs):
         state = list(values)
         for k, v in zip(carried, vs):
             state[k] = v
+        for k, is_set in zip(flags, vs[len(carried):]):
+            state[k] = unset.MaybeUnset(names[k], vs[slot[k]], is_set)
         return tuple(state) + rest
 
     def cond(*vs):
@@ -73,7 +125,16 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
         with staging.region():
             body()
         state = get_state()
-        out = tuple(state[k] for k in carried)
+        out = [state[k] for k in carried]
+        out_flags = []
+        for k in flags:
+            pair = unset.flagged(state[k], stand_in=vs[slot[k]])
+            out[slot[k]] = pair.value
+            out_flags.append(pair.is_set)
+        for i, k in enumerate(carried):
+            if unset.is_unset_kind(out[i]):
+                raise _NeedsFlag(values, k)
+        out = tuple(out) + tuple(out_flags)
         _check_body(names_c, vs, out, weak, loc)
         return out
 
@@ -81,7 +142,4 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
         final = core.control().while_loop(cond, loop_body, tuple(values_c),
                                           maximum_iterations=opts.get("maximum_iterations"),
                                           loop_var_names=names_c)
-    final = full(final)[:nouts]
-    # lists this loop turned into TensorLists leave it as the stacked tensor
-    final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
-    set_state(final + rest)
+    return full(final)  # the flagged variables are MaybeUnset now

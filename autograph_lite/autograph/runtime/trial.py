@@ -13,7 +13,7 @@ import contextlib
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data, staging
+from autograph_lite.autograph.runtime import core, data, staging, unset
 from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
 
 _DEPTH = [0]
@@ -173,7 +173,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
     out = list(values)
     for i in need:
-        after = traced[i] if traced is not None else Undefined(names[i])
+        # (set by an inner staged loop: its type is that of the value, unset.py)
+        after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
         if isinstance(values[i], list):
             out[i] = _as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
                                      capacity)

@@ -2,10 +2,12 @@
 
 Generated code binds a name to `Undefined` before a statement that may set it, so body
 functions can share it with `nonlocal`. Using one the way a value is used raises the
-UnboundLocalError Python would have raised for the unset variable.
+UnboundLocalError Python would have raised for the unset variable. A variable that a
+staged loop may leave unset is a `MaybeUnset` afterwards (unset.py): `ld` stages the
+check that raises the same error at run time.
 """
 
-from autograph_lite.autograph.runtime import core, where
+from autograph_lite.autograph.runtime import core, unset, where
 
 
 class Undefined:
@@ -20,8 +22,7 @@ class Undefined:
         return f"<undefined {self.name}>"
 
     def _fail(self, *args, **kwargs):
-        raise UnboundLocalError(
-            f"local variable '{self.name}' referenced before assignment")
+        raise UnboundLocalError(unset.message(self.name))
 
     def __getattr__(self, attr):
         if attr.startswith("__") and attr.endswith("__"):
@@ -70,8 +71,21 @@ def is_undefined(x):
     return isinstance(x, (Undefined, UndefinedReturnValue))
 
 
-def ld(value):
-    """A read of a variable that may be unset: raises as Python would when it is."""
+def ld(value, free=False):
+    """A read of a variable that may be unset: raises as Python would when it is (now, or
+    at run time for a MaybeUnset). `free`: read from a nested function, where Python
+    raises NameError."""
     if isinstance(value, Undefined):
+        if free:
+            raise NameError(unset.free_message(value.name))
         value._fail()
+    if isinstance(value, unset.MaybeUnset):
+        return value.read(free)
     return value
+
+
+def deleted(value, name):
+    """`del name` (converters/deletes.py): the value it had must exist, as Python checks;
+    the name is unset afterwards."""
+    ld(value)
+    return Undefined(name)

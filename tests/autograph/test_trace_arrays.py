@@ -1,0 +1,241 @@
+"""SPEC 1: NumPy arrays that are Python values while tracing mix with symbolic tensors.
+
+A global table, a closure's array or an array the function makes (`v = np.zeros(5)`)
+indexed or sliced by a tensor, passed to ufuncs with tensors, and (made ones) written
+with a tensor: plain Python, the interpreter and cpu must agree, over several calls.
+The `seed_*` tests are the shapes of the random programs that found the gap (a made
+array indexed by `n % k` feeding staged loops and branches).
+"""
+
+import numpy as np
+
+import autograph_lite as ag
+from autograph_lite.autograph.converters.subscript_loads import SubscriptLoadTransformer
+
+from .conftest import convert_only
+from .three_way import agree
+
+TABLE = np.array([0.5, -1.0, 2.0, 4.0, 8.0])
+INT_TABLE = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int32)
+I64 = np.int64
+
+
+def global_table_lookup(i):
+    return TABLE[i] * 2.0
+
+
+def test_global_table_indexed_by_tensor():
+    agree(global_table_lookup, [(I64(0),), (I64(3),), (I64(-1),)])
+
+
+def test_index_out_of_range_raises_index_error():
+    raised = agree(global_table_lookup, [(I64(1),), (I64(7),)])
+    assert {b for b, _, _ in raised} == {"interpreter", "cpu"}
+
+
+def table_row_and_element(i, j):
+    return INT_TABLE[i], INT_TABLE[i, j], INT_TABLE[:, j]
+
+
+def test_two_dimensional_table():
+    agree(table_row_and_element, [(I64(0), I64(2)), (I64(1), I64(0))])
+
+
+def make_closure():
+    weights = np.linspace(0.0, 1.0, 6)
+
+    def f(x, k):
+        return x * weights[k] + weights[k + 1]
+    return f
+
+
+def test_closure_array():
+    agree(make_closure(), [(np.float64(2.0), I64(0)), (np.float64(-1.0), I64(4))])
+
+
+def made_array_modulo(u, n):
+    v = np.arange(5) * 1.5
+    s = v[n % 5]
+    return u + s
+
+
+def test_made_array_indexed_by_modulo():
+    agree(made_array_modulo, [(np.ones(3), I64(7)), (np.zeros(3), I64(-2))])
+
+
+def sliced_by_tensors(a, b):
+    v = np.arange(10.0)
+    return v[a:b], v[a:b:2], v[::-1][a:]
+
+
+def test_slices_with_tensor_bounds():
+    agree(sliced_by_tensors, [(I64(2), I64(7)), (I64(0), I64(10)), (I64(-3), I64(9))])
+
+
+def ufuncs_with_tensors(x):
+    v = np.array([1.0, 4.0, 9.0])
+    return np.maximum(v, x), v * x, np.sqrt(v) + x, np.add(TABLE[:3], x)
+
+
+def test_ufuncs_mix_arrays_and_tensors():
+    agree(ufuncs_with_tensors, [(np.float64(2.0),), (np.float64(-5.0),)])
+
+
+def written_with_tensor(x, i):
+    v = np.array([3.0, 1.0, 4.0, 1.0, 5.0])   # not one repeated value
+    v[i] = x
+    v[(i + 2) % 5] += x
+    return v
+
+
+def test_made_non_uniform_array_written_by_tensor():
+    agree(written_with_tensor, [(np.float64(9.0), I64(0)), (np.float64(-2.0), I64(4))])
+
+
+def augmented_by_tensor_index(x, i):
+    v = np.array([3.0, 1.0, 4.0])
+    v[i] += x
+    v[i:] *= 2.0
+    return v
+
+
+def test_made_array_augmented_at_tensor_index():
+    agree(augmented_by_tensor_index, [(np.float64(1.0), I64(1)), (np.float64(-2.0), I64(-1))])
+
+
+def read_then_changed_at_trace_time(x, i):
+    v = np.zeros(4)
+    a = v + x
+    b = v[i]
+    v[0] = 5.0    # a Python write after the reads: they keep the values read
+    return a, b, v[i]
+
+
+def test_graph_keeps_the_value_read():
+    agree(read_then_changed_at_trace_time, [(np.float64(1.0), I64(0)), (np.float64(2.0), I64(3))])
+
+
+def read_inside_staged_loop(n):
+    steps = np.array([1, 10, 100], dtype=np.int32)
+    s = np.int32(0)
+    for i in range(n):
+        s = s + steps[i % 3]
+    return s
+
+
+def test_read_inside_staged_loop():
+    agree(read_inside_staged_loop, [(I64(0),), (I64(5),), (I64(3),)])
+
+
+def python_list_of_numbers(x, i):
+    return x * [1.0, 2.5, -4.0][i], [1, 2, 3][i] + x
+
+
+def test_python_list_indexed_by_tensor_keeps_weak_numbers():
+    agree(python_list_of_numbers, [(np.float32(2.0), I64(1)), (np.float32(-1.0), I64(-1))])
+
+
+def nested_read_of_made_array(i, j):
+    m = np.arange(12.0).reshape(3, 4)
+    return m[i][j], m[i, 1:][j % 3]
+
+
+def test_chained_reads():
+    agree(nested_read_of_made_array, [(I64(0), I64(3)), (I64(2), I64(-4))])
+
+
+# --- the shapes of the random programs that found it ----------------------------------
+def seed_1973_shape(u, n):
+    v0 = np.zeros(5)
+    s0 = v0[n % 5] + 1.0
+    w0 = 0
+    while np.minimum(abs(s0), 5.0) > w0 and n < 1000:
+        w0 = w0 + 1
+        v0 = v0 * np.minimum(abs(s0), 1.5) + u
+        for e in v0:
+            s0 = s0 * 0.5 + e
+    return v0, s0
+
+
+def test_seed_1973_shape():
+    u = np.array([0.5, -1.0, 0.0, 2.0, 1.0])
+    agree(seed_1973_shape, [(u, I64(1)), (u * 2.0, I64(9)), (u - 3.0, I64(4))])
+
+
+def seed_2033_shape(u, n):
+    s0 = u[-1] + (-0.25 if (n + n) % 2 > 1 else -2.5)
+    v0 = np.arange(3) * 1.0
+    if s0 + v0[n % 3] >= np.sum(u):
+        s0 = s0 + n
+    else:
+        return u, abs(n)
+    return v0 * s0, n % 7
+
+
+def test_seed_2033_shape():
+    agree(seed_2033_shape, [(np.array([-2.3, 2.5, -4.0]), I64(5)),
+                            (np.array([1.7, -3.8, -0.2]), I64(0)),
+                            (np.array([9.0, 8.0, 7.0]), I64(2))])
+
+
+def seed_2386_shape(x):
+    c1 = ((np.where(x > 0.0, 2, -1) + 0) * 2) % 97
+    v0 = np.arange(4) * 1.0
+    s0 = np.minimum(x, x) - v0[c1 % 4]
+    for i0 in range(np.minimum(np.maximum(c1, 0), 6)):
+        if i0 * 0.5 >= s0:
+            s0 = s0 + v0[i0 % 4]
+    return s0
+
+
+def test_seed_2386_shape():
+    agree(seed_2386_shape, [(np.float64(-2.6),), (np.float64(1.8),), (np.float64(0.0),)])
+
+
+def seed_2483_shape(n, k):
+    s0, s1 = 1.0, 0.0
+    v0 = np.ones(4) * 0.5
+    for i0 in range(2, np.minimum(abs(k), 6)):
+        s0 = s0 * 1.5
+        if k < s0 or np.all(v0 < 0.5):
+            if n + 2 < s0:
+                s1 = 0.3
+                s0 = s1 * 2.0 + v0[n % 4]
+            else:
+                s1 = s1 + s0
+    return s0 + s1
+
+
+def test_seed_2483_shape():
+    agree(seed_2483_shape, [(I64(-5), I64(3)), (I64(3), I64(-2)), (I64(-1), I64(5))])
+
+
+# --- the conversion -------------------------------------------------------------------
+def reads_and_writes(a, i: int, d: dict[str, int]) -> list[int]:
+    x: list[int] = [a[i]]
+    a[i] = a[1:i][0]
+    a[i][0] += 1
+    return x
+
+
+def test_loads_become_getitem_stores_and_annotations_do_not():
+    from autograph_lite.autograph.converters.subscripts import SubscriptTransformer
+    src = convert_only(reads_and_writes, SubscriptTransformer, SubscriptLoadTransformer)
+    assert "dict[str, int]" in src and "list[int]" in src           # annotations kept
+    assert "ag__.getitem(a, i)" in src                              # x = [a[i]]
+    assert "ag__.getitem(a, ag__.index[1:i])" in src                # a[1:i][0]
+    assert "ag__.getitem(ag__.getitem(a, ag__.index[1:i]), 0)" in src
+    assert "ag__.setitem(ag__.getitem(a, i), 0" not in src           # a store, not rewritten
+    assert "ag__.index[" in src and "ag__.getitem(ag__.index" not in src
+
+
+def test_plain_python_values_are_indexed_as_python():
+    from autograph_lite.autograph.runtime.trace_arrays import getitem
+    table = {"a": 1}
+    assert getitem(table, "a") == 1
+    lst = [1, 2, 3]
+    assert getitem(lst, slice(0, 2)) == [1, 2]
+    arr = np.arange(6).reshape(2, 3)
+    view = getitem(arr, (slice(None), 1))
+    assert np.shares_memory(view, arr)       # a NumPy view, as `arr[:, 1]` gives
+    assert isinstance(getitem(ag.constant([1.0, 2.0]), 0), ag.Tensor)
