@@ -42,6 +42,11 @@ def generate(graph, name="kernel"):
             params.append(em.new(v, v.hint or f"a{v.index}"))
             em.borrowed.add(v.id)
     em.emit_graph(graph)
+    for i, v in graph.input_updates:  # arrays the function wrote into: the caller's get
+        # the final value (arguments are borrowed, so it is never their own buffer here)
+        a = graph.inputs[i]
+        whole = ", ".join([":"] * a.type.ndim) if a.type.ndim else "()"
+        em.line(f"{params[i]}[{whole}] = {em.name(v)}")
     rets = []
     for v in graph.outputs:
         r = em.name(v)

@@ -1,0 +1,167 @@
+"""SPEC 3/6: NumPy mutation semantics (autograph_lite/mutation.py), three ways.
+
+Each program runs as plain Python, on the interpreter and on cpu, twice per Function,
+on fresh copies of the same inputs; results, dtypes AND every argument afterwards must
+agree (a write into an argument reaches the caller, as in NumPy)."""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+
+
+def name_alias_iadd(x):
+    y = x.copy()
+    z = y
+    z += 1.0
+    return y
+
+
+def view_iadd(x):
+    y = x.copy()
+    v = y[1:]
+    v += 1.0
+    return y
+
+
+def column_view_imul(x):
+    y = x * 1.0
+    v = y[:, 0]
+    v *= 2.0
+    return y
+
+
+def view_setitem(x):
+    y = x.copy()
+    v = y[1:]
+    v[0] = 7.0
+    return y
+
+
+def transpose_view_write(x):
+    y = x * 1.0
+    t = y.T
+    t[0, 1] = -1.0
+    return y, t
+
+
+def _set_second(a):
+    a[1] = 5.0
+
+
+def helper_writes_local(x):
+    y = x.copy()
+    _set_second(y)
+    return y
+
+
+def helper_writes_argument(x):
+    _set_second(x)
+    return x.sum()
+
+
+def fill_argument(out):
+    out[0] = 1.0
+
+
+def fill_argument_in_loop(out, n):
+    for i in range(n):
+        out[i] = i * 2.0
+    return out.sum()
+
+
+def argument_iadd(x):
+    x += 2.0
+    return x * 1.0
+
+
+def row_writes_in_loop(a):
+    for row in a:
+        row *= 2.0
+    return a.sum()
+
+
+def write_in_branch(x, t):
+    y = x.copy()
+    z = y
+    if t > 0:
+        y[0] = t
+    else:
+        z[1] = t
+    return z
+
+
+def alias_written_in_loop(x, n):
+    y = x * 1.0
+    z = y
+    for i in range(n):
+        z[i % 3] += 1.0
+    return y
+
+
+CASES = [
+    (name_alias_iadd, lambda: (np.arange(4.0),)),
+    (view_iadd, lambda: (np.arange(4.0),)),
+    (column_view_imul, lambda: (np.ones((2, 2)),)),
+    (view_setitem, lambda: (np.arange(4.0),)),
+    (transpose_view_write, lambda: (np.arange(6.0).reshape(2, 3),)),
+    (helper_writes_local, lambda: (np.zeros(3),)),
+    (helper_writes_argument, lambda: (np.zeros(3),)),
+    (fill_argument, lambda: (np.zeros(3),)),
+    (fill_argument_in_loop, lambda: (np.zeros(5), np.int64(5))),
+    (argument_iadd, lambda: (np.arange(3.0),)),
+    (row_writes_in_loop, lambda: (np.arange(6.0).reshape(3, 2),)),
+    (write_in_branch, lambda: (np.zeros(3), np.float64(2.0))),
+    (write_in_branch, lambda: (np.zeros(3), np.float64(-2.0))),
+    (alias_written_in_loop, lambda: (np.zeros(3), np.int64(4))),
+]
+
+
+def _outcome(fn, args):
+    r = fn(*args)
+    flat = r if isinstance(r, tuple) else (r,)
+    return [None if v is None else np.asarray(v) for v in flat], [np.array(a) for a in args]
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+@pytest.mark.parametrize("fn,make", CASES, ids=[f"{c[0].__name__}{i}" for i, c in
+                                               enumerate(CASES)])
+def test_mutation_agrees_with_numpy(fn, make, backend):
+    f = ag.defun(fn, backend=backend)
+    for _ in range(2):  # a second call: no state may survive the first
+        want_r, want_args = _outcome(fn, make())
+        got_r, got_args = _outcome(f, make())
+        for w, g in zip(want_r, got_r):
+            assert (w is None) == (g is None)
+            if w is not None:
+                assert w.dtype == g.dtype
+                np.testing.assert_array_equal(g, w)
+        for w, g in zip(want_args, got_args):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_writing_an_ag_tensor_argument_raises_naming_it():
+    with pytest.raises(TypeError, match="'out' is an ag.Tensor argument"):
+        ag.defun(fill_argument)(ag.constant(np.zeros(3)))
+
+
+TABLE = np.zeros(3)
+
+
+def writes_captured(t):
+    table = TABLE
+    table[0] = t
+    return table
+
+
+def test_writing_a_captured_array_raises_naming_it():
+    with pytest.raises(TypeError, match="captured from a global or closure"):
+        ag.defun(writes_captured)(np.float64(1.0))
+    np.testing.assert_array_equal(TABLE, np.zeros(3))
+
+
+def test_in_place_ufunc_casting_follows_numpy():
+    def f(x):
+        x += 1.5
+        return x
+    with pytest.raises(TypeError, match="same_kind"):
+        ag.defun(f)(np.arange(3))
