@@ -43,10 +43,14 @@ def generate(graph, name="kernel"):
             em.borrowed.add(v.id)
     em.emit_graph(graph)
     for i, v in graph.input_updates:  # arrays the function wrote into: the caller's get
-        # the final value (arguments are borrowed, so it is never their own buffer here)
-        a = graph.inputs[i]
-        whole = ", ".join([":"] * a.type.ndim) if a.type.ndim else "()"
-        em.line(f"{params[i]}[{whole}] = {em.name(v)}")
+        # the final value (arguments are borrowed, so it is never their own buffer here);
+        # an element loop, not a slice assignment, keeps Numba's array module unneeded
+        a, p, src = graph.inputs[i], params[i], em.name(v)
+        if not a.type.ndim:
+            em.line(f"{p}[()] = {src}")
+            continue
+        with em.loops([f"{p}.shape[{k}]" for k in range(a.type.ndim)]) as idx:
+            em.line(f"{p}[{', '.join(idx)}] = {src}[{', '.join(idx)}]")
     rets = []
     for v in graph.outputs:
         r = em.name(v)
