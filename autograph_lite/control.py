@@ -221,6 +221,7 @@ def _staged_while(cond, body, init, names):
         if ident and mutation.storage_of(x) not in carried:
             carried.append(mutation.storage_of(x))
     vtypes = {i: as_value(outer, x).type for i, x in enumerate(leaves) if not identity[i]}
+    written = []
     for _ in range(8):
         vpos = [i for i in range(len(leaves)) if not identity[i]]
         types = [vtypes[i] for i in vpos]
@@ -268,9 +269,16 @@ def _staged_while(cond, body, init, names):
                 changed |= merged != vtypes[i]
                 vtypes[i] = merged
         for st in log.pre_existing():
-            if st not in carried:  # an array of the enclosing code the body writes into
-                carried.append(st)
-                changed = True
+            if st not in written:  # an array of the enclosing code the body writes into
+                written.append(st)
+        # carried: the arrays of identity variables and the arrays the body writes
+        new_carried = []
+        for st in [mutation.storage_of(x) for x, ident in zip(leaves, identity) if ident] \
+                + written:
+            if st not in new_carried:
+                new_carried.append(st)
+        changed |= new_carried != carried
+        carried = new_carried
         if not changed:
             break
     else:
