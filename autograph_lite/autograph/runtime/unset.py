@@ -95,6 +95,16 @@ def is_unset_kind(value):
     return isinstance(value, (Undefined, MaybeUnset))
 
 
+def stand_in(value):
+    """The value a deleted variable has where it is unset (never read): zeros of its shape,
+    of dtype bool, which promotes to the other branch's dtype (NumPy: bool is below every
+    type), so the branch that keeps a value keeps its dtype. None for a non-tensor."""
+    if not core.is_tensor_like(value):
+        return None
+    shape = getattr(value, "shape", ())
+    return np.zeros(core.concrete_shape(shape), np.bool_)[()]
+
+
 def value_of(value):
     """The value part of a MaybeUnset (for type checks); anything else as it is."""
     return value.value if isinstance(value, MaybeUnset) else value
