@@ -447,6 +447,21 @@ def index_error_with_assert(x, i):
     return x[i]  # the-index
 
 
+def index_error_with_print(x, i):
+    print("x is", x)
+    return x[1:][i]  # the-print-index
+
+
+def index_error_with_random(x, i):
+    y = x + ag.random.uniform([3], dtype=ag.float64) * 0.0
+    return y[i]  # the-random-index
+
+
+def broadcast_error_with_print(x, n):
+    print("x is", x)
+    return x + x[:n]  # the-broadcast
+
+
 def _checked_helper(v):
     assert v < 10.0, "helper"  # the-helper-assert
     return v
@@ -463,9 +478,17 @@ def assert_in_helper(x):
     (index_error_with_assert, (np.arange(3.0), I64(7)), None, "the-index", IndexError),
     (assert_in_helper, (F64(20.0),), _checked_helper, "the-helper-assert", AssertionError),
     (zero_trip_for, (I64(0),), None, "the-read", UnboundLocalError),
+    (index_error_with_print, (np.arange(3.0), I64(-3)), None, "the-print-index", IndexError),
+    (index_error_with_random, (np.arange(3.0), I64(3)), None, "the-random-index", IndexError),
+    (broadcast_error_with_print, (np.arange(4.0), I64(2)), None, "the-broadcast", ValueError),
 ])
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_run_time_errors_name_the_users_line(fn, args, source, marker, error, backend):
+def test_run_time_errors_name_the_users_line(fn, args, source, marker, error, backend,
+                                             capsys):
+    with pytest.raises(error) as e:
+        fn(*args)
+    python_text = str(e.value)
+    python_out = capsys.readouterr().out
     f = ag.defun(fn, backend=backend)
     for _ in range(2):
         with pytest.raises(error) as e:
@@ -474,6 +497,10 @@ def test_run_time_errors_name_the_users_line(fn, args, source, marker, error, ba
         assert line_of(source or fn, marker) in text, text
         assert text.count(" (at ") <= 1, text  # named once, not once per enclosing region
         assert "<autograph_lite" not in text
+        if error is IndexError:
+            assert text.startswith(python_text), (text, python_text)  # NumPy's own words
+        # what the function prints, once per call (locating the error prints nothing)
+        assert capsys.readouterr().out == python_out
 
 
 def test_assert_message_is_the_users():

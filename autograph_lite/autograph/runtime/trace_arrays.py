@@ -17,15 +17,31 @@ import numpy as np
 from autograph_lite.autograph.runtime import core
 
 
+class _NoTensor:
+    """Stands for SymbolicTensor while the core is not imported: nothing is symbolic."""
+
+
+_SYMBOLIC = None  # the SymbolicTensor class, looked up once (isinstance is the fast test)
+
+
+def _symbolic_type():
+    global _SYMBOLIC
+    mod = core.tensor_module()
+    if mod is None:
+        return _NoTensor
+    _SYMBOLIC = mod.SymbolicTensor
+    return _SYMBOLIC
+
+
 def has_symbolic(key):
     """Whether an index (`i`, `(i, j)`, `a:b`, ...) holds a symbolic tensor."""
-    parts = key if isinstance(key, tuple) else (key,)
-    for p in parts:
-        if isinstance(p, slice):
-            if (core.is_symbolic(p.start) or core.is_symbolic(p.stop)
-                    or core.is_symbolic(p.step)):
+    sym = _SYMBOLIC or _symbolic_type()
+    for p in key if type(key) is tuple else (key,):
+        if type(p) is slice:
+            if (isinstance(p.start, sym) or isinstance(p.stop, sym)
+                    or isinstance(p.step, sym)):
                 return True
-        elif core.is_symbolic(p):
+        elif isinstance(p, sym):
             return True
     return False
 
@@ -58,7 +74,7 @@ def _sequence_item(seq, key):
     """`seq[key]` for a list/tuple and a symbolic integer key (Python's only index of a
     sequence that a tensor can be), when it is the same read on `np.asarray(seq)`:
     numbers of one Python type, or NumPy values of one dtype and shape."""
-    if not seq or isinstance(key, (tuple, slice)) or key.ndim or key.dtype.kind not in "iu":
+    if not seq or key.ndim or key.dtype.kind not in "iu":
         return None
     kind = _python_numbers(seq)
     if kind is not None:
@@ -75,7 +91,8 @@ def getitem(target, key):
     if isinstance(target, np.ndarray):
         if has_symbolic(key):
             return core.ag().constant(target)[key]
-    elif type(target) in (list, tuple) and has_symbolic(key):
+    elif (type(target) is list or type(target) is tuple) and isinstance(
+            key, _SYMBOLIC or _symbolic_type()):
         item = _sequence_item(target, key)
         if item is not None:
             return item
