@@ -252,7 +252,25 @@ def read_in_closure(n):
     return later()
 
 
+def augmented_after_loop(n):
+    for i in range(n):
+        last = np.ones(2) * i
+    last += 1.0          # a read the converter does not wrap: checked all the same
+    last[0] *= 2.0
+    return last
+
+
+def set_before_break(n):
+    for i in range(n):
+        if i > 3:
+            break
+        last = (i, i * 2.0)
+    return last[1] - last[0]
+
+
 @pytest.mark.parametrize("fn,inputs", [
+    (augmented_after_loop, [(I64(0),), (I64(3),)]),
+    (set_before_break, [(I64(0),), (I64(2),), (I64(9),)]),
     (set_in_inner_loop, [(I64(2), I64(3)), (I64(0), I64(3)), (I64(2), I64(0))]),
     (read_in_a_later_loop, [(I64(0), I64(0)), (I64(0), I64(2)), (I64(2), I64(2))]),
     (updated_by_python_loop, [(I64(0),), (I64(3),)]),
