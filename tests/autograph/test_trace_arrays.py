@@ -8,6 +8,7 @@ array indexed by `n % k` feeding staged loops and branches).
 """
 
 import numpy as np
+import pytest
 
 import autograph_lite as ag
 from autograph_lite.autograph.converters.subscript_loads import SubscriptLoadTransformer
@@ -255,3 +256,13 @@ def test_a_captured_array_is_one_constant_however_often_it_is_read():
     concrete.source  # generates the kernel
     tables = [a for a in concrete._kernel.const_args if a.shape == (100, 100)]
     assert len(tables) == 1 and not np.shares_memory(tables[0], WEIGHTS)
+
+
+def complex_table(i):
+    return np.array([1 + 2j, 3 - 1j])[i]
+
+
+def test_an_unsupported_dtype_is_refused_not_converted():
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match="complex128 cannot be read with a tensor index"):
+            ag.defun(complex_table, backend=backend)(I64(0))

@@ -82,15 +82,24 @@ def _sequence_item(seq, key):
                                                           float: np.float64}[kind]))
         return _weak(table[key])
     if _numpy_values(seq):
-        return core.ag().constant(np.stack([np.asarray(v) for v in seq]))[key]
+        return _as_constant(np.stack([np.asarray(v) for v in seq]))[key]
     return None
+
+
+def _as_constant(array):
+    dtypes = core.module("autograph_lite.dtypes")
+    if array.dtype not in dtypes.ALL:  # never a silent conversion (complex, object, ...)
+        raise TypeError(f"a NumPy array of dtype {array.dtype} cannot be read with a tensor "
+                        f"index: it would become a constant of the graph, and {array.dtype} "
+                        f"is not a supported dtype ({', '.join(map(str, dtypes.ALL))})")
+    return core.ag().constant(array)
 
 
 def getitem(target, key):
     """`target[key]` (a subscript read in converted code), see the module docstring."""
     if isinstance(target, np.ndarray):
         if has_symbolic(key):
-            return core.ag().constant(target)[key]
+            return _as_constant(target)[key]
     elif (type(target) is list or type(target) is tuple) and isinstance(
             key, _SYMBOLIC or _symbolic_type()):
         item = _sequence_item(target, key)
