@@ -23,7 +23,9 @@ and Python's error, naming the variable, wherever Python raises it.
   True, one that leaves it gives its flag. (A variable unset before the `if` and set in
   one branch only stays the SPEC's trace-time ValueError, conditionals.py.)
 - `del x` (converters/deletes.py) makes `x` unset again: `Undefined` in Python code, the
-  flag False in a staged loop.
+  flag False in a staged loop or branch (control_flow names the variables a body may
+  delete, so they carry a flag from the start; a deleted branch's stand-in is a bool
+  zero, which promotes to the other branch's dtype and so keeps it).
 """
 
 import operator
