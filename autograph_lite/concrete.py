@@ -3,6 +3,8 @@
 The kernel is compiled on the first call (so tracing alone, e.g. for ``show``, is cheap).
 After that, a call flattens the tensor arguments, calls the kernel, and wraps results.
 """
+import contextlib
+import io
 import pickle
 import time
 import warnings
@@ -13,6 +15,11 @@ import numpy as np
 from . import nest
 from .backends import interpreter
 from .tensor import EagerTensor, TensorSpec
+
+
+def _is_index_error(exc):
+    from .backends import cpu_runtime  # a kernel ran: Numba is imported already
+    return isinstance(exc, IndexError) and exc.args[0] == cpu_runtime.INDEX_ERROR
 
 
 class ConcreteFunction:
@@ -98,16 +105,25 @@ class ConcreteFunction:
         return call, finish, self._located
 
     def _located(self, exc, flat):
-        """An error from compiled code, pointing at the user's line: Numba's exceptions
-        carry no location, so the graph is run again in the interpreter, which names the
-        failing op's file:line. Graphs with side effects or state (print, callbacks,
-        random) are not run twice: their error is passed on as it is; staged checks
-        (asserts, unset-variable checks) have none besides raising, so they may."""
-        if self._call == self._interpret or " (at " in str(exc) or any(
-                not n.opdef.pure and n.op != "assert" for n in self.graph.walk()):
+        """An error from compiled code, pointing at the user's line. A bounds check names
+        its site (cpu_runtime.index); other Numba exceptions carry no location, so the
+        graph is run again in the interpreter, which names the failing op's file:line.
+        Graphs with state (callbacks, random) are not run twice: their error is passed on
+        as it is; staged checks (asserts, unset-variable checks) have no effect besides
+        raising, and `print`'s output is discarded in the second run, so those may."""
+        if self._call == self._interpret or " (at " in str(exc):
+            return exc
+        if self._kernel is not None and len(exc.args) == 4 and _is_index_error(exc):
+            i, n, site = exc.args[1:]
+            loc, axis = self._kernel.sites[site]
+            return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}"
+                              + (f" (at {loc})" if loc else ""))
+        if any(not n.opdef.pure and n.op not in ("assert", "print")
+               for n in self.graph.walk()):
             return exc
         try:
-            interpreter.run_graph(self.graph, flat)
+            with contextlib.redirect_stdout(io.StringIO()):
+                interpreter.run_graph(self.graph, flat)
         except type(exc) as again:
             if " (at " in str(again):
                 return again

@@ -59,13 +59,18 @@ def seed(s):
     np.random.seed(s)
 
 
+INDEX_ERROR = "index is out of bounds"
+
+
 @register_jitable
-def index(i, n):
+def index(i, n, site):
     """A tensor index, bounds-checked (NumPy raises; Numba would read garbage) and wrapped
-    to [0, n). One unsigned compare: two signed compares cost ~5% in tight loops."""
+    to [0, n). One unsigned compare: two signed compares cost ~5% in tight loops. The
+    error carries the index, the size and `site`, the emitter's number for this index
+    (Kernel.sites: the user's line and the axis), to be told as NumPy tells it."""
     j = i + n if i < 0 else i
     if np.uint64(j) >= np.uint64(n):
-        raise IndexError("index is out of bounds")
+        raise IndexError(INDEX_ERROR, i, n, site)
     return j
 
 

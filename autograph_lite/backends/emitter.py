@@ -34,6 +34,7 @@ class Emitter:
         self.reused = set()       # ids of values whose buffer an elementwise result took
         self.same = {}            # value id -> id of the value it is (a rotated loop's cond)
         self.loop_bodies = {id(n.regions[1]) for n in graph.walk() if n.op == "while_loop"}
+        self.sites = []           # (user file:line, axis) of each bounds-checked index
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):
@@ -66,6 +67,13 @@ class Emitter:
 
     def out(self, node, i=0):
         return self.new(node.outputs[i])
+
+    def site(self, node, axis):
+        """A number for a run-time check of ``node`` on ``axis`` (its error carries it; the
+        kernel's ``sites`` turn it into the user's line): not the line itself, so the
+        source, the cache key, does not change when the user's lines move."""
+        self.sites.append((node.loc, axis))
+        return len(self.sites) - 1
 
     # text -----------------------------------------------------------------------
     def line(self, text):

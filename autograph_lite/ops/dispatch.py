@@ -13,14 +13,32 @@ from ..trace.context import current_graph
 from .registry import OPS
 
 
-def const(graph, value, weak=False, loc=None):
-    """A const Node in ``graph`` for a NumPy or Python value.
+def _snapshot(graph, array):
+    """``array`` as it is now. The graph keeps the value an array had when an op read it,
+    as NumPy's result would (``a = v + t; v[0] = 5.0`` at trace time must not change
+    ``a``), so it holds a copy; the consts of one unchanged array share one copy in the
+    whole traced function (a large captured table used by many ops is copied once, and
+    CSE merges its consts into one kernel argument)."""
+    root = graph
+    while root.parent is not None:
+        root = root.parent
+    cache = root.__dict__.setdefault("_snapshots", {})
+    entry = cache.get(id(array))
+    if entry is not None:
+        original, snap = entry  # (the original is kept: its id cannot be reused)
+        if (snap.shape == array.shape and snap.dtype == array.dtype
+                and np.array_equal(snap, array, equal_nan=snap.dtype.kind in "fc")):
+            return snap
+    snap = np.array(array, copy=True)
+    cache[id(array)] = (array, snap)
+    return snap
 
-    A NumPy array is copied: the graph keeps the value it had when it was staged, as
-    NumPy's result would (`a = v + t; v[0] = 5.0` at trace time must not change `a`)."""
+
+def const(graph, value, weak=False, loc=None):
+    """A const Node in ``graph`` for a NumPy or Python value (an array: its snapshot)."""
     t = type_of_constant(value)
     if isinstance(value, np.ndarray):
-        value = np.array(value, copy=True)
+        value = _snapshot(graph, value)
     if not isinstance(value, (bool, int, float)):
         value = to_numpy_value(value)
     elif weak is False and t.weak:

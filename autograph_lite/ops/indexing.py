@@ -140,7 +140,8 @@ def render_index(em, node, spec, first):
         if kind == "int":
             out.append(str(s[1]))
         elif kind == "tint":
-            out.append(f"rt.index({part(('t', s[1]))}, {em.name(x)}.shape[{dim}])")
+            out.append(f"rt.index({part(('t', s[1]))}, {em.name(x)}.shape[{dim}], "
+                       f"{em.site(node, dim)})")
         elif kind in ("gather", "mask"):
             out.append(part(("t", s[1])))
         else:

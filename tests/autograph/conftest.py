@@ -2,7 +2,9 @@
 
 import contextlib
 import copy
+import inspect
 import io
+import os
 
 import numpy as np
 
@@ -77,3 +79,12 @@ def assert_exact(got, want, what):
     assert g.dtype == w.dtype, f"{what}: dtype {g.dtype} != oracle {w.dtype}"
     assert g.shape == w.shape, f"{what}: shape {g.shape} != oracle {w.shape}"
     np.testing.assert_equal(g, w, err_msg=what)
+
+
+def line_of(fn, marker):
+    """'file.py:N' for the line of `fn`'s source holding `marker` (a comment)."""
+    lines, first = inspect.getsourcelines(fn)
+    for i, text in enumerate(lines):
+        if marker in text:
+            return f"{os.path.basename(inspect.getsourcefile(fn))}:{first + i}"
+    raise AssertionError(marker)

@@ -1,27 +1,15 @@
 """SPEC section 3 errors: each names the variable and points at this file's line."""
 
-import inspect
-import os
-
 import numpy as np
 import pytest
 
 import autograph_lite.autograph as autograph
 
+from .conftest import line_of
+
 ag = pytest.importorskip("autograph_lite")
 if not hasattr(ag, "defun"):
     pytest.skip("the core (ag.defun) has not landed", allow_module_level=True)
-
-HERE = os.path.basename(__file__)
-
-
-def line_of(fn, marker):
-    """'test_errors.py:N' for the line of `fn` holding `marker`."""
-    lines, first = inspect.getsourcelines(fn)
-    for i, text in enumerate(lines):
-        if marker in text:
-            return f"{HERE}:{first + i}"
-    raise AssertionError(marker)
 
 
 def test_variable_set_in_one_branch():

@@ -8,6 +8,7 @@ array indexed by `n % k` feeding staged loops and branches).
 """
 
 import numpy as np
+import pytest
 
 import autograph_lite as ag
 from autograph_lite.autograph.converters.subscript_loads import SubscriptLoadTransformer
@@ -239,3 +240,29 @@ def test_plain_python_values_are_indexed_as_python():
     view = getitem(arr, (slice(None), 1))
     assert np.shares_memory(view, arr)       # a NumPy view, as `arr[:, 1]` gives
     assert isinstance(getitem(ag.constant([1.0, 2.0]), 0), ag.Tensor)
+
+
+WEIGHTS = np.linspace(-1.0, 1.0, 100 * 100).reshape(100, 100)
+
+
+def uses_a_large_table_twice(x, i):
+    return WEIGHTS @ (WEIGHTS @ x) + WEIGHTS[i]
+
+
+def test_a_captured_array_is_one_constant_however_often_it_is_read():
+    agree(uses_a_large_table_twice, [(np.ones(100), I64(3)), (np.arange(100.0), I64(-1))])
+    f = ag.defun(uses_a_large_table_twice, backend="cpu")
+    concrete = f.get_concrete_function(np.ones(100), I64(3))
+    concrete.source  # generates the kernel
+    tables = [a for a in concrete._kernel.const_args if a.shape == (100, 100)]
+    assert len(tables) == 1 and not np.shares_memory(tables[0], WEIGHTS)
+
+
+def complex_table(i):
+    return np.array([1 + 2j, 3 - 1j])[i]
+
+
+def test_an_unsupported_dtype_is_refused_not_converted():
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match="complex128 cannot be read with a tensor index"):
+            ag.defun(complex_table, backend=backend)(I64(0))

@@ -16,7 +16,7 @@ nested statements are not the user's variables).
 import gast
 
 from autograph_lite.autograph.analysis import activity, liveness
-from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.converters import base, deletes
 from autograph_lite.autograph.pyct import templates
 
 _STATE_FNS = """
@@ -86,19 +86,26 @@ class ControlFlowTransformer(base.Base):
     def visit_If(self, node):
         modified = activity.writes(node.body + node.orelse)
         names, nouts, inits = self._state(node, modified, node.ag_live_out)
+        deleted = sorted(deletes.deleted_names(node.body + node.orelse) & set(names[:nouts]))
         fns, get_state, set_state = self._state_fns(names)
         if_body, else_body = self.ctx.namer.new("if_body"), self.ctx.namer.new("else_body")
         node = self.generic_visit(node)
         fns += self._body_fn(if_body, node.body, names)
         fns += self._body_fn(else_body, node.orelse, names)
+        template = "ag__.if_stmt(test, if_body, else_body, get_state, set_state, names, nouts)"
+        if deleted:  # state a branch may `del` (runtime/unset.py)
+            template = template[:-1] + ", deleted)"
         call = templates.replace(
-            "ag__.if_stmt(test, if_body, else_body, get_state, set_state, names, nouts)",
-            test=node.test, if_body=if_body, else_body=else_body, get_state=get_state,
-            set_state=set_state, names=_str_tuple(names), nouts=nouts)
+            template, test=node.test, if_body=if_body, else_body=else_body,
+            get_state=get_state, set_state=set_state, names=_str_tuple(names), nouts=nouts,
+            deleted=_str_tuple(deleted))
         return inits + fns + call
 
-    def _opts(self, node):
+    def _opts(self, node, deleted=()):
         keys, values = [], []
+        if deleted:  # loop variables the body may `del` (runtime/unset.py)
+            keys.append(gast.Constant(value="deleted", kind=None))
+            values.append(_str_tuple(deleted))
         for kw in getattr(node, "ag_loop_options", []):
             keys.append(gast.Constant(value=kw.arg, kind=None))
             values.append(kw.value)
@@ -110,6 +117,7 @@ class ControlFlowTransformer(base.Base):
     def visit_While(self, node):
         modified = activity.writes(node.body)
         names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out)
+        deleted = sorted(deletes.deleted_names(node.body) & set(names[:nouts]))
         fns, get_state, set_state = self._state_fns(names)
         loop_test, loop_body = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         node = self.generic_visit(node)
@@ -119,12 +127,14 @@ class ControlFlowTransformer(base.Base):
         call = templates.replace(
             "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, nouts, opts)",
             loop_test=loop_test, loop_body=loop_body, get_state=get_state,
-            set_state=set_state, names=_str_tuple(names), nouts=nouts, opts=self._opts(node))
+            set_state=set_state, names=_str_tuple(names), nouts=nouts,
+            opts=self._opts(node, deleted))
         return inits + fns + call
 
     def visit_For(self, node):
         modified = activity.writes(node.body) | activity.writes(node.target)
         names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out)
+        deleted = sorted(deletes.deleted_names(node.body) & set(names[:nouts]))
         fns, get_state, set_state = self._state_fns(names)
         loop_body, itr = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         node = self.generic_visit(node)
@@ -141,5 +151,6 @@ class ControlFlowTransformer(base.Base):
             "ag__.for_stmt(iter_, extra_test, loop_body, get_state, set_state, names, nouts,"
             " opts)",
             iter_=node.iter, extra_test=extra_test, loop_body=loop_body, get_state=get_state,
-            set_state=set_state, names=_str_tuple(names), nouts=nouts, opts=self._opts(node))
+            set_state=set_state, names=_str_tuple(names), nouts=nouts,
+            opts=self._opts(node, deleted))
         return inits + fns + call

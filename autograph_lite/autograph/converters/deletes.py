@@ -8,7 +8,9 @@ the `del` ran: runtime/unset.py). `deleted` reads the value first, as `del` fail
 unset name. Variables read after a `del` get the read check (variables.py finds the
 `ag__.deleted` bindings). `del a[i]`, `del obj.attr` and names declared `global` or
 `nonlocal` keep Python's own `del`. Must run before control_flow (the assignment makes
-`x` state of the statements around it).
+`x` state of the statements around it); control_flow tells the runtime which state
+variables a branch or loop body may delete (`deleted_names`), so a staged `if` or loop
+carries a flag for them from the start.
 """
 
 import gast
@@ -39,3 +41,22 @@ class DeleteTransformer(base.Base):
             else:
                 out.append(gast.Delete(targets=[target]))
         return out
+
+
+def deleted_names(stmts):
+    """Names `del`eted (now `x = ag__.deleted(...)`) in `stmts`, outside nested scopes."""
+    names = set()
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            continue
+        if (isinstance(n, gast.Assign) and isinstance(n.value, gast.Call)
+                and base.is_ag_call(n.value) and n.value.func.attr == "deleted"):
+            names.add(n.targets[0].id)
+        for _, child in gast.iter_fields(n):
+            if isinstance(child, list):
+                stack.extend(c for c in child if isinstance(c, gast.AST))
+            elif isinstance(child, gast.AST):
+                stack.append(child)
+    return names

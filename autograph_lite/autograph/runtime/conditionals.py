@@ -12,10 +12,12 @@ from autograph_lite.autograph.runtime import core, staging, trial, unset, where
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
-def if_stmt(cond, body, orelse, get_state, set_state, names, nouts):
-    """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor."""
+def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
+    """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor.
+    `deleted`: the names a branch may `del` (they get a flag: unset.py)."""
     if core.is_symbolic(cond):
-        staged_if(cond, body, orelse, get_state, set_state, names, nouts, where.caller())
+        staged_if(cond, body, orelse, get_state, set_state, names, nouts, where.caller(),
+                  deleted)
     elif cond:
         body()
     else:
@@ -74,8 +76,9 @@ def _staged_positions(values):
     return [i for i, v in enumerate(values) if core.is_carriable(v)]
 
 
-def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
+def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, deleted=()):
     init = get_state()
+    flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
     traced, order = {}, []
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
@@ -86,7 +89,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
         # place (append, item assignment) must not carry the true branch's values into
         # the false branch's trace.
         set_state(tuple(trial.copy_for_trial(v) for v in init))
-        with staging.region():
+        with staging.region(loc):
             (body if which else orelse)()
         traced[which] = _unchanged_as_original(get_state()[:nouts], init)
 
@@ -102,34 +105,41 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc):
                 _settle_lists(traced, init, names, loc)
                 if trial.active():
                     _fill_one_sided(traced)
-                _check_all(traced, names, init, loc)
-            first = _flag_unset(traced[order[0]], init)
+                _check_all(traced, names, init, flag, loc)
+            first = _flag_unset(traced[order[0]], init, flag)
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],
                                           [names[i] for i in positions])
-            mine = _flag_unset(traced[which], init)
+            mine = _flag_unset(traced[which], init, flag)
             return tuple(mine[i] for i in positions)
         return run
 
     with where.located("staged `if`", loc):
         merged = core.control().cond(cond, branch(True), branch(False),
                                      output_names=staged_names)
-    final = list(_flag_unset(traced[order[0]], init))
+    final = list(_flag_unset(traced[order[0]], init, flag))
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     final = [unset.unflagged(name, v) for name, v in zip(names, final)]
     set_state(tuple(final) + tuple(init[nouts:]))
 
 
-def _flag_unset(values, init):
-    """A variable unset before the `if` (or maybe unset: unset.py) leaves it with a flag
-    saying whether it is set, (value, is_set): a branch that sets it gives True, one that
-    leaves it unset-at-run-time gives its flag. A branch leaving it plainly unset keeps
-    `Undefined` (the SPEC's one-branch error, `_check_pair`)."""
+def _flag_unset(values, init, deleted):
+    """A variable unset before the `if` (or maybe unset: unset.py), or one a branch may
+    `del` (positions `deleted`), leaves the branches with a flag saying whether it is set,
+    (value, is_set): a branch that sets it gives True, one that leaves it unset at run
+    time gives its flag, one that deletes it False (with a stand-in value). A branch
+    leaving a variable unset before the `if` plainly unset keeps `Undefined` (the SPEC's
+    one-branch error, `_check_pair`)."""
     out = list(values)
     for i, v in enumerate(values):
-        if unset.is_unset_kind(init[i]) and (
-                isinstance(v, unset.MaybeUnset) or (core.is_carriable(v) and v is not init[i])):
+        if i in deleted and isinstance(v, Undefined) and not isinstance(init[i], Undefined):
+            stand_in = unset.stand_in(unset.value_of(init[i]))
+            if stand_in is not None:
+                out[i] = unset.Flagged(stand_in, np.False_)
+        elif (unset.is_unset_kind(init[i]) or i in deleted) and (
+                isinstance(v, unset.MaybeUnset)
+                or (core.is_carriable(v) and not unset.is_unset_kind(v))):
             out[i] = unset.flagged(v)
     return tuple(out)
 
@@ -251,6 +261,10 @@ def _fill_one_sided(traced):
         traced[which] = tuple(out)
 
 
-def _check_all(traced, names, init, loc):
-    for name, t, f, before in zip(names, traced[True], traced[False], init):
+def _check_all(traced, names, init, deleted, loc):
+    for i, (name, t, f, before) in enumerate(zip(names, traced[True], traced[False], init)):
+        if (i in deleted and isinstance(t, Undefined) != isinstance(f, Undefined)
+                and not isinstance(before, Undefined)
+                and unset.stand_in(unset.value_of(before)) is not None):
+            continue  # deleted in one branch: flagged (`_flag_unset`)
         _check_pair(name, t, f, before, loc)

@@ -62,17 +62,18 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
     if it is not None:
         _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts)
     else:
-        _python_for(iter_, extra_test, body, get_state, set_state, names, nouts)
+        _python_for(iter_, extra_test, body, get_state, set_state, names, nouts,
+                    opts.get("deleted", ()))
 
 
-def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts):
+def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, deleted):
     go = True if extra_test is None else extra_test()
     if not core.is_symbolic(go) and not go:
         return
     for item in iter_:
         if core.is_symbolic(go):
             conditionals.if_stmt(go, lambda: body(item), lambda: None, get_state, set_state,
-                                 names, nouts)
+                                 names, nouts, deleted)
         else:
             body(item)
         if extra_test is not None:

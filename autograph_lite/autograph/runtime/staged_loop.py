@@ -56,14 +56,6 @@ def _check_body(names, before, after, weak, loc):
                              f"may change its shape but not its rank")
 
 
-class _NeedsFlag(Exception):
-    """The body left loop variable `k` unset (`del`): stage the loop again with a flag."""
-
-    def __init__(self, owner, k):
-        super().__init__(k)
-        self.owner, self.k = owner, k
-
-
 def run(test, body, get_state, set_state, names, nouts, opts, loc):
     """Stages `while test(): body()` over the current state."""
     init = tuple(get_state())
@@ -73,19 +65,12 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
                                   nouts, loc, opts.get("trip_count", 16))
     # a variable the loop never sets (still undefined) is not carried: it keeps its value
     carried = [k for k, v in enumerate(values) if not is_undefined(v)]
-    # a variable that may be unset after an iteration carries a staged flag (unset.py)
-    flags = {k for k in carried if unset.is_unset_kind(init[k])}
-    while True:
-        try:
-            final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
-                           carried, sorted(flags))
-            break
-        except _NeedsFlag as e:
-            if e.owner is not values:
-                raise
-            flags.add(e.k)
-            set_state(init)
-    final = final[:nouts]
+    # one that may be unset after an iteration (it was before, or the body may `del` it)
+    # carries a staged flag beside its value (unset.py)
+    deleted = opts.get("deleted", ())
+    flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted]
+    final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
+                   carried, flags)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
     final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
     set_state(final + rest)
@@ -98,8 +83,8 @@ def _is_set_before(value):
 
 
 def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags):
-    """One staging of the loop; the state after it. `flags`: positions carried with a
-    flag saying whether the variable is set (the flags are extra loop variables)."""
+    """Stages the loop; returns the state after it. `flags`: positions carried with a flag
+    saying whether the variable is set (the flags are extra loop variables)."""
     nouts = len(names)
     rest = init[nouts:]
     names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags]
@@ -122,7 +107,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
 
     def loop_body(*vs):
         set_state(full(vs))
-        with staging.region():
+        with staging.region(loc):
             body()
         state = get_state()
         out = [state[k] for k in carried]
@@ -131,9 +116,6 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
             pair = unset.flagged(state[k], stand_in=vs[slot[k]])
             out[slot[k]] = pair.value
             out_flags.append(pair.is_set)
-        for i, k in enumerate(carried):
-            if unset.is_unset_kind(out[i]):
-                raise _NeedsFlag(values, k)
         out = tuple(out) + tuple(out_flags)
         _check_body(names_c, vs, out, weak, loc)
         return out

@@ -17,15 +17,31 @@ import numpy as np
 from autograph_lite.autograph.runtime import core
 
 
+class _NoTensor:
+    """Stands for SymbolicTensor while the core is not imported: nothing is symbolic."""
+
+
+_SYMBOLIC = None  # the SymbolicTensor class, looked up once (isinstance is the fast test)
+
+
+def _symbolic_type():
+    global _SYMBOLIC
+    mod = core.tensor_module()
+    if mod is None:
+        return _NoTensor
+    _SYMBOLIC = mod.SymbolicTensor
+    return _SYMBOLIC
+
+
 def has_symbolic(key):
     """Whether an index (`i`, `(i, j)`, `a:b`, ...) holds a symbolic tensor."""
-    parts = key if isinstance(key, tuple) else (key,)
-    for p in parts:
-        if isinstance(p, slice):
-            if (core.is_symbolic(p.start) or core.is_symbolic(p.stop)
-                    or core.is_symbolic(p.step)):
+    sym = _SYMBOLIC or _symbolic_type()
+    for p in key if type(key) is tuple else (key,):
+        if type(p) is slice:
+            if (isinstance(p.start, sym) or isinstance(p.stop, sym)
+                    or isinstance(p.step, sym)):
                 return True
-        elif core.is_symbolic(p):
+        elif isinstance(p, sym):
             return True
     return False
 
@@ -58,7 +74,7 @@ def _sequence_item(seq, key):
     """`seq[key]` for a list/tuple and a symbolic integer key (Python's only index of a
     sequence that a tensor can be), when it is the same read on `np.asarray(seq)`:
     numbers of one Python type, or NumPy values of one dtype and shape."""
-    if not seq or isinstance(key, (tuple, slice)) or key.ndim or key.dtype.kind not in "iu":
+    if not seq or key.ndim or key.dtype.kind not in "iu":
         return None
     kind = _python_numbers(seq)
     if kind is not None:
@@ -66,16 +82,26 @@ def _sequence_item(seq, key):
                                                           float: np.float64}[kind]))
         return _weak(table[key])
     if _numpy_values(seq):
-        return core.ag().constant(np.stack([np.asarray(v) for v in seq]))[key]
+        return _as_constant(np.stack([np.asarray(v) for v in seq]))[key]
     return None
+
+
+def _as_constant(array):
+    dtypes = core.module("autograph_lite.dtypes")
+    if array.dtype not in dtypes.ALL:  # never a silent conversion (complex, object, ...)
+        raise TypeError(f"a NumPy array of dtype {array.dtype} cannot be read with a tensor "
+                        f"index: it would become a constant of the graph, and {array.dtype} "
+                        f"is not a supported dtype ({', '.join(map(str, dtypes.ALL))})")
+    return core.ag().constant(array)
 
 
 def getitem(target, key):
     """`target[key]` (a subscript read in converted code), see the module docstring."""
     if isinstance(target, np.ndarray):
         if has_symbolic(key):
-            return core.ag().constant(target)[key]
-    elif type(target) in (list, tuple) and has_symbolic(key):
+            return _as_constant(target)[key]
+    elif (type(target) is list or type(target) is tuple) and isinstance(
+            key, _SYMBOLIC or _symbolic_type()):
         item = _sequence_item(target, key)
         if item is not None:
             return item

@@ -23,8 +23,12 @@ and Python's error, naming the variable, wherever Python raises it.
   True, one that leaves it gives its flag. (A variable unset before the `if` and set in
   one branch only stays the SPEC's trace-time ValueError, conditionals.py.)
 - `del x` (converters/deletes.py) makes `x` unset again: `Undefined` in Python code, the
-  flag False in a staged loop.
+  flag False in a staged loop or branch (control_flow names the variables a body may
+  delete, so they carry a flag from the start; a deleted branch's stand-in is a bool
+  zero, which promotes to the other branch's dtype and so keeps it).
 """
+
+import operator
 
 import numpy as np
 
@@ -64,15 +68,28 @@ class MaybeUnset:
             raise error(text(self.name))
         return self.value
 
-    def _misuse(self, *args, **kwargs):
-        raise TypeError(f"internal: variable '{self.name}', which may be unset at run time, "
-                        f"was used without the read check (ag__.ld); please report this")
+    # A read that is not a name load (`x += 1`, whose read the converter does not wrap)
+    # reaches these: the checked value, then the operation, as Python does.
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return getattr(self.read(), attr)
 
-    for _op in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow "
-                "rpow matmul rmatmul neg pos abs invert and rand or ror xor rxor lt le gt ge "
-                "getitem setitem iter len bool call float int index contains array").split():
-        locals()[f"__{_op}__"] = _misuse
-    del _op
+    for _op in ("add sub mul truediv floordiv mod pow matmul and_ or_ xor lshift rshift "
+                "lt le gt ge").split():
+        _fn = getattr(operator, _op)
+        _name = _op.rstrip("_")
+        locals()[f"__{_name}__"] = (lambda f: lambda self, o: f(self.read(), o))(_fn)
+        if _op not in ("lt", "le", "gt", "ge"):
+            locals()[f"__r{_name}__"] = (lambda f: lambda self, o: f(o, self.read()))(_fn)
+    for _op in ("neg pos abs invert getitem len iter bool float int index contains "
+                "call").split():
+        _fn = {"len": len, "iter": iter, "bool": bool, "float": float, "int": int,
+               "index": operator.index, "call": lambda v, *a, **k: v(*a, **k)}.get(
+                   _op, getattr(operator, _op, None))
+        locals()[f"__{_op}__"] = (lambda f: lambda self, *a, **k: f(self.read(), *a, **k))(
+            _fn)
+    del _op, _fn, _name
 
 
 class Flagged(tuple):
@@ -93,6 +110,16 @@ def is_unset_kind(value):
     without one at run time (`MaybeUnset`)."""
     from autograph_lite.autograph.runtime.variables import Undefined
     return isinstance(value, (Undefined, MaybeUnset))
+
+
+def stand_in(value):
+    """The value a deleted variable has where it is unset (never read): zeros of its shape,
+    of dtype bool, which promotes to the other branch's dtype (NumPy: bool is below every
+    type), so the branch that keeps a value keeps its dtype. None for a non-tensor."""
+    if not core.is_tensor_like(value):
+        return None
+    shape = getattr(value, "shape", ())
+    return np.zeros(core.concrete_shape(shape), np.bool_)[()]
 
 
 def value_of(value):

@@ -1,0 +1,527 @@
+"""Python semantics the conversion must keep, three ways (plain Python, interpreter, cpu),
+each Function called on several inputs: `return` inside `try`; variables a staged loop
+may leave unset (UnboundLocalError at run time, on the paths that read them); loop
+accumulators that start as Python numbers; `del`; and the user's line in every error
+raised at run time."""
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+
+from .conftest import line_of
+from .three_way import BACKENDS, agree
+
+I64, F64 = np.int64, np.float64
+
+
+def unbound(name):
+    return f"cannot access local variable '{name}' where it is not associated with a value"
+
+
+# --- return inside try ----------------------------------------------------------------
+def _raise_value_error():
+    raise ValueError("no")
+
+
+def _twice(x):
+    return x * 2.0
+
+
+def return_of_raising_call(x):
+    try:
+        return _raise_value_error()
+    except ValueError:
+        pass
+    return x + 1.0
+
+
+def return_in_try_no_exception(x):
+    try:
+        return _twice(x)
+    except ValueError:
+        return x
+    return x + 1.0
+
+
+def return_in_except(x):
+    try:
+        y = _raise_value_error()
+    except ValueError:
+        return x - 1.0
+    return y
+
+
+def return_in_else(x):
+    try:
+        y = _twice(x)
+    except ValueError:
+        return x
+    else:
+        return y + 1.0
+
+
+def return_in_finally_overrides(x):
+    try:
+        return x
+    finally:
+        return x * 10.0  # noqa: B012 - Python allows it: the finally's return wins
+
+
+def nested_try(x):
+    try:
+        try:
+            return _raise_value_error()
+        except KeyError:
+            return x
+    except ValueError:
+        pass
+    try:
+        return _twice(x) + _raise_value_error()
+    except ValueError:
+        return x * 4.0
+
+
+def return_in_try_in_python_loop(x):
+    for k in range(3):
+        try:
+            if k == 2:
+                return x + k
+            _raise_value_error()
+        except ValueError:
+            continue
+    return x
+
+
+def try_then_staged_if(x):
+    try:
+        return _raise_value_error()
+    except ValueError:
+        pass
+    if x > 0.0:
+        return x
+    return -x
+
+
+def bare_except_and_return_in_try(x):
+    try:
+        z = _twice(x)
+        return z / 0.5
+    except:  # noqa: E722 - a bare except is Python too
+        return x
+
+
+@pytest.mark.parametrize("fn", [return_of_raising_call, return_in_try_no_exception,
+                                return_in_except, return_in_else, return_in_finally_overrides,
+                                nested_try, return_in_try_in_python_loop, try_then_staged_if,
+                                bare_except_and_return_in_try])
+def test_return_inside_try(fn):
+    agree(fn, [(F64(1.0),), (F64(-2.0),), (F64(500.0),)])
+
+
+def _raise_when_small(x):
+    if x > 100.0:  # the-staged-if
+        return x
+    raise ValueError("small")
+
+
+def catches_what_a_staged_branch_raised(x):
+    try:
+        return _raise_when_small(x)
+    except ValueError:  # the-except
+        pass
+    return x + 1.0
+
+
+def test_except_of_an_exception_raised_on_a_staged_path_is_refused():
+    # Python takes the except only for x <= 100; a trace cannot know which path runs
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError) as e:
+            ag.defun(catches_what_a_staged_branch_raised, backend=backend)(F64(500.0))
+        assert line_of(catches_what_a_staged_branch_raised, "the-except") in str(e.value)
+        assert line_of(_raise_when_small, "the-staged-if") in str(e.value)
+
+
+# --- variables a staged loop may leave unset -------------------------------------------
+def zero_trip_for(n):
+    for i in range(n):
+        last = i * 2.0  # noqa: F841 - read below
+    return last  # the-read
+
+
+def test_zero_trip_for_raises_unbound_local_error():
+    raised = agree(zero_trip_for, [(I64(0),), (I64(3),), (I64(0),), (I64(1),)])
+    assert len(raised) == 4  # n == 0, twice, on each backend
+    for _, _, text in raised:
+        assert unbound("last") in text
+        assert line_of(zero_trip_for, "the-read") in text
+
+
+def zero_trip_while(n):
+    i = 0
+    while i < n:
+        last = i * 2.0
+        i += 1
+    return last
+
+
+def set_in_one_branch_inside_loop(n):
+    for i in range(n):
+        if i > 2:
+            big = i * 1.5
+    return big
+
+
+def while_set_when_odd(n):
+    i = 0
+    while i < n:
+        if i % 2 == 1:
+            odd = i
+        i += 1
+    return odd
+
+
+@pytest.mark.parametrize("fn,name", [(zero_trip_while, "last"),
+                                     (set_in_one_branch_inside_loop, "big"),
+                                     (while_set_when_odd, "odd")])
+def test_unset_after_loop_raises_where_python_does(fn, name):
+    raised = agree(fn, [(I64(0),), (I64(2),), (I64(5),)])
+    assert raised and all(unbound(name) in m for _, _, m in raised)
+
+
+def read_only_where_set(n):
+    for i in range(n):
+        last = i * 2.0
+    if n > 0:
+        return last
+    return -1.0
+
+
+def never_read(n):
+    s = 0.0
+    for i in range(n):
+        tmp = i * 2.0
+        s = s + tmp
+    return s
+
+
+def test_a_read_on_a_path_that_does_not_reach_it_does_not_raise():
+    assert agree(read_only_where_set, [(I64(0),), (I64(4),)]) == []
+    assert agree(never_read, [(I64(0),), (I64(4),)]) == []
+
+
+def set_in_inner_loop(n, m):
+    for i in range(n):
+        for j in range(m):
+            last = i * 10 + j
+    return last
+
+
+def read_in_a_later_loop(n, m):
+    for i in range(n):
+        last = i * 2.0
+    s = 0.0
+    for j in range(m):
+        s = s + last
+    return s
+
+
+def updated_by_python_loop(n):
+    for i in range(n):
+        last = i * 2.0
+    for k in range(2):
+        last = last + k
+    return last
+
+
+def loop_in_one_branch(x, n):
+    if x > 0:
+        y = 1.0
+    else:
+        for i in range(n):
+            y = i * 3.0
+    return y
+
+
+def read_in_closure(n):
+    for i in range(n):
+        last = i * 2.0
+
+    def later():
+        return last + 1.0
+    return later()
+
+
+def augmented_after_loop(n):
+    for i in range(n):
+        last = np.ones(2) * i
+    last += 1.0          # a read the converter does not wrap: checked all the same
+    last[0] *= 2.0
+    return last
+
+
+def set_before_break(n):
+    for i in range(n):
+        if i > 3:
+            break
+        last = (i, i * 2.0)
+    return last[1] - last[0]
+
+
+@pytest.mark.parametrize("fn,inputs", [
+    (augmented_after_loop, [(I64(0),), (I64(3),)]),
+    (set_before_break, [(I64(0),), (I64(2),), (I64(9),)]),
+    (set_in_inner_loop, [(I64(2), I64(3)), (I64(0), I64(3)), (I64(2), I64(0))]),
+    (read_in_a_later_loop, [(I64(0), I64(0)), (I64(0), I64(2)), (I64(2), I64(2))]),
+    (updated_by_python_loop, [(I64(0),), (I64(3),)]),
+    (loop_in_one_branch, [(F64(1.0), I64(0)), (F64(-1.0), I64(0)), (F64(-1.0), I64(2))]),
+    (read_in_closure, [(I64(0),), (I64(2),)]),
+])
+def test_unset_variable_through_nested_constructs(fn, inputs):
+    raised = agree(fn, inputs)
+    assert raised  # each has an input on which Python raises
+    assert all(("cannot access local variable" in m) != ("cannot access free variable" in m)
+               for _, _, m in raised)
+
+
+def test_nested_function_read_raises_name_error():
+    with pytest.raises(NameError) as e:
+        read_in_closure(0)
+    for backend in BACKENDS:
+        with pytest.raises(NameError) as got:
+            ag.defun(read_in_closure, backend=backend)(I64(0))
+        assert type(got.value) is type(e.value)  # NameError, not UnboundLocalError
+        assert str(e.value) in str(got.value)
+
+
+def test_no_check_when_the_variable_is_set_before_the_loop():
+    def f(n):
+        last = -1.0
+        for i in range(n):
+            last = i * 2.0
+        return last
+    graph = str(ag.defun(f).get_concrete_function(I64(3)).graph)
+    assert "assert" not in graph
+    assert "assert" in str(ag.defun(zero_trip_for).get_concrete_function(I64(3)).graph)
+
+
+# --- accumulators that start as Python numbers -------------------------------------------
+def nested_accumulator(m, start):
+    s = start
+    for row in m:
+        for v in row:
+            s += v
+    return s
+
+
+def triple_accumulator(t):
+    s = 0
+    for plane in t:
+        for row in plane:
+            for v in row:
+                s = s + v * 2
+    return s
+
+
+def accumulator_in_branch(m, n):
+    s = 0
+    for i in range(n):
+        for v in m[i % 2]:
+            if v > 1:
+                s += v
+    return s
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.uint8])
+def test_nested_accumulator_adopts_the_body_dtype(dtype):
+    m = np.arange(6, dtype=dtype).reshape(2, 3)
+    agree(nested_accumulator, [(m, 0), (m[::-1].copy(), 0)])
+    agree(nested_accumulator, [(m, 0.0), (m * 2, 0.0)])
+    agree(nested_accumulator, [(m, 1), (m, 2), (m, 3)])  # the start relaxes to a weak tensor
+    agree(accumulator_in_branch, [(m, I64(3)), (m, I64(1))])
+    t = np.arange(12, dtype=dtype).reshape(2, 2, 3)
+    agree(triple_accumulator, [(t,), (t + 1,)])
+
+
+def test_zero_trips_keep_the_value_and_take_the_body_dtype():
+    # README: a staged loop's variables have one dtype whatever the trip count; a Python
+    # number that no iteration touched has the dtype the body would give it (Python: int)
+    m = np.arange(6, dtype=np.int32).reshape(2, 3)
+    for backend in BACKENDS:
+        got = ag.defun(accumulator_in_branch, backend=backend)(m, I64(0))
+        assert got.numpy() == 0 and got.dtype == np.int32
+
+
+# --- del ----------------------------------------------------------------------------------
+def del_then_read(x):
+    y = x * 2.0
+    del y
+    return y
+
+
+def del_keeps_other_names(x):
+    y = x * 2.0
+    z = y
+    del y
+    return z
+
+
+def del_and_rebind_in_branches(x):
+    y = x * 2.0
+    if x > 0:
+        del y
+        y = 1.0
+    else:
+        del y
+        y = 2.0
+    return y
+
+
+def del_in_loop_then_rebind(n):
+    y = 5.0
+    for i in range(n):
+        t = y + i
+        del y
+        y = t
+    return y
+
+
+def del_in_loop_only(n):
+    y = 5.0
+    for i in range(n):
+        del y
+    return y
+
+
+def del_under_staged_if_in_loop(n):
+    y = 5.0
+    for i in range(n):
+        if i == 2:
+            del y
+        else:
+            y = i * 1.0
+    return y
+
+
+def del_unset_name(n):
+    for i in range(n):
+        last = i
+    del last
+    return n
+
+
+@pytest.mark.parametrize("fn,inputs", [
+    (del_then_read, [(F64(1.0),), (F64(2.0),)]),
+    (del_keeps_other_names, [(F64(1.0),), (F64(2.0),)]),
+    (del_and_rebind_in_branches, [(F64(1.0),), (F64(-2.0),)]),
+    (del_in_loop_then_rebind, [(I64(0),), (I64(3),)]),
+    (del_in_loop_only, [(I64(0),), (I64(3),)]),
+    (del_under_staged_if_in_loop, [(I64(0),), (I64(2),), (I64(3),), (I64(4),)]),
+    (del_unset_name, [(I64(0),), (I64(2),)]),
+])
+def test_del_behaves_as_python(fn, inputs):
+    agree(fn, inputs)
+
+
+def del_in_one_staged_branch(x):
+    y = x * 2.0
+    if x > 0:
+        del y
+    return y
+
+
+def del_in_one_branch_keeps_dtype(x):
+    y = np.float32(3.0)
+    if x > 0:
+        del y
+    else:
+        y = y + 1
+    return y
+
+
+def test_del_in_one_branch_of_a_staged_if():
+    raised = agree(del_in_one_staged_branch, [(F64(1.0),), (F64(-1.0),), (F64(2.0),)])
+    assert len(raised) == 4 and all(unbound("y") in m for _, _, m in raised)
+    # the branch that keeps `y` keeps its float32 (the stand-in elsewhere is bool)
+    assert len(agree(del_in_one_branch_keeps_dtype, [(F64(1.0),), (F64(-1.0),)])) == 2
+
+
+# --- the user's line in errors raised at run time ------------------------------------------
+def staged_assert_in_loop(x, n):
+    s = 0.0
+    for i in range(n):
+        assert s < 3.0, "s grew too large"  # the-assert
+        s = s + x
+    return s
+
+
+def staged_assert_without_message(x):
+    assert x > 0.0  # the-bare-assert
+    return x
+
+
+def index_error_with_assert(x, i):
+    assert i > -100, "i"
+    return x[i]  # the-index
+
+
+def index_error_with_print(x, i):
+    print("x is", x)
+    return x[1:][i]  # the-print-index
+
+
+def index_error_with_random(x, i):
+    y = x + ag.random.uniform([3], dtype=ag.float64) * 0.0
+    return y[i]  # the-random-index
+
+
+def broadcast_error_with_print(x, n):
+    print("x is", x)
+    return x + x[:n]  # the-broadcast
+
+
+def _checked_helper(v):
+    assert v < 10.0, "helper"  # the-helper-assert
+    return v
+
+
+
+def assert_in_helper(x):
+    return _checked_helper(x) + 1.0
+
+
+@pytest.mark.parametrize("fn,args,source,marker,error", [
+    (staged_assert_in_loop, (F64(2.0), I64(5)), None, "the-assert", AssertionError),
+    (staged_assert_without_message, (F64(-1.0),), None, "the-bare-assert", AssertionError),
+    (index_error_with_assert, (np.arange(3.0), I64(7)), None, "the-index", IndexError),
+    (assert_in_helper, (F64(20.0),), _checked_helper, "the-helper-assert", AssertionError),
+    (zero_trip_for, (I64(0),), None, "the-read", UnboundLocalError),
+    (index_error_with_print, (np.arange(3.0), I64(-3)), None, "the-print-index", IndexError),
+    (index_error_with_random, (np.arange(3.0), I64(3)), None, "the-random-index", IndexError),
+    (broadcast_error_with_print, (np.arange(4.0), I64(2)), None, "the-broadcast", ValueError),
+])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_time_errors_name_the_users_line(fn, args, source, marker, error, backend,
+                                             capsys):
+    with pytest.raises(error) as e:
+        fn(*args)
+    python_text = str(e.value)
+    python_out = capsys.readouterr().out
+    f = ag.defun(fn, backend=backend)
+    for _ in range(2):
+        with pytest.raises(error) as e:
+            f(*args)
+        text = str(e.value)
+        assert line_of(source or fn, marker) in text, text
+        assert text.count(" (at ") <= 1, text  # named once, not once per enclosing region
+        assert "<autograph_lite" not in text
+        if error is IndexError:
+            assert text.startswith(python_text), (text, python_text)  # NumPy's own words
+        # what the function prints, once per call (locating the error prints nothing)
+        assert capsys.readouterr().out == python_out
+
+
+def test_assert_message_is_the_users():
+    with pytest.raises(AssertionError, match="s grew too large"):
+        ag.defun(staged_assert_in_loop, backend="cpu")(F64(2.0), I64(5))
+    assert float(ag.defun(staged_assert_in_loop)(F64(0.5), I64(4))) == 2.0
