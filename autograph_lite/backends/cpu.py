@@ -40,14 +40,17 @@ def generate(graph, name="kernel"):
             em.line(f"{em.new(v)} = rt.item({p})")
         else:
             params.append(em.new(v, v.hint or f"a{v.index}"))
-            em.borrowed.add(v.id)
     em.emit_graph(graph)
     rets = []
     for v in graph.outputs:
         r = em.name(v)
-        if v.type.ndim and v.id in em.borrowed:
-            r += ".copy()"  # never hand the caller an alias of its own input
+        if v.type.ndim and em.own.aliases_caller(v):
+            # never hand the caller an alias of its input or of a constant; copied before
+            # the write-backs below, which may change an argument's contents
+            r = em.fresh("result")
+            em.line(f"{r} = {em.name(v)}.copy()")
         rets.append(r)
+    _write_back(em, graph, params)
     if len(rets) == 1:
         em.line(f"return {rets[0]}")
     elif rets:
@@ -58,3 +61,17 @@ def generate(graph, name="kernel"):
     body = "\n".join(em.lines)
     src = HEADER.format(name=graph.name) + f"def kernel({', '.join(params)}):\n{body}\n"
     return Kernel(src, [a for _, a in em.const_params], [v.type for v in graph.outputs])
+
+
+def _write_back(em, graph, params):
+    """``arg[...] = final`` for each argument the function writes (SPEC §3), unless the
+    final value is that argument's array object (every update done in place)."""
+    for index, final in graph.input_updates:
+        arg = graph.inputs[index]
+        if em.own.same_object(final, em.in_place) is arg:
+            continue
+        value = em.name(final)
+        if final.type.dtype != arg.type.dtype:
+            value = (em.cast(value, final.type.dtype, arg.type.dtype) if not final.type.ndim
+                     else f"{value}.astype({em.dt(arg.type.dtype)})")
+        em.line(f"{params[index]}[{'()' if not arg.type.ndim else '...'}] = {value}")

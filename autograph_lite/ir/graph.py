@@ -68,6 +68,9 @@ class Graph:
         self.inputs = []
         self.nodes = []
         self.outputs = []
+        # (input index, final value): the contents each NumPy-array argument the function
+        # writes into must hold after the call (SPEC §3); read at the end, like outputs.
+        self.input_updates = []
 
     def add_input(self, type_, hint=None):
         v = Value(type_, self, None, len(self.inputs), hint)
@@ -102,7 +105,8 @@ class Graph:
                 yield from r.walk()
 
     def uses(self):
-        """Map value id -> number of uses, counting uses in regions and as region outputs."""
+        """Map value id -> number of uses, counting uses in regions, as region outputs and
+        as final values of updated arguments."""
         counts = {}
 
         def visit(g):
@@ -114,6 +118,8 @@ class Graph:
             for v in g.outputs:
                 counts[v.id] = counts.get(v.id, 0) + 1
         visit(self)
+        for _, v in self.input_updates:
+            counts[v.id] = counts.get(v.id, 0) + 1
         return counts
 
     def __str__(self):

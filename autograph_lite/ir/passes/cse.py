@@ -50,4 +50,5 @@ def _visit(graph, table, replace):
         changed = True
     graph.nodes[:] = keep
     graph.outputs[:] = [replace.get(v.id, v) for v in graph.outputs]
+    graph.input_updates[:] = [(i, replace.get(v.id, v)) for i, v in graph.input_updates]
     return changed
