@@ -218,8 +218,10 @@ def _check_written(name, graph, leaves, flat):
         if isinstance(a, EagerTensor):
             raise TypeError(f"{name}(): argument '{param}' is an ag.Tensor, which is "
                             f"immutable, and {name} writes into it; pass a NumPy array")
-        if not isinstance(a, np.ndarray):  # a NumPy scalar: NumPy's own error
-            raise TypeError(f"'{type(a).__name__}' object does not support item assignment")
+        if not isinstance(a, np.ndarray):  # a NumPy scalar: Python's own error
+            kind = type(a)
+            raise TypeError(f"'{kind.__module__}.{kind.__qualname__}' object does not "
+                            f"support item assignment")
         if not a.flags.writeable:
             raise ValueError("assignment destination is read-only")
         for j, b in enumerate(flat):

@@ -14,7 +14,11 @@ Buffers. Every array value points into a set of abstract buffers (``pts``):
 - A view (slicing, reshape, transpose, split) points where its input points. A ``cond``
   result points where either branch's result does. A loop variable (and the loop's result)
   points where its initial value (or its entry copy) does, united with what every value
-  the body hands back points to: a dataflow fixpoint over the back edge.
+  the body hands back points to: a dataflow fixpoint over the back edge. A path through
+  the body that sets an exit flag (the loop's condition implies ``not flag``: AutoGraph's
+  ``return`` and ``break``) reaches the loop's results but never the next trip, so
+  ``return out`` inside a loop does not make the return value share the buffer that the
+  next trip updates.
 
 Rules. ``node`` may write into ``value``'s buffer only when:
 1. every buffer ``value`` may point into is the kernel's own: ``new``, ``copy``, or the
@@ -24,11 +28,15 @@ Rules. ``node`` may write into ``value``'s buffer only when:
    enclosing branch; a value from outside a while loop that the loop reads is read again
    by the next iteration; a while loop's condition inputs are read until the loop ends;
    reads by fused expressions count where the fused expression is computed);
-3. no other value that may share one of those buffers is read by ``node`` itself or is
-   visible at ``node`` and read after it.
+3. no other value that may share one of those buffers is read by ``node`` itself (or by
+   the loop nest it is computed in) or is visible at ``node`` and read after it. An
+   op may declare inputs it reads safely although they overlap its target
+   (``overlap_safe``: setitem's value, which Numba copies first when it overlaps).
 Values made after ``node`` cannot hold the old contents: they derive from values that are
 read after ``node`` (rule 2/3 then refuses) or from ``node``'s own result. So an in-place
-write hands the buffer over to the result, and the abstract sets need not follow it.
+write hands the buffer over to the result, and the abstract sets need not follow it. (A
+buffer whose last reader came before ``node`` is handed over once: the emitter keeps
+that record.)
 
 Loop entry copies. A loop variable that is updated in place inside its loop needs a
 buffer the loop may write: its initial value's when that may be overwritten at the loop
