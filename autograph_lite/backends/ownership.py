@@ -116,9 +116,6 @@ class Ownership:
         that later calls share)."""
         return any(b[0] in (ARG, CONST) for b in self.pts.get(value.id, EMPTY))
 
-    def may_alias_input(self, value, index):
-        return (ARG, index) in self.pts.get(value.id, EMPTY)
-
     def same_object(self, final, decisions):
         """The top-level input whose array object ``final`` is at run time, or None.
         ``decisions``: value id -> the value whose buffer the emitter updated in place to

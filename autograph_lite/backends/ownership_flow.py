@@ -167,7 +167,7 @@ def _flow_graph(g, pts, values, copies, inline):
 def _flow_loop(n, pts, values, copies, inline):
     """Loop variables: what the initial value (or entry copy) points into, united with
     what the body hands back, to a fixpoint. The body's inputs get only what is handed
-    back on paths that go on looping: a path that sets an exit flag (see exit_flags)
+    back on paths that go on looping: a path that sets an exit flag (see _exit_flags)
     reaches the condition and the loop's results, never the next trip."""
     cond, body = n.regions
     full = []
@@ -179,7 +179,7 @@ def _flow_loop(n, pts, values, copies, inline):
         else:
             full.append(pts[init.id])
     trips = list(full)
-    flags = exit_flags(n)
+    flags = _exit_flags(n)
     while True:
         for k in range(len(full)):
             pts[cond.inputs[k].id], pts[body.inputs[k].id] = full[k], trips[k]
@@ -196,7 +196,7 @@ def _flow_loop(n, pts, values, copies, inline):
         pts[out.id] = s
 
 
-def exit_flags(loop):
+def _exit_flags(loop):
     """Indices of the loop variables the loop stops on: its condition implies that they
     are false (``not done and ...``: AutoGraph's flags for return and break)."""
     cond = loop.regions[0]
