@@ -238,7 +238,7 @@ class Emitter:
         v = node.outputs[0]
         fresh = self.alloc(dims, v.type.dtype)
         leaves = list(self.leaves(v, root=True).values())
-        loop_vars = self.own.loops.loop_vars(node.graph)
+        loop_vars = self.own.regions.loop_vars(node.graph)
         for cand in leaves + [b for b in loop_vars if b not in leaves]:
             if (cand.type.dtype != v.type.dtype or cand.type.shape != v.type.shape
                     or cand.id in self.reused or cand.id in self.scalars):
@@ -279,7 +279,7 @@ class Emitter:
         for n in members:
             self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims, reads)}")
         folds = [n.opdef.fold(self, n, dims) for n in nodes if n.opdef.fold]
-        with self.loops(dims, idx):
+        with self.regions(dims, idx):
             for text in body:
                 self.line(text)
             for step, _ in folds:

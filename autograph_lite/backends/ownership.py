@@ -66,7 +66,7 @@ object (every update in between done in place: ``same_object``), so filling an `
 argument in a loop is one in-place loop with no copy and no write-back. The call path
 refuses read-only and overlapping mutated arguments before the kernel runs.
 """
-from .ownership_flow import ARG, CONST, COPY, EMPTY, NEW, Loops, flow_pts, same_object_roots
+from .ownership_flow import ARG, CONST, COPY, EMPTY, NEW, Regions, flow_pts, same_object_roots
 
 
 class Ownership:
@@ -79,7 +79,7 @@ class Ownership:
         self.graph = graph
         self.inline = frozenset(inline)
         self.mutated = frozenset(i for i, _ in getattr(graph, "input_updates", ()))
-        self.loops = Loops(graph, self.inline)
+        self.regions = Regions(graph, self.inline)
         self.copies = {(id(n), k) for n in graph.walk() if n.op == "while_loop"
                        for k, v in enumerate(n.inputs) if v.type.ndim}
         self._settle()
@@ -97,11 +97,11 @@ class Ownership:
             reads = [v for i, v in enumerate(node.inputs)
                      if i and i not in node.opdef.overlap_safe]
         read_ids = {r.id for r in reads}
-        if value.id in read_ids or self.loops.live_after(value, node):
+        if value.id in read_ids or self.regions.live_after(value, node):
             return False
         for w in self._sharers(value):
-            if w.id in read_ids or (self.loops.visible(w, node)
-                                    and self.loops.live_after(w, node)):
+            if w.id in read_ids or (self.regions.visible(w, node)
+                                    and self.regions.live_after(w, node)):
                 return False
         return True
 
@@ -140,9 +140,9 @@ class Ownership:
         others = [v for j, v in enumerate(loop.inputs) if j != k]
         if not self.may_write(loop, init, others):
             return False
-        inside = self.loops.inside[id(loop)]
+        inside = self.regions.inside[id(loop)]
         return init.id not in inside and not any(
-            w.id in inside and self.loops.visible(w, loop) for w in self._sharers(init))
+            w.id in inside and self.regions.visible(w, loop) for w in self._sharers(init))
 
     def _settle(self):
         """Entry copies to a fixpoint: drop those whose initial value the loop may take,
@@ -168,7 +168,7 @@ class Ownership:
                 if node.opdef.elementwise:
                     taken.add(value.id)
                 wanted |= {(b[1], b[2]) for b in self.pts.get(value.id, EMPTY)
-                           if b[0] == COPY and self.loops.encloses(by_id[b[1]], node)}
+                           if b[0] == COPY and self.regions.encloses(by_id[b[1]], node)}
                 break
         return wanted
 
@@ -183,7 +183,7 @@ class Ownership:
             elif (n.opdef.elementwise and len(n.outputs) == 1 and n.outputs[0].type.ndim
                     and n.outputs[0].id not in self.inline):
                 out = n.outputs[0]
-                leaves = self.loops.leaves(n)
-                cands = leaves + [b for b in self.loops.loop_vars(n.graph) if b not in leaves]
+                leaves = self.regions.leaves(n)
+                cands = leaves + [b for b in self.regions.loop_vars(n.graph) if b not in leaves]
                 yield n, [(c, [lf for lf in leaves if lf is not c]) for c in cands
                           if c.type.dtype == out.type.dtype and c.type.shape == out.type.shape]

@@ -15,7 +15,7 @@ def _is_loop(node):
     return node.op == "while_loop"
 
 
-class Loops:
+class Regions:
     """Positions, parents and last reads of every graph nested in ``graph``."""
 
     def __init__(self, graph, inline):
