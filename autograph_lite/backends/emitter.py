@@ -279,7 +279,7 @@ class Emitter:
         for n in members:
             self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims, reads)}")
         folds = [n.opdef.fold(self, n, dims) for n in nodes if n.opdef.fold]
-        with self.regions(dims, idx):
+        with self.loops(dims, idx):
             for text in body:
                 self.line(text)
             for step, _ in folds:
