@@ -73,6 +73,8 @@ class ConcreteFunction:
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
                             f"got {len(flat)}")
+        if self.graph.input_updates:
+            _check_written(self.function._name, self.graph, _tensor_leaves(args), flat)
         try:
             raw = self._call(*flat)
         except Exception as e:
@@ -96,8 +98,8 @@ class ConcreteFunction:
         """(call, finish, locate) for Function's fast path, once the kernel exists: the
         compiled entry point of the Numba overload these arguments select (skipping the
         dispatcher's own type resolution), the result wrapper, and the error locator."""
-        if not self._plain or self._call == self._first_call:
-            return None
+        if not self._plain or self._call == self._first_call or self.graph.input_updates:
+            return None  # (a function that writes its arguments checks them on every call)
         call = self._call
         if self._dispatcher is not None:
             call = _entry_point(self._dispatcher, tuple(args), tuple(self._kernel.const_args))
@@ -145,7 +147,7 @@ class ConcreteFunction:
         return self._compile_and_call(flat)
 
     def _interpret(self, *flat):
-        outs = interpreter.run_graph(self.graph, flat)
+        outs = interpreter.run_function(self.graph, flat)
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _compile_and_call(self, flat):
@@ -222,6 +224,51 @@ def _wrapper(t):
         out._np = r
         return out
     return wrap
+
+
+def _check_written(name, graph, leaves, flat):
+    """SPEC §3: before a call that writes into NumPy-array arguments, refuse what NumPy
+    would refuse (a read-only array, an immutable tensor) and arguments that overlap one
+    the function writes (the kernel could not keep both views right)."""
+    for i, _ in graph.input_updates:
+        a, param = leaves[i], graph.inputs[i].hint or f"#{i}"
+        if isinstance(a, EagerTensor):
+            raise TypeError(f"{name}(): argument '{param}' is an ag.Tensor, which is "
+                            f"immutable, and {name} writes into it; pass a NumPy array")
+        if not isinstance(a, np.ndarray):  # a NumPy scalar: Python's own error
+            kind = type(a)
+            raise TypeError(f"'{kind.__module__}.{kind.__qualname__}' object does not "
+                            f"support item assignment")
+        if not a.flags.writeable:
+            raise ValueError("assignment destination is read-only")
+        for j, b in enumerate(flat):
+            if j != i and isinstance(b, np.ndarray) and _overlap(a, b):
+                other = graph.inputs[j].hint or f"#{j}"
+                raise ValueError(
+                    f"{name}(): arguments '{param}' and '{other}' share memory and {name} "
+                    f"writes into '{param}'; pass a copy (e.g. {other}.copy()) so that each "
+                    f"argument is a separate array")
+
+
+def _overlap(a, b):
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return np.shares_memory(a, b, max_work=100_000)
+    except np.exceptions.TooHardError:  # undecided: refuse rather than risk it
+        return True
+
+
+def _tensor_leaves(args):
+    """The tensor arguments as passed (arrays, scalars, ag.Tensors), in _flat_tensors order."""
+    out = []
+    for a in args:
+        t = type(a)
+        if t in (tuple, list, dict):
+            out.extend(_tensor_leaves(nest.flatten(a)))
+        elif t is np.ndarray or isinstance(a, (np.generic, EagerTensor)) or hasattr(a, "_np"):
+            out.append(a)
+    return out
 
 
 def _flat_tensors(args):

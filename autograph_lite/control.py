@@ -226,8 +226,6 @@ def _staged_while(cond, body, init, names):
         vpos = [i for i in range(len(leaves)) if not identity[i]]
         types = [vtypes[i] for i in vpos]
         saved = [(st, st.base) for st in carried]
-        for st in carried:  # enclosing regions see the loop's write now, with the state
-            mutation.note_write(st)  # before the placeholders below replace the root
         ctypes = [st.base.type for st in carried]
 
         def enter(g):
@@ -240,8 +238,9 @@ def _staged_while(cond, body, init, names):
             return phs, nest.pack_as(init, args)
 
         try:
-            cond_g, body_g, ph_b, res, outs, carried_outs, log = _trace_loop_regions(
-                cond, body, init, names, outer, start, enter, vpos, carried)
+            with mutation.shielded(carried):
+                cond_g, body_g, ph_b, res, outs, carried_outs, log = _trace_loop_regions(
+                    cond, body, init, names, outer, start, enter, vpos, carried)
         finally:
             for st, base in saved:
                 mutation.rebase(st, base)
@@ -295,7 +294,8 @@ def _staged_while(cond, body, init, names):
         out_leaves[i] = (mutation.merged(o, sources, _name_of(names, i)) if sources
                          and o.ndim else o)
     for st, o in zip(carried, results[len(vpos):]):
-        mutation.set_base(st, o._value)
+        if st in written:  # (an identity variable's array the body never wrote is unchanged)
+            mutation.set_base(st, o._value)
     return tuple(nest.pack_as(init, out_leaves))
 
 

@@ -62,6 +62,7 @@ class Storage:
 # -- logs of writes, per thread -------------------------------------------------------------
 class _Logs(threading.local):
     stack = None
+    shield = None
 
 
 _logs = _Logs()
@@ -116,14 +117,34 @@ class scope:
         return False
 
 
-def note_write(storage):
-    """Tells the open scopes that ``storage`` is (about to be) written, with its state
-    now (a staged loop's carried storage, before its region placeholders)."""
-    _record(storage)
+class shielded:
+    """``with shielded(storages):`` while a staged loop traces its regions, its carried
+    storages hold region placeholders: scopes opened before (enclosing branches and
+    loops) must not record them; the loop records its real write when it is staged."""
+
+    def __init__(self, storages):
+        self.storages = list(storages)
+
+    def __enter__(self):
+        if _logs.shield is None:
+            _logs.shield = {}
+        depth = len(_logs.stack or ())
+        self.saved = [(st, _logs.shield.get(st)) for st in self.storages]
+        for st in self.storages:
+            _logs.shield[st] = depth
+
+    def __exit__(self, *exc):
+        for st, old in self.saved:
+            if old is None:
+                _logs.shield.pop(st, None)
+            else:
+                _logs.shield[st] = old
+        return False
 
 
 def _record(storage):
-    for log in _logs.stack or ():
+    below = (_logs.shield or {}).get(storage, 0)
+    for log in (_logs.stack or ())[below:]:
         log.before.setdefault(storage, (storage.base, storage.gen))
 
 

@@ -41,23 +41,17 @@ def generate(graph, name="kernel"):
             em.line(f"{em.new(v)} = rt.item({p})")
         else:
             params.append(em.new(v, v.hint or f"a{v.index}"))
-            em.borrowed.add(v.id)
     em.emit_graph(graph)
-    for i, v in graph.input_updates:  # arrays the function wrote into: the caller's get
-        # the final value (arguments are borrowed, so it is never their own buffer here);
-        # an element loop, not a slice assignment, keeps Numba's array module unneeded
-        a, p, src = graph.inputs[i], params[i], em.name(v)
-        if not a.type.ndim:
-            em.line(f"{p}[()] = {src}")
-            continue
-        with em.loops([f"{p}.shape[{k}]" for k in range(a.type.ndim)]) as idx:
-            em.line(f"{p}[{', '.join(idx)}] = {src}[{', '.join(idx)}]")
     rets = []
     for v in graph.outputs:
         r = em.name(v)
-        if v.type.ndim and v.id in em.borrowed:
-            r += ".copy()"  # never hand the caller an alias of its own input
+        if v.type.ndim and em.own.aliases_caller(v):
+            # never hand the caller an alias of its input or of a constant; copied before
+            # the write-backs below, which may change an argument's contents
+            r = em.fresh("result")
+            em.line(f"{r} = {em.name(v)}.copy()")
         rets.append(r)
+    _write_back(em, graph, params)
     if len(rets) == 1:
         em.line(f"return {rets[0]}")
     elif rets:
@@ -69,3 +63,17 @@ def generate(graph, name="kernel"):
     src = HEADER.format(name=graph.name) + f"def kernel({', '.join(params)}):\n{body}\n"
     return Kernel(src, [a for _, a in em.const_params], [v.type for v in graph.outputs],
                   em.sites)
+
+
+def _write_back(em, graph, params):
+    """``arg[...] = final`` for each argument the function writes (SPEC §3), unless the
+    final value is that argument's array object (every update done in place)."""
+    for index, final in graph.input_updates:
+        arg = graph.inputs[index]
+        if em.own.same_object(final, em.in_place) is arg:
+            continue
+        value = em.name(final)
+        if final.type.dtype != arg.type.dtype:
+            value = (em.cast(value, final.type.dtype, arg.type.dtype) if not final.type.ndim
+                     else f"{value}.astype({em.dt(arg.type.dtype)})")
+        em.line(f"{params[index]}[{'()' if not arg.type.ndim else '...'}] = {value}")

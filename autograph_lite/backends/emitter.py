@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import dtypes
+from .ownership import Ownership
 
 _NATURAL = {dtypes.float64, dtypes.int64}
 
@@ -28,8 +29,8 @@ class Emitter:
         self.uses = graph.uses()
         self.inline = _plan_fusion(graph, self.uses)
         self.const_params = []    # (param name, ndarray) passed at call time
-        self.borrowed = set()     # value ids that alias caller-owned memory
-        self.owned_loop_vars = set()  # loop-body inputs updated in place (see inplace.py)
+        self.own = Ownership(graph, self.inline)  # who may write into which buffer
+        self.in_place = {}        # value id -> the value whose array was updated to make it
         self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
         self.reused = set()       # ids of values whose buffer an elementwise result took
         self.same = {}            # value id -> id of the value it is (a rotated loop's cond)
@@ -237,26 +238,27 @@ class Emitter:
         self.new(v)
         self.materialize_group([node], self.dims(v, root=True))
 
-    def output_buffer(self, node, dims):
+    def output_buffer(self, node, dims, reads=()):
         """Where elementwise ``node`` stores its result: a new array, or the buffer of a
-        value nothing needs any more (one of its own inputs, or a loop variable the body
-        has replaced; rules in inplace.py). Sizes not fixed by the types are compared at
-        run time, falling back to a new array."""
-        from .inplace import can_overwrite
+        value nothing needs any more (one of its own operands, or a loop variable the body
+        has replaced), when the ownership analysis allows it. ``reads``: other arrays the
+        same loop nest reads. Sizes not fixed by the types are compared at run time,
+        falling back to a new array."""
         v = node.outputs[0]
         fresh = self.alloc(dims, v.type.dtype)
         leaves = list(self.leaves(v, root=True).values())
-        loop_vars = node.graph.inputs if id(node.graph) in self.loop_bodies else []
+        loop_vars = self.own.regions.loop_vars(node.graph)
         for cand in leaves + [b for b in loop_vars if b not in leaves]:
             if (cand.type.dtype != v.type.dtype or cand.type.shape != v.type.shape
-                    or cand.id in self.reused or cand.id in self.scalars
-                    or not can_overwrite(cand, node, leaves, self.graph, self.borrowed)):
+                    or cand.id in self.reused or cand.id in self.scalars):
                 continue
-            self.reused.add(cand.id)
-            if cand.node is None:
-                self.owned_loop_vars.add(cand.id)  # the loop gives it a buffer of its own
+            others = [r for r in leaves + list(reads) if r is not cand]
+            if not self.own.may_write(node, cand, others):
+                continue
+            self.reused.add(cand.id)  # a dead buffer is handed over once
             name = self.name(cand)
             if None not in v.type.shape:
+                self.in_place[v.id] = cand
                 return name
             return f"{name} if {name}.shape == ({', '.join(dims)},) else {fresh}"
         return fresh
@@ -282,8 +284,9 @@ class Emitter:
             t = self.fresh(f"e_{self.name(v)}")
             body += [f"{t} = {expr}", f"{store} = {t}"]
             self.scalars[v.id] = t
+        reads = self._nest_reads(nodes)
         for n in members:
-            self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims)}")
+            self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims, reads)}")
         folds = [n.opdef.fold(self, n, dims) for n in nodes if n.opdef.fold]
         with self.loops(dims, idx):
             for text in body:
@@ -294,19 +297,28 @@ class Emitter:
         for _, finish in folds:
             finish()
 
-    def can_update_in_place(self, value, node):
-        """Whether ``node`` may overwrite ``value``'s buffer (see inplace.py)."""
-        from .inplace import can_update
-        if not can_update(value, node, self.graph, self.borrowed):
-            return False
-        if value.node is None:  # a loop variable: the loop gives it an owned buffer
-            self.owned_loop_vars.add(value.id)
-        return True
+    def _nest_reads(self, nodes):
+        """The arrays a loop nest over ``nodes`` reads from memory (values computed in
+        the nest itself are read from scalars; a rotated loop's condition inputs are the
+        body's results)."""
+        made = {self.same.get(n.outputs[0].id, n.outputs[0].id) for n in nodes}
+        out = {}
+        for n in nodes:
+            src = n.inputs[0] if n.opdef.fold else n.outputs[0]
+            for lf in self.leaves(src, root=not n.opdef.fold).values():
+                if self.same.get(lf.id, lf.id) not in made:
+                    out.setdefault(lf.id, lf)
+        return list(out.values())
 
-    def writable(self, value, node):
-        """``value``'s name, or a copy of it when ``node`` may not write into its buffer."""
+    def writable(self, value, node, same_object=True):
+        """``value``'s name when ``node`` may update its buffer in place (ownership.py),
+        else a copy of it. ``same_object``: the node's result is then that very array."""
         name = self.name(value)
-        return name if self.can_update_in_place(value, node) else f"rt.copy({name})"
+        if not self.own.may_write(node, value):
+            return f"rt.copy({name})"
+        if same_object:
+            self.in_place[node.outputs[0].id] = value
+        return name
 
     # graph walking ----------------------------------------------------------------
     def emit_graph(self, graph):
@@ -389,9 +401,6 @@ class Emitter:
         expr = op.lower(self, node)
         if expr is not None:
             self.line(f"{self.new(node.outputs[0])} = {expr}")
-        if op.view and node.inputs and node.inputs[0].id in self.borrowed:
-            for v in node.outputs:
-                self.borrowed.add(v.id)
 
 
 class Rebind:

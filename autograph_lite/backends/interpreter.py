@@ -35,10 +35,25 @@ def run_graph(graph, args, env=None):
                                    f"{len(node.outputs)}")
         for v, r in zip(node.outputs, outs):
             env[v.id] = _check(node, v, r)
-    for i, v in graph.input_updates:  # arrays the function wrote: the caller's see it
-        if env[v.id] is not args[i]:
-            np.copyto(args[i], env[v.id])
     return [env[v.id] for v in graph.outputs]
+
+
+def run_function(graph, args):
+    """Runs a kernel's Graph as one call: its outputs, after each NumPy-array argument the
+    function writes (``graph.input_updates``) has received its final contents, as
+    NumPy's own writes would have left it. Outputs that share memory with a written
+    argument are copied first: they hold the values the graph computed."""
+    env = {}
+    outs = run_graph(graph, args, env)
+    if graph.input_updates:
+        written = [args[i] for i, _ in graph.input_updates]
+        outs = [np.array(o) if isinstance(o, np.ndarray)
+                and any(np.may_share_memory(o, a) for a in written) else o for o in outs]
+        for i, final in graph.input_updates:
+            value = env[final.id]
+            if value is not args[i]:
+                args[i][...] = value
+    return outs
 
 
 def _region_fn(region, env):

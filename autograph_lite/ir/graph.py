@@ -68,8 +68,8 @@ class Graph:
         self.inputs = []
         self.nodes = []
         self.outputs = []
-        # (input index, final value): the arrays the traced function wrote into, whose
-        # final contents the backends store into the caller's arrays (mutation.py)
+        # (input index, final value): the contents each NumPy-array argument the function
+        # writes into must hold after the call (SPEC §3); read at the end, like outputs.
         self.input_updates = []
 
     def add_input(self, type_, hint=None):
@@ -105,7 +105,8 @@ class Graph:
                 yield from r.walk()
 
     def uses(self):
-        """Map value id -> number of uses, counting uses in regions and as region outputs."""
+        """Map value id -> number of uses, counting uses in regions, as region outputs and
+        as final values of updated arguments."""
         counts = {}
 
         def visit(g):

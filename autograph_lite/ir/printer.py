@@ -30,6 +30,8 @@ def format_graph(graph, indent="", names=None):
         lines.append(f"{indent}  {outs + ' = ' if outs else ''}{text}{loc}")
         for r in node.regions:
             lines.append(format_graph(r, indent + "    ", names))
+    for i, v in getattr(graph, "input_updates", ()):  # arguments written (SPEC §3)
+        lines.append(f"{indent}  {_val(graph.inputs[i], names)}[...] = {_val(v, names)}")
     rets = ", ".join(_val(v, names) for v in graph.outputs)
     lines.append(f"{indent}  return ({rets})")
     lines.append(f"{indent}}}")

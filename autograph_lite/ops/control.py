@@ -26,9 +26,6 @@ def _cond_lower(em, node):
         _emit_region_outputs(em, node.regions[0], names)
     with em.block("else:"):
         _emit_region_outputs(em, node.regions[1], names)
-    for v in node.outputs:
-        if any(r.outputs[v.index].id in em.borrowed for r in node.regions):
-            em.borrowed.add(v.id)
 
 
 defop("cond", infer=None, eager=_cond_eager, lower=_cond_lower, n_regions=2,
@@ -46,10 +43,11 @@ def _while_eager(*init, regions, maximum_iterations=None):
 def _while_lower(em, node):
     cond, body = node.regions
     names = [em.new(v) for v in node.outputs]
-    init_lines = []
-    for name, init, a, b in zip(names, node.inputs, cond.inputs, body.inputs):
-        init_lines.append(len(em.lines))
-        em.line(f"{name} = {em.name(init)}")
+    for k, (name, init, a, b) in enumerate(zip(names, node.inputs, cond.inputs, body.inputs)):
+        # a variable the body updates in place may need a buffer of its own at loop entry
+        # (ownership.py decides); rt.copy: see cpu_runtime.copy
+        value = em.name(init)
+        em.line(f"{name} = rt.copy({value})" if em.own.entry_copy(node, k) else f"{name} = {value}")
         em.alias(a, name)
         em.alias(b, name)
     if _rotatable(cond):
@@ -73,23 +71,6 @@ def _while_lower(em, node):
             em.line("    break")
             em.emit_graph(body)
             _rebind_loop_vars(em, names, body)
-    # Loop variables the body updates in place need a buffer of their own at loop entry.
-    from ..backends.inplace import init_is_clobberable
-    caller_init = False  # some variable starts as (a view of) the caller's memory
-    for pos, init, out, b in zip(init_lines, node.inputs, node.outputs, body.inputs):
-        if b.id in em.owned_loop_vars and not init_is_clobberable(init, node, em.uses,
-                                                                   em.borrowed):
-            head, _, value = em.lines[pos].partition(" = ")
-            em.lines[pos] = f"{head} = rt.copy({value})"  # rt: see cpu_runtime.copy
-        elif init.id in em.borrowed:
-            caller_init = True
-            em.borrowed.add(out.id)  # zero trips: the result is the initial value itself
-    # Per variable, not all-or-nothing: a loop that fills a buffer it made returns it
-    # without a defensive copy. With a caller's value among the initial values, a result
-    # is owned only if the body made it fresh (not a view, branch or loop pass-through).
-    for out, b in zip(node.outputs, body.outputs):
-        if b.id in em.borrowed or (caller_init and not _made_fresh(b, body)):
-            em.borrowed.add(out.id)
 
 
 def _rebind_loop_vars(em, names, body):
@@ -108,11 +89,6 @@ def _rotatable(cond):
     return (all(n.opdef.pure for n in nodes)
             and not any(n.op == "const" and n.outputs[0].type.ndim for n in nodes)
             and any(n.opdef.fold and n.opdef.fold.applies(n) for n in cond.nodes))
-
-
-def _made_fresh(value, graph):
-    from ..backends.inplace import owned
-    return owned(value) and value.node.graph is graph
 
 
 defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower, n_regions=2,

@@ -198,8 +198,10 @@ def _setitem_lower(em, node):
     return None
 
 
+# Numba's array assignment copies a source that overlaps the target first, as NumPy does,
+# so the value may be a view of the array being updated (``y[4:] = y[:2]``).
 defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lower,
-      updates_input=True,
+      updates_input=True, overlap_safe=(1,),
       doc="functional x[index] = value: returns the updated tensor (in place when safe)")
 
 

@@ -13,8 +13,7 @@ def _lower_const(em, node):
         return None
     p = em.fresh(f"c{len(em.const_params)}")
     em.const_params.append((p, np.ascontiguousarray(value)))
-    em.alias(node.outputs[0], p)
-    em.borrowed.add(node.outputs[0].id)
+    em.alias(node.outputs[0], p)  # shared by every call: never written (ownership.py)
     return None
 
 

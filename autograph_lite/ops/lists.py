@@ -47,7 +47,7 @@ def _push_lower(em, node):
     process and row type; these loops compile in a few ms and run the same."""
     buf, n, row = node.inputs
     out, r, k = em.new(node.outputs[0]), em.name(row), em.name(n)
-    em.line(f"{out} = {em.writable(buf, node)}")
+    em.line(f"{out} = {em.writable(buf, node, same_object=False)}")
     rows = [f"{r}.shape[{d}]" for d in range(row.type.ndim)]
     # a buffer made before the loop has placeholder row sizes where they were unknown
     # while tracing: the first push takes the row's (see _push_eager)

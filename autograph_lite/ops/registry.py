@@ -41,9 +41,10 @@ class OpDef:
     n_regions: int = 0
     fuses_inputs: bool = False   # lower() reads input 0 through em.elem (fusion)
     fold: object = None          # full reductions: computed inside another loop nest
-    view: bool = False           # output may share memory with input 0
+    view: bool = False           # outputs may share memory with input 0
     multi_output: bool = False   # always returns a tuple, even of one tensor (split)
-    updates_input: bool = False  # lowering may write into input 0 (setitem; see inplace.py)
+    updates_input: bool = False  # lowering may write into input 0 (setitem; ownership.py)
+    overlap_safe: tuple = ()     # inputs it may read where they overlap what it writes
     doc: str = ""
     aliases: tuple = field(default=())
 

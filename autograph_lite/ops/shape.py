@@ -216,13 +216,11 @@ def _split_lower(em, node):
         idx = [":"] * x.type.ndim
         idx[axis] = f"{a}:{b}"
         em.line(f"{em.new(out)} = {src}[{', '.join(idx)}]")
-    if node.inputs[0].id in em.borrowed:
-        em.borrowed.update(v.id for v in node.outputs)
     return None
 
 
 defop("split", infer=_split_infer, eager=_split_eager, lower=_split_lower,
-      multi_output=True)
+      multi_output=True, view=True)
 
 defop("shape", infer=lambda in_types: [TensorType(dtypes.int64, (in_types[0].ndim,))],
       eager=lambda x: np.array(np.shape(x), np.int64),
