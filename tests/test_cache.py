@@ -15,7 +15,7 @@ import pytest
 
 import autograph_lite as ag
 from autograph_lite.backends import cache
-from conftest import assert_same
+from differential import assert_same
 
 
 def kernel_body(x):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from conftest import assert_backends_agree, assert_same
+from differential import agree, assert_same
 
 
 def defun(f, backend):
@@ -348,4 +348,4 @@ def test_callbacks_work_under_autograph():
         if x > 0.0:
             x = ag.py_func(lambda a: a + 1.0, [x], ag.float64)
         return x
-    assert_backends_agree(f, np.float64(2.0))
+    agree(f, np.float64(2.0))

@@ -14,7 +14,7 @@ import pytest
 import autograph_lite as ag
 
 function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
-from conftest import BACKENDS, assert_same
+from differential import BACKENDS, assert_same
 
 
 def axpy(a, x):

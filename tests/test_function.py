@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from conftest import BACKENDS, assert_backends_agree, assert_same
+from differential import BACKENDS, agree, assert_same
 
 function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
 
@@ -129,7 +129,7 @@ def returns_single(x):
 def test_nested_arguments_and_results_three_ways():
     x = np.arange(3.0)
     d = {"x": x, "y": x.astype(np.float32)}
-    r = assert_backends_agree(structured, d, (x, x + 1), [x, np.ones(3)], autograph=False)
+    r = agree(structured, d, (x, x + 1), [x, np.ones(3)], autograph=False)
     out = r["cpu"]
     assert isinstance(out, tuple) and isinstance(out[0], dict) and isinstance(out[0]["rest"], list)
     assert isinstance(out[1], tuple) and out[2] is None
@@ -140,7 +140,7 @@ def test_nested_arguments_and_results_three_ways():
                                       (returns_tuple, tuple), (returns_single, ag.Tensor)])
 def test_result_structures(fn, kind):
     x = np.arange(4.0)
-    r = assert_backends_agree(fn, x, autograph=False)
+    r = agree(fn, x, autograph=False)
     for got in r.values():
         assert isinstance(got, kind)
 
@@ -185,7 +185,7 @@ def test_closure_over_eager_tensor_three_ways():
 
     def f(x):
         return x * w + bias
-    assert_backends_agree(f, np.ones(3), autograph=False)
+    agree(f, np.ones(3), autograph=False)
 
 
 def test_decorator_forms():

@@ -5,14 +5,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from conftest import assert_backends_agree
+from differential import agree
 from ops_strategies import SETTINGS, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
 def _agree(f, *args, **kw):
-    return assert_backends_agree(f, *args, autograph=False, **kw)
+    return agree(f, *args, autograph=False, **kw)
 
 
 @SETTINGS
@@ -31,7 +31,7 @@ def test_sizes_from_tensors(n, m):
     def f(n, m, x):
         return (ag.zeros((n, m), ag.int32), ag.ones(n), ag.fill((m, 2), x), ag.zeros([n]),
                 np.zeros_like(ag.ones((n, m))))
-    r = assert_backends_agree(f, np.int64(n), np.int32(m), np.float32(1.5), autograph=False)
+    r = agree(f, np.int64(n), np.int32(m), np.float32(1.5), autograph=False)
     assert r["cpu"][0].shape == (n, m)
 
 

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from conftest import assert_backends_agree
+from differential import agree
 from ops_strategies import ALL, FLOATS, INTS, NUMERIC, SETTINGS, arrays, broadcastable_pair, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -16,7 +16,7 @@ UNARY_FLOAT = ["sqrt", "exp", "log", "log1p", "sin", "cos", "tanh", "arctan", "f
 
 
 def _agree(f, *args, **kw):
-    assert_backends_agree(f, *args, autograph=False, **kw)
+    agree(f, *args, autograph=False, **kw)
 
 
 @SETTINGS
@@ -83,7 +83,7 @@ def test_weak_literals_keep_dtype(data):
 
 def test_weak_literal_dtypes_explicitly():
     f32, i32 = np.arange(3, dtype=np.float32), np.arange(3, dtype=np.int32)
-    r = assert_backends_agree(lambda x, y: (x * 2.5, y + 1, y * 2.5, y // 2, x ** 2),
+    r = agree(lambda x, y: (x * 2.5, y + 1, y * 2.5, y // 2, x ** 2),
                               f32, i32, autograph=False)
     assert [t.dtype for t in r["cpu"]] == [np.float32, np.int32, np.float64, np.int32,
                                            np.float32]

@@ -6,12 +6,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from conftest import assert_backends_agree
+from differential import agree
 from ops_strategies import SETTINGS, arrays, shapes
 
 
 def _agree(f, *args, **kw):
-    return assert_backends_agree(f, *args, autograph=False, **kw)
+    return agree(f, *args, autograph=False, **kw)
 
 
 @st.composite

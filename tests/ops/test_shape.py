@@ -6,14 +6,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from conftest import assert_backends_agree
+from differential import agree
 from ops_strategies import ALL, SETTINGS, arrays, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
 def _agree(f, *args, **kw):
-    return assert_backends_agree(f, *args, autograph=False, **kw)
+    return agree(f, *args, autograph=False, **kw)
 
 
 @SETTINGS
