@@ -401,3 +401,20 @@ def test_backend_names_are_checked_when_the_function_is_made():
         ag.defun(scaled, backend="cuda")
     with pytest.raises(ValueError, match="'cpu' or 'interpreter', got 'gpu'"):
         ag.defun(scaled, backend="gpu")
+
+
+def star_args(a, *xs, scale=2.0, **kw):
+    return a + sum(xs) * scale + kw.get("shift", 0.0), len(xs)
+
+
+def test_star_args_are_bound_one_per_argument():
+    """*args items were iterated as if the first one were the tuple: f(x) with a vector x
+    got xs = (x[0], x[1], ...) and the others were dropped (a silent wrong answer)."""
+    agree(star_args, np.ones(2), np.arange(2.0), np.float64(2.0), autograph=False)
+    agree(star_args, np.float64(1.0), np.float64(5.0), autograph=False)
+    agree(star_args, np.ones(3), autograph=False)
+    for backend in BACKENDS:
+        f = ag.defun(star_args, autograph=False, backend=backend)
+        x = np.arange(3.0)
+        assert_same(f(x, x, scale=3.0, shift=np.float64(1.0)),
+                    star_args(x, x, scale=3.0, shift=np.float64(1.0)))
