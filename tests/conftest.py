@@ -21,7 +21,7 @@ import pytest  # noqa: E402
 from differential import BACKENDS  # noqa: E402
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-settings.register_profile("ci", max_examples=20, deadline=None, derandomize=True,
+settings.register_profile("ci", max_examples=15, deadline=None, derandomize=True,
                           suppress_health_check=_QUIET, print_blob=True)
 settings.register_profile("deep", max_examples=400, deadline=None, derandomize=False,
                           suppress_health_check=_QUIET, print_blob=True)

@@ -121,6 +121,13 @@ def deep():
     return settings.default.max_examples > 100
 
 
+def examples(n):
+    """Settings for a test whose every example compiles a kernel of its own (a new axis,
+    permutation or index is a new kernel): `n` examples in CI (with Explored checking that
+    they still cover what the test is about), the profile's count in deep runs."""
+    return settings() if deep() else settings(max_examples=n)
+
+
 def broadcastable_pair(rank):
     """Two shapes of `rank` that broadcast together: sides of one of them stretched (size 1),
     zero-size now and then."""
@@ -128,3 +135,29 @@ def broadcastable_pair(rank):
         st.just(full), st.lists(st.booleans(), min_size=rank, max_size=rank).map(
             lambda ones: tuple(1 if one else d for one, d in zip(ones, full))))).flatmap(
         lambda pair: st.booleans().map(lambda swap: pair[::-1] if swap else pair))
+
+
+class Explored:
+    """What a property test's examples drew, checked when they have run: the examples must
+    reach every rank / dtype family the test is about, so a strategy (or profile) change
+    that stops drawing one fails loudly instead of silently testing less.
+
+        explored = Explored(rank=RANKS)
+        @given(...)
+        def check(...): explored.note(rank=x.ndim); ...
+        check()
+        explored.check()
+    """
+
+    def __init__(self, **want):
+        self.want = {k: set(v) for k, v in want.items()}
+        self.seen = {k: set() for k in want}
+
+    def note(self, **drawn):
+        for k, v in drawn.items():
+            self.seen[k].add(v)
+
+    def check(self):
+        for k, want in self.want.items():
+            missing = want - self.seen[k]
+            assert not missing, f"the examples never drew {k} = {sorted(map(str, missing))}"
