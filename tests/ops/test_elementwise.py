@@ -218,7 +218,7 @@ def test_scalar_division_by_zero():
 
 @given(st.data())
 def test_integer_arithmetic_wraps_like_numpy(data):
-    dt = data.draw(st.sampled_from((np.int8, np.int32, np.uint8, np.int64, np.uint32)))
+    dt = data.draw(st.sampled_from((np.int8, np.uint8, np.int64)))
     info = np.iinfo(dt)
     a = data.draw(arrays(dt, shapes(2), lo=info.min, hi=info.max))
     b = data.draw(arrays(dt, np.shape(a), lo=info.min, hi=info.max))
