@@ -6,11 +6,12 @@ Hypothesis profiles (pass ``--hypothesis-profile=NAME`` to pytest):
   property test is shaped so that this many examples draw every op, every rank <= 3 and
   every dtype family it covers (see tests/ops/ops_strategies.py).
 - ``deep``: fresh random examples, 20x as many, for long runs looking for new failures.
+(``AG_HYPOTHESIS_PROFILE=NAME`` in the environment does the same.)
 """
 import os
 import tempfile
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 os.environ.setdefault("AUTOGRAPH_LITE_CACHE_DIR", os.path.join(tempfile.gettempdir(),
                                                                "autograph_lite_test_cache"))
@@ -25,6 +26,10 @@ settings.register_profile("ci", max_examples=15, deadline=None, derandomize=True
                           suppress_health_check=_QUIET, print_blob=True)
 settings.register_profile("deep", max_examples=400, deadline=None, derandomize=False,
                           suppress_health_check=_QUIET, print_blob=True)
+# the ci profile without shrinking, for tests/mutation_check.py (a failing example is enough
+# there, and shrinking one compiles a kernel per step)
+settings.register_profile("mutation", settings.get_profile("ci"),
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate])
 settings.load_profile(os.environ.get("AG_HYPOTHESIS_PROFILE", "ci"))
 
 

@@ -27,14 +27,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # name: (file, the text to replace (exactly once), its replacement, what it breaks,
 #        the tests that should catch it)
 MUTANTS = {
-    "inplace_into_arguments": (
+    "loop_results_owned": (
         "autograph_lite/backends/inplace.py",
-        "    if value.id in borrowed:\n        return False\n",
-        "",
-        "ownership analysis: an update may write into a borrowed buffer (a caller's "
-        "argument, a constant) instead of a copy",
+        "    return (node is not None and node.op != \"const\" and not node.opdef.view\n"
+        "            and not node.regions)",
+        "    return (node is not None and node.op != \"const\" and not node.opdef.view)",
+        "ownership analysis: a cond/while result (which may pass a caller's array through) "
+        "counts as the kernel's own, so an update writes into it instead of a copy",
         ["tests/test_loop_fusion.py", "tests/autograph/test_idioms.py",
-         "tests/autograph/test_programs.py", "tests/ops/test_indexing.py"]),
+         "tests/autograph/test_programs.py"]),
+    "views_not_aliases": (
+        "autograph_lite/backends/inplace.py",
+        "        if n.opdef.view and n.inputs and n.inputs[0].id in ids:",
+        "        if False:",
+        "ownership analysis: a view of a value is not seen as reading it, so an in-place "
+        "write goes through while the view is still read",
+        ["tests/test_loop_fusion.py", "tests/ops/test_indexing.py",
+         "tests/autograph/test_programs.py"]),
     "setitem_never_copies": (
         "autograph_lite/backends/emitter.py",
         'return name if self.can_update_in_place(value, node) else f"rt.copy({name})"',
@@ -130,7 +139,7 @@ def _mutate(dest, path, old, new):
 
 def _pytest(dest, targets, cache):
     env = dict(os.environ, PYTHONPATH=dest, AUTOGRAPH_LITE_CACHE_DIR=cache,
-               AUTOGRAPH_LITE_QUIET="1")
+               AUTOGRAPH_LITE_QUIET="1", AG_HYPOTHESIS_PROFILE="mutation")
     t0 = time.time()
     p = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                         *targets], cwd=dest, env=env, capture_output=True, text=True)

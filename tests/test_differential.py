@@ -39,6 +39,17 @@ def test_a_write_into_an_argument_that_python_leaves_alone():
     _fails(reads, scribbles, np.arange(3.0), match="argument")
 
 
+def test_a_list_argument_changed_differently():
+    def appends(xs):
+        xs.append(1)
+        return len(xs)
+
+    def appends_another(xs):
+        xs.append(2)
+        return len(xs)
+    _fails(appends, appends_another, [0], match="argument", python=True)
+
+
 @pytest.mark.parametrize("fake, match", [
     (lambda x: (x * 2).astype(np.float32), "dtype float32, plain Python gives float64"),
     (lambda x: [x * 2], "is not an array"),

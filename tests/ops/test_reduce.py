@@ -99,6 +99,7 @@ def test_empty_max_min_raise_like_numpy(name):
     x = np.zeros((0, 3))
     with pytest.raises(ValueError):
         fn(x, axis=0)
+    _agree(lambda x: fn(x, axis=0), x)  # the same exception type
     for backend in ("interpreter", "cpu"):
         with pytest.raises(ValueError, match="zero-size array"):
             ag.defun(lambda x: fn(x, axis=0), autograph=False, backend=backend)(x)
@@ -142,9 +143,7 @@ def test_argmax_with_nan_and_ties():
 def test_argmax_empty_raises():
     with pytest.raises(ValueError):
         np.argmax(np.zeros(0))
-    for backend in ("interpreter", "cpu"):
-        with pytest.raises(ValueError):
-            ag.defun(lambda x: np.argmax(x), autograph=False, backend=backend)(np.zeros(0))
+    _agree(lambda x: (np.argmax(x), np.argmin(x)), np.zeros(0))  # the same exception type
 
 
 def test_cumsum():

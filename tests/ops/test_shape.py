@@ -60,14 +60,12 @@ def test_transpose():
         x = _family_array(data, explored, rank)
         perms = list(itertools.permutations(range(rank)))
 
-        def f(x, y):
-            return ((x.T, y.T) + tuple(np.transpose(x, p) for p in perms)
-                    + (np.transpose(x) + 0, ag.transpose(y, perms[-1]) * 1))
-
-        def oracle(x, y):
-            return ((x.T, y.T) + tuple(np.transpose(x, p) for p in perms)
-                    + (np.transpose(x) + 0, np.transpose(y, perms[-1]) * 1))
-        _agree(f, *(layouts(x) * 2)[:2], oracle=oracle)
+        def program(transpose):  # transpose: ag.transpose, or NumPy's for the oracle
+            def f(x, y):
+                return ((x.T, y.T) + tuple(np.transpose(x, p) for p in perms)
+                        + (np.transpose(x) + 0, transpose(y, perms[-1]) * 1))
+            return f
+        _agree(program(ag.transpose), *(layouts(x) * 2)[:2], oracle=program(np.transpose))
     check()
     explored.check()
 
@@ -87,22 +85,16 @@ def test_expand_dims_and_squeeze():
         axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
         ones = tuple(k for k, d in enumerate(shape) if d == 1)
 
-        def f(x):
-            e = np.expand_dims(x, axis)
-            out = [e, ag.expand_dims(x, axis) * 2, np.squeeze(e, axis=axis), np.squeeze(x),
-                   ag.squeeze(e)]
-            if ones:
-                out.append(np.squeeze(x, axis=ones[-1]))
-            return tuple(out)
-
-        def oracle(x):
-            e = np.expand_dims(x, axis)
-            out = [e, np.expand_dims(x, axis) * 2, np.squeeze(e, axis=axis), np.squeeze(x),
-                   np.squeeze(e)]
-            if ones:
-                out.append(np.squeeze(x, axis=ones[-1]))
-            return tuple(out)
-        _agree(f, x, oracle=oracle)
+        def program(ns):  # ns: ag, or NumPy for the oracle
+            def f(x):
+                e = np.expand_dims(x, axis)
+                out = [e, ns.expand_dims(x, axis) * 2, np.squeeze(e, axis=axis),
+                       np.squeeze(x), ns.squeeze(e)]
+                if ones:
+                    out.append(np.squeeze(x, axis=ones[-1]))
+                return tuple(out)
+            return f
+        _agree(program(ag), x, oracle=program(np))
     check()
     explored.check()
 
@@ -134,20 +126,16 @@ def test_concat_stack(pair, rank):
               for k, e in enumerate(extras)]
         c = layouts(data.draw(arrays(db, shape)))[-1]
 
-        def f(a, c, *bs):
-            return (tuple(np.concatenate([a, b], axis=k) for k, b in enumerate(bs))
-                    + tuple(np.concatenate((b, a), axis=k - rank) for k, b in enumerate(bs))
-                    + (ag.concat([a, bs[0], a], 0), np.concatenate((a.T, c.T)))
-                    + tuple(np.stack([a, c], axis=k) for k in range(-rank - 1, rank + 1))
-                    + (ag.stack([c, a, c]),))
-
-        def oracle(a, c, *bs):
-            return (tuple(np.concatenate([a, b], axis=k) for k, b in enumerate(bs))
-                    + tuple(np.concatenate((b, a), axis=k - rank) for k, b in enumerate(bs))
-                    + (np.concatenate([a, bs[0], a], 0), np.concatenate((a.T, c.T)))
-                    + tuple(np.stack([a, c], axis=k) for k in range(-rank - 1, rank + 1))
-                    + (np.stack([c, a, c]),))
-        _agree(f, a, c, *bs, oracle=oracle)
+        def program(concat, stack):  # ag.concat/ag.stack, or NumPy's for the oracle
+            def f(a, c, *bs):
+                return (tuple(np.concatenate([a, b], axis=k) for k, b in enumerate(bs))
+                        + tuple(np.concatenate((b, a), axis=k - rank) for k, b in enumerate(bs))
+                        + (concat([a, bs[0], a], 0), np.concatenate((a.T, c.T)))
+                        + tuple(np.stack([a, c], axis=k) for k in range(-rank - 1, rank + 1))
+                        + (stack([c, a, c]),))
+            return f
+        _agree(program(ag.concat, ag.stack), a, c, *bs,
+               oracle=program(np.concatenate, np.stack))
     check()
 
 
