@@ -27,13 +27,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # name: (file, the text to replace (exactly once), its replacement, what it breaks,
 #        the tests that should catch it)
 MUTANTS = {
-    "loop_results_owned": (
-        "autograph_lite/backends/inplace.py",
-        "    return (node is not None and node.op != \"const\" and not node.opdef.view\n"
-        "            and not node.regions)",
-        "    return (node is not None and node.op != \"const\" and not node.opdef.view)",
-        "ownership analysis: a cond/while result (which may pass a caller's array through) "
-        "counts as the kernel's own, so an update writes into it instead of a copy",
+    "loop_entry_copy_dropped": (
+        "autograph_lite/ops/control.py",
+        "        if b.id in em.owned_loop_vars and not init_is_clobberable(",
+        "        if b.id in em.owned_loop_vars and False and not init_is_clobberable(",
+        "ownership analysis: a loop variable updated in place no longer gets its own copy "
+        "at loop entry (the loop works in its initial value's buffer, a caller's array too)",
         ["tests/test_loop_fusion.py", "tests/autograph/test_idioms.py",
          "tests/autograph/test_programs.py"]),
     "views_not_aliases": (
