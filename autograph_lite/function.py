@@ -293,12 +293,18 @@ class Function:
         return ConcreteFunction(self, graph, result, template, key)
 
     def _unbind(self, sym_args):
-        """Positional arguments again, with *args and **kwargs re-expanded."""
-        out, kw = [], {}
-        for (name, p), v in zip(self._signature.parameters.items(), sym_args):
+        """Positional arguments again, with *args and **kwargs re-expanded (``_bind`` put
+        the *args items in line, one per argument, between the other parameters)."""
+        params = self._signature.parameters.items()
+        n_var = len(sym_args) - len(params) + 1  # the *args items, if there is a *args
+        out, kw, rest = [], {}, list(sym_args)
+        for name, p in params:
             if p.kind is p.VAR_POSITIONAL:
-                out.extend(v)
-            elif p.kind is p.VAR_KEYWORD:
+                out.extend(rest[:n_var])
+                del rest[:n_var]
+                continue
+            v = rest.pop(0)
+            if p.kind is p.VAR_KEYWORD:
                 kw.update(v)
             elif p.kind is p.KEYWORD_ONLY:
                 kw[name] = v

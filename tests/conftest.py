@@ -1,67 +1,36 @@
-"""Shared fixtures: a per-session kernel cache folder and the three-way check.
+"""Suite set-up: a per-session kernel cache folder, the hypothesis profiles, the backend
+fixture. The differential check every feature goes through lives in differential.py.
 
-Every feature is checked three ways: the plain Python/NumPy run (the oracle), the
-interpreter backend, and the compiled cpu backend must agree in values and dtypes.
+Hypothesis profiles (pass ``--hypothesis-profile=NAME`` to pytest):
+- ``ci`` (the default): derandomized, so CI sees the same examples on every run; each
+  property test is shaped so that this many examples draw every op, every rank <= 3 and
+  every dtype family it covers (see tests/ops/ops_strategies.py).
+- ``deep``: fresh random examples, 20x as many, for long runs looking for new failures.
+(``AG_HYPOTHESIS_PROFILE=NAME`` in the environment does the same.)
 """
 import os
 import tempfile
 
-import numpy as np
-import pytest
+from hypothesis import HealthCheck, Phase, settings
 
 os.environ.setdefault("AUTOGRAPH_LITE_CACHE_DIR", os.path.join(tempfile.gettempdir(),
                                                                "autograph_lite_test_cache"))
 os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
 
-import autograph_lite as ag  # noqa: E402
+import pytest  # noqa: E402
 
-BACKENDS = ("interpreter", "cpu")
+from differential import BACKENDS  # noqa: E402
 
-
-def _np(x):
-    if isinstance(x, ag.Tensor):
-        return x.numpy()
-    if isinstance(x, (tuple, list)):
-        return type(x)(_np(v) for v in x)
-    if isinstance(x, dict):
-        return {k: _np(v) for k, v in x.items()}
-    return x
-
-
-def assert_same(got, want, rtol=1e-6, atol=1e-9, what="result"):
-    got, want = _np(got), _np(want)
-    if isinstance(want, (tuple, list)):
-        assert isinstance(got, (tuple, list)) and len(got) == len(want), (what, got, want)
-        for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, rtol, atol, f"{what}[{i}]")
-        return
-    if isinstance(want, dict):
-        assert set(got) == set(want)
-        for k in want:
-            assert_same(got[k], want[k], rtol, atol, f"{what}[{k!r}]")
-        return
-    if want is None:
-        assert got is None, (what, got)
-        return
-    g, w = np.asarray(got), np.asarray(want)
-    assert g.dtype == w.dtype, f"{what}: dtype {g.dtype} != oracle {w.dtype}"
-    assert g.shape == w.shape, f"{what}: shape {g.shape} != oracle {w.shape}"
-    if w.dtype.kind == "f":
-        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
-    else:
-        np.testing.assert_array_equal(g, w, err_msg=what)
-
-
-def assert_backends_agree(fn, *args, autograph=True, rtol=1e-6, atol=1e-9, **kwargs):
-    """Runs ``fn`` as plain Python (oracle), on the interpreter and compiled; all must agree."""
-    want = fn(*args, **kwargs)
-    results = {}
-    for backend in BACKENDS:
-        f = ag.defun(fn, autograph=autograph, backend=backend)
-        got = f(*args, **kwargs)
-        assert_same(got, want, rtol, atol, what=f"{fn.__name__} on {backend}")
-        results[backend] = got
-    return results
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+settings.register_profile("ci", max_examples=15, deadline=None, derandomize=True,
+                          suppress_health_check=_QUIET, print_blob=True)
+settings.register_profile("deep", max_examples=400, deadline=None, derandomize=False,
+                          suppress_health_check=_QUIET, print_blob=True)
+# the ci profile without shrinking, for tests/mutation_check.py (a failing example is enough
+# there, and shrinking one compiles a kernel per step)
+settings.register_profile("mutation", settings.get_profile("ci"),
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+settings.load_profile(os.environ.get("AG_HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -9,13 +9,14 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import autograph_lite as ag
 from autograph_lite.backends import cache
-from conftest import assert_same
+from differential import assert_same
 
 
 def kernel_body(x):
@@ -138,18 +139,27 @@ def test_garbage_numba_cache_files_are_recovered(cache_dir, monkeypatch):
 
 
 def _unusable_dirs(tmp_path):
+    """Every way a cache folder fails, each real whoever runs the tests (CI runs as root,
+    whom no permission bits stop): a path under a file, a path that is a file, and an
+    existing folder in which no file can be made (a mode-0500 folder; for root, /proc/self)."""
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
-    yield "uncreatable", blocker / "kernels"
-    if os.geteuid() != 0:  # root can write anywhere
+    yield "under a file", blocker / "kernels"
+    yield "is a file", blocker
+    if os.geteuid() != 0:
         ro = tmp_path / "readonly"
         ro.mkdir()
         ro.chmod(0o500)
-        yield "readonly", ro
+        yield "read-only folder", ro
+    else:
+        assert os.path.isdir("/proc/self"), "this test needs Linux's /proc"
+        yield "read-only folder", Path("/proc/self")
 
 
 def test_unusable_cache_folder_degrades_with_one_warning(tmp_path, monkeypatch):
+    kinds = []
     for kind, d in _unusable_dirs(tmp_path):
+        kinds.append(kind)
         monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", str(d))
         monkeypatch.setattr(cache, "_MEMORY", {})
         monkeypatch.setattr(cache, "_WARNED", [False])
@@ -161,6 +171,7 @@ def test_unusable_cache_folder_degrades_with_one_warning(tmp_path, monkeypatch):
         ws = [w for w in caught if issubclass(w.category, RuntimeWarning)]
         assert len(ws) == 1, (kind, [str(w.message) for w in ws])
         assert str(d) in str(ws[0].message)
+    assert kinds == ["under a file", "is a file", "read-only folder"]
 
 
 def test_cache_off(tmp_path, monkeypatch):

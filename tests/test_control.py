@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from conftest import BACKENDS, assert_backends_agree, assert_same
+from differential import BACKENDS, agree, assert_same
 
 
 def graph_text(fn, *args):
@@ -23,7 +23,7 @@ def piecewise(x):
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])
 def test_cond_tensor_predicate_three_ways(sign):
-    assert_backends_agree(piecewise, sign * np.arange(1.0, 4.0), autograph=False)
+    agree(piecewise, sign * np.arange(1.0, 4.0), autograph=False)
 
 
 def nested_outputs(x, y):
@@ -35,7 +35,7 @@ def nested_outputs(x, y):
 @pytest.mark.parametrize("first", [5.0, -5.0])
 def test_cond_nested_outputs_three_ways(first):
     x = np.array([first, 1.0])
-    assert_backends_agree(nested_outputs, x, np.zeros(2), autograph=False)
+    agree(nested_outputs, x, np.zeros(2), autograph=False)
 
 
 def test_cond_python_predicate_runs_one_branch_at_trace_time():
@@ -72,7 +72,7 @@ def weak_branch(x):
 
 
 def test_cond_weak_literal_keeps_dtype():
-    assert_backends_agree(weak_branch, np.ones(2, np.float32), autograph=False)
+    agree(weak_branch, np.ones(2, np.float32), autograph=False)
 
 
 def test_cond_mismatched_branches_are_value_errors():
@@ -108,7 +108,7 @@ def doubling(x, limit):
 
 @pytest.mark.parametrize("limit", [0.5, 100.0])
 def test_while_tensor_predicate_three_ways(limit):
-    assert_backends_agree(doubling, np.arange(3.0), np.float64(limit), autograph=False)
+    agree(doubling, np.arange(3.0), np.float64(limit), autograph=False)
 
 
 def capped(x, cap):
@@ -118,7 +118,7 @@ def capped(x, cap):
 
 @pytest.mark.parametrize("cap", [0, 4])
 def test_while_maximum_iterations_three_ways(cap):
-    r = assert_backends_agree(capped, np.ones(2), np.int64(cap), autograph=False)
+    r = agree(capped, np.ones(2), np.int64(cap), autograph=False)
     assert_same(r["cpu"][0] if isinstance(r["cpu"], (list, tuple)) else r["cpu"],
                 np.ones(2) * 3.0 ** cap)
 
@@ -134,7 +134,7 @@ def test_while_python_predicate_runs_at_trace_time():
         return ag.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v), (0, 5))[1] * x
     text = graph_text(f, np.ones(2))
     assert "while_loop" not in text
-    assert_backends_agree(f, np.ones(2), autograph=False)
+    agree(f, np.ones(2), autograph=False)
 
 
 def weak_counter(x):
@@ -143,7 +143,7 @@ def weak_counter(x):
 
 
 def test_while_weak_initial_value_adopts_the_body_dtype():
-    assert_backends_agree(weak_counter, np.ones(3, np.float32), autograph=False)
+    agree(weak_counter, np.ones(3, np.float32), autograph=False)
 
 
 def growing(x, n):
@@ -152,7 +152,7 @@ def growing(x, n):
 
 
 def test_while_shape_change_is_relaxed_three_ways():
-    assert_backends_agree(growing, np.zeros(2), np.int64(10), autograph=False)
+    agree(growing, np.zeros(2), np.int64(10), autograph=False)
     assert "float64[?]" in graph_text(growing, np.zeros(2), np.int64(10))
 
 

@@ -14,7 +14,7 @@ import pytest
 import autograph_lite as ag
 
 function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
-from conftest import BACKENDS, assert_same
+from differential import BACKENDS, assert_same
 
 
 def axpy(a, x):
@@ -74,8 +74,13 @@ def test_read_only_arrays_are_fine_and_stay_unwritten():
     for _ in range(2):
         assert_same(AXPY(a, x), axpy(a, x))
     w = np.arange(4.0)
-    assert_same(AXPY(np.array(1.5), w), axpy(1.5, w))
+    b = np.array(1.5)
+    assert_same(AXPY(b, w), axpy(1.5, w))
     assert_same(AXPY(a, x), axpy(a, x))
+    for arg, want in ((x, np.arange(4.0)), (a, np.array(1.5)), (w, np.arange(4.0)),
+                      (b, np.array(1.5))):
+        assert_same(arg, want, what="an argument after the calls")
+    assert not x.flags.writeable and not a.flags.writeable
 
 
 def test_wrong_arity_and_keywords_still_take_the_checked_path():

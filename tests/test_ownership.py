@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from conftest import BACKENDS, assert_same
+from differential import BACKENDS, agree
 from ownership_seeds import SEEDS
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "examples"))
@@ -23,25 +23,12 @@ from control_flow import collatz, rnn  # noqa: E402  the front-door example's pr
 from newton_sqrt import newton_sqrt  # noqa: E402
 
 
-def _copies(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-
-
 def check_program(fn, inputs, rtol=1e-9, atol=1e-12):
-    """Oracle vs interpreter vs cpu over ``inputs`` (a list of argument tuples)."""
+    """Oracle vs interpreter vs cpu over ``inputs`` (a list of argument tuples), arguments
+    afterwards included; returns the cpu Function (its kernel source is inspected)."""
     compiled = {b: ag.defun(fn, backend=b) for b in BACKENDS}
-    for args in inputs:
-        with np.errstate(all="ignore"):
-            want = fn(*_copies(args))
-        for backend, f in compiled.items():
-            before = _copies(args)
-            with np.errstate(all="ignore"):
-                got = f(*args)
-            assert_same(got, want, rtol, atol, what=f"{fn.__name__} on {backend}")
-            for k, (a, b) in enumerate(zip(args, before)):
-                if isinstance(a, np.ndarray):
-                    assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True), (
-                        f"{fn.__name__} on {backend} changed argument #{k}: {b} -> {a}")
+    with np.errstate(all="ignore"):
+        agree(fn, calls=inputs, functions=compiled, rtol=rtol, atol=atol)
     return compiled["cpu"]
 
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 import autograph_lite as ag
-from conftest import assert_backends_agree
+from differential import agree
 
 
 def test_eager_ops_return_tensors():
@@ -15,13 +15,13 @@ def test_eager_ops_return_tensors():
 def test_elementwise_chain_three_ways():
     def f(x, y):
         return np.tanh(x * y + 1.0) - np.abs(y) / 2.0
-    assert_backends_agree(f, np.linspace(-1, 1, 7), np.arange(7.0), autograph=False)
+    agree(f, np.linspace(-1, 1, 7), np.arange(7.0), autograph=False)
 
 
 def test_float32_stays_float32():
     def f(x):
         return x * 2.5 + 1.0
-    assert_backends_agree(f, np.arange(4, dtype=np.float32), autograph=False)
+    agree(f, np.arange(4, dtype=np.float32), autograph=False)
 
 
 def test_newton_while_loop_three_ways():
@@ -35,7 +35,7 @@ def test_newton_while_loop_three_ways():
         x, _ = ag.while_loop(cond, body, (a, np.ones_like(a)))
         return x
     v = np.linspace(1, 100, 9)
-    r = assert_backends_agree(newton, v, autograph=False)
+    r = agree(newton, v, autograph=False)
     np.testing.assert_allclose(r["cpu"].numpy(), np.sqrt(v))
     # two passes per iteration: the max|d| reduction (four lanes plus a remainder loop),
     # and ONE loop that writes both x - d and d (a multi-output nest, backends/emitter.py)

@@ -14,7 +14,7 @@ import pytest
 import autograph_lite as ag
 from autograph_lite.concrete import ConcreteFunction
 from autograph_lite.function import _OUT
-from conftest import BACKENDS, assert_same
+from differential import BACKENDS, assert_same
 
 
 def writing(fn, written, backend, autograph=True):

@@ -8,6 +8,7 @@ kernel on argument types itself). 0-d tensors live in registers as Numba scalars
 import hashlib
 import os
 
+from .. import dtypes, errors
 from .emitter import Emitter
 
 # Numba's cache cannot see edits to the helpers kernels call: key kernels by them too.
@@ -31,7 +32,23 @@ class Kernel:
         self.sites = list(sites)  # (user file:line, axis) per bounds check (Emitter.site)
 
 
+def _refuse_float16(graph):
+    """Numba has no float16: name it (and the user's line) instead of Numba's bare
+    ``NotImplementedError: float16`` from deep inside its type system."""
+    fix = "cast to float32 first (x.astype(np.float32)), or use backend='interpreter'"
+    for v in graph.inputs:
+        if v.type.dtype == dtypes.float16:
+            raise TypeError(f"argument '{v.hint}' is float16, which the cpu backend does not "
+                            f"support (Numba has no float16); {fix}")
+    for n in graph.walk():
+        if any(v.type.dtype == dtypes.float16 for v in n.outputs):
+            raise errors.with_location(TypeError(
+                f"{n.op} gives float16 (as NumPy does for these operands), which the cpu "
+                f"backend does not support (Numba has no float16); {fix}"), n.loc)
+
+
 def generate(graph, name="kernel"):
+    _refuse_float16(graph)
     em = Emitter(graph)
     params = []
     for v in graph.inputs:

@@ -60,8 +60,10 @@ _ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})")
 for _n, _op in (("equal", "=="), ("not_equal", "!="), ("less", "<"), ("less_equal", "<="),
                 ("greater", ">"), ("greater_equal", ">=")):
     _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
-for _n, _op in (("logical_and", "and"), ("logical_or", "or"), ("logical_xor", "!=")):
+for _n, _op in (("logical_and", "and"), ("logical_or", "or")):
     _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+# xor of truth values: `a != b` would compare the numbers (1.0 xor 2.0 is False)
+_ufunc("logical_xor", np.logical_xor, "(bool({0}) != bool({1}))", differentiable=False)
 for _n, _op in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
     _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
 

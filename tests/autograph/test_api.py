@@ -1,6 +1,7 @@
 """api: convert / to_graph / to_code / do_not_convert / is_library_code."""
 
 import functools
+import traceback
 import types
 import warnings
 
@@ -82,13 +83,22 @@ def test_function_without_source_warns_once_and_runs_as_is():
 
 
 def test_recursive_false_leaves_callees_unconverted():
-    seen = []
-
+    """With recursive=False the callee's `if` runs as plain Python (it raises straight from
+    `callee`); converted recursively, it runs through ag__.if_stmt."""
     def callee(x):
-        seen.append(type(autograph.convert).__name__)
+        if x > 0:
+            raise LookupError(x)
         return x
-    g = autograph.convert(lambda x: callee(x) + len([x]), recursive=False)
-    assert g(1) == 2
+
+    def frames(recursive):
+        g = autograph.convert(lambda x: callee(x) + len([x]), recursive=recursive)
+        assert g(0) == 1
+        with pytest.raises(LookupError) as e:
+            g(1)
+        return [f.name for f in traceback.extract_tb(e.value.__traceback__)]
+    plain = frames(False)
+    assert plain[-1] == "callee" and "if_stmt" not in plain, plain
+    assert "if_stmt" in frames(True)
 
 
 def test_converted_keeps_metadata():

@@ -15,7 +15,7 @@ import pytest
 import autograph_lite as ag
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT
 
-from conftest import assert_backends_agree  # tests/conftest.py: oracle vs interpreter vs cpu
+from differential import agree  # oracle vs interpreter vs cpu, arguments too
 
 HERE = os.path.basename(__file__)
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
@@ -29,7 +29,7 @@ def _top_level_ops(f, *args):
 def test_collatz_compiles_as_one_loop_nest():
     xs = np.array([1, 2, 3, 6, 7, 27, 97, 871] * 5, np.int64)  # 40 > UNROLL_LIMIT
     assert len(xs) > UNROLL_LIMIT
-    assert_backends_agree(collatz, xs)
+    agree(collatz, xs)
     f = ag.defun(collatz)
     assert _top_level_ops(f, xs).count("while_loop") == 1  # staged, not unrolled 40 times
     src = f.get_concrete_function(xs).source
@@ -42,7 +42,7 @@ def test_rnn_list_is_a_row_buffer():
     T, H, I = 40, 8, 4
     args = (rng.standard_normal((T, I)), np.int64(T), rng.standard_normal((H, H)),
             rng.standard_normal((H, I)), rng.standard_normal(H) * 0.1, np.zeros(H))
-    assert_backends_agree(rnn, *args)
+    agree(rnn, *args)
     src = ag.defun(rnn).get_concrete_function(*args).source
     # appended in place with plain loops (no per-step concatenate, no generic helper)
     assert "grown" in src and "concatenate" not in src and "list_push" not in src
@@ -114,7 +114,7 @@ def test_staged_list_appends(fn, args):
             got = ag.defun(fn, backend=backend)(*args).numpy()
             assert got.shape == (0,) and got.dtype == np.float64
         return
-    assert_backends_agree(fn, *args)
+    agree(fn, *args)
 
 
 def test_staged_list_of_ragged_rows_raises():
@@ -152,7 +152,7 @@ def test_growing_lists_of_array_rows(fn, n):
         for backend in ("interpreter", "cpu"):  # np.stack([]) raises; staged: empty rows
             assert ag.defun(fn, backend=backend)(x, np.int64(0)).numpy().shape[0] == 0
         return
-    assert_backends_agree(fn, x, np.int64(n))
+    agree(fn, x, np.int64(n))
 
 
 def python_total(x):
@@ -171,12 +171,12 @@ def needs_python_index(x):
 
 def test_large_python_range_stays_python_when_nothing_is_staged():
     x = np.float64(1.5)
-    assert_backends_agree(python_total, x)
+    agree(python_total, x)
     assert ag.defun(python_total)(x).shape == ((sum(range(UNROLL_LIMIT + 10)) % 7) + 1,)
 
 
 def test_large_python_range_unrolls_when_body_needs_python_index():
-    assert_backends_agree(needs_python_index, np.array([1.0, 2.0, 3.0]))
+    agree(needs_python_index, np.array([1.0, 2.0, 3.0]))
 
 
 def aliased_update(x, t):
@@ -208,7 +208,7 @@ def _line(fn, marker):
 @pytest.mark.parametrize("fn", [aliased_update, view_update, dead_alias_is_fine])
 def test_update_through_one_name_is_seen_by_every_alias_and_view(fn):
     # SPEC 3: NumPy mutation semantics (was a ValueError before the box model)
-    assert_backends_agree(fn, np.zeros(3), np.float64(2.0))
+    agree(fn, np.zeros(3), np.float64(2.0))
 
 
 def update_after_branch(x, n):
@@ -270,4 +270,4 @@ def rows_of_traced_length(x, m, n):
 
 @pytest.mark.parametrize("m", [0, 2, 4])
 def test_list_rows_whose_size_is_unknown_while_tracing(m):
-    assert_backends_agree(rows_of_traced_length, np.arange(1.0, 5.0), np.int64(m), np.int64(3))
+    agree(rows_of_traced_length, np.arange(1.0, 5.0), np.int64(m), np.int64(3))

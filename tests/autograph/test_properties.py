@@ -9,30 +9,24 @@ program runs three ways: plain Python (the oracle), `ag.defun` on the interprete
 `int` result of the oracle stands for int64 and a `float` for float64 (NumPy's defaults,
 which are what a staged int or float literal becomes, SPEC §1).
 
-Each defun `Function` is made once per program and backend (module level) and every
-example calls it with arguments of the same dtypes and ranks, so one trace and one Numba
-kernel serve all the examples of a program (a new length of a rank-1 array is a new
-signature but generates the same kernel, which is reused).
+Every example goes through the suite's differential check (differential.py): result bit for
+bit, stdout, exception type, and the arguments afterwards. Each defun `Function` is made
+once per program and backend (module level) and every example calls it with arguments of
+the same dtypes and ranks, so one trace and one Numba kernel serve all the examples of a
+program (a new length of a rank-1 array is a new signature but generates the same kernel,
+which is reused). How many examples: the hypothesis profile (tests/conftest.py; `ci` by
+default, `--hypothesis-profile=deep` for long runs).
 """
-
-import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
+from differential import BACKENDS, agree, python_numbers_as_numpy
 
 from . import programs as P
-from .conftest import assert_exact
-
-BACKENDS = ("interpreter", "cpu")
-# 25 derandomized examples: the same inputs on every run. AG_PROPERTY_EXAMPLES=500 (say)
-# explores further with fresh random inputs.
-_EXAMPLES = os.environ.get("AG_PROPERTY_EXAMPLES")
-SETTINGS = settings(max_examples=int(_EXAMPLES or 25), deadline=None,
-                    derandomize=not _EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
 
 ints = st.integers
 small = st.integers(-4, 14)          # loop bounds: negative and zero trips included
@@ -92,12 +86,6 @@ FUNCTIONS = {(fn.__name__, backend): ag.defun(fn, backend=backend)
              for fn, _ in CASES for backend in BACKENDS}
 
 
-def as_staged_args(args):
-    """Python numbers become NumPy scalars, so that the control flow on them is staged."""
-    return tuple(np.int64(a) if isinstance(a, int) else np.float64(a) if isinstance(a, float)
-                 else a for a in args)
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("fn,strategy", [pytest.param(fn, s, id=fn.__name__) for fn, s in CASES])
 def test_defun_matches_python_on_random_inputs(fn, strategy, backend):
@@ -105,14 +93,12 @@ def test_defun_matches_python_on_random_inputs(fn, strategy, backend):
     compiled = FUNCTIONS[fn.__name__, backend]
     signatures = set()
 
-    @SETTINGS
     @given(strategy)
     def check(args):
-        want = fn(*args)
-        staged = as_staged_args(args)
+        staged = python_numbers_as_numpy(args)
         signatures.add(tuple((np.shape(a), np.asarray(a).dtype.str) for a in staged))
-        got = compiled(*staged)
-        assert_exact(got, want, f"{fn.__name__}{args} on {backend}")
+        agree(fn, calls=[args], functions={backend: compiled}, stage=python_numbers_as_numpy,
+              exact=True)
 
     check()
     # One trace per signature (SPEC §2): the examples did not retrace the program.

@@ -1,37 +1,56 @@
-"""Tensors made from sizes: full/zeros/ones/eye/range/linspace (static and tensor sizes)."""
+"""Tensors made from sizes: full/zeros/ones/eye/range/linspace (static and tensor sizes),
+against NumPy itself (np.full/zeros/ones/eye/arange/linspace), never an eager ag.* call."""
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from conftest import assert_backends_agree
-from ops_strategies import SETTINGS, shapes
+from differential import agree
+from ops_strategies import RANKS, Explored, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
 def _agree(f, *args, **kw):
-    return assert_backends_agree(f, *args, autograph=False, **kw)
+    return agree(f, *args, autograph=False, independent=True, **kw)
 
 
-@SETTINGS
-@given(shapes(), st.sampled_from([np.float32, np.float64, np.int32, np.int64, np.bool_]))
-def test_full_zeros_ones_static(shape, dt):
-    def f(x):
-        return (np.zeros(shape) + x, ag.zeros(shape, dtype=dt), ag.ones(shape, dt),
-                np.full(shape, 2.5, np.float32), ag.fill(shape, 7), np.zeros_like(x),
-                np.ones_like(x, dtype=dt), np.full_like(x, 3))
-    _agree(f, np.float64(1.0))
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.bool_]
 
 
-@SETTINGS
+def test_full_zeros_ones_static():
+    """Every dtype in each example (a static shape is a kernel of its own)."""
+    explored = Explored(rank=RANKS)
+
+    @given(st.data())
+    def check(data):
+        shape = data.draw(shapes(data.draw(st.sampled_from(RANKS))))
+        explored.note(rank=len(shape))
+
+        def program(ns, fill):  # ag and ag.fill, or NumPy and np.full for the oracle
+            def f(x):
+                return ((np.zeros(shape) + x, np.full(shape, 2.5, np.float32), fill(shape, 7),
+                         np.zeros_like(x), np.full_like(x, 3))
+                        + tuple(ns.zeros(shape, dtype=dt) for dt in DTYPES)
+                        + tuple(ns.ones(shape, dt) for dt in DTYPES)
+                        + tuple(np.ones_like(x, dtype=dt) for dt in DTYPES))
+            return f
+        _agree(program(ag, ag.fill), np.float64(1.0), oracle=program(np, np.full))
+    check()
+    explored.check()
+
+
 @given(st.integers(0, 5), st.integers(0, 4))
 def test_sizes_from_tensors(n, m):
     def f(n, m, x):
         return (ag.zeros((n, m), ag.int32), ag.ones(n), ag.fill((m, 2), x), ag.zeros([n]),
                 np.zeros_like(ag.ones((n, m))))
-    r = assert_backends_agree(f, np.int64(n), np.int32(m), np.float32(1.5), autograph=False)
+
+    def oracle(n, m, x):
+        return (np.zeros((n, m), np.int32), np.ones(n, np.float32), np.full((m, 2), x),
+                np.zeros([n], np.float32), np.zeros((n, m), np.float32))
+    r = _agree(f, np.int64(n), np.int32(m), np.float32(1.5), oracle=oracle)
     assert r["cpu"][0].shape == (n, m)
 
 
@@ -60,32 +79,40 @@ def test_fills_compile_cheaply():
     x = np.zeros((3, 2))
     src = f.get_concrete_function(x).source
     assert "rt.empty" in src and "np.full" not in src
-    _agree(lambda x: (np.ones_like(x), ag.fill(ag.shape(x), 2.0), np.full_like(x, 3)), x)
+    _agree(lambda x: (np.ones_like(x), ag.fill(ag.shape(x), 2.0), np.full_like(x, 3)), x,
+           oracle=lambda x: (np.ones_like(x), np.full(np.shape(x), 2.0), np.full_like(x, 3)))
 
 
 def test_full_with_tensor_value():
-    _agree(lambda x: (ag.fill((2, 3), x), np.full_like(ag.zeros((2, 2)), x)), np.int32(7))
+    _agree(lambda x: (ag.fill((2, 3), x), np.full_like(ag.zeros((2, 2)), x)), np.int32(7),
+           oracle=lambda x: (np.full((2, 3), x), np.full_like(np.zeros((2, 2), np.float32), x)))
 
 
 @pytest.mark.parametrize("n,m,dt", [(3, None, ag.float32), (2, 4, ag.int64), (0, 2, ag.float64),
                                     (1, 1, ag.bool_)])
 def test_eye(n, m, dt):
-    _agree(lambda x: (ag.eye(n, m, dtype=dt), ag.eye(n) * x), np.float32(2.0))
+    _agree(lambda x: (ag.eye(n, m, dtype=dt), ag.eye(n) * x), np.float32(2.0),
+           oracle=lambda x: (np.eye(n, m, dtype=dt), np.eye(n, dtype=np.float32) * x))
 
 
-@SETTINGS
 @given(st.integers(-5, 8), st.integers(-5, 8), st.sampled_from([1, 2, 3, -1, -2]))
 def test_range(a, b, step):
     def f(a, b, s):
         return ag.range(a, b, s), ag.range(b), ag.range(a, b, s, dtype=ag.float32)
-    _agree(f, np.int64(a), np.int64(b), np.int64(step))
-    _agree(lambda x: ag.range(a, b, step) * x, np.int32(2))
+
+    def oracle(a, b, s):
+        return np.arange(a, b, s), np.arange(b), np.arange(a, b, s, dtype=np.float32)
+    _agree(f, np.int64(a), np.int64(b), np.int64(step), oracle=oracle)
+    _agree(lambda x: ag.range(a, b, step) * x, np.int32(2),
+           oracle=lambda x: np.arange(a, b, step) * x)
 
 
 def test_range_float_and_int32():
-    _agree(lambda n: (ag.range(0.0, n, 0.5), ag.range(n, 0.0, -0.75)), np.float64(2))
-    _agree(lambda n: ag.range(n), np.int32(5))
-    _agree(lambda x: ag.range(0, 3, 1, dtype=ag.float32) + x, np.float32(1))
+    _agree(lambda n: (ag.range(0.0, n, 0.5), ag.range(n, 0.0, -0.75)), np.float64(2),
+           oracle=lambda n: (np.arange(0.0, n, 0.5), np.arange(n, 0.0, -0.75)))
+    _agree(lambda n: ag.range(n), np.int32(5), oracle=lambda n: np.arange(n))
+    _agree(lambda x: ag.range(0, 3, 1, dtype=ag.float32) + x, np.float32(1),
+           oracle=lambda x: np.arange(0, 3, 1, dtype=np.float32) + x)
 
 
 def test_range_zero_delta_raises():
@@ -94,13 +121,16 @@ def test_range_zero_delta_raises():
             ag.defun(lambda d: ag.range(0, 5, d), autograph=False, backend=backend)(np.int64(0))
 
 
-@SETTINGS
 @given(st.integers(0, 7), st.floats(-10, 10), st.floats(-10, 10))
 def test_linspace(num, a, b):
     def f(a, b):
         return (ag.linspace(a, b, num), np.linspace(a, b, num), np.linspace(a, 1.0, num),
                 np.linspace(a, b, num, dtype=np.int64))
-    _agree(f, np.float64(a), np.float64(b))
+
+    def oracle(a, b):
+        return (np.linspace(a, b, num), np.linspace(a, b, num), np.linspace(a, 1.0, num),
+                np.linspace(a, b, num, dtype=np.int64))
+    _agree(f, np.float64(a), np.float64(b), oracle=oracle)
 
 
 def test_linspace_dtype_follows_numpy():

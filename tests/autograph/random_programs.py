@@ -1,0 +1,698 @@
+"""Random control-flow programs, run as plain Python (the oracle) and through ``ag.defun``.
+
+The corpus (programs.py) holds the combinations someone thought of; the converters, the
+staged loop/branch machinery and the kernels must work for every nesting of the constructs
+of SPEC §3. ``generate(seed, grammar)`` writes a random function; a seed names a program.
+
+Grammar "scalars": int and float variables, assigned arithmetic over variables, arguments
+and literals (`+ - * // % /`, `abs`, `min`, `max`, `float(...)`, conditional expressions);
+`if`/`elif`/`else` on comparisons joined by `and`/`or`/`not`; `for i in range(...)` over an
+argument, a variable or a Python constant (unrolled at trace time), `while` with a bounded
+counter (staged, or Python first and staged from the iteration where its condition turns
+into a tensor); `break`, `continue` and `return` at the end of branches, inside loops at any
+depth; `acc.append(...)` in a loop (also in its branches and inner loops, with `len(acc)`
+and `np.stack(acc)` read while it grows) followed by `np.stack(acc)`, and `out[j] = ...` /
+`out[j] += ...` on `out = np.zeros(n + 1)`.
+
+Grammar "arrays" adds what the NumPy-semantics repros show (../shared/repros): two float64
+array arguments `u` (written into) and `q` (aliased), and
+- `for e in r1` whose body rebinds `r1`, and branch results handed back into that loop
+  variable (`r1 = ... if c else q`: the seed-1174 shape), arrays passed through branches;
+- `r0` (an array the function owns) written in place: `r0[k] = ...`, `r0 += ...`, inside
+  loops and branches, also while `for e in r0` iterates over it (NumPy's iteration sees it);
+- views written inside loops (`w = r0[1:]; w[0] = ...`, `w += ...`), of `u` too;
+- aliases (`z = r0; z += ...`), helpers writing their arguments (`_bump(r0, k, s)`,
+  `_halve(u)`), writes into the argument `u` (the caller must see them, SPEC §3);
+- a NumPy array made at trace time (`t0 = np.arange(4) * 0.25`) indexed, and written, with
+  tensors (`t0[n % 4]`, SPEC §1).
+Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
+semantics: the array the function owns (`r0`) and the argument `u` are written, and never
+conditionally aliased; `r1` may be `q` on some paths, and is never written in place.
+
+What the grammars avoid, because there the staged program legitimately differs from
+Python, is stated where it is done: every loop is bounded (a counter caps each `while`),
+int variables stay far from int64 overflow (assignments in loops are taken `% 1009`; no
+`int(float)`), divisors are positive constants or `1.0 + f * f`, every variable is
+defined before the first branch (SPEC §3: a variable defined in one branch of a staged
+`if` only is an error), int and float variables keep their type, arrays keep their shape,
+float arithmetic is only `+ - * /`, sqrt, abs, min/max and comparisons, which NumPy, Numba
+and Python round the same way, and no float sum (whose order of additions differs): the
+results are compared bit for bit.
+
+The big run (not CI; CI runs a fixed sample, tests/autograph/test_random_programs.py):
+
+    python -m tests.autograph.random_programs --count 5000 --seed-start 0 --grammar arrays
+
+runs each program on the interpreter and cpu against plain Python with the suite's
+differential check (tests/differential.py), prints every difference with its seed and
+writes a repro file per difference (``--out``, default ./random_program_repros).
+"""
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import random
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+import numpy as np
+
+try:
+    from differential import assert_outcomes_agree, fresh, python_numbers_as_numpy, run
+except ImportError:  # run as `python -m tests.autograph.random_programs`
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from differential import assert_outcomes_agree, fresh, python_numbers_as_numpy, run
+
+N_INT = 3            # v0..v2
+N_FLOAT = 2          # f0..f1
+INT_ARGS = ("a", "b", "n")
+MOD = 1009
+L = 4                # the length of every array of the "arrays" grammar
+GRAMMARS = ("scalars", "arrays")
+# The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
+# one a difference needs).
+FEATURES = {
+    "alias_arg": "r1 = q, and `... if c else q`: an argument handed back into a loop variable",
+    "for_arrays": "for e in r1 / r0 / u (the body may rebind r1 or write into r0, u)",
+    "owned_writes": "writes into r0, an array the function made: r0[k] = ..., r0 += ...",
+    "arg_writes": "writes into the argument u (the caller must see them)",
+    "views": "w = r0[1:] (or u[::2], ...); w[0] = ..., w += ...",
+    "aliases": "z = r0 (or u); z += ..., z[k] = ...",
+    "helpers": "_bump(r0, k, s), _halve(u): helpers writing the array they were passed",
+    "trace_time": "t0 = np.arange(4) * 0.25, a NumPy array made at trace time, indexed and "
+                  "written with tensors (and r0 = np.zeros(4))",
+}
+
+HELPERS = f'''
+
+def _bump(z, k, s):
+    z[k % {L}] += s      # a helper writing into the array it was passed
+
+
+def _halve(z):
+    z *= 0.5
+'''
+
+
+class Generator:
+    """Writes one random program; `rng` decides every choice, so a seed names a program.
+    The "scalars" grammar draws exactly what it drew before "arrays" existed (its seeds
+    name the same programs)."""
+
+    def __init__(self, rng, grammar="scalars", without=()):
+        assert grammar in GRAMMARS, grammar
+        assert set(without) <= set(FEATURES), set(without) - set(FEATURES)
+        self.rng = rng
+        self.arrays = grammar == "arrays"
+        self.features = set(FEATURES) - set(without)
+        self.lines = []
+        self.loop_id = 0
+        self.has_out = rng.random() < 0.5
+        self.has_list = rng.random() < 0.5
+        self.returns = rng.random() < 0.6
+
+    # --- expressions -------------------------------------------------------------------
+
+    def int_atom(self, scope):
+        r = self.rng
+        if self.arrays and r.random() < 0.08:
+            return f"np.sum({self.array_name(r)} > {r.choice(['x', 'f0', 'f1', '0.5'])})"
+        choice = r.random()
+        if choice < 0.45:
+            return f"v{r.randrange(N_INT)}"
+        if choice < 0.65 and scope["loop_vars"]:
+            return r.choice(scope["loop_vars"])
+        if choice < 0.85:
+            return r.choice(INT_ARGS)
+        if choice < 0.9 and scope.get("in_list"):
+            return "len(acc)"
+        return str(r.randint(-3, 5))
+
+    def int_expr(self, scope, depth=2):
+        r = self.rng
+        if depth == 0 or r.random() < 0.3:
+            return self.int_atom(scope)
+        kind = r.random()
+        a, b = self.int_expr(scope, depth - 1), self.int_expr(scope, depth - 1)
+        if kind < 0.3:
+            return f"({a} + {b})"
+        if kind < 0.5:
+            return f"({a} - {b})"
+        if kind < 0.62:
+            return f"({a} * {b})"
+        if kind < 0.7:
+            return f"({a} // {r.randint(2, 5)})"
+        if kind < 0.78:
+            return f"({a} % {r.randint(2, 7)})"
+        if kind < 0.83:
+            return f"abs({a})"
+        if kind < 0.88:
+            return f"{r.choice(['min', 'max'])}({a}, {b})"
+        return f"({a} if {self.cond(scope, 1)} else {b})"
+
+    def float_atom(self, scope):
+        """(text, is_float): an int atom is allowed where the other operand is a float."""
+        r = self.rng
+        if self.arrays and r.random() < 0.2:
+            return self.array_float_atom(scope), True
+        choice = r.random()
+        if choice < 0.45:
+            return f"f{r.randrange(N_FLOAT)}", True
+        if choice < 0.6:
+            return "x", True
+        if choice < 0.75:
+            return f"float({self.int_atom(scope)})", True
+        if choice < 0.85:
+            return self.int_atom(scope), False      # an int promoted in float arithmetic
+        return repr(r.choice([0.5, -1.25, 2.0, 0.75, -3.5, 1.0])), True
+
+    def float_expr(self, scope, depth=2):
+        """A float-valued expression (a float variable never takes an int: its dtype stays)."""
+        text, is_float = self._float_expr(scope, depth)
+        return text if is_float else f"float({text})"
+
+    def _float_expr(self, scope, depth):
+        r = self.rng
+        if depth == 0 or r.random() < 0.3:
+            return self.float_atom(scope)
+        kind = r.random()
+        (a, fa), (b, fb) = self._float_expr(scope, depth - 1), self._float_expr(scope, depth - 1)
+        if kind < 0.3:
+            return f"({a} + {b})", fa or fb
+        if kind < 0.5:
+            return f"({a} - {b})", fa or fb
+        if kind < 0.7:
+            return f"({a} * {b})", fa or fb
+        if kind < 0.8:
+            return f"({a} / (1.0 + {b} * {b}))", True
+        if kind < 0.87:
+            return f"({self.int_expr(scope, 1)} / {r.randint(1, 4)})", True  # int / int: float
+        a = a if fa else f"float({a})"
+        b = b if fb else f"float({b})"
+        return f"({a} if {self.cond(scope, 1)} else {b})", True
+
+    def compare(self, scope):
+        r = self.rng
+        if self.arrays and r.random() < 0.15:
+            arr, f = self.array_name(r), r.choice(["x", "f0", "f1", "0.5", "-1.25"])
+            return f"np.{r.choice(['any', 'all'])}({arr} {r.choice(['<', '>'])} {f})"
+        op = r.choice(["<", "<=", ">", ">=", "==", "!="])
+        if r.random() < 0.7:
+            return f"{self.int_expr(scope, 1)} {op} {self.int_expr(scope, 1)}"
+        return f"{self._float_expr(scope, 1)[0]} {op} {self._float_expr(scope, 1)[0]}"
+
+    def cond(self, scope, depth=2):
+        r = self.rng
+        if depth == 0 or r.random() < 0.5:
+            return self.compare(scope)
+        kind = r.random()
+        if kind < 0.4:
+            return f"({self.cond(scope, depth - 1)} and {self.cond(scope, depth - 1)})"
+        if kind < 0.8:
+            return f"({self.cond(scope, depth - 1)} or {self.cond(scope, depth - 1)})"
+        return f"not ({self.cond(scope, depth - 1)})"
+
+    # --- array expressions ("arrays" grammar) ------------------------------------------
+
+    @staticmethod
+    def array_name(r):
+        return r.choice(["r0", "r1", "u", "q", "t0"])
+
+    def index(self, scope):
+        """An index into an array of length L: a plain int (no array reads inside)."""
+        r = self.rng
+        atoms = list(INT_ARGS) + [f"v{k}" for k in range(N_INT)] + scope["loop_vars"]
+        a = r.choice(atoms)
+        return r.choice([f"{a} % {L}", f"({a} + {r.choice(atoms)}) % {L}", str(r.randrange(L))])
+
+    def simple_float(self, scope):
+        r = self.rng
+        return r.choice(["x", "f0", "f1", "0.5", "-1.25"] + scope.get("elements", []))
+
+    def array_float_atom(self, scope):
+        r = self.rng
+        kind = r.random()
+        if kind < 0.3 and scope.get("elements"):
+            return r.choice(scope["elements"])
+        if kind < 0.75:
+            return f"{self.array_name(r)}[{self.index(scope)}]"
+        return f"np.{r.choice(['max', 'min'])}({self.array_name(r)})"
+
+    def array_expr(self, scope, depth=2):
+        """A new float64 array of length L (never an existing array itself)."""
+        r = self.rng
+        a = self.array_name(r)
+        if depth == 0 or r.random() < 0.3:
+            f = self.simple_float(scope)
+            return r.choice([f"{a} * {f}", f"np.abs({a})", f"np.ones({L}) * {f}",
+                             f"np.sqrt(np.abs({a}))"])
+        kind = r.random()
+        b, c = self.array_expr(scope, depth - 1), self.array_name(r)
+        if kind < 0.3:
+            return f"({b} + {c})"
+        if kind < 0.5:
+            return f"({b} - {c}) * 0.5"
+        if kind < 0.65:
+            return f"np.{r.choice(['minimum', 'maximum'])}({b}, {c})"
+        if kind < 0.8:
+            return f"np.where({c} > {self.simple_float(scope)}, {b}, {a})"
+        return f"({b} / (1.0 + {c} * {c}))"
+
+    # --- statements --------------------------------------------------------------------
+
+    def emit(self, indent, text):
+        self.lines.append("    " * indent + text)
+
+    def results(self, scope):
+        ints = ", ".join(self.int_expr(scope, 1) for _ in range(N_INT))
+        floats = ", ".join(self.float_expr(scope, 1) for _ in range(N_FLOAT))
+        tail = ", r0, r1, t0" if self.arrays else ""
+        return f"({ints}, {floats}{tail}{', out' if self.has_out else ''})"
+
+    def return_stmt(self, scope):
+        return f"return {self.results(scope)}"
+
+    def assign(self, indent, scope):
+        r = self.rng
+        if self.arrays and r.random() < 0.4:
+            self.array_statement(indent, scope)
+            return
+        kind = r.random()
+        if scope.get("in_list") and r.random() < 0.2:
+            # The list read or grown while the loop that appends to it runs (grown only
+            # outside inner loops: see test_append_in_inner_staged_loop below).
+            if r.random() < 0.5 and scope["in_list"] == "append":
+                self.emit(indent, f"acc.append({self.int_expr(scope)})")
+            else:
+                target = r.randrange(N_INT)
+                self.emit(indent, f"v{target} = (v{target} + np.sum(np.stack(acc))) % {MOD}")
+            return
+        if kind < 0.45:
+            e = self.int_expr(scope)
+            # Inside a loop (or after a product, or repeated) a value could grow without
+            # bound; `% MOD` keeps it in int64, where Python ints and NumPy's agree.
+            if scope["in_loop"] or "*" in e or r.random() < 0.5:
+                e = f"({e}) % {MOD}"
+            self.emit(indent, f"v{r.randrange(N_INT)} = {e}")
+        elif kind < 0.6:
+            self.emit(indent, f"v{r.randrange(N_INT)} {r.choice(['+=', '-='])} {r.randint(1, 4)}")
+        elif kind < 0.85 or not self.has_out:
+            e = self.float_expr(scope)
+            if scope["in_loop"]:
+                e = f"({e}) * 0.5"
+            self.emit(indent, f"f{r.randrange(N_FLOAT)} = {e}")
+        else:
+            # out has n + 1 >= 1 elements; Python's % of a positive modulus is in range.
+            choice = r.random()
+            if scope["range_n_vars"] and choice < 0.4:
+                index = r.choice(scope["range_n_vars"])
+            elif choice < 0.75:
+                index = f"({self.int_expr(scope, 1)}) % (n + 1)"
+            else:
+                index = "0"   # a Python index (and maybe value): NumPy's in-place write
+            value = self.float_expr(scope, 1) if r.random() < 0.7 else repr(r.choice([0.5, -2.0]))
+            self.emit(indent, f"out[{index}] {r.choice(['=', '+='])} {value}")
+
+    def writable(self):
+        """The arrays statements may write into: the owned r0, the argument u, the array t0
+        made at trace time, as the features allow."""
+        return [name for name, feature in (("r0", "owned_writes"), ("u", "arg_writes"),
+                                           ("t0", "trace_time")) if feature in self.features]
+
+    def array_statement(self, indent, scope):
+        """One statement of the "arrays" grammar (see the module docstring)."""
+        r = self.rng
+        damp = " * 0.5" if scope["in_loop"] else ""
+        value = self.float_expr(scope, 1)
+        targets = self.writable()
+        views = [t for t in targets if t != "t0"] if "views" in self.features else []
+        aliases = [t for t in targets if t != "t0"] if "aliases" in self.features else []
+        helpers = targets if "helpers" in self.features else []
+        kinds = ["new_r0", "new_r1", "float"] + ["setitem", "inplace"] * bool(targets) + [
+            "view"] * bool(views) + ["alias"] * bool(aliases) + ["helper"] * bool(helpers)
+        kind = r.choice(kinds)
+        if kind == "new_r0":
+            self.emit(indent, f"r0 = ({self.array_expr(scope)}){damp}")
+        elif kind == "new_r1":
+            # r1: a new array, or the argument q handed back through a branch
+            new = f"({self.array_expr(scope)}){damp}"
+            choices = [new]
+            if "alias_arg" in self.features:
+                choices += ["q", f"{new} if {self.cond(scope, 1)} else q",
+                            f"q if {self.cond(scope, 1)} else {new}",
+                            f"r1 if {self.cond(scope, 1)} else q"]
+            self.emit(indent, "r1 = " + r.choice(choices))
+        elif kind == "float":
+            self.emit(indent, f"f{r.randrange(N_FLOAT)} = ({self.array_float_atom(scope)}){damp}")
+        elif kind == "setitem":
+            self.emit(indent, f"{r.choice(targets)}[{self.index(scope)}] "
+                              f"{r.choice(['=', '+='])} {value}")
+        elif kind == "inplace":
+            target = r.choice(targets)
+            self.emit(indent, r.choice([f"{target} += {value}", f"{target} *= 0.5",
+                                        f"{target} -= {self.array_name(r)}"]))
+        elif kind == "view":
+            name = f"w{self.fresh_id()}"
+            self.emit(indent, f"{name} = {r.choice(views)}[{r.choice(['1:', ':-1', '::2'])}]")
+            self.emit(indent, r.choice([f"{name}[0] = {value}", f"{name} += {value}",
+                                        f"{name}[-1] -= {value}"]))
+        elif kind == "alias":
+            name = f"z{self.fresh_id()}"
+            self.emit(indent, f"{name} = {r.choice(aliases)}")
+            self.emit(indent, r.choice([f"{name} += {value}",
+                                        f"{name}[{self.index(scope)}] = {value}"]))
+        else:
+            target = r.choice(helpers)
+            self.emit(indent, r.choice([f"_bump({target}, {self.int_expr(scope, 1)}, {value})",
+                                        f"_halve({target})"]))
+
+    def fresh_id(self):
+        self.loop_id += 1
+        return self.loop_id
+
+    def block(self, indent, scope, budget):
+        """Emits 1..budget statements; returns whether it ended in break/continue/return."""
+        r = self.rng
+        count = r.randint(1, max(1, min(budget, 4)))
+        for k in range(count):
+            last = k == count - 1
+            choice = r.random()
+            nested = scope["depth"] < 3 and budget > 1
+            if choice < 0.45 or not nested:
+                self.assign(indent, scope)
+            elif choice < 0.7:
+                self.if_stmt(indent, scope, budget - 1)
+            elif choice < 0.85:
+                if self.arrays and "for_arrays" in self.features and r.random() < 0.35:
+                    self.for_array_stmt(indent, scope, budget - 1)
+                else:
+                    self.for_stmt(indent, scope, budget - 1)
+            else:
+                self.while_stmt(indent, scope, budget - 1)
+            if last and r.random() < 0.35:
+                jumps = (["break", "continue"] if scope["in_loop"] else []) + (
+                    ["return"] if self.returns else [])
+                if jumps:
+                    jump = r.choice(jumps)
+                    self.emit(indent, self.return_stmt(scope) if jump == "return" else jump)
+
+    def if_stmt(self, indent, scope, budget):
+        r = self.rng
+        inner = dict(scope, depth=scope["depth"] + 1)
+        self.emit(indent, f"if {self.cond(scope)}:")
+        self.block(indent + 1, inner, budget)
+        if r.random() < 0.3:
+            self.emit(indent, f"elif {self.cond(scope)}:")
+            self.block(indent + 1, inner, budget)
+        if r.random() < 0.6:
+            self.emit(indent, "else:")
+            self.block(indent + 1, inner, budget)
+
+    def for_stmt(self, indent, scope, budget):
+        r = self.rng
+        var = f"i{self.loop_id}"
+        self.loop_id += 1
+        kind = r.random()
+        if kind < 0.5:
+            bound, range_n = "n", True
+        elif kind < 0.7:
+            bound, range_n = r.choice(["a", "b"]), False           # negative: zero trips
+        elif kind < 0.85:
+            bound, range_n = f"v{r.randrange(N_INT)} % 5", False   # a variable's value
+        else:
+            bound, range_n = str(r.randint(0, 3)), False           # Python: unrolled
+        self.emit(indent, f"for {var} in range({bound}):")
+        inner = dict(scope, depth=scope["depth"] + 1, in_loop=True,
+                     in_list=scope.get("in_list") and "read",
+                     loop_vars=scope["loop_vars"] + [var],
+                     range_n_vars=scope["range_n_vars"] + ([var] if range_n else []))
+        self.block(indent + 1, inner, budget)
+
+    def for_array_stmt(self, indent, scope, budget):
+        """`for e in r1` (its body may rebind r1: the loop goes on over the old array, as
+        in Python), `for e in r0` / `for e in u` (their body may write into them in place:
+        NumPy's iteration sees the writes)."""
+        var = f"e{self.fresh_id()}"
+        self.emit(indent, f"for {var} in {self.rng.choice(['r1', 'r0', 'u'])}:")
+        inner = dict(scope, depth=scope["depth"] + 1, in_loop=True,
+                     in_list=scope.get("in_list") and "read",
+                     elements=scope.get("elements", []) + [var])
+        self.block(indent + 1, inner, budget)
+
+    def while_stmt(self, indent, scope, budget):
+        r = self.rng
+        var = f"w{self.loop_id}"
+        self.loop_id += 1
+        # The counter starts as a Python int: `var < K` alone is a Python condition, and
+        # joined with a tensor condition it becomes a tensor after the first test.
+        self.emit(indent, f"{var} = 0")
+        limit = r.randint(1, 4)
+        kind = r.random()
+        if kind < 0.4:
+            test = f"{var} < {limit} and {self.cond(scope, 1)}"
+        elif kind < 0.7:
+            test = f"{self.cond(scope, 1)} and {var} < {limit}"
+        else:
+            test = f"{var} < {limit}"
+        self.emit(indent, f"while {test}:")
+        # First statement of the body, so that a `continue` cannot skip it.
+        self.emit(indent + 1, f"{var} += 1")
+        inner = dict(scope, depth=scope["depth"] + 1, in_loop=True,
+                     in_list=scope.get("in_list") and "read")
+        self.block(indent + 1, inner, budget)
+
+    def list_segment(self, indent, scope):
+        """acc.append in a loop of n + 1 >= 1 trips (append first: never stacks []) + stack."""
+        var = f"i{self.loop_id}"
+        self.loop_id += 1
+        self.emit(indent, "acc = []")
+        self.emit(indent, f"for {var} in range(n + 1):")
+        inner = dict(scope, depth=1, in_loop=True, in_list="append",
+                     loop_vars=scope["loop_vars"] + [var],
+                     range_n_vars=scope["range_n_vars"] + [var])
+        self.emit(indent + 1, f"acc.append({self.int_expr(inner)})")
+        if self.rng.random() < 0.7:
+            self.block(indent + 1, inner, 3)
+        target = self.rng.randrange(N_INT)
+        self.emit(indent, f"v{target} = (v{target} + np.sum(np.stack(acc))) % {MOD}")
+
+    def program(self):
+        r = self.rng
+        self.emit(0, "import numpy as np")
+        if self.arrays:
+            self.lines.extend(HELPERS.splitlines())
+        self.emit(0, "")
+        self.emit(0, "")
+        self.emit(0, f"def generated(a, b, n, x{', u, q' if self.arrays else ''}):")
+        inits = ["a", "b", str(r.randint(-3, 3))]
+        r.shuffle(inits)
+        for k, init in enumerate(inits):
+            self.emit(1, f"v{k} = {init}")
+        self.emit(1, "f0 = x")
+        self.emit(1, f"f1 = {r.choice([0.5, -1.0, 2.25])!r}")
+        if self.arrays:
+            trace_time = "trace_time" in self.features
+            self.emit(1, "r0 = " + r.choice([f"np.zeros({L})" if trace_time else "u * 0.0",
+                                             "u * 1.0", f"np.arange({L}) * 0.5 + x"]))
+            self.emit(1, "r1 = q" if "alias_arg" in self.features else "r1 = q + 0.0")
+            self.emit(1, f"t0 = np.arange({L}) * 0.25  # a NumPy array made at trace time"
+                      if trace_time else f"t0 = np.arange({L}) * 0.25 + x * 0.0")
+        if self.has_out:
+            self.emit(1, "out = np.zeros(n + 1)")
+        scope = dict(depth=0, in_loop=False, loop_vars=[], range_n_vars=[])
+        # arrays: smaller programs (a cpu compile of one is ~10 s; a difference reads easier)
+        segments = r.randint(1, 2 if self.arrays else 3)
+        list_at = r.randrange(segments) if self.has_list else -1
+        for k in range(segments):
+            if k == list_at:
+                self.list_segment(1, scope)
+            self.block(1, scope, 4 if self.arrays else 5)
+        ints = ", ".join(f"v{k}" for k in range(N_INT))
+        floats = ", ".join(f"f{k}" for k in range(N_FLOAT))
+        tail = ", r0, r1, t0" if self.arrays else ""
+        self.emit(1, f"return ({ints}, {floats}{tail}{', out' if self.has_out else ''})")
+        return "\n".join(self.lines) + "\n"
+
+
+def generate(seed, grammar="scalars", without=()):
+    return Generator(random.Random(seed), grammar, without).program()
+
+
+def load(source, folder, name):
+    """Imports the program from a real file, so that AutoGraph can read its source."""
+    path = os.path.join(folder, f"{name}.py")
+    with open(path, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(f"_ag_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.generated
+
+
+def arguments(seed, grammar="scalars", count=5):
+    """Argument tuples for one program: (a, b, n, x) with n >= 0 (out has n + 1 elements),
+    and the arrays (u, q) of the "arrays" grammar, on a grid of quarters."""
+    rng = random.Random(10_000 + seed)
+    fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
+    calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
+                      rng.randint(-16, 16) / 4) for _ in range(count - len(fixed))]
+    if grammar == "arrays":
+        calls = [c + tuple(np.array([rng.randint(-16, 16) / 4 for _ in range(L)])
+                           for _ in range(2)) for c in calls]
+    return calls
+
+
+def differences(seed, grammar, backends, folder, without=()):
+    """Runs program `seed` on every argument tuple: plain Python against each backend with
+    the suite's differential check. Returns [(backend, args, message)] (empty: agreement)."""
+    import autograph_lite as ag
+    source = generate(seed, grammar, without)
+    fn = load(source, folder, f"generated_{grammar}_{seed}")
+    found = []
+    for backend in backends:
+        compiled = ag.defun(fn, backend=backend)
+        for args in arguments(seed, grammar):
+            want = run(fn, fresh(args))
+            if want.raised is not None:  # the grammar promises programs Python runs
+                raise AssertionError(f"generator error: seed {seed} ({grammar}) raised "
+                                     f"{want.raised!r} in plain Python on {args}")
+            assert all(abs(int(v)) < 2 ** 62 for v in want.value[:N_INT]), \
+                "generator error: an int beyond int64"
+            got = run(compiled, python_numbers_as_numpy(fresh(args)))
+            try:
+                assert_outcomes_agree(got, want, f"seed {seed} ({grammar}) on {backend}",
+                                      exact=True, stage=python_numbers_as_numpy)
+            except AssertionError as e:
+                found.append((backend, args, _first_line(e)))
+                break  # one difference per backend is enough to report the program
+        else:
+            # every call had the same signature: one trace (and one kernel) served them all
+            if compiled.experimental_get_tracing_count() != 1:
+                found.append((backend, None, "traced "
+                              f"{compiled.experimental_get_tracing_count()} times, not once"))
+    return found
+
+
+def _first_line(e):
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    return " / ".join(lines[:3])
+
+
+# --- the big run ----------------------------------------------------------------------------
+
+REPRO = '''# A random program (seed {seed}, grammar "{grammar}") on which ag.defun differs from plain
+# Python: {message}
+# Run: python {name}.py    (from the repository root, or with autograph_lite importable)
+{source}
+
+INPUTS = {inputs}
+
+if __name__ == "__main__":
+    import copy
+    import autograph_lite as ag
+    for backend in {backends!r}:
+        f = ag.defun(generated, backend=backend)
+        for args in INPUTS:
+            want_args, got_args = copy.deepcopy(args), copy.deepcopy(args)
+            want = generated(*want_args)
+            staged = tuple(np.int64(a) if type(a) is int else np.float64(a)
+                           if type(a) is float else a for a in got_args)
+            try:
+                got = f(*staged)
+            except Exception as e:
+                got = f"EXCEPTION {{type(e).__name__}}: {{e}}"
+            print(backend, "args    ", args)
+            print(backend, "expected", want, "arguments after:", want_args[4:])
+            print(backend, "got     ", got, "arguments after:", staged[4:])
+'''
+
+
+def _repro(out, seed, grammar, without, found):
+    os.makedirs(out, exist_ok=True)
+    name = f"seed_{grammar}_{seed}"
+    inputs = "[\n" + "".join(f"    ({', '.join(_literal(a) for a in args)},),\n"
+                             for args in arguments(seed, grammar)) + "]"
+    text = REPRO.format(seed=seed, grammar=grammar + "".join(f" -{w}" for w in without),
+                        message=found[0][2][:300], name=name,
+                        source=generate(seed, grammar, without), inputs=inputs,
+                        backends=sorted({b for b, _, _ in found if b in ("interpreter", "cpu")}))
+    path = os.path.join(out, name + ".py")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def _literal(a):
+    return f"np.array({a.tolist()!r})" if isinstance(a, np.ndarray) else repr(a)
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _one(job):
+    """Worker: one program, with a time limit; (seed, [(backend, args, message)])."""
+    seed, grammar, without, backends, limit = job
+
+    def alarm(*_):
+        raise _Timeout()
+    signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(limit)
+    try:
+        with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(None):
+            found = differences(seed, grammar, backends, folder, without)
+    except _Timeout:
+        found = [("-", None, f"timeout: more than {limit} s")]
+    except Exception:  # noqa: BLE001 - a crash of the harness itself is reported too
+        found = [("-", None, "harness error: " + traceback.format_exc().splitlines()[-1])]
+    finally:
+        signal.alarm(0)
+    return seed, found
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        description="Runs random programs on the backends against plain Python; prints "
+                    "each difference with its seed and writes a repro file per program.")
+    p.add_argument("--count", type=int, default=100)
+    p.add_argument("--seed-start", type=int, default=0)
+    p.add_argument("--grammar", choices=GRAMMARS, default="arrays")
+    p.add_argument("--without", default="",
+                   help="arrays features to leave out, comma-separated: " + ", ".join(FEATURES))
+    p.add_argument("--backends", default="interpreter,cpu")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--timeout", type=int, default=300, help="seconds per program")
+    p.add_argument("--out", default="random_program_repros", help="repro files go here")
+    args = p.parse_args(argv)
+    os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
+    backends = tuple(args.backends.split(","))
+    without = tuple(w for w in args.without.split(",") if w)
+    jobs = [(s, args.grammar, without, backends, args.timeout)
+            for s in range(args.seed_start, args.seed_start + args.count)]
+    t0, bad = time.time(), 0
+    if args.jobs > 1:
+        import multiprocessing
+        results = multiprocessing.get_context("spawn").Pool(args.jobs).imap_unordered(_one, jobs)
+    else:
+        results = map(_one, jobs)
+    for done, (seed, found) in enumerate(results, 1):
+        if found:
+            bad += 1
+            path = _repro(args.out, seed, args.grammar, without, found)
+            for backend, _, message in found:
+                print(f"seed {seed} {backend}: {message[:240]}  [{path}]", flush=True)
+        if done % 50 == 0:
+            print(f"... {done} programs, {bad} differ, {time.time() - t0:.0f} s", flush=True)
+    print(f"{args.count} programs ({args.grammar}{''.join(' -' + w for w in without)}, seeds "
+          f"{args.seed_start}..{args.seed_start + args.count - 1}, {','.join(backends)}): "
+          f"{bad} differ ({time.time() - t0:.0f} s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

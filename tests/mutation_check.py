@@ -1,0 +1,191 @@
+"""Mutation check: does the suite catch deliberate breakages of the product?
+
+Each mutant is one textual edit of one file of a temporary copy of the repository
+(autograph_lite/, tests/, examples/, pyproject.toml); the relevant part of the suite then
+runs against that copy (``pytest -x``: it stops at the first failing test, which is the
+one that caught the mutant). The unmutated copy runs the same subsets first, so "caught"
+never means "was failing anyway".
+
+    python tests/mutation_check.py              # every mutant, its subset of the suite
+    python tests/mutation_check.py --full       # every mutant against the whole suite
+    python tests/mutation_check.py --only transpose_identity,swap_max_min
+
+Prints one row per mutant (caught by which test, in how long) and exits non-zero when a
+mutant survives. Kernels of the copies go to their own cache folder (a temporary one).
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# name: (file, the text to replace (exactly once), its replacement, what it breaks,
+#        the tests that should catch it)
+MUTANTS = {
+    "loop_entry_copy_dropped": (
+        "autograph_lite/ops/control.py",
+        "        if b.id in em.owned_loop_vars and not init_is_clobberable(",
+        "        if b.id in em.owned_loop_vars and False and not init_is_clobberable(",
+        "ownership analysis: a loop variable updated in place no longer gets its own copy "
+        "at loop entry (the loop works in its initial value's buffer, a caller's array too)",
+        ["tests/test_loop_fusion.py", "tests/autograph/test_idioms.py",
+         "tests/autograph/test_programs.py"]),
+    "views_not_aliases": (
+        "autograph_lite/backends/inplace.py",
+        "        if n.opdef.view and n.inputs and n.inputs[0].id in ids:",
+        "        if False:",
+        "ownership analysis: a view of a value is not seen as reading it, so an in-place "
+        "write goes through while the view is still read",
+        ["tests/test_loop_fusion.py", "tests/ops/test_indexing.py",
+         "tests/autograph/test_programs.py"]),
+    "setitem_never_copies": (
+        "autograph_lite/backends/emitter.py",
+        'return name if self.can_update_in_place(value, node) else f"rt.copy({name})"',
+        "return name",
+        "setitem lowering: the copy before an update that may not write in place is dropped",
+        ["tests/ops/test_indexing.py", "tests/autograph/test_programs.py"]),
+    "swap_max_min": (
+        "autograph_lite/ops/elementwise.py",
+        '_ufunc("maximum", np.maximum, "np.maximum({0}, {1})")\n'
+        '_ufunc("minimum", np.minimum, "np.minimum({0}, {1})")',
+        '_ufunc("maximum", np.maximum, "np.minimum({0}, {1})")\n'
+        '_ufunc("minimum", np.minimum, "np.maximum({0}, {1})")',
+        "two op lowerings swapped: cpu np.maximum computes the minimum and back",
+        ["tests/ops/test_elementwise.py"]),
+    "transpose_identity": (
+        "autograph_lite/ops/shape.py",
+        "    if x.type.ndim < 2:\n        return em.name(x)\n",
+        "    return em.name(x)\n",
+        "cpu transpose returns its input unchanged",
+        ["tests/ops/test_shape.py"]),
+    "reduction_wrong_axis": (
+        "autograph_lite/ops/reduce.py",
+        "        axes = tuple(range(rank)) if axis is None else axis\n        dt = out.type.dtype",
+        "        axes = tuple(range(rank)) if axis is None else tuple((a + 1) % rank "
+        "for a in axis)\n        dt = out.type.dtype",
+        "cpu reductions over an axis reduce the next axis",
+        ["tests/ops/test_reduce.py"]),
+    "weak_literals_strong": (
+        "autograph_lite/dtypes.py",
+        'return {"b": False, "i": 0, "u": 0, "f": 0.0}[dt.kind]',
+        "return np.zeros((), dt)[()]",
+        "dtype promotion: Python literals promote as strong NumPy scalars (float32 * 2.0 "
+        "becomes float64)",
+        ["tests/ops/test_elementwise.py"]),
+    "result_aliases_argument": (
+        "autograph_lite/backends/cpu.py",
+        '            r += ".copy()"  # never hand the caller an alias of its own input',
+        "            pass",
+        "cpu hands back an argument itself as a result (an alias the caller's later "
+        "writes change)",
+        ["tests/test_function.py", "tests/test_differential.py"]),
+    "interpreter_region_args": (
+        "autograph_lite/backends/interpreter.py",
+        "        return run_graph(region, args, dict(env))",
+        "        return run_graph(region, args[::-1], dict(env))",
+        "interpreter regions (cond branches, loop bodies) get their arguments reversed",
+        ["tests/test_control.py", "tests/autograph/test_programs.py"]),
+    "staged_range_one_more_trip": (
+        "autograph_lite/autograph/runtime/iteration.py",
+        "            return _nonneg((stop - start + step - 1) // step)",
+        "            return _nonneg((stop - start + step) // step)",
+        "off by one in range staging: range(a, b, s) with a tensor bound runs one more trip "
+        "when s divides b - a",
+        ["tests/autograph/test_programs.py", "tests/autograph/test_properties.py"]),
+    "kernel_cache_key_header_only": (
+        "autograph_lite/backends/cache.py",
+        "    return hashlib.sha256(source.encode()).hexdigest()",
+        "    return hashlib.sha256(source[:120].encode()).hexdigest()",
+        "kernel cache keyed by the source's first lines only: kernels of two functions of "
+        "one name share a module",
+        ["tests/test_smoke.py", "tests/test_cache.py", "tests/ops/test_elementwise.py"]),
+    "fast_path_ignores_strides": (
+        "autograph_lite/function.py",
+        "        key += (t, a.shape, a.dtype, a.strides)",
+        "        key += (t, a.shape, a.dtype)",
+        "the call fast path ignores strides: a strided argument runs the kernel compiled "
+        "for a contiguous one",
+        ["tests/test_fast_path.py"]),
+    "break_becomes_continue": (
+        "autograph_lite/autograph/converters/break_statements.py",
+        'templates.replace("flag = True\\ncontinue", flag=flag)',
+        'templates.replace("flag = False\\ncontinue", flag=flag)',
+        "AutoGraph: `break` no longer sets its flag (it acts as `continue`)",
+        ["tests/autograph/test_break_statements.py", "tests/autograph/test_programs.py"]),
+}
+
+
+def _copy(dest):
+    for name in ("autograph_lite", "tests", "examples"):
+        shutil.copytree(os.path.join(ROOT, name), os.path.join(dest, name),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copy(os.path.join(ROOT, "pyproject.toml"), dest)
+
+
+def _mutate(dest, path, old, new):
+    full = os.path.join(dest, path)
+    with open(full) as f:
+        text = f.read()
+    assert text.count(old) == 1, f"{path}: the mutated text occurs {text.count(old)} times"
+    with open(full, "w") as f:
+        f.write(text.replace(old, new))
+
+
+def _pytest(dest, targets, cache):
+    env = dict(os.environ, PYTHONPATH=dest, AUTOGRAPH_LITE_CACHE_DIR=cache,
+               AUTOGRAPH_LITE_QUIET="1", AG_HYPOTHESIS_PROFILE="mutation")
+    t0 = time.time()
+    p = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                        *targets], cwd=dest, env=env, capture_output=True, text=True)
+    failed = re.findall(r"^FAILED (\S+)", p.stdout, re.M) or re.findall(
+        r"^ERROR (\S+)", p.stdout, re.M)
+    return p.returncode, failed, time.time() - t0, p.stdout[-2000:]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--full", action="store_true", help="run the whole suite per mutant")
+    ap.add_argument("--only", default="", help="comma-separated mutant names")
+    args = ap.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or list(MUTANTS)
+    rows, survived = [], 0
+    with tempfile.TemporaryDirectory(prefix="ag_mutation_") as work:
+        cache = os.path.join(work, "kernels")
+        base = os.path.join(work, "baseline")
+        _copy(base)
+        subsets = sorted({t for n in names for t in MUTANTS[n][4]})
+        rc, failed, seconds, tail = _pytest(base, ["tests"] if args.full else subsets, cache)
+        if rc != 0:
+            print(f"the unmutated suite fails ({failed}): fix that first\n{tail}")
+            return 2
+        print(f"unmutated: {'the whole suite' if args.full else ', '.join(subsets)} pass "
+              f"({seconds:.0f} s)", flush=True)
+        for name in names:
+            path, old, new, what, targets = MUTANTS[name]
+            dest = os.path.join(work, name)
+            _copy(dest)
+            _mutate(dest, path, old, new)
+            own_cache = os.path.join(work, f"kernels_{name}") if "cache" in name else cache
+            rc, failed, seconds, tail = _pytest(dest, ["tests"] if args.full else targets,
+                                                own_cache)
+            caught = rc != 0
+            survived += not caught
+            verdict = f"CAUGHT by {failed[0] if failed else f'pytest status {rc}'}" if caught \
+                else "NOT CAUGHT"
+            rows.append((name, what, verdict, seconds))
+            print(f"{name}: {verdict} ({seconds:.0f} s)", flush=True)
+            shutil.rmtree(dest)
+    print("\n| mutant | what it breaks | result | time |\n|---|---|---|---|")
+    for name, what, verdict, seconds in rows:
+        print(f"| {name} | {what} | {verdict} | {seconds:.0f} s |")
+    print(f"\n{len(rows) - survived} of {len(rows)} mutants caught")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
