@@ -6,6 +6,8 @@ reconciles the results: same structure, same rank; dtypes promote NumPy-style in
 and in a loop a weak initial value (a Python number) adopts the body's dtype; loop
 variables whose sizes change are relaxed to ``None`` in those dimensions and retraced.
 """
+import numpy as np
+
 from . import dtypes, mutation, nest
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
@@ -30,12 +32,16 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
         return true_fn() if bool(pred) else false_fn()
     pred = _as_predicate(pred, "ag.cond")
     outer = current_graph()
-    branches, results, ends = [], [], []
+    branches, results, ends, at_end = [], [], [], []
     start = mutation.mark()
     for label, fn in (("true", true_fn), ("false", false_fn)):
         g = Graph(f"cond_{label}", parent=outer)
         with graph_scope(g), mutation.scope(start) as log:
             results.append(fn())
+            # each array result's value as the branch leaves it (undoing the branch's
+            # writes below would otherwise give a result its value from before them)
+            at_end.append({id(x): x._value for x in nest.flatten(results[-1])
+                           if is_symbolic(x)})
         # arrays of the enclosing code written in this branch: their values at its end,
         # then undone, so the other branch starts from the same state
         ends.append({st: st.base for st in log.pre_existing()})
@@ -45,7 +51,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
     if not nest.same_structure(t_res, f_res):
         raise ValueError(f"the true and false branches of ag.cond return different "
                          f"structures: {_shape_str(t_res)} vs {_shape_str(f_res)}")
-    t_leaves, f_leaves = nest.flatten(t_res), nest.flatten(f_res)
+    # a NumPy array of trace time that a branch turned into a box is that box (mutation.py)
+    t_leaves = [_lifted_or(x, outer) for x in nest.flatten(t_res)]
+    f_leaves = [_lifted_or(x, outer) for x in nest.flatten(f_res)]
     out_leaves, staged = [], []
     for i, (a, b) in enumerate(zip(t_leaves, f_leaves)):
         if a is b and is_symbolic(a):  # the same array in both: it follows its storage
@@ -59,8 +67,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
                                  f"needs tensors (or equal Python values) in both")
             out_leaves.append(a)
             continue
-        va = _in_graph(branches[0], a)
-        vb = _in_graph(branches[1], b)
+        va = at_end[0][id(a)] if id(a) in at_end[0] else _in_graph(branches[0], a)
+        vb = at_end[1][id(b)] if id(b) in at_end[1] else _in_graph(branches[1], b)
         if va.type.ndim != vb.type.ndim:
             raise ValueError(f"branch output {_describe(output_names, i)} has rank "
                              f"{va.type.ndim} in the true branch and {vb.type.ndim} in the "
@@ -86,6 +94,14 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
     for st, o in zip(written, outs[len(staged):]):
         mutation.set_base(st, o._value)
     return nest.pack_as(t_res, out_leaves)
+
+
+def _lifted_or(x, graph):
+    if isinstance(x, np.ndarray):
+        box = mutation.lifted(x, graph)
+        if box is not None:
+            return box
+    return x
 
 
 def _name_of(names, i):

@@ -35,6 +35,9 @@ import threading
 import numpy as np
 
 MADE, ARG, TENSOR, SCALAR, MERGED = "made", "arg", "tensor", "scalar", "merged"
+# a NumPy array of trace time that may not become a box (captured, or a view of another):
+# writing into it is refused with the reason the storage holds (``frozen``)
+FROZEN = "frozen"
 
 _serial = itertools.count()
 serials = _serial  # boxes take their birth serial from the same counter (tensor.py)
@@ -251,6 +254,8 @@ def check_writable(box, what=None):
     if s.origin == SCALAR:
         raise TypeError(f"'{name}' is a NumPy scalar argument, which does not support item "
                         f"assignment (as in NumPy); pass a 0-d array to have it written")
+    if s.origin == FROZEN:
+        raise s.sources[0]
     if s.origin == MERGED:
         raise NotImplementedError(
             f"'{name}' is written after a staged branch or loop that may have given it "
@@ -334,4 +339,68 @@ def merged(box, sources, name=None):
     box._storage = Storage(box._v, MERGED, name, sources=tuple(sources))
     box._chain = ()
     box._gen = 0
+    return box
+
+
+# -- NumPy arrays of trace time that became boxes ---------------------------------------------
+# ``v = np.zeros(5)`` made while tracing is a plain NumPy array: reads of it are folded at
+# trace time. When a staged branch or loop writes into it (``v[i] = t``, ``v *= 2``, a
+# helper's ``fill(v)``), it becomes a box (autograph/runtime/trace_arrays.py, ``lift``): a
+# storage made by the function, older than every region (its writes are carried out of
+# them). The NumPy object keeps standing for that box for the rest of the trace, so every
+# later read of it through the runtime (op inputs, calls, subscripts, results) sees the
+# writes: ``lifted`` looks it up.
+def _root(graph):
+    while graph.parent is not None:
+        graph = graph.parent
+    return graph
+
+
+def _registry(graph):
+    return _root(graph).__dict__.setdefault("_lifted", {})
+
+
+def lifted(array, graph):
+    """The box a NumPy array of trace time (or a branch's copy of it) became in
+    ``graph``'s trace, or None."""
+    reg = _registry(graph)
+    entry = reg.get(id(array))
+    if entry is not None and entry[1] is None:  # a copy: stands for its original
+        entry = reg.get(id(entry[2]))
+    return None if entry is None or entry[1] is None else entry[1]
+
+
+def original(array, graph):
+    """The array of trace time that ``array`` is a branch's copy of (``copy_of``), or
+    ``array`` itself."""
+    entry = _registry(graph).get(id(array))
+    return entry[2] if entry is not None and entry[1] is None else array
+
+
+def copy_of(array, graph):
+    """A copy of ``array`` for one staged branch's (or scratch trace's) Python state, that
+    stands for ``array``: lifting it lifts ``array`` (runtime/trial.py copies arrays so
+    that a write one trace does in place at trace time cannot leak into another)."""
+    c = array.copy()
+    # (array, box, original); the arrays are kept so that their ids are not reused
+    _registry(graph)[id(c)] = (c, None, original(array, graph))
+    return c
+
+
+def frozen(box, error):
+    """Makes ``box`` (a tensor of a NumPy array's value) the root of a storage that refuses
+    writes with ``error`` (an exception instance)."""
+    box._storage = Storage(box._v, FROZEN, sources=(error,))
+    box._chain = ()
+    box._gen = 0
+    return box
+
+
+def register_lifted(array, box, graph, name=None):
+    """Records that ``array`` is ``box`` from now on in ``graph``'s trace: a storage made by
+    the function that existed before every region (serial -1)."""
+    box._storage = Storage(box._v, MADE, name, serial=-1)
+    box._chain = ()
+    box._gen = 0
+    _registry(graph)[id(array)] = (array, box, array)
     return box

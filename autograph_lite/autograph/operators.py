@@ -14,21 +14,21 @@ from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, 
 from autograph_lite.autograph.runtime.calls import (converted_call, do_not_convert,
                                                     is_library_code)
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
-from autograph_lite.autograph.runtime.data import (assert_stmt, index, list_append,
-                                                   set_loop_options, setitem)
+from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index,
+                                                   list_append, set_loop_options, setitem)
 from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import and_, not_, or_
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import caught, try_stmt_guard
-from autograph_lite.autograph.runtime.trace_arrays import getitem
+from autograph_lite.autograph.runtime.trace_arrays import getitem, resolve
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                         deleted, ld, retval)
 
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
-    "abs_", "and_", "assert_stmt", "bool_", "caught", "converted_call", "deleted",
+    "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "converted_call", "deleted",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "getitem", "if_exp", "if_stmt",
     "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
-    "min_", "not_", "or_", "print_", "range_", "retval", "set_loop_options", "setitem",
+    "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "setitem",
     "sum_", "try_stmt_guard", "while_stmt", "zip_",
 ]

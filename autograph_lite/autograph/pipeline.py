@@ -1,6 +1,7 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
-from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
+from autograph_lite.autograph.converters import (asserts, break_statements, call_arguments,
+                                                 call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  functions, lists, logical_expressions,
@@ -28,6 +29,9 @@ CONVERTERS = (
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,
     subscripts.SubscriptTransformer,
+    # `f(x)` -> `f(x); x = ag__.resolve(x)`: a rebinding too, so before control_flow; sees
+    # the user's calls before call_trees wraps them.
+    call_arguments.CallArgumentTransformer,
     # After subscripts (the reads inside its setitem calls are converted too); skips the
     # `ag__.index[...]` it emits.
     subscript_loads.SubscriptLoadTransformer,

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import errors
 from ..tensor import EagerTensor, SymbolicTensor, to_numpy_value, type_of_constant
-from ..mutation import make_view
+from ..mutation import lifted, make_view
 from ..trace.context import current_graph
 from .registry import OPS
 
@@ -56,6 +56,10 @@ def as_value(graph, x):
         return const(graph, x, weak=True)._value
     if isinstance(x, EagerTensor):
         x = x._np
+    elif isinstance(x, np.ndarray):
+        box = lifted(x, graph)  # an array of trace time that became a box (mutation.py)
+        if box is not None:
+            return box._value
     return const(graph, x)._value
 
 

@@ -27,14 +27,11 @@ from .random_programs import FEATURES, differences, generate
 # arguments handed back through branches into loop variables, `for e in r1`).
 WRITES = ("owned_writes", "arg_writes", "views", "aliases", "helpers", "trace_time")
 
-_WRONG = "issue 11: a different result from NumPy's (being fixed)"
 _MERGED = ("issue 11: a write into an array a staged branch may have made another name's is "
            "refused (NotImplementedError) where NumPy writes")
 # (grammar, without, backend, seed) -> what differs today
 ISSUE_11 = {("arrays", (), backend, seed): reason for backend, seeds, reason in [
-    ("interpreter", (0, 4, 9, 15), _WRONG),
     ("interpreter", (10,), _MERGED),
-    ("cpu", (0, 4), _WRONG),
 ] for seed in seeds}
 
 

@@ -266,3 +266,92 @@ def test_an_unsupported_dtype_is_refused_not_converted():
     for backend in ("interpreter", "cpu"):
         with pytest.raises(TypeError, match="complex128 cannot be read with a tensor index"):
             ag.defun(complex_table, backend=backend)(I64(0))
+
+
+# --- arrays of trace time written inside staged branches and loops -----------------------
+# A write there happens at run time (if the branch runs, once per iteration), so the array
+# becomes a tensor (a box) that every name holding it stands for from then on: the helper's
+# parameter, the caller's variable, an alias made before the write, a branch's copy.
+
+def _fill(out, n):
+    for i in range(n):
+        out[i] = i * 2.0
+
+
+def _halve(z):
+    z *= 0.5
+
+
+def helper_fills_made_array(n):
+    buf = np.zeros(5)
+    _fill(buf, n)
+    return buf
+
+
+def alias_made_before_the_staged_write(n):
+    buf = np.zeros(5)
+    z = buf
+    for i in range(n):
+        buf[i] = 1.0
+    return z, buf.sum()
+
+
+def helper_halves_in_one_branch(x):
+    t0 = np.arange(4) * 0.25
+    if x > 0:
+        t0[0] = 1.0
+    else:
+        _halve(t0)
+    t0[1] = 7.0
+    return t0
+
+
+def helper_halves_each_iteration(n):
+    t0 = np.arange(4) * 0.25
+    for i in range(n):
+        _halve(t0)
+    t0[1] = 7.0
+    return t0 * 2
+
+
+def made_array_updated_in_a_branch(x):
+    acc = np.ones(3)
+    if x > 0:
+        acc += x
+    return acc
+
+
+def test_made_array_written_in_staged_code_is_seen_by_every_name():
+    agree(helper_fills_made_array, [(I64(3),), (I64(0),), (I64(5),)])
+    agree(alias_made_before_the_staged_write, [(I64(3),), (I64(0),)])
+    agree(helper_halves_in_one_branch, [(np.float64(1.0),), (np.float64(-1.0),)])
+    agree(helper_halves_each_iteration, [(I64(2),), (I64(0),), (I64(3),)])
+    agree(made_array_updated_in_a_branch, [(np.float64(2.0),), (np.float64(-1.0),)])
+
+
+def view_of_made_array_written_in_loop(n):
+    buf = np.zeros(5)
+    v = buf[1:]
+    for i in range(n):
+        v[i] = 1.0
+    return buf
+
+
+def test_a_view_of_a_made_array_written_in_staged_code_is_refused():
+    with pytest.raises(NotImplementedError, match="'v' at .*test_trace_arrays.py:.* is a "
+                                                  "view of a NumPy array made while tracing"):
+        ag.defun(view_of_made_array_written_in_loop)(I64(2))
+
+
+TABLE = np.arange(4.0)
+
+
+def writes_captured_table_through_a_helper(n):
+    _fill(TABLE, n)
+    return TABLE
+
+
+def test_a_captured_array_written_by_a_helper_in_staged_code_is_refused():
+    with pytest.raises(TypeError, match="NumPy array 'TABLE' captured"):
+        ag.defun(writes_captured_table_through_a_helper)(I64(2))
+    assert TABLE.tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -10,6 +10,9 @@ Only names local to the function are rewritten (rebinding a global would make it
 SPEC 3: on a symbolic tensor the update is a write into the array's storage
 (mutation.py), so every other name and view of the array sees it, as in NumPy; the
 rebinding then hands back the same tensor. The target's name is passed for messages.
+`x op= v` on a local name becomes `x = ag__.augassign(x, v, op)`: Python's in-place
+operator, except that a NumPy array made while tracing, updated inside a staged branch or
+loop (or by a tensor), becomes a tensor first (runtime/data.py, `lift`).
 """
 
 import gast
@@ -65,7 +68,14 @@ class SubscriptTransformer(base.Base):
 
     def visit_AugAssign(self, node):
         node = self.generic_visit(node)
-        name, index = self._target(node.target)
+        t = node.target
+        if isinstance(t, gast.Name) and t.id in self.locals[-1]:
+            # `x op= v`: the runtime decides (an array of trace time written inside a
+            # staged branch or loop must become a tensor first: runtime/data.py)
+            return templates.replace("x = ag__.augassign(x, value, op, name=n)", x=t.id,
+                                     value=node.value, op=_text(_AUG_OPS[type(node.op)]),
+                                     n=_text(t.id))
+        name, index = self._target(t)
         if name is None:
             return node
         return templates.replace("x = ag__.setitem(x, index, value, op, name=n)", x=name,

@@ -4,8 +4,8 @@ control_flow binds a variable to `Undefined('x')` before a statement that may se
 and `del x` binds it to `ag__.deleted(...)` (deletes.py); `ld` raises the
 UnboundLocalError Python would have raised when it is unset (at run time when a staged
 loop decides it: runtime/unset.py). Only those variables are wrapped, and never inside
-`get_state`, which must read them as is, nor in the `live=` getters of `setitem` (which
-only look at what a name holds, and must not check it). A read from a nested function
+`get_state`, which must read them as is, nor the target of `augassign` (`x += 1`: the
+operator on a MaybeUnset checks the read itself). A read from a nested function
 of the user's (not a body function control_flow made) is `ag__.ld(x, True)`: Python
 raises NameError for an unset variable of an enclosing function.
 Must run after control_flow (which adds the bindings).
@@ -49,9 +49,10 @@ class VariableTransformer(base.Base):
         return node
 
     def visit_Call(self, node):
-        if base.is_ag_call(node) and node.func.attr == "setitem":
-            node.args = [self.visit(a) for a in node.args]
-            return node  # its keywords: the `live=` getters, left as they are
+        if base.is_ag_call(node) and node.func.attr == "augassign":
+            # `x op= v`: its read of x is the operator's (unset.MaybeUnset checks it)
+            node.args[1:] = [self.visit(a) for a in node.args[1:]]
+            return node
         return self.generic_visit(node)
 
     def visit_Name(self, node):

@@ -118,18 +118,56 @@ def _captured(a):
     return None
 
 
-def _as_box(a, name):
-    """A NumPy array of trace time about to be written with traced values, as a tensor
-    (SPEC 1): one the function made becomes a buffer the kernel makes; one captured from
-    a global or closure is a constant, and writing into it is refused (SPEC 3)."""
+def _unliftable(a, name):
+    """Why the NumPy array of trace time ``a`` cannot become a box, as the exception to
+    raise when it is written (or None): it is captured from a global or closure (SPEC 3),
+    or a view of another array (which would not see the write)."""
     held = _captured(a)
     if held is not None:
-        raise TypeError(
-            f"'{name or held}' at {where.caller(4)} is the NumPy array '{held}' captured "
+        return TypeError(
+            f"'{name or held}' at {where.caller()} is the NumPy array '{held}' captured "
             f"from a global or closure variable; the compiled function bakes it in as a "
             f"constant, so writing into it is not supported: pass it as an argument "
             f"instead (the write then reaches the caller's array, as in NumPy)")
-    return core.ag().convert_to_tensor(staged_array(a))
+    if isinstance(a.base, np.ndarray):
+        return NotImplementedError(
+            f"'{name or 'an array'}' at {where.caller()} is a view of a NumPy array made "
+            f"while tracing, written inside a staged branch or loop (or with a tensor); "
+            f"the array it views would not see the write. Write through the array itself, "
+            f"or make it a tensor first (ag.constant(...))")
+    return None
+
+
+def lift(a, name):
+    """A NumPy array of trace time about to be written with traced values, or inside a
+    staged branch or loop, as a box (SPEC 1): one the function made becomes a buffer the
+    kernel makes, and stands for that box for the rest of the trace (mutation.py,
+    ``lifted``); writing into a captured one or a view is refused (``_unliftable``)."""
+    box = trace_arrays.resolve(a)
+    if box is not a:
+        return box
+    mutation = core.module("autograph_lite.mutation")
+    graph = core.module("autograph_lite.trace.context").current_graph()
+    a = mutation.original(a, graph)  # a branch's copy of the array stands for it
+    error = _unliftable(a, name)
+    if error is not None:
+        raise error
+    with core.module("autograph_lite.trace.context").graph_scope(mutation._root(graph)):
+        box = core.ag().convert_to_tensor(staged_array(a))
+    return mutation.register_lifted(a, box, graph, name)
+
+
+def entering_loop(a, name):
+    """A NumPy array of trace time that a staged loop carries: the box it stands for from
+    now on when the function made it (``lift``), so the loop's writes reach every name
+    that holds it; otherwise (captured, or a view) a tensor of its value that refuses
+    writes (``_unliftable``): the array itself would not see them."""
+    mutation = core.module("autograph_lite.mutation")
+    graph = core.module("autograph_lite.trace.context").current_graph()
+    error = _unliftable(mutation.original(a, graph), name)
+    if error is None:
+        return lift(a, name)
+    return mutation.frozen(core.ag().convert_to_tensor(staged_array(a)), error)
 
 
 def staged_array(a):
@@ -154,10 +192,13 @@ def setitem(target, key, value, op=None, name=None):
 
     On a symbolic tensor this is a write (mutation.py): every alias and view of the
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
-    (or at a traced index) becomes a tensor first (`_as_box`). `name`: the target's
+    (or at a traced index, or inside a staged branch or loop) becomes a box first (`lift`). `name`: the target's
     variable name, for error messages."""
-    if isinstance(target, np.ndarray) and (core.is_symbolic(value) or _symbolic_key(key)):
-        target = _as_box(target, name)
+    if isinstance(target, np.ndarray):
+        target = trace_arrays.resolve(target)
+        if isinstance(target, np.ndarray) and (
+                core.is_symbolic(value) or _symbolic_key(key) or trace_arrays.in_region()):
+            target = lift(target, name)
     if core.is_symbolic(target):
         mutation = core.module("autograph_lite.mutation")
         if op is None:
@@ -173,6 +214,18 @@ def setitem(target, key, value, op=None, name=None):
         return core.ag().setitem(target, key, value)
     target[key] = value
     return target
+
+
+def augassign(target, value, op, name=None):
+    """`target op= value` on a name (converters/subscripts.py): Python's in-place operator,
+    on the box when `target` is a NumPy array of trace time that is (or, written now
+    inside a staged branch or loop or by a tensor, becomes) one (``lift``)."""
+    if isinstance(target, np.ndarray):
+        target = trace_arrays.resolve(target)
+        if isinstance(target, np.ndarray) and (
+                core.is_symbolic(value) or trace_arrays.in_region()):
+            target = lift(target, name)
+    return _AUG[op](target, value)  # (a MaybeUnset target checks its read: unset.py)
 
 
 def assert_stmt(test, msg=None):

@@ -27,7 +27,8 @@ def _prepare(values, names, loc):
         if not core.is_carriable(v):
             raise _not_tensor(name, v, loc, "before the loop")
     # a NumPy array entering the loop (`out = np.zeros(n)`) is allocated by the kernel
-    return [data.staged_array(v) if isinstance(v, np.ndarray) else v for v in values]
+    return [data.entering_loop(v, name) if isinstance(v, np.ndarray) else v
+            for v, name in zip(values, names)]
 
 
 def _is_weak(value):

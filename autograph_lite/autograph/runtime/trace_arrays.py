@@ -95,9 +95,31 @@ def _as_constant(array):
     return core.ag().constant(array)
 
 
+def in_region():
+    """Whether a staged branch or loop body is being traced now (a write into a NumPy
+    array there happens at run time, if at all, not now)."""
+    graph = core.module("autograph_lite.trace.context").current_graph()
+    return graph is not None and graph.parent is not None
+
+
+def resolve(x):
+    """`x`, or the box a NumPy array of trace time became when a staged branch or loop
+    wrote into it (mutation.py, ``lifted``)."""
+    if type(x) is np.ndarray:
+        graph = core.module("autograph_lite.trace.context").current_graph()
+        if graph is not None:
+            box = core.module("autograph_lite.mutation").lifted(x, graph)
+            if box is not None:
+                return box
+    return x
+
+
 def getitem(target, key):
     """`target[key]` (a subscript read in converted code), see the module docstring."""
     if isinstance(target, np.ndarray):
+        target = resolve(target)
+        if not isinstance(target, np.ndarray):
+            return target[key]
         if has_symbolic(key):
             return _as_constant(target)[key]
     elif (type(target) is list or type(target) is tuple) and isinstance(

@@ -13,7 +13,7 @@ import contextlib
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data, staging, unset
+from autograph_lite.autograph.runtime import core, data, staging, trace_arrays, unset
 from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
 
 _DEPTH = [0]
@@ -95,7 +95,16 @@ def copy_for_trial(v):
     if isinstance(v, list):
         return list(v)
     if isinstance(v, np.ndarray):
-        return v.copy()  # setitem on a NumPy array mutates it: keep the real one intact
+        # a write at trace time mutates a NumPy array: keep the real one intact. While
+        # tracing, the copy stands for the original (a write inside a staged region makes
+        # the original a tensor, mutation.py `lifted`), or is the tensor it already became
+        graph = core.module("autograph_lite.trace.context").current_graph()
+        if graph is None:
+            return v.copy()
+        box = trace_arrays.resolve(v)
+        if box is not v:
+            return box
+        return core.module("autograph_lite.mutation").copy_of(v, graph)
     return v
 
 
