@@ -51,11 +51,15 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
     if not nest.same_structure(t_res, f_res):
         raise ValueError(f"the true and false branches of ag.cond return different "
                          f"structures: {_shape_str(t_res)} vs {_shape_str(f_res)}")
-    # a NumPy array of trace time that a branch turned into a box is that box (mutation.py)
-    t_leaves = [_lifted_or(x, outer) for x in nest.flatten(t_res)]
-    f_leaves = [_lifted_or(x, outer) for x in nest.flatten(f_res)]
+    t_leaves, f_leaves = nest.flatten(t_res), nest.flatten(f_res)
     out_leaves, staged = [], []
     for i, (a, b) in enumerate(zip(t_leaves, f_leaves)):
+        if a is b and isinstance(a, np.ndarray):  # (reads of it find any box it became)
+            out_leaves.append(a)
+            continue
+        # a NumPy array of trace time that a branch turned into a box is that box
+        a, b = _lifted_or(a, outer), _lifted_or(b, outer)
+        t_leaves[i], f_leaves[i] = a, b
         if a is b and is_symbolic(a):  # the same array in both: it follows its storage
             out_leaves.append(a)
             continue

@@ -360,21 +360,44 @@ def _registry(graph):
     return _root(graph).__dict__.setdefault("_lifted", {})
 
 
+class _Entry:
+    """What the trace knows about one NumPy array of trace time: the box it became, the
+    array it is a branch's copy of, or the array and key it is a view of (the arrays are
+    kept so that their ids are not reused while the trace runs)."""
+    __slots__ = ("array", "box", "original", "view")
+
+    def __init__(self, array, box=None, original=None, view=None):
+        self.array, self.box, self.original, self.view = array, box, original, view
+
+
 def lifted(array, graph):
-    """The box a NumPy array of trace time (or a branch's copy of it) became in
-    ``graph``'s trace, or None."""
-    reg = _registry(graph)
-    entry = reg.get(id(array))
-    if entry is not None and entry[1] is None:  # a copy: stands for its original
-        entry = reg.get(id(entry[2]))
-    return None if entry is None or entry[1] is None else entry[1]
+    """The box a NumPy array of trace time (a branch's copy of it, or a view of it that
+    the converted code took) became in ``graph``'s trace, or None. A view's box is made
+    afresh in the current graph (it follows the array's storage)."""
+    entry = _registry(graph).get(id(array))
+    if entry is None:
+        return None
+    if entry.box is not None:
+        return entry.box
+    if entry.original is not None:
+        return lifted(entry.original, graph)
+    if entry.view is not None:
+        base = lifted(entry.view[0], graph)
+        return None if base is None else base[entry.view[1]]
+    return None
 
 
 def original(array, graph):
     """The array of trace time that ``array`` is a branch's copy of (``copy_of``), or
     ``array`` itself."""
     entry = _registry(graph).get(id(array))
-    return entry[2] if entry is not None and entry[1] is None else array
+    return entry.original if entry is not None and entry.original is not None else array
+
+
+def view_of(array, graph):
+    """(base, key) when ``array`` is a view the converted code took (``record_view``)."""
+    entry = _registry(graph).get(id(array))
+    return entry.view if entry is not None else None
 
 
 def copy_of(array, graph):
@@ -382,9 +405,14 @@ def copy_of(array, graph):
     stands for ``array``: lifting it lifts ``array`` (runtime/trial.py copies arrays so
     that a write one trace does in place at trace time cannot leak into another)."""
     c = array.copy()
-    # (array, box, original); the arrays are kept so that their ids are not reused
-    _registry(graph)[id(c)] = (c, None, original(array, graph))
+    _registry(graph)[id(c)] = _Entry(c, original=original(array, graph))
     return c
+
+
+def record_view(view, base, key, graph):
+    """``view`` is ``base[key]``: when ``base`` becomes a box, the view stands for that
+    box's ``[key]`` (a write through it in staged code reaches ``base``)."""
+    _registry(graph)[id(view)] = _Entry(view, view=(original(base, graph), key))
 
 
 def frozen(box, error):
@@ -402,5 +430,5 @@ def register_lifted(array, box, graph, name=None):
     box._storage = Storage(box._v, MADE, name, serial=-1)
     box._chain = ()
     box._gen = 0
-    _registry(graph)[id(array)] = (array, box, array)
+    _registry(graph)[id(array)] = _Entry(array, box=box)
     return box

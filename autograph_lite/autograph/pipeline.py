@@ -1,12 +1,11 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
-from autograph_lite.autograph.converters import (asserts, break_statements, call_arguments,
-                                                 call_trees,
+from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  functions, lists, logical_expressions,
-                                                 return_statements, subscript_loads, subscripts,
-                                                 variables)
+                                                 return_statements, shared_names,
+                                                 subscript_loads, subscripts, variables)
 
 CONVERTERS = (
     # First: reject generators/async before anything else rewrites them.
@@ -29,9 +28,10 @@ CONVERTERS = (
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,
     subscripts.SubscriptTransformer,
-    # `f(x)` -> `f(x); x = ag__.resolve(x)`: a rebinding too, so before control_flow; sees
-    # the user's calls before call_trees wraps them.
-    call_arguments.CallArgumentTransformer,
+    # `f(x)` -> `f(x); x = ag__.resolve(x)` (and the aliases of a written name): rebindings
+    # too, so before control_flow; after subscripts (it reads their setitem/augassign);
+    # sees the user's calls before call_trees wraps them.
+    shared_names.SharedNamesTransformer,
     # After subscripts (the reads inside its setitem calls are converted too); skips the
     # `ag__.index[...]` it emits.
     subscript_loads.SubscriptLoadTransformer,

@@ -149,6 +149,9 @@ def lift(a, name):
     mutation = core.module("autograph_lite.mutation")
     graph = core.module("autograph_lite.trace.context").current_graph()
     a = mutation.original(a, graph)  # a branch's copy of the array stands for it
+    view = mutation.view_of(a, graph)
+    if view is not None and _unliftable(view[0], name) is None:  # `w = r0[1:]; w[0] = t`
+        return lift(view[0], None)[view[1]]
     error = _unliftable(a, name)
     if error is not None:
         raise error
@@ -164,7 +167,9 @@ def entering_loop(a, name):
     writes (``_unliftable``): the array itself would not see them."""
     mutation = core.module("autograph_lite.mutation")
     graph = core.module("autograph_lite.trace.context").current_graph()
-    error = _unliftable(mutation.original(a, graph), name)
+    a0 = mutation.original(a, graph)
+    view = mutation.view_of(a0, graph)
+    error = _unliftable(view[0] if view is not None else a0, name)
     if error is None:
         return lift(a, name)
     return mutation.frozen(core.ag().convert_to_tensor(staged_array(a)), error)

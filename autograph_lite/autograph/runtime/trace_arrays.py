@@ -114,6 +114,18 @@ def resolve(x):
     return x
 
 
+def _view(target, key):
+    """`target[key]` of a NumPy array of trace time: a view is recorded (mutation.py
+    ``record_view``) so that, if the array becomes a box or a write through the view in
+    staged code makes it one (data.lift), the view stands for the box's `[key]`."""
+    item = target[key]
+    if isinstance(item, np.ndarray) and item.size and np.shares_memory(item, target):
+        graph = core.module("autograph_lite.trace.context").current_graph()
+        if graph is not None:
+            core.module("autograph_lite.mutation").record_view(item, target, key, graph)
+    return item
+
+
 def getitem(target, key):
     """`target[key]` (a subscript read in converted code), see the module docstring."""
     if isinstance(target, np.ndarray):
@@ -122,6 +134,7 @@ def getitem(target, key):
             return target[key]
         if has_symbolic(key):
             return _as_constant(target)[key]
+        return _view(target, key)
     elif (type(target) is list or type(target) is tuple) and isinstance(
             key, _SYMBOLIC or _symbolic_type()):
         item = _sequence_item(target, key)

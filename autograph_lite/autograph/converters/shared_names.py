@@ -1,0 +1,131 @@
+"""After a statement that may write into an array, the other names that may hold that
+array are rebound: `w[0] = t` (with `w = r0[:-1]` earlier) is followed by
+`r0 = ag__.resolve(r0)`, and `fill(buf, n)` by `buf = ag__.resolve(buf)`.
+
+Why: a NumPy array the function made while tracing (`r0 = np.zeros(4)`) is a plain
+Python value, folded at trace time. A write into it with a tensor, or inside a staged
+branch or loop (also inside a helper it was passed to), makes it a tensor (a box,
+mutation.py; runtime/data.py `lift`), and `resolve` hands that box to every name that
+held the array, so their later reads, NumPy operators included, see the write as in
+NumPy (SPEC 3). On anything else `resolve` returns the value itself. Rebinding also makes
+the names branch/loop state (control_flow), so the write is carried out of the region.
+
+Which names: those a user function is called with (a bare name that is not a Python
+builtin; methods and `np.*` do not hand arrays to converted code), and the names linked
+to a written name by assignments of the function (`z = y`, `w = y[1:]`, `t = y.T`,
+`m = y.reshape(2, 2)`), when they are bound for sure at that point (assigned earlier in
+the same or an enclosing block, or parameters). Only the function's own locals (not names
+it declares `global`/`nonlocal`); only expression and assignment statements.
+"""
+
+import builtins
+
+import gast
+
+from autograph_lite.autograph.analysis import activity
+from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.pyct import templates
+
+_WRITES = ("setitem", "augassign")
+
+
+def _passed_names(value, local):
+    names = []
+    for call in gast.walk(value):
+        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name)):
+            continue
+        if call.func.id not in local and hasattr(builtins, call.func.id):
+            continue
+        for a in call.args + [k.value for k in call.keywords]:
+            if (isinstance(a, gast.Name) and a.id in local and a.id not in names
+                    and a.id != call.func.id):
+                names.append(a.id)
+    return names
+
+
+def _source_name(value):
+    """`y` for `y`, `y[...]`, `y.T`, `y.reshape(...)` (what may share y's buffer)."""
+    while True:
+        if isinstance(value, gast.Name):
+            return value.id
+        if isinstance(value, gast.Call) and base.is_ag_call(value) and \
+                value.func.attr == "getitem" and value.args:
+            value = value.args[0]
+        elif isinstance(value, (gast.Subscript, gast.Attribute)):
+            value = value.value
+        elif isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
+            value = value.func.value
+        else:
+            return None
+
+
+def _written(stmt):
+    """The name an `x = ag__.setitem(x, ...)` / `ag__.augassign` statement writes."""
+    v = getattr(stmt, "value", None)
+    if (isinstance(stmt, gast.Assign) and isinstance(v, gast.Call) and base.is_ag_call(v)
+            and v.func.attr in _WRITES and isinstance(stmt.targets[0], gast.Name)):
+        return stmt.targets[0].id
+    return None
+
+
+class _Links:
+    """Names linked by assignments that may share a buffer (union-find)."""
+
+    def __init__(self, fn_node, local):
+        self.parent = {}
+        for node in gast.walk(fn_node):
+            if (isinstance(node, gast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], gast.Name) and _written(node) is None):
+                src = _source_name(node.value)
+                if src is not None and src in local and node.targets[0].id in local:
+                    self.union(src, node.targets[0].id)
+
+    def find(self, n):
+        while self.parent.get(n, n) != n:
+            n = self.parent[n]
+        return n
+
+    def union(self, a, b):
+        self.parent[self.find(a)] = self.find(b)
+
+    def group(self, n):
+        root = self.find(n)
+        return {m for m in self.parent if self.find(m) == root} | {n}
+
+
+class SharedNamesTransformer(base.Base):
+    def visit_FunctionDef(self, node):
+        body = node.body if isinstance(node.body, list) else [node.body]
+        local = ((activity.arg_names(node.args) | activity.writes(body))
+                 - activity.declared(node, gast.Global) - activity.declared(node, gast.Nonlocal))
+        links = _Links(node, local)
+        node.body = self._block(node.body, activity.arg_names(node.args), local, links)
+        return node
+
+    def _block(self, stmts, bound, local, links):
+        out, bound = [], set(bound)
+        for st in stmts:
+            if isinstance(st, gast.FunctionDef):
+                out.append(self.visit(st))
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(st, field, None), list):
+                    setattr(st, field, self._block(getattr(st, field), bound, local, links))
+            for h in getattr(st, "handlers", ()):
+                h.body = self._block(h.body, bound, local, links)
+            out.append(st)
+            if isinstance(st, (gast.Expr, gast.Assign)):
+                out += self._rebind(st, bound, local, links)
+            if isinstance(st, gast.Assign):
+                bound |= {t.id for t in st.targets if isinstance(t, gast.Name)}
+        return out
+
+    def _rebind(self, st, bound, local, links):
+        passed = _passed_names(st.value, local)
+        names = list(passed)
+        written = _written(st)
+        for w in passed + ([written] if written else []):
+            for n in sorted(links.group(w)):
+                if n != written and n in bound and n not in names:
+                    names.append(n)
+        return [templates.replace("x = ag__.resolve(x)", x=n)[0] for n in names]
