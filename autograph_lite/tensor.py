@@ -319,7 +319,10 @@ def to_numpy_value(value, dtype=None):
         raise TypeError(f"cannot convert {value!r} to a tensor: it is not numeric "
                         f"(NumPy made an array of dtype {a.dtype})")
     if a.dtype not in dtypes.ALL:
-        a = a.astype(dtypes.as_dtype(a.dtype.kind == "f" and "float64" or "int64"))
+        # never a silent conversion that changes values (complex -> real, long double)
+        raise TypeError(f"cannot convert an array of dtype {a.dtype} to a tensor: "
+                        f"{a.dtype} is not a supported dtype (supported: "
+                        f"{', '.join(map(str, dtypes.ALL))})")
     return a[()] if a.ndim == 0 else a
 
 

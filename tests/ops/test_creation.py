@@ -147,3 +147,13 @@ def test_sizes_whose_byte_count_overflows_raise_numpys_error():
             f(np.int64(2 ** 40))
     with pytest.raises(ValueError, match="array is too big"):
         np.zeros((2 ** 40, 2 ** 40))
+
+
+@pytest.mark.parametrize("value", [np.array([1 + 2j]), np.complex64(1j),
+                                   np.array([1.5], np.longdouble)])
+def test_an_unsupported_dtype_is_refused_not_converted(value):
+    # complex -> int64 dropped the imaginary part (a wrong answer); now a TypeError naming it
+    with pytest.raises(TypeError, match=f"dtype {np.asarray(value).dtype} .* not a supported"):
+        ag.constant(value)
+    with pytest.raises(TypeError, match="not supported for "):
+        ag.defun(lambda x: x + 1)(value)
