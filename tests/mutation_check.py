@@ -29,26 +29,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = {
     "loop_entry_copy_dropped": (
         "autograph_lite/ops/control.py",
-        "        if b.id in em.owned_loop_vars and not init_is_clobberable(",
-        "        if b.id in em.owned_loop_vars and False and not init_is_clobberable(",
-        "ownership analysis: a loop variable updated in place no longer gets its own copy "
-        "at loop entry (the loop works in its initial value's buffer, a caller's array too)",
-        ["tests/test_loop_fusion.py", "tests/autograph/test_idioms.py",
-         "tests/autograph/test_programs.py"]),
+        'if em.own.entry_copy(node, k) else',
+        'if False else',
+        "ownership analysis: a loop variable updated in place no longer gets its own copy at loop entry (the loop works in its initial value's buffer, a caller's array too)",
+        ['tests/test_loop_fusion.py', 'tests/test_ownership.py', 'tests/autograph/test_idioms.py']),
     "views_not_aliases": (
-        "autograph_lite/backends/inplace.py",
-        "        if n.opdef.view and n.inputs and n.inputs[0].id in ids:",
-        "        if False:",
-        "ownership analysis: a view of a value is not seen as reading it, so an in-place "
-        "write goes through while the view is still read",
-        ["tests/test_loop_fusion.py", "tests/ops/test_indexing.py",
-         "tests/autograph/test_programs.py"]),
+        "autograph_lite/backends/ownership.py",
+        '        for b in self.pts.get(value.id, EMPTY):\n            for w in self.holders.get(b, ()):',
+        '        for b in ():\n            for w in self.holders.get(b, ()):',
+        'ownership analysis: values sharing a buffer (views, aliases) are not seen, so an in-place write goes through while another holder is still read',
+        ['tests/test_ownership.py', 'tests/test_loop_fusion.py', 'tests/ops/test_indexing.py']),
     "setitem_never_copies": (
         "autograph_lite/backends/emitter.py",
-        'return name if self.can_update_in_place(value, node) else f"rt.copy({name})"',
-        "return name",
-        "setitem lowering: the copy before an update that may not write in place is dropped",
-        ["tests/ops/test_indexing.py", "tests/autograph/test_programs.py"]),
+        '        if not self.own.may_write(node, value):\n            return f"rt.copy({name})"',
+        '        if False:\n            return f"rt.copy({name})"',
+        'update lowering: the copy before an update that may not write in place is dropped',
+        ['tests/test_ownership.py', 'tests/ops/test_indexing.py', 'tests/autograph/test_idioms.py']),
     "swap_max_min": (
         "autograph_lite/ops/elementwise.py",
         '_ufunc("maximum", np.maximum, "np.maximum({0}, {1})")\n'
@@ -79,11 +75,16 @@ MUTANTS = {
         ["tests/ops/test_elementwise.py"]),
     "result_aliases_argument": (
         "autograph_lite/backends/cpu.py",
-        '            r += ".copy()"  # never hand the caller an alias of its own input',
-        "            pass",
-        "cpu hands back an argument itself as a result (an alias the caller's later "
-        "writes change)",
-        ["tests/test_function.py", "tests/test_differential.py"]),
+        '        if v.type.ndim and em.own.aliases_caller(v):',
+        '        if False:',
+        "cpu hands back an argument (or a constant) itself as a result (an alias the caller's later writes change)",
+        ['tests/test_write_back.py', 'tests/test_function.py', 'tests/test_differential.py']),
+    "write_back_skipped": (
+        "autograph_lite/backends/cpu.py",
+        "        if em.own.same_object(final, em.in_place) is arg:",
+        "        if True:",
+        "cpu never writes the final value of a written argument back into the caller's array",
+        ["tests/test_write_back.py", "tests/test_differential.py"]),
     "interpreter_region_args": (
         "autograph_lite/backends/interpreter.py",
         "        return run_graph(region, args, dict(env))",
