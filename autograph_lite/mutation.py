@@ -179,9 +179,10 @@ def storage_of(box):
     return s
 
 
-def attach(box, origin, name=None, index=None):
-    """Makes ``box`` the root of a new storage of the given origin (arguments)."""
-    box._storage = Storage(box._v, origin, name, index)
+def attach(box, origin, name=None, index=None, **storage):
+    """Makes ``box`` the root of a new storage of the given origin (arguments, arrays of
+    trace time); ``storage``: Storage's other fields (``serial``, ``sources``)."""
+    box._storage = Storage(box._v, origin, name, index, **storage)
     box._chain = ()
     box._gen = 0
     return box
@@ -350,14 +351,15 @@ def merged(box, sources, name=None):
 # them). The NumPy object keeps standing for that box for the rest of the trace, so every
 # later read of it through the runtime (op inputs, calls, subscripts, results) sees the
 # writes: ``lifted`` looks it up.
-def _root(graph):
+def root_graph(graph):
+    """The outermost Graph of ``graph``'s trace (regions have parents)."""
     while graph.parent is not None:
         graph = graph.parent
     return graph
 
 
 def _registry(graph):
-    return _root(graph).__dict__.setdefault("_lifted", {})
+    return root_graph(graph).__dict__.setdefault("_lifted", {})
 
 
 class _Entry:
@@ -418,17 +420,12 @@ def record_view(view, base, key, graph):
 def frozen(box, error):
     """Makes ``box`` (a tensor of a NumPy array's value) the root of a storage that refuses
     writes with ``error`` (an exception instance)."""
-    box._storage = Storage(box._v, FROZEN, sources=(error,))
-    box._chain = ()
-    box._gen = 0
-    return box
+    return attach(box, FROZEN, sources=(error,))
 
 
 def register_lifted(array, box, graph, name=None):
     """Records that ``array`` is ``box`` from now on in ``graph``'s trace: a storage made by
     the function that existed before every region (serial -1)."""
-    box._storage = Storage(box._v, MADE, name, serial=-1)
-    box._chain = ()
-    box._gen = 0
+    attach(box, MADE, name, serial=-1)
     _registry(graph)[id(array)] = _Entry(array, box=box)
     return box

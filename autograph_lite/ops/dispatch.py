@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import errors
 from ..tensor import EagerTensor, SymbolicTensor, to_numpy_value, type_of_constant
-from ..mutation import lifted, make_view
+from ..mutation import lifted, make_view, root_graph
 from ..trace.context import current_graph
 from .registry import OPS
 
@@ -19,10 +19,7 @@ def _snapshot(graph, array):
     ``a``), so it holds a copy; the consts of one unchanged array share one copy in the
     whole traced function (a large captured table used by many ops is copied once, and
     CSE merges its consts into one kernel argument)."""
-    root = graph
-    while root.parent is not None:
-        root = root.parent
-    cache = root.__dict__.setdefault("_snapshots", {})
+    cache = root_graph(graph).__dict__.setdefault("_snapshots", {})
     entry = cache.get(id(array))
     if entry is not None:
         original, snap = entry  # (the original is kept: its id cannot be reused)

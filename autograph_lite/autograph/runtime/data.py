@@ -155,7 +155,7 @@ def lift(a, name):
     error = _unliftable(a, name)
     if error is not None:
         raise error
-    with core.module("autograph_lite.trace.context").graph_scope(mutation._root(graph)):
+    with core.module("autograph_lite.trace.context").graph_scope(mutation.root_graph(graph)):
         box = core.ag().convert_to_tensor(staged_array(a))
     return mutation.register_lifted(a, box, graph, name)
 
