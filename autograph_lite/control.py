@@ -8,7 +8,7 @@ variables whose sizes change are relaxed to ``None`` in those dimensions and ret
 """
 import numpy as np
 
-from . import dtypes, mutation, nest
+from . import dtypes, mutation, nest, region_aliases
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
 from .ops.dispatch import apply, as_value, stage_node
@@ -32,7 +32,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
         return true_fn() if bool(pred) else false_fn()
     pred = _as_predicate(pred, "ag.cond")
     outer = current_graph()
-    branches, results, ends, at_end = [], [], [], []
+    branches, results, ends, at_end, aliases = [], [], [], [], []
     start = mutation.mark()
     for label, fn in (("true", true_fn), ("false", false_fn)):
         g = Graph(f"cond_{label}", parent=outer)
@@ -40,8 +40,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
             results.append(fn())
             # each array result's value as the branch leaves it (undoing the branch's
             # writes below would otherwise give a result its value from before them)
-            at_end.append({id(x): x._value for x in nest.flatten(results[-1])
-                           if is_symbolic(x)})
+            leaves = [_lifted_or(x, outer) for x in nest.flatten(results[-1])]
+            at_end.append({id(x): x._value for x in leaves if is_symbolic(x)})
+            aliases.append(region_aliases.BranchAliases(leaves, start))
         # arrays of the enclosing code written in this branch: their values at its end,
         # then undone, so the other branch starts from the same state
         ends.append({st: st.base for st in log.pre_existing()})
@@ -88,15 +89,19 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
     for st in written:
         for g, end in zip(branches, ends):
             g.outputs.append(end.get(st, st.base))
+    n_fixed = len(staged) + len(written)
+    finish = region_aliases.merge_results(
+        branches, aliases, [(pos, (t_leaves[pos], f_leaves[pos])) for pos, _ in staged],
+        start, lambda pos: _name_of(output_names, pos) or "a branch result")
+    extra_types = [TensorType(x.type.dtype, relax(x.type.shape, y.type.shape))
+                   for x, y in zip(branches[0].outputs[n_fixed:], branches[1].outputs[n_fixed:])]
     outs = stage_node("cond", [pred._value], {}, [t for _, t in staged]
-                      + [st.base.type for st in written], regions=branches)
+                      + [st.base.type for st in written] + extra_types, regions=branches)
     for (pos, _), o in zip(staged, outs):
-        a, b = t_leaves[pos], f_leaves[pos]
-        sources = mutation.pre_existing_sources((a, b), start)
-        out_leaves[pos] = mutation.merged(o, sources, _name_of(output_names, pos)) \
-            if sources else o
-    for st, o in zip(written, outs[len(staged):]):
+        out_leaves[pos] = o
+    for st, o in zip(written, outs[len(staged):n_fixed]):
         mutation.set_base(st, o._value)
+    finish(outs[n_fixed:], out_leaves)
     return nest.pack_as(t_res, out_leaves)
 
 
@@ -241,17 +246,21 @@ def _staged_while(cond, body, init, names):
         if ident and mutation.storage_of(x) not in carried:
             carried.append(mutation.storage_of(x))
     vtypes = {i: as_value(outer, x).type for i, x in enumerate(leaves) if not identity[i]}
+    aliases = region_aliases.LoopAliases(leaves, start, names)
     written = []
     for _ in range(8):
         vpos = [i for i in range(len(leaves)) if not identity[i]]
         types = [vtypes[i] for i in vpos]
         saved = [(st, st.base) for st in carried]
         ctypes = [st.base.type for st in carried]
+        n_flags = len(aliases.flag_keys(vpos))
 
         def enter(g):
             phs = [SymbolicTensor(g.add_input(t)) for t in types]
             for st, t in zip(carried, ctypes):
                 mutation.rebase(st, g.add_input(t))
+            aliases.attach(phs, vpos, [SymbolicTensor(g.add_input(_FLAG))
+                                       for _ in range(n_flags)])
             args = list(leaves)
             for i, p in zip(vpos, phs):
                 args[i] = p
@@ -259,12 +268,12 @@ def _staged_while(cond, body, init, names):
 
         try:
             with mutation.shielded(carried):
-                cond_g, body_g, ph_b, res, outs, carried_outs, log = _trace_loop_regions(
-                    cond, body, init, names, outer, start, enter, vpos, carried)
+                cond_g, body_g, ph_b, res, outs, carried_outs, log, flag_outs, changed = \
+                    _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos,
+                                        carried, aliases)
         finally:
             for st, base in saved:
                 mutation.rebase(st, base)
-        changed = False
         for i, x in enumerate(leaves):
             if identity[i] and res[i] is not x:  # rebound in the body: carried by value
                 identity[i], changed = False, True
@@ -275,14 +284,6 @@ def _staged_while(cond, body, init, names):
                     identity[i], changed = True, True  # updated, never rebound: identity
                     if mutation.storage_of(leaves[i]) not in carried:
                         carried.append(mutation.storage_of(leaves[i]))
-                elif any(src.origin == mutation.ARG for src in
-                         mutation.pre_existing_sources([leaves[i]], start)):
-                    raise NotImplementedError(
-                        f"loop variable {_describe(names, i)} is written into and then "
-                        f"rebound in the same staged loop; in NumPy the first iteration's "
-                        f"write would change the array it held before the loop, and later "
-                        f"ones a new array. Copy it before the loop "
-                        f"(x = x.copy()) or write into the new array only")
             if not identity[i]:
                 merged = _merge_loop_type(i, vtypes[i], o.type, names)
                 changed |= merged != vtypes[i]
@@ -305,21 +306,26 @@ def _staged_while(cond, body, init, names):
     for i, o in zip(vpos, outs):
         body_g.outputs.append(_cast_in(body_g, o, vtypes[i].dtype))
     body_g.outputs.extend(carried_outs)
+    body_g.outputs.extend(flag_outs)
     init_cast = [_cast_in(outer, as_value(outer, leaves[i]), vtypes[i].dtype) for i in vpos]
-    results = stage_node("while_loop", init_cast + [st.base for st in carried], {},
-                         types + ctypes, regions=[cond_g, body_g])
+    results = stage_node("while_loop", init_cast + [st.base for st in carried]
+                         + aliases.init_flags(outer, vpos), {},
+                         types + ctypes + [_FLAG] * len(flag_outs), regions=[cond_g, body_g])
     out_leaves = list(leaves)
     for i, o in zip(vpos, results):
-        sources = mutation.pre_existing_sources([leaves[i]], start)
-        out_leaves[i] = (mutation.merged(o, sources, _name_of(names, i)) if sources
-                         and o.ndim else o)
-    for st, o in zip(carried, results[len(vpos):]):
+        out_leaves[i] = o
+    n_fixed = len(vpos) + len(carried)
+    for st, o in zip(carried, results[len(vpos):n_fixed]):
         if st in written:  # (an identity variable's array the body never wrote is unchanged)
             mutation.set_base(st, o._value)
+    aliases.finish(out_leaves, vpos, results[n_fixed:])
     return tuple(nest.pack_as(init, out_leaves))
 
 
-def _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos, carried):
+_FLAG = TensorType(dtypes.bool_, ())
+
+
+def _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos, carried, aliases):
     """One attempt of _staged_while: the cond and body regions traced, their writes
     undone afterwards (the caller puts the carried storages back)."""
     cond_g, body_g = Graph("while_cond", outer), Graph("while_body", outer)
@@ -339,9 +345,10 @@ def _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos, carr
                              f"{_shape_str(init)} vs {_shape_str(res)}")
         res = nest.flatten(res)
         outs = [as_value(body_g, res[i]) for i in vpos]
+        flag_outs, changed = aliases.body_flags(res, vpos, body_g)
         carried_outs = [st.base for st in carried]
     log.restore()
-    return cond_g, body_g, ph_b, res, outs, carried_outs, log
+    return cond_g, body_g, ph_b, res, outs, carried_outs, log, flag_outs, changed
 
 
 def _refuse_condition_writes(log, placeholders, carried, names, vpos):

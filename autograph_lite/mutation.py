@@ -22,19 +22,23 @@ The Graph stays SSA; identity lives in Python objects, as in torch's functionali
   function.py records ``graph.input_updates`` and the backends write the final value
   into the caller's array (in place where nothing reads the old value).
 
+Merges (below): a staged branch or loop result that may be one of several buffers at run
+time (``v = a if c else a * 2``) keeps a staged flag per buffer, so writes through any name
+reach the others on exactly the runs where NumPy's would (region_aliases.py builds them).
+
 What is refused (a wrong answer is the worst bug): writing into an ``ag.Tensor`` argument
 (immutable, as in TensorFlow), a NumPy scalar, a captured array (checked in
 autograph/runtime/data.py), through a view that cannot be inverted (reshape, squeeze), and
-into a value that a staged branch or loop may have taken from either of two arrays, one
-of which existed before it (``v = a if c else b; v[0] = 1`` with tensor ``c``: which
-buffer NumPy writes depends on run-time data).
+into a merge that may be a view this module cannot replay after the region (a view at an
+index computed inside the branch; a loop variable that is a different view of one array in
+different iterations).
 """
 import itertools
 import threading
 
 import numpy as np
 
-MADE, ARG, TENSOR, SCALAR, MERGED = "made", "arg", "tensor", "scalar", "merged"
+MADE, ARG, TENSOR, SCALAR = "made", "arg", "tensor", "scalar"
 # a NumPy array of trace time that may not become a box (captured, or a view of another):
 # writing into it is refused with the reason the storage holds (``frozen``)
 FROZEN = "frozen"
@@ -46,7 +50,8 @@ _generations = itertools.count(1)  # one counter: a restored storage never repea
 
 class Storage:
     """One buffer's identity while tracing (see the module docstring)."""
-    __slots__ = ("base", "gen", "origin", "name", "index", "serial", "sources")
+    __slots__ = ("base", "gen", "origin", "name", "index", "serial", "sources", "options",
+                 "synced", "refusal", "writes", "hazards")
 
     def __init__(self, base, origin=MADE, name=None, index=None, sources=(), serial=None):
         self.base = base
@@ -56,7 +61,14 @@ class Storage:
         self.index = index        # argument position (origin ARG)
         # storages with a serial below a region's mark existed before it
         self.serial = next(_serial) if serial is None else serial
-        self.sources = sources    # MERGED: the pre-existing storages it may be
+        self.sources = sources    # FROZEN: (the error a write raises,)
+        # the buffers of other storages this one may be at run time (a staged branch or
+        # loop result, see "merges" below): Options, first match wins
+        self.options = ()
+        self.synced = None        # gen_of(self) when base last agreed with every option
+        self.refusal = None       # why a merge cannot be written (an exception), or None
+        self.writes = 0           # set_base calls: a hazard below is written when it moves
+        self.hazards = ()         # ((storage, writes)): buffers a refused merge may view
 
     def __repr__(self):
         return f"<Storage #{self.serial} {self.origin} {self.name or ''} gen={self.gen}>"
@@ -156,6 +168,7 @@ def set_base(storage, value):
     _record(storage)
     storage.base = value
     storage.gen = next(_generations)
+    storage.writes += 1
 
 
 def rebase(storage, value):
@@ -189,14 +202,41 @@ def attach(box, origin, name=None, index=None, **storage):
 
 
 def refresh(box):
-    """The box's current Value: its chain replayed from the storage's root when stale."""
+    """The box's current Value: its chain replayed from the storage's root when stale.
+    A value replayed inside a staged region is not readable once the region is exited,
+    so it is cached only while the current graph can read it."""
     s = box._storage
-    v = s.base
+    gen = gen_of(s)
+    if box._gen == gen and _visible(box._v):
+        return box._v
+    if not _visible(s.base) or not _chain_readable(box._chain):
+        return box._v  # a box of an exited region (a scratch trace): read for its type
+
+    v = root(s)
     for step in box._chain:
         v = _replay(step, v)
     box._v = v
-    box._gen = s.gen
+    box._gen = gen
     return v
+
+
+def _chain_readable(chain):
+    from .trace.context import current_graph
+    return readable_from(chain, current_graph())
+
+
+def _visible(value):
+    """Whether ``value`` belongs to the graph being traced or one enclosing it."""
+    from .trace.context import current_graph
+    g = current_graph()
+    if g is None:
+        return True
+    owner = value.graph
+    while g is not None:
+        if g is owner:
+            return True
+        g = g.parent
+    return False
 
 
 def make_view(parent, result, node):
@@ -245,7 +285,10 @@ def _invert(step, parent, child):
 # -- the write primitive -------------------------------------------------------------------
 def check_writable(box, what=None):
     """Raises the SPEC's error when ``box`` may not be written."""
-    s = storage_of(box)
+    _check_storage(storage_of(box), what)
+
+
+def _check_storage(s, what=None):
     name = what or s.name or "the array"
     if s.origin == TENSOR:
         raise TypeError(
@@ -257,12 +300,10 @@ def check_writable(box, what=None):
                         f"assignment (as in NumPy); pass a 0-d array to have it written")
     if s.origin == FROZEN:
         raise s.sources[0]
-    if s.origin == MERGED:
-        raise NotImplementedError(
-            f"'{name}' is written after a staged branch or loop that may have given it "
-            f"either an array that existed before ({_names(s.sources)}) or another one: "
-            f"which buffer NumPy would write depends on run-time values. Write into a copy "
-            f"made after the branch/loop ({name} = {name}.copy()) to update only the result")
+    if s.refusal is not None:
+        raise s.refusal
+    for option in s.options:  # (a write may reach any of them)
+        _check_storage(option.storage, what or option.storage.name)
 
 
 def _names(storages):
@@ -274,16 +315,16 @@ def write(box, key, value):
     updated value, so every alias and view sees it. Returns ``box``."""
     check_writable(box)
     s = storage_of(box)
-    if not box._chain:
+    if not box._chain and not s.options:
         set_base(s, _set(box._value, key, value))
         return box
-    chain_values = [s.base]
+    chain_values = [root(s)]
     for step in box._chain:
         chain_values.append(_replay(step, chain_values[-1]))
     new = _set(chain_values[-1], key, value)
     for step, parent in zip(reversed(box._chain), reversed(chain_values[:-1])):
         new = _invert(step, parent, new)
-    set_base(s, new)
+    assign_root(s, new)
     return box
 
 
@@ -321,25 +362,153 @@ def augmented(box, op, other):
     return write(box, Ellipsis, result)
 
 
-def pre_existing_sources(values, start):
-    """The storages among ``values`` (boxes) that existed before serial ``start`` (for a
-    merged result: what else it may be), following earlier merges."""
+# -- merges: a staged branch or loop result that may be one of several buffers -------------
+# ``v = a if c else a * 2`` with a tensor ``c``: after the branch, ``v`` is ``a``'s buffer on
+# some runs and a new one on others, and NumPy's writes through either name reach the
+# other only on those runs. The result's storage keeps the cond's output as its base (its
+# value on every run, until something is written) and an Option per buffer it may be:
+# another storage's root viewed through a chain, and a staged bool (a cond/loop output)
+# that says whether it is that buffer on this run. Reading it after one of those buffers
+# was written selects (a small staged cond per option); writing it writes its base and,
+# where each flag holds, the option's buffer. Results of one region that share a buffer
+# the region made get a hidden output for that buffer's root, as an option of each.
+class Option:
+    """One buffer a merged storage may be at run time: ``storage``'s root viewed through
+    ``chain`` when the staged bool ``flag`` (a Value; None: on every run) holds."""
+    __slots__ = ("storage", "chain", "flag")
+
+    def __init__(self, storage, chain, flag):
+        self.storage, self.chain, self.flag = storage, chain, flag
+
+
+def gen_of(s):
+    """A token that changes whenever the storage's value may have (its options' too)."""
+    if not s.options and not s.hazards:
+        return s.gen
+    return (s.gen,) + tuple(gen_of(o.storage) for o in s.options) + tuple(
+        h.gen for h, _ in s.hazards)
+
+
+def root(s):
+    """The storage's root Value now: its base, or, when an option's buffer was written
+    since they last agreed, that buffer's value on the runs where its flag holds."""
+    if any(h.writes != n for h, n in s.hazards):
+        raise s.refusal
+    if not s.options or s.synced == gen_of(s) or not all(
+            o.flag is None or _visible(o.flag) for o in s.options):
+        return s.base  # (a merge of an exited region: read for its type)
+    dtype = s.base.type.dtype
+    v = s.base
+    for o in reversed(s.options):
+        v = _select(o.flag, lambda o=o: _cast(_replay_chain(o.chain, root(o.storage)), dtype),
+                    v)
+    return v
+
+
+def assign_root(s, new):
+    """Gives ``s`` the root Value ``new`` (a write through it), and every option's buffer
+    the same write on the runs where its flag holds."""
+    set_base(s, new)
+    for o in s.options:
+        old = root(o.storage)
+        assign_root(o.storage, _select(
+            o.flag, lambda o=o, old=old: _invert_chain(o.chain, old, new), old))
+    if s.options:
+        s.synced = gen_of(s)
+
+
+def _replay_chain(chain, v):
+    for step in chain:
+        v = _replay(step, v)
+    return v
+
+
+def _invert_chain(chain, base, child):
+    """``base`` after its view through ``chain`` became ``child``."""
+    values = [base]
+    for step in chain:
+        values.append(_replay(step, values[-1]))
+    new = _cast(child, values[-1].type.dtype)
+    for step, parent in zip(reversed(chain), reversed(values[:-1])):
+        new = _invert(step, parent, new)
+    return new
+
+
+def _cast(v, dtype):
+    return v if v.type.dtype == dtype else _apply("cast", _sym(v), dtype=dtype)._v
+
+
+def _select(flag, thunk, other):
+    """``thunk() if flag else other`` as a staged cond (thunk traced in its region, so it
+    runs only where the flag holds); ``thunk()`` when flag is None."""
+    if flag is None:
+        return thunk()
+    from .ir.graph import Graph
+    from .ir.types import TensorType, relax
+    from .ops.dispatch import stage_node
+    from .trace.context import current_graph, graph_scope
+    outer = current_graph()
+    yes, no = Graph("select_true", outer), Graph("select_false", outer)
+    with graph_scope(yes):
+        v = thunk()
+    yes.outputs.append(v)
+    no.outputs.append(other)
+    t = TensorType(other.type.dtype, relax(v.type.shape, other.type.shape), other.type.weak)
+    return stage_node("cond", [flag], {}, [t], regions=[yes, no])[0]._v
+
+
+def _and(a, b):
+    if a is None or b is None:
+        return b if a is None else a
+    return _apply("logical_and", _sym(a), _sym(b))._v
+
+
+def options_of(box, start):
+    """The buffers ``box`` (a region's result, at the region's end) may be at run time, as
+    (storage, chain, flag) in the order they match: storages older than serial ``start``
+    as they are, the region's own ones with their options spelled out, then themselves."""
     out = []
-    for v in values:
-        st = getattr(v, "_storage", None)
-        if st is None:
-            continue
-        for src in (st.sources if st.origin == MERGED else (st,)):
-            if src.serial < start and src not in out:
-                out.append(src)
+    if getattr(box, "_storage", None) is not None:
+        _expand(box._storage, box._chain, None, start, out)
     return out
 
 
-def merged(box, sources, name=None):
-    """Marks ``box`` (a staged branch/loop result) as possibly one of ``sources``."""
-    box._storage = Storage(box._v, MERGED, name, sources=tuple(sources))
-    box._chain = ()
-    box._gen = 0
+def _expand(st, chain, flag, start, out):
+    if st.serial >= start:
+        for o in st.options:
+            _expand(o.storage, o.chain + chain, _and(o.flag, flag), start, out)
+    out.append((st, chain, flag))
+
+
+def chain_key(chain):
+    """Equal for chains that view a buffer the same way."""
+    return tuple((op, repr(sorted(attrs.items())), tuple(id(x) for x in extra))
+                 for op, attrs, extra in chain)
+
+
+def readable_from(chain, graph):
+    """Whether every Value ``chain`` indexes with belongs to ``graph`` or an enclosing one."""
+    for _, _, extra in chain:
+        for x in extra:
+            g = graph
+            while g is not None and g is not x.graph:
+                g = g.parent
+            if g is None:
+                return False
+    return True
+
+
+def merged(box, options, name=None, refusal=None, hazards=()):
+    """Makes ``box`` (a staged branch/loop result) the root of a storage that may be any of
+    ``options`` [(storage, chain, flag Value)] at run time. ``refusal``: the exception a
+    write into it raises; ``hazards``: storages it may also view in a way not modelled,
+    whose writes make reading it raise ``refusal`` too."""
+    attach(box, MADE, name)
+    s = box._storage
+    s.options = tuple(Option(st, chain, flag) for st, chain, flag in options)
+    s.refusal = refusal
+    s.hazards = tuple((h, h.writes) for h in hazards)
+    s.synced = gen_of(s)
     return box
 
 

@@ -177,8 +177,8 @@ class SymbolicTensor(Tensor):
     @property
     def _value(self):
         s = self._storage
-        if s is not None and self._gen != s.gen:
-            from .mutation import refresh
+        if s is not None and (self._gen != s.gen or self._chain or s.options):
+            from .mutation import refresh  # (a view's cached value may be a region's)
             return refresh(self)
         return self._v
 

@@ -316,6 +316,10 @@ class Emitter:
         name = self.name(value)
         if not self.own.may_write(node, value):
             return f"rt.copy({name})"
+        # the buffer now holds the node's result: never handed over again through
+        # ``value`` (a loop variable's, which output_buffer would otherwise offer while
+        # the result is still read: ``v[0] += 1; w = v; v = v * 2`` in a loop)
+        self.reused.add(value.id)
         if same_object:
             self.in_place[node.outputs[0].id] = value
         return name
