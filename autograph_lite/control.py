@@ -204,7 +204,7 @@ def probe_condition(test, *args):
     with mutation.scope() as log:
         c = test(*args)
     if is_symbolic(c):
-        del graph.nodes[mark:]
+        graph.drop_from(mark)
         log.restore()
         return None, True
     return c, False

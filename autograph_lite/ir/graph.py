@@ -89,6 +89,15 @@ class Graph:
         self.nodes.append(node)
         return node
 
+    def drop_from(self, mark):
+        """Removes the nodes added since ``len(nodes)`` was ``mark`` (a probe's). Their
+        values leave every graph, so a cached use of one is seen (``can_see``), not
+        emitted as a read of a value nothing computes."""
+        for node in self.nodes[mark:]:
+            for v in node.outputs:
+                v.graph = None
+        del self.nodes[mark:]
+
     def can_see(self, value):
         g = self
         while g is not None:

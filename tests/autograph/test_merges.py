@@ -180,3 +180,22 @@ def stale_view_read_in_branch(a, c):
 
 def test_view_replayed_inside_a_branch_is_replayed_again_after_it():
     agree(stale_view_read_in_branch, calls=_calls(1, -1), exact=True)
+
+
+def merge_read_in_a_loop_condition(a, n):
+    r = a
+    if n > 1:
+        r = a * 2.0         # r: the older array or a new one
+    a[3] = 10.0             # (so reading r selects between them)
+    w = 0
+    k = 1
+    while w < 4 and r[3] < 9.0 + k:  # w, k: Python numbers, so the condition is probed
+        w += 1                       # first (and found symbolic), then staged
+        k = (k * 3) % 7
+    return r, w, k
+
+
+def test_a_merge_read_while_probing_a_loop_condition_is_read_again_when_staged():
+    # the probe's nodes are dropped; the value it cached for r must not be used after
+    # (was: a read of a value nothing computes, KeyError / "used before it was emitted")
+    agree(merge_read_in_a_loop_condition, calls=_calls(0, 2), exact=True)
