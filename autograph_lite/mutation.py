@@ -209,34 +209,23 @@ def refresh(box):
     gen = gen_of(s)
     if box._gen == gen and _visible(box._v):
         return box._v
-    if not _visible(s.base) or not _chain_readable(box._chain):
+    if not _visible(s.base) or not readable_from(box._chain, _current_graph()):
         return box._v  # a box of an exited region (a scratch trace): read for its type
-
-    v = root(s)
-    for step in box._chain:
-        v = _replay(step, v)
+    v = _chain_values(box._chain, root(s))[-1]
     box._v = v
     box._gen = gen
     return v
 
 
-def _chain_readable(chain):
+def _current_graph():
     from .trace.context import current_graph
-    return readable_from(chain, current_graph())
+    return current_graph()
 
 
 def _visible(value):
     """Whether ``value`` belongs to the graph being traced or one enclosing it."""
-    from .trace.context import current_graph
-    g = current_graph()
-    if g is None:
-        return True
-    owner = value.graph
-    while g is not None:
-        if g is owner:
-            return True
-        g = g.parent
-    return False
+    g = _current_graph()
+    return g is None or g.can_see(value)
 
 
 def make_view(parent, result, node):
@@ -318,13 +307,8 @@ def write(box, key, value):
     if not box._chain and not s.options:
         set_base(s, _set(box._value, key, value))
         return box
-    chain_values = [root(s)]
-    for step in box._chain:
-        chain_values.append(_replay(step, chain_values[-1]))
-    new = _set(chain_values[-1], key, value)
-    for step, parent in zip(reversed(box._chain), reversed(chain_values[:-1])):
-        new = _invert(step, parent, new)
-    assign_root(s, new)
+    values = _chain_values(box._chain, root(s))
+    assign_root(s, _invert_values(box._chain, values, _set(values[-1], key, value)))
     return box
 
 
@@ -400,8 +384,8 @@ def root(s):
     dtype = s.base.type.dtype
     v = s.base
     for o in reversed(s.options):
-        v = _select(o.flag, lambda o=o: _cast(_replay_chain(o.chain, root(o.storage)), dtype),
-                    v)
+        v = _select(o.flag, lambda o=o: _cast(
+            _chain_values(o.chain, root(o.storage))[-1], dtype), v)
     return v
 
 
@@ -417,21 +401,26 @@ def assign_root(s, new):
         s.synced = gen_of(s)
 
 
-def _replay_chain(chain, v):
-    for step in chain:
-        v = _replay(step, v)
-    return v
-
-
-def _invert_chain(chain, base, child):
-    """``base`` after its view through ``chain`` became ``child``."""
+def _chain_values(chain, base):
+    """``[base, base's first view, ..., the view through all of chain]``."""
     values = [base]
     for step in chain:
         values.append(_replay(step, values[-1]))
-    new = _cast(child, values[-1].type.dtype)
+    return values
+
+
+def _invert_values(chain, values, child):
+    """The root after the view at the end of ``values`` (``_chain_values``) became
+    ``child``: each view step inverted back to the root."""
     for step, parent in zip(reversed(chain), reversed(values[:-1])):
-        new = _invert(step, parent, new)
-    return new
+        child = _invert(step, parent, child)
+    return child
+
+
+def _invert_chain(chain, base, child):
+    """``base`` after its view through ``chain`` became ``child`` (cast to its dtype)."""
+    values = _chain_values(chain, base)
+    return _invert_values(chain, values, _cast(child, values[-1].type.dtype))
 
 
 def _cast(v, dtype):
@@ -488,14 +477,7 @@ def chain_key(chain):
 
 def readable_from(chain, graph):
     """Whether every Value ``chain`` indexes with belongs to ``graph`` or an enclosing one."""
-    for _, _, extra in chain:
-        for x in extra:
-            g = graph
-            while g is not None and g is not x.graph:
-                g = g.parent
-            if g is None:
-                return False
-    return True
+    return all(graph is not None and graph.can_see(x) for _, _, extra in chain for x in extra)
 
 
 def merged(box, options, name=None, refusal=None, hazards=()):

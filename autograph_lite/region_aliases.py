@@ -12,6 +12,8 @@ other branch). Each result then becomes a merged storage with those options.
 undone (the hidden roots are read then); ``merge_results`` adds the outputs and, once the
 cond is staged, makes the merged results.
 """
+import numpy as np
+
 from . import mutation
 
 
@@ -80,9 +82,7 @@ def merge_results(branches, aliases, staged, start, names):
             if any(per_branch.get(b, False) is not None for b in (0, 1)):
                 flags.append((pos, key))
                 for b, g in enumerate(branches):
-                    f = per_branch.get(b, False)
-                    g.outputs.append(_const(g, True) if f is None else
-                                     _const(g, False) if f is False else f)
+                    g.outputs.append(_flag_value(g, per_branch.get(b, False)))
     for b0, st in hidden:
         value = aliases[b0].shared[st]
         for b, g in enumerate(branches):
@@ -102,12 +102,6 @@ def merge_results(branches, aliases, staged, start, names):
                                 [storages[h] if isinstance(h, tuple) else h
                                  for h in r.hazards])
     return finish
-
-
-def _const(graph, value):
-    from .ops.dispatch import as_value
-    import numpy as np
-    return as_value(graph, np.bool_(value))
 
 
 def _empty_like(graph, value):
@@ -228,6 +222,8 @@ class LoopAliases:
 
 
 def _is_array(x):
+    """Whether ``x`` is an array box (given the storage that names it, as in
+    BranchAliases, so that two variables holding it share one)."""
     if not hasattr(x, "_storage") or x.ndim == 0:
         return False
     mutation.storage_of(x)
@@ -243,6 +239,8 @@ def _suffix(base_chain, chain):
 
 
 def _flag_value(graph, flag):
-    if flag is None or flag is False or flag is True:
-        return _const(graph, flag is not False)
+    """A flag as a Value of ``graph``: None (on every run) and False as constants."""
+    if flag is None or flag is False:
+        from .ops.dispatch import as_value
+        return as_value(graph, np.bool_(flag is None))
     return flag
