@@ -248,61 +248,62 @@ def _staged_while(cond, body, init, names):
     vtypes = {i: as_value(outer, x).type for i, x in enumerate(leaves) if not identity[i]}
     aliases = region_aliases.LoopAliases(leaves, start, names)
     written = []
-    for _ in range(8):
-        vpos = [i for i in range(len(leaves)) if not identity[i]]
-        types = [vtypes[i] for i in vpos]
-        saved = [(st, st.base) for st in carried]
-        ctypes = [st.base.type for st in carried]
-        n_flags = len(aliases.flag_keys(vpos))
+    with mutation.loop_entry(start, outer):
+        for _ in range(8):
+            vpos = [i for i in range(len(leaves)) if not identity[i]]
+            types = [vtypes[i] for i in vpos]
+            saved = [(st, st.base) for st in carried]
+            ctypes = [st.base.type for st in carried]
+            n_flags = len(aliases.flag_keys(vpos))
 
-        def enter(g):
-            phs = [SymbolicTensor(g.add_input(t)) for t in types]
-            for st, t in zip(carried, ctypes):
-                mutation.rebase(st, g.add_input(t))
-            aliases.attach(phs, vpos, [SymbolicTensor(g.add_input(_FLAG))
-                                       for _ in range(n_flags)])
-            args = list(leaves)
-            for i, p in zip(vpos, phs):
-                args[i] = p
-            return phs, nest.pack_as(init, args)
+            def enter(g):
+                phs = [SymbolicTensor(g.add_input(t)) for t in types]
+                for st, t in zip(carried, ctypes):
+                    mutation.rebase(st, g.add_input(t))
+                aliases.attach(phs, vpos, [SymbolicTensor(g.add_input(_FLAG))
+                                           for _ in range(n_flags)])
+                args = list(leaves)
+                for i, p in zip(vpos, phs):
+                    args[i] = p
+                return phs, nest.pack_as(init, args)
 
-        try:
-            with mutation.shielded(carried):
-                cond_g, body_g, ph_b, res, outs, carried_outs, log, flag_outs, changed = \
-                    _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos,
-                                        carried, aliases)
-        finally:
-            for st, base in saved:
-                mutation.rebase(st, base)
-        for i, x in enumerate(leaves):
-            if identity[i] and res[i] is not x:  # rebound in the body: carried by value
-                identity[i], changed = False, True
-                vtypes[i] = as_value(outer, x).type
-        for i, p, o in zip(vpos, ph_b, outs):
-            if p._storage is not None and p._storage in log.before:  # written in the body
-                if res[i] is p and is_symbolic(leaves[i]):
-                    identity[i], changed = True, True  # updated, never rebound: identity
-                    if mutation.storage_of(leaves[i]) not in carried:
-                        carried.append(mutation.storage_of(leaves[i]))
-            if not identity[i]:
-                merged = _merge_loop_type(i, vtypes[i], o.type, names)
-                changed |= merged != vtypes[i]
-                vtypes[i] = merged
-        for st in log.pre_existing():
-            if st not in written:  # an array of the enclosing code the body writes into
-                written.append(st)
-        # carried: the arrays of identity variables and the arrays the body writes
-        new_carried = []
-        for st in [mutation.storage_of(x) for x, ident in zip(leaves, identity) if ident] \
-                + written:
-            if st not in new_carried:
-                new_carried.append(st)
-        changed |= new_carried != carried
-        carried = new_carried
-        if not changed:
-            break
-    else:
-        raise ValueError("loop variable types did not settle after 8 retraces")
+            try:
+                with mutation.shielded(carried):
+                    cond_g, body_g, ph_b, res, outs, carried_outs, log, flag_outs, changed = \
+                        _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos,
+                                            carried, aliases)
+            finally:
+                for st, base in saved:
+                    mutation.rebase(st, base)
+            for i, x in enumerate(leaves):
+                if identity[i] and res[i] is not x:  # rebound in the body: carried by value
+                    identity[i], changed = False, True
+                    vtypes[i] = as_value(outer, x).type
+            for i, p, o in zip(vpos, ph_b, outs):
+                if p._storage is not None and p._storage in log.before:  # written in the body
+                    if res[i] is p and is_symbolic(leaves[i]):
+                        identity[i], changed = True, True  # updated, never rebound: identity
+                        if mutation.storage_of(leaves[i]) not in carried:
+                            carried.append(mutation.storage_of(leaves[i]))
+                if not identity[i]:
+                    merged = _merge_loop_type(i, vtypes[i], o.type, names)
+                    changed |= merged != vtypes[i]
+                    vtypes[i] = merged
+            for st in log.pre_existing():
+                if st not in written:  # an array of the enclosing code the body writes into
+                    written.append(st)
+            # carried: the arrays of identity variables and the arrays the body writes
+            new_carried = []
+            for st in [mutation.storage_of(x) for x, ident in zip(leaves, identity) if ident] \
+                    + written:
+                if st not in new_carried:
+                    new_carried.append(st)
+            changed |= new_carried != carried
+            carried = new_carried
+            if not changed:
+                break
+        else:
+            raise ValueError("loop variable types did not settle after 8 retraces")
     for i, o in zip(vpos, outs):
         body_g.outputs.append(_cast_in(body_g, o, vtypes[i].dtype))
     body_g.outputs.extend(carried_outs)

@@ -34,6 +34,7 @@ index computed inside the branch; a loop variable that is a different view of on
 different iterations).
 """
 import itertools
+import sys
 import threading
 
 import numpy as np
@@ -576,7 +577,43 @@ def frozen(box, error):
 
 def register_lifted(array, box, graph, name=None):
     """Records that ``array`` is ``box`` from now on in ``graph``'s trace: a storage made by
-    the function that existed before every region (serial -1)."""
-    attach(box, MADE, name, serial=-1)
+    the function, as old as the array (``_birth``)."""
+    attach(box, MADE, name, serial=_birth(array, graph))
     _registry(graph)[id(array)] = _Entry(array, box=box)
     return box
+
+
+# A NumPy array of trace time is lifted when it is first written with a tensor, which may
+# be long after it was made. Its storage must count as old as the *array*: one that
+# existed before a staged loop (``t = np.zeros(4)``, then ``t[i] = x`` in the body) has
+# its writes carried out of the loop; one the body makes (``r = np.ones(4); r += x`` in
+# the body) is new in every iteration and every retrace, so carrying it would read the
+# last iteration's writes and never settle (random program 10219). Python cannot say when
+# an object was made, so a loop records the arrays its body can reach when it begins
+# (autograph/runtime/data.py ``reachable_arrays``: the converted code's locals); an array
+# lifted later that was not among them was made inside.
+class loop_entry:
+    """``with loop_entry(start, graph):`` around tracing a staged loop whose storages
+    made from serial ``start`` on are its own."""
+
+    def __init__(self, start, graph):
+        self.entries = root_graph(graph).__dict__.setdefault("_loop_entries", [])
+        # only converted code lifts arrays, and it has imported the runtime
+        data = sys.modules.get("autograph_lite.autograph.runtime.data")
+        self.entry = (start, data.reachable_arrays(graph) if data is not None else None)
+
+    def __enter__(self):
+        self.entries.append(self.entry)
+
+    def __exit__(self, *exc):
+        self.entries.pop()
+
+
+def _birth(array, graph):
+    """The serial of a lifted array's storage: the start of the innermost loop being
+    traced that could not reach it when it began (made inside it), else -1 (older than
+    every region)."""
+    for start, alive in reversed(root_graph(graph).__dict__.get("_loop_entries", ())):
+        if alive is not None and id(array) not in alive:
+            return start
+    return -1

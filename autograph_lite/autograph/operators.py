@@ -15,7 +15,8 @@ from autograph_lite.autograph.runtime.calls import (converted_call, do_not_conve
                                                     is_library_code)
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
 from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index,
-                                                   list_append, set_loop_options, setitem)
+                                                   list_append, set_loop_options, setitem,
+                                                   setitem_held)
 from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import and_, not_, or_
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
@@ -30,5 +31,5 @@ __all__ = [
     "do_not_convert", "enumerate_", "float_", "for_stmt", "getitem", "if_exp", "if_stmt",
     "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
     "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "setitem",
-    "sum_", "try_stmt_guard", "while_stmt", "zip_",
+    "setitem_held", "sum_", "try_stmt_guard", "while_stmt", "zip_",
 ]

@@ -1,10 +1,14 @@
 """subscripts: `x[i] = v` rebinds `x` via `ag__.setitem` (so it can be staged)."""
 
 import numpy as np
+import pytest
+
+import autograph_lite as ag
 
 from autograph_lite.autograph.converters.subscripts import SubscriptTransformer
 
 from .conftest import assert_equivalent, convert_only
+from .three_way import agree
 
 GLOBAL = [0, 0]
 
@@ -29,9 +33,52 @@ def test_shape():
     assert "out = ag__.setitem(out, 0, 1.0, name='out')" in src
     assert "out = ag__.setitem(out, ag__.index[1:, 0], 2.0, name='out')" in src
     assert "out = ag__.setitem(out, (n - 1, n - 1), 5.0, '+=', name='out')" in src
-    assert "GLOBAL[0] = n" in src  # a global is not rebound
+    # a global is not rebound: written where it is, by the runtime
+    assert "ag__.setitem_held(GLOBAL, 0, n, name='GLOBAL')" in src
 
 
 def test_behaviour():
     assert_equivalent(updates, [(2,), (4,)])
     assert_equivalent(list_aug, [([[1], [2]],)])  # += keeps in-place semantics
+
+
+# An array held by a list, a dict or an object's attribute is written where it is
+# (`ag__.setitem_held`): with a tensor it becomes a buffer of the kernel, as a local one
+# does, and later reads through the container see the writes (was: TypeError "a symbolic
+# tensor cannot be converted to a NumPy array").
+class _State:
+    def __init__(self):
+        self.v = np.arange(4.0)
+
+
+def held_arrays_written_with_tensors(n, x):
+    rows = [np.ones(3)]
+    d = {"acc": np.zeros(2)}
+    s = _State()
+    rows[0][n % 3] = x
+    i = 0
+    while i < n:
+        d["acc"][i % 2] += x * i
+        s.v[(i + 1) % 4] -= x
+        i += 1
+    return rows[0], d["acc"], s.v
+
+
+def test_arrays_held_in_containers_are_written_with_tensors():
+    agree(held_arrays_written_with_tensors,
+          [(np.int64(0), np.float64(1.0)), (np.int64(5), np.float64(-2.5))])
+
+
+TABLE = np.zeros(3)
+
+
+def writes_a_global_array(i, x):
+    TABLE[i % 3] = x
+    return x
+
+
+def test_a_global_array_written_with_a_tensor_is_refused_naming_it():
+    f = ag.defun(writes_a_global_array)
+    with pytest.raises(TypeError, match="'TABLE' .* captured from a global"):
+        f(np.int64(1), np.float64(2.0))
+    assert not TABLE.any()  # the global is untouched

@@ -18,7 +18,7 @@ from .three_way import agree
 
 TABLE = np.array([0.5, -1.0, 2.0, 4.0, 8.0])
 INT_TABLE = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int32)
-I64 = np.int64
+I64, F64 = np.int64, np.float64
 
 
 def global_table_lookup(i):
@@ -386,3 +386,81 @@ def test_a_captured_array_written_by_a_helper_in_staged_code_is_refused():
     with pytest.raises(TypeError, match="NumPy array 'TABLE' captured"):
         ag.defun(writes_captured_table_through_a_helper)(I64(2))
     assert TABLE.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+# An array made at trace time is lifted to a buffer when first written with a tensor; its
+# buffer is as old as the array. One a staged loop's body makes is new in every iteration
+# (was: carried as loop state, so every retrace found a new one: "did not settle", random
+# program 10219); one made before the loop keeps the writes of every iteration, also when
+# the loop first writes it through a list or an object.
+def made_in_body_written_in_nested_loop(n, x):
+    r = np.zeros(4)
+    for i in range(n + 1):
+        k = 0
+        while k < 1 and n <= i:
+            k += 1
+            r = np.ones(4) * 0.25
+            if r[n % 4] == x:
+                x = x + 1.0
+            else:
+                z = r
+                z += float(i) / (1.0 + x * x)
+    return x, r
+
+
+class _Holder:
+    def __init__(self, a):
+        self.a = a
+
+
+def made_before_first_written_in_loop(n, x):
+    t = np.zeros(4)
+    rows = [np.ones(3)]
+    h = _Holder(np.arange(4.0))
+    i = 0
+    while i < n:
+        t[i % 4] += x
+        rows[0][i % 3] = x * i
+        h.a[(i + 1) % 4] -= x
+        i += 1
+    return t, rows[0], h.a
+
+
+def made_in_outer_body_written_in_inner_loop(n, x):
+    out = np.zeros(4)
+    for i in range(n):
+        acc = np.zeros(4)       # new each outer iteration; the inner loop's writes stay
+        j = 0
+        while j < i:
+            acc[j % 4] += x
+            j += 1
+        out += acc
+    return out
+
+
+class _Slotted:
+    __slots__ = ("a",)
+
+    def __init__(self, a):
+        self.a = a
+
+
+def made_before_held_deep_or_in_slots(n, x):
+    deep = [[[[[[(np.zeros(3), _Slotted(np.ones(2)))]]]]]]
+    i = 0
+    while i < n:       # the loop's entry must find both arrays, or it drops their writes
+        deep[0][0][0][0][0][0][0][i % 3] += x
+        deep[0][0][0][0][0][0][1].a[i % 2] *= x
+        i += 1
+    return deep[0][0][0][0][0][0][0], deep[0][0][0][0][0][0][1].a
+
+
+@pytest.mark.parametrize("fn, calls", [
+    (made_before_held_deep_or_in_slots, [(I64(0), F64(1.0)), (I64(4), F64(1.5))]),
+    (made_in_body_written_in_nested_loop,
+     [(I64(0), F64(0.0)), (I64(3), F64(1.5)), (I64(2), F64(0.25))]),
+    (made_before_first_written_in_loop, [(I64(0), F64(1.0)), (I64(5), F64(-2.0))]),
+    (made_in_outer_body_written_in_inner_loop, [(I64(0), F64(1.0)), (I64(6), F64(0.5))]),
+])
+def test_a_lifted_array_is_as_old_as_the_array(fn, calls):
+    agree(fn, calls)

@@ -19,7 +19,7 @@ import gast
 
 from autograph_lite.autograph.analysis import activity, liveness
 from autograph_lite.autograph.converters import base
-from autograph_lite.autograph.pyct import templates
+from autograph_lite.autograph.pyct import parser, templates
 
 _AUG_OPS = {gast.Add: "+=", gast.Sub: "-=", gast.Mult: "*=", gast.Div: "/=",
             gast.FloorDiv: "//=", gast.Mod: "%=", gast.Pow: "**=", gast.MatMult: "@=",
@@ -56,13 +56,28 @@ class SubscriptTransformer(base.Base):
             return target.value.id, _index_expr(target.slice)
         return None, None
 
+    def _held(self, target, value, op=None):
+        """`rows[0][k] = v`, `self.a[k] += v`, `G[k] = v` (a global): the array written is
+        not a local name, so nothing is rebound; `ag__.setitem_held` writes it (an array
+        of trace time written with a tensor becomes a box, a captured one is refused)."""
+        if not isinstance(target, gast.Subscript):
+            return None
+        n = _text(parser.unparse(target.value).strip())
+        if op is None:
+            return templates.replace("ag__.setitem_held(x, index, value, name=n)",
+                                     x=target.value, index=_index_expr(target.slice),
+                                     value=value, n=n)
+        return templates.replace("ag__.setitem_held(x, index, value, op, name=n)",
+                                 x=target.value, index=_index_expr(target.slice),
+                                 value=value, op=_text(op), n=n)
+
     def visit_Assign(self, node):
         node = self.generic_visit(node)  # the same node, its ag_live_out kept
         if len(node.targets) != 1:
             return node
         name, index = self._target(node.targets[0])
         if name is None:
-            return node
+            return self._held(node.targets[0], node.value) or node
         return templates.replace("x = ag__.setitem(x, index, value, name=n)", x=name,
                                  index=index, value=node.value, n=_text(name))
 
@@ -77,7 +92,7 @@ class SubscriptTransformer(base.Base):
                                      n=_text(t.id))
         name, index = self._target(t)
         if name is None:
-            return node
+            return self._held(t, node.value, _AUG_OPS[type(node.op)]) or node
         return templates.replace("x = ag__.setitem(x, index, value, op, name=n)", x=name,
                                  index=index, value=node.value,
                                  op=_text(_AUG_OPS[type(node.op)]), n=_text(name))

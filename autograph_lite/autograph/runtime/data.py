@@ -4,8 +4,10 @@ On Python lists and NumPy arrays they mutate in place and return the same object
 the rebinding the converter adds changes nothing; on tensors they return a new value.
 """
 
+import gc
 import operator
 import sys
+import types
 
 import numpy as np
 
@@ -138,6 +140,61 @@ def _unliftable(a, name):
     return None
 
 
+_SCAN_BUDGET = 20000  # objects: past this a loop does not guess which arrays it makes
+
+
+def reachable_arrays(graph):
+    """{id: array} of the NumPy arrays of trace time the converted code can reach now: the
+    locals of its frames and everything they refer to (containers, attributes, slots,
+    closures: ``gc.get_referents``, not modules, classes or a function's globals, whose
+    arrays are captured ones that may not be written), with what those are branch copies,
+    views or NumPy bases of. A staged loop records them when it begins
+    (mutation.loop_entry): an array lifted later that is not among them was made inside.
+    None when the search is cut short: then no array counts as made inside (the safe
+    answer; a wrong "made inside" would drop the loop's writes). Holding the arrays keeps
+    their ids from being reused."""
+    mutation = core.module("autograph_lite.mutation")
+    errors = core.module("autograph_lite.errors")
+    found, seen, stack = {}, set(), []
+    f = sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_filename in errors._ORIGINS:
+            stack.extend(f.f_locals.values())
+        f = f.f_back
+    while stack:
+        x = stack.pop()
+        if id(x) in seen or isinstance(x, _OPAQUE) or core.is_tensor(x):
+            continue
+        seen.add(id(x))
+        if len(seen) > _SCAN_BUDGET:
+            return None
+        if isinstance(x, np.ndarray):
+            found[id(x)] = x
+            stack.append(mutation.original(x, graph))
+            stack.extend((mutation.view_of(x, graph) or (None,))[:1])
+            stack.append(x.base)
+            if x.dtype == object:
+                stack.extend(x.flat)
+        elif isinstance(x, types.FunctionType):
+            stack.extend(c.cell_contents for c in x.__closure__ or () if _filled(c))
+            stack.extend(x.__defaults__ or ())
+        elif not isinstance(x, dict) or "__builtins__" not in x:  # (a module's globals)
+            stack.extend(gc.get_referents(x))
+    return found
+
+
+_OPAQUE = (type(None), bool, int, float, complex, str, bytes, type, types.ModuleType,
+           types.CodeType, types.BuiltinFunctionType, np.generic, np.dtype)
+
+
+def _filled(cell):
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
 def lift(a, name):
     """A NumPy array of trace time about to be written with traced values, or inside a
     staged branch or loop, as a box (SPEC 1): one the function made becomes a buffer the
@@ -219,6 +276,17 @@ def setitem(target, key, value, op=None, name=None):
         return core.ag().setitem(target, key, value)
     target[key] = value
     return target
+
+
+def setitem_held(target, key, value, op=None, name=None):
+    """`x[key] = value` where `x` is not a local name (`rows[0]`, `self.a`, a global): as
+    `setitem`, but nothing can be rebound, so an update that would need a new value (an
+    eager ag.Tensor, which is immutable) is refused rather than lost."""
+    if core.is_tensor(target) and not core.is_symbolic(target):
+        raise TypeError(f"'{name}' at {where.caller()} is an ag.Tensor, which is immutable: "
+                        f"writing into it is not supported (make a NumPy copy, "
+                        f"np.array(...), and write into that)")
+    setitem(target, key, value, op, name)
 
 
 def augassign(target, value, op, name=None):
