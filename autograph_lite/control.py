@@ -240,7 +240,8 @@ def _staged_while(cond, body, init, names):
                             f"{type(x).__name__}, which a staged loop cannot carry: loop "
                             f"variables must be tensors or numbers")
     start = mutation.mark()
-    identity = [is_symbolic(x) and x.ndim > 0 for x in leaves]
+    # (a 0-d NumPy-array argument is an array too: `a *= 2` writes the caller's)
+    identity = [is_symbolic(x) and (x.ndim > 0 or mutation.is_argument(x)) for x in leaves]
     carried = []
     for x, ident in zip(leaves, identity):
         if ident and mutation.storage_of(x) not in carried:

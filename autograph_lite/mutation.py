@@ -273,6 +273,18 @@ def _invert(step, parent, child):
 
 
 # -- the write primitive -------------------------------------------------------------------
+def is_argument(box):
+    """Whether ``box`` is (or, a merge, may be) a NumPy-array argument's buffer itself, not
+    a view of it: for a 0-d box, whether ``x += 1`` writes (a 0-d array) or rebinds (a
+    number, a NumPy scalar)."""
+    return box._storage is not None and not box._chain and _may_be_argument(box._storage)
+
+
+def _may_be_argument(s):
+    return s.origin == ARG or any(not o.chain and _may_be_argument(o.storage)
+                                  for o in s.options)
+
+
 def check_writable(box, what=None):
     """Raises the SPEC's error when ``box`` may not be written."""
     _check_storage(storage_of(box), what)
@@ -331,7 +343,7 @@ def augmented(box, op, other):
     not array arguments: NumPy scalars rebind)."""
     result = _apply(op, box, other)
     s = box._storage
-    if box.ndim == 0 and (s is None or s.origin != ARG or box._chain):
+    if box.ndim == 0 and not is_argument(box):
         return result
     check_writable(box)
     if not np.can_cast(result.dtype, box.dtype, "same_kind"):
@@ -453,6 +465,12 @@ def _and(a, b):
     return _apply("logical_and", _sym(a), _sym(b))._v
 
 
+def _or(a, b):
+    if a is None or b is None:
+        return None
+    return _apply("logical_or", _sym(a), _sym(b))._v
+
+
 def options_of(box, start):
     """The buffers ``box`` (a region's result, at the region's end) may be at run time, as
     (storage, chain, flag) in the order they match: storages older than serial ``start``
@@ -460,7 +478,18 @@ def options_of(box, start):
     out = []
     if getattr(box, "_storage", None) is not None:
         _expand(box._storage, box._chain, None, start, out)
-    return out
+    # one buffer reached two ways (a branch's `v = t0` inside a loop whose `v` may already
+    # be t0): one option, on the runs either way holds
+    merged, at = [], {}
+    for st, chain, flag in out:
+        key = (st, chain_key(chain))
+        if key in at:
+            i = at[key]
+            merged[i] = (st, chain, _or(merged[i][2], flag))
+        else:
+            at[key] = len(merged)
+            merged.append((st, chain, flag))
+    return merged
 
 
 def _expand(st, chain, flag, start, out):
@@ -571,8 +600,9 @@ def record_view(view, base, key, graph):
 
 def frozen(box, error):
     """Makes ``box`` (a tensor of a NumPy array's value) the root of a storage that refuses
-    writes with ``error`` (an exception instance)."""
-    return attach(box, FROZEN, sources=(error,))
+    writes with ``error`` (an exception instance); as old as the array, which existed
+    before every region (a branch result that may be it is a merge with it as an option)."""
+    return attach(box, FROZEN, sources=(error,), serial=-1)
 
 
 def register_lifted(array, box, graph, name=None):
@@ -607,6 +637,13 @@ class loop_entry:
 
     def __exit__(self, *exc):
         self.entries.pop()
+
+
+def loop_reachable(graph):
+    """The arrays the innermost staged loop being traced could reach when it began
+    ({id: array}; None when unknown)."""
+    entries = root_graph(graph).__dict__.get("_loop_entries")
+    return entries[-1][1] if entries else None
 
 
 def _birth(array, graph):

@@ -224,8 +224,10 @@ class LoopAliases:
 def _is_array(x):
     """Whether ``x`` is an array box (given the storage that names it, as in
     BranchAliases, so that two variables holding it share one)."""
-    if not hasattr(x, "_storage") or x.ndim == 0:
+    if not hasattr(x, "_storage"):
         return False
+    if x.ndim == 0:  # a number, unless it is (or may be) a 0-d NumPy-array argument
+        return mutation.is_argument(x)
     mutation.storage_of(x)
     return True
 

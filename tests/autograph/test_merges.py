@@ -199,3 +199,130 @@ def test_a_merge_read_while_probing_a_loop_condition_is_read_again_when_staged()
     # the probe's nodes are dropped; the value it cached for r must not be used after
     # (was: a read of a value nothing computes, KeyError / "used before it was emitted")
     agree(merge_read_in_a_loop_condition, calls=_calls(0, 2), exact=True)
+
+
+# A buffer a result reaches two ways, one option with both ways' runs (was: the second way's
+# runs dropped, so `v[2] = -1` after this loop silently missed the caller's `a`).
+def loop_of_branches_hands_back_an_older_array(a, n):
+    v = a * 0.0
+    i = 0
+    while i < n:
+        if 1.5 > i:         # v is a from the first trip on, by the branch, then by itself
+            v = a
+        i += 1
+    v[2] = -1.0
+    return v + 0.0
+
+
+# A NumPy array of trace time from before a staged branch or loop, handed on as a result,
+# is that array's buffer (was: a constant copy, so later writes into one name were missed
+# through the other).
+def trace_time_array_through_a_conditional_expression(a, c):
+    t0 = np.arange(4.0)
+    v = t0 if c > 0 else t0 * 2.0
+    t0[0] = a[1]
+    return v + 0.0
+
+
+def trace_time_array_through_a_branch_then_written(a, c):
+    t0 = np.arange(4.0)
+    if c > 0:
+        v = t0
+    else:
+        v = t0 * 2.0
+    v[1] = a[2]
+    return t0 + 0.0, v + 0.0
+
+
+def trace_time_array_through_a_loop(a, n):
+    t0 = np.arange(4.0)
+    v = a * 1.0
+    i = 0
+    while i < n:
+        v = t0
+        i += 1
+    t0[0] = a[3] * 3.0
+    return v + 0.0
+
+
+def trace_time_array_through_a_loop_of_branches(a, n):
+    t0 = np.arange(4.0)
+    i = 0
+    v = t0 * 0.0
+    while i < n:
+        if a[1] > i:
+            v = t0
+        i += 1
+    v[2] = -1.0
+    return t0 + 0.0, v + 0.0
+
+
+# A 0-d NumPy-array argument is an array: `a *= 2` writes the caller's, also in a staged
+# loop and through a merge (was: a new value, the caller's array unchanged).
+def zero_d_argument_updated_in_loop(s, n):
+    i = 0
+    while i < n:
+        s *= 2.0
+        i += 1
+    return n
+
+
+def zero_d_argument_updated_then_rebound_in_loop(s, n):
+    i = 0
+    while i < n:
+        s *= 2.0            # the first trip writes the caller's s, later ones a new array
+        s = s + 1.0
+        i += 1
+    return s
+
+
+def zero_d_argument_through_a_merge(s, n):
+    v = s if n > 0 else s * 3.0
+    v += 1.0
+    return v + 0.0
+
+
+@pytest.mark.parametrize("fn, calls", [
+    (loop_of_branches_hands_back_an_older_array, _calls(3, 0, 1)),
+    (trace_time_array_through_a_conditional_expression, _calls(1, -1)),
+    (trace_time_array_through_a_branch_then_written, _calls(1, -1)),
+    (trace_time_array_through_a_loop, _calls(2, 0)),
+    (trace_time_array_through_a_loop_of_branches, _calls(3, 0, 1)),
+    (zero_d_argument_updated_in_loop, [(np.array(3.0), I64(3)), (np.array(1.5), I64(0))]),
+    (zero_d_argument_updated_then_rebound_in_loop,
+     [(np.array(3.0), I64(3)), (np.array(1.5), I64(0))]),
+    (zero_d_argument_through_a_merge, [(np.array(3.0), I64(2)), (np.array(1.5), I64(0))]),
+])
+def test_buffers_reached_several_ways_follow_numpy(fn, calls):
+    agree(fn, calls=calls, exact=True)
+
+
+TABLE = np.arange(4.0)
+
+
+def _calls_cx(*preds):
+    return [(I64(p), F64(5.0)) for p in preds]
+
+
+def _refuses_with_type_error(*args):
+    raise TypeError("the oracle: this program is refused")
+
+
+def captured_array_through_a_branch_read(c, x):
+    v = TABLE if c > 0 else TABLE * 2.0
+    return v * x
+
+
+def captured_array_through_a_branch_written(c, x):
+    v = TABLE if c > 0 else TABLE * 2.0
+    v[0] = x                # NumPy writes the global on some runs: refused, naming it
+    return v + 0.0
+
+
+def test_a_captured_array_through_a_branch_is_read_and_refuses_writes():
+    agree(captured_array_through_a_branch_read, calls=_calls_cx(1, -1), exact=True)
+    raised = []
+    agree(captured_array_through_a_branch_written, calls=_calls_cx(1, -1), exact=True,
+          errors=raised, oracle=_refuses_with_type_error)
+    assert raised and all("'TABLE'" in m and "captured" in m for _, _, m in raised)
+    assert TABLE.tolist() == [0.0, 1.0, 2.0, 3.0]

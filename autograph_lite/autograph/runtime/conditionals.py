@@ -8,7 +8,7 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, staging, trial, unset, where
+from autograph_lite.autograph.runtime import core, data, staging, trial, unset, where
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
@@ -28,9 +28,19 @@ def if_exp(cond, true_fn, false_fn):
     """`true_fn() if cond else false_fn()`, staged when `cond` is a symbolic tensor."""
     if core.is_symbolic(cond):
         loc = where.caller()
+        alive = _reachable()
+
+        def leaving(fn):  # (an array of trace time from before: the buffer it is)
+            return lambda: data.leaving_region([fn()], [None],
+                                               alive)[0]
         with where.located("conditional expression", loc):
-            return core.control().cond(cond, true_fn, false_fn)
+            return core.control().cond(cond, leaving(true_fn), leaving(false_fn))
     return true_fn() if cond else false_fn()
+
+
+def _reachable():
+    graph = core.module("autograph_lite.trace.context").current_graph()
+    return data.reachable_arrays(graph)
 
 
 def _describe(x):
@@ -78,6 +88,7 @@ def _staged_positions(values):
 
 def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, deleted=()):
     init = get_state()
+    alive = _reachable()
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
     traced, order = {}, []
     # Names of the values given to the core, for its errors: known only once a branch has
@@ -111,7 +122,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             staged_names[:] = _leaf_names([first[i] for i in positions],
                                           [names[i] for i in positions])
             mine = _flag_unset(traced[which], init, flag)
-            return tuple(mine[i] for i in positions)
+            # an array of trace time from before the `if`, handed on: the buffer it is
+            return tuple(data.leaving_region([mine[i] for i in positions],
+                                             [names[i] for i in positions], alive))
         return run
 
     with where.located("staged `if`", loc):

@@ -96,6 +96,14 @@ def _symbolic_key(key):
     return False
 
 
+def _global_names(code):
+    names = list(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names += _global_names(c)
+    return names
+
+
 def _captured(a):
     """The name of the global or closure variable of the user's converted code whose
     array ``a`` is (or views), or None. The converted code's own nested functions
@@ -112,7 +120,9 @@ def _captured(a):
         local.update(f.f_code.co_varnames, f.f_code.co_cellvars)
     for f in frames:
         code = f.f_code
-        holders = [(n, f.f_globals.get(n)) for n in code.co_names]
+        # (globals its nested functions read too: `lambda: TABLE` of a staged `x if c
+        # else y` has returned when its result is looked at)
+        holders = [(n, f.f_globals.get(n)) for n in _global_names(code)]
         holders += [(n, f.f_locals.get(n)) for n in code.co_freevars if n not in local]
         for n, held in holders:
             if isinstance(held, np.ndarray) and np.shares_memory(held, a):
@@ -215,6 +225,30 @@ def lift(a, name):
     with core.module("autograph_lite.trace.context").graph_scope(mutation.root_graph(graph)):
         box = core.ag().convert_to_tensor(staged_array(a))
     return mutation.register_lifted(a, box, graph, name)
+
+
+def leaving_region(values, names, alive):
+    """A staged branch's or loop body's results, with each NumPy array of trace time that
+    existed before the region (its id, or its original's, in ``alive``, the region's
+    ``reachable_arrays``; None: unknown, so every one) as the box it stands for from now on
+    (``entering_loop``): `v = t0 if c else t0 * 2` must be `t0` itself on the runs where
+    `c` holds, so a later write into either name is seen through the other (a constant
+    copy of `t0` would not see it). Arrays the region made stay constants."""
+    mutation = core.module("autograph_lite.mutation")
+    nest = core.module("autograph_lite.nest")
+    graph = core.module("autograph_lite.trace.context").current_graph()
+
+    def leave(v, name):
+        if not isinstance(v, np.ndarray):
+            return v
+        box = trace_arrays.resolve(v)
+        if box is v and (alive is None or id(mutation.original(v, graph)) in alive
+                         or _captured(v) is not None):
+            return entering_loop(v, name)
+        return box
+    # (leaves: a variable maybe unset before the region is (value, is_set), unset.py)
+    return [nest.pack_as(v, [leave(x, name) for x in nest.flatten(v)])
+            for v, name in zip(values, names)]
 
 
 def entering_loop(a, name):

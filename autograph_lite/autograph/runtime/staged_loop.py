@@ -77,6 +77,11 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     set_state(final + rest)
 
 
+def _loop_reachable():
+    graph = core.module("autograph_lite.trace.context").current_graph()
+    return core.module("autograph_lite.mutation").loop_reachable(graph)
+
+
 def _is_set_before(value):
     if isinstance(value, unset.MaybeUnset):
         return value.is_set
@@ -111,7 +116,9 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         with staging.region(loc):
             body()
         state = get_state()
-        out = [state[k] for k in carried]
+        # an array of trace time from before the loop, handed back: the buffer it is
+        out = data.leaving_region([state[k] for k in carried],
+                                  [names[k] for k in carried], _loop_reachable())
         out_flags = []
         for k in flags:
             pair = unset.flagged(state[k], stand_in=vs[slot[k]])
