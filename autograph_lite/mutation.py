@@ -342,21 +342,27 @@ def augmented(box, op, other):
     casting, the target keeps its shape), a new value for scalars (0-d tensors that are
     not array arguments: NumPy scalars rebind)."""
     result = _apply(op, box, other)
-    s = box._storage
     if box.ndim == 0 and not is_argument(box):
         return result
+    return store(box, result, lambda a, b: f"Cannot cast ufunc '{op}' output from "
+                 f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'")
+
+
+def store(box, value, cast_error, casting="same_kind"):
+    """Writes ``value`` into the whole of ``box`` as NumPy writes a result into an existing
+    array (``x op= y``, ``out=``, ``np.copyto``): ``casting`` checked (``cast_error(from,
+    to)``: the TypeError's text), ``value`` broadcast to the box's shape. Returns ``box``."""
     check_writable(box)
-    if not np.can_cast(result.dtype, box.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc '{op}' output from dtype('{result.dtype}') to "
-                        f"dtype('{box.dtype}') with casting rule 'same_kind'")
-    if len(result.shape) != len(box.shape) or any(
-            a is not None and b is not None and a != b
-            for a, b in zip(result.shape, box.shape)):
+    if not np.can_cast(value.dtype, box.dtype, casting):
+        raise TypeError(cast_error(value.dtype, box.dtype))
+    if len(value.shape) > len(box.shape) or any(
+            a is not None and b is not None and a != b and a != 1
+            for a, b in zip(reversed(value.shape), reversed(box.shape))):
         raise ValueError(f"non-broadcastable output operand with shape {box.shape} doesn't "
-                         f"match the broadcast shape {result.shape}")
-    if result.dtype != box.dtype:
-        result = _apply("cast", result, dtype=box.dtype)
-    return write(box, Ellipsis, result)
+                         f"match the broadcast shape {value.shape}")
+    if value.dtype != box.dtype:
+        value = _apply("cast", value, dtype=box.dtype)
+    return write(box, Ellipsis, value)
 
 
 # -- merges: a staged branch or loop result that may be one of several buffers -------------

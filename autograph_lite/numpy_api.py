@@ -4,14 +4,16 @@ Thin lookups into the op table. On an eager tensor, a NumPy function with no cou
 runs on the NumPy value; on a symbolic tensor it raises TypeError suggesting ag.py_func.
 """
 import builtins
+import sys
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, mutation
 from .ops.creation import split_shape
 from .ops.dispatch import apply
 from .ops.reduce import norm_axis
 from .tensor import EagerTensor, SymbolicTensor, convert_to_tensor, type_of_constant
+from .trace.context import current_graph
 
 _UFUNCS = {np.absolute: "abs", np.remainder: "mod", np.divide: "true_divide"}
 for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
@@ -50,7 +52,7 @@ def _symbolic_in(args):
 
 def array_ufunc(ufunc, method, inputs, kwargs):
     if kwargs.get("out") is not None:
-        raise TypeError(f"np.{ufunc.__name__}(..., out=) is not supported on ag tensors")
+        return _ufunc_out(ufunc, method, inputs, dict(kwargs))
     if method == "__call__" and ufunc in _UFUNCS and not (set(kwargs) - {"dtype"}):
         res = apply(_UFUNCS[ufunc], *inputs)
         return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
@@ -60,6 +62,61 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
+
+
+def _ufunc_out(ufunc, method, inputs, kwargs):
+    """``np.add(a, b, out=o)``: the result written into ``o`` as NumPy writes it (SPEC 3:
+    same_kind casting, broadcast to ``o``'s shape; every alias and view of ``o`` sees it:
+    mutation.store). Returns ``o``."""
+    out = kwargs.pop("out")
+    out = out if isinstance(out, tuple) else (out,)
+    name = f"np.{ufunc.__name__}"
+    if len(out) != 1 or method != "__call__" or ufunc not in _UFUNCS or (
+            set(kwargs) - {"dtype", "casting"}):
+        raise TypeError(f"{name}(..., out=) is supported for one output of a plain call "
+                        f"with dtype= and casting= only")
+    if not _symbolic_in(inputs + out):  # eager values: NumPy itself (o must be writable)
+        return ufunc(*_unwrap(inputs), out=(_writable(out[0], name),), **kwargs)
+    target = _writable(out[0], name)
+    res = apply(_UFUNCS[ufunc], *inputs)
+    if kwargs.get("dtype") is not None:
+        res = cast(res, kwargs["dtype"])
+    return mutation.store(target, res, lambda a, b: f"Cannot cast ufunc '{ufunc.__name__}' "
+                          f"output from dtype('{a}') to dtype('{b}') with casting rule "
+                          f"'{kwargs.get('casting', 'same_kind')}'",
+                          kwargs.get("casting", "same_kind"))
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """``np.copyto(dst, src)``: ``src`` written into the whole of ``dst`` as NumPy writes it
+    (mutation.store); ``where=`` keeps ``dst``'s elements where it is False."""
+    if not _symbolic_in((dst, src, where)):
+        return np.copyto(_writable(dst, "np.copyto"), *_unwrap((src,)), casting=casting,
+                         where=_unwrap(where))
+    target = _writable(dst, "np.copyto")
+    value = convert_to_tensor(src)
+    if where is not True:
+        value = apply("where", convert_to_tensor(where), value, target)
+    mutation.store(target, value, lambda a, b: f"Cannot cast array data from dtype('{a}') "
+                   f"to dtype('{b}') according to the rule '{casting}'", casting)
+
+
+def _writable(x, what):
+    """The array ``out=``/``np.copyto`` writes into: a symbolic tensor; a NumPy array of
+    trace time, as the box it becomes (autograph/runtime/data.py ``lift``) when the
+    trace is writing tensors into it, else itself; an ``ag.Tensor`` is immutable."""
+    if isinstance(x, EagerTensor):
+        raise TypeError(f"{what} cannot write into an ag.Tensor, which is immutable (as in "
+                        f"TensorFlow); write into a NumPy array")
+    if isinstance(x, np.ndarray) and current_graph() is not None:
+        data = sys.modules.get("autograph_lite.autograph.runtime.data")
+        if data is None:
+            raise TypeError(f"{what} cannot write a symbolic tensor into a NumPy array "
+                            f"outside converted code; use a tensor (ag.zeros(...))")
+        return data.lift(x, None)
+    if not isinstance(x, (SymbolicTensor, np.ndarray)):
+        raise TypeError(f"{what}: the output must be an array, got {type(x).__name__}")
+    return x
 
 
 def _reduce(op, x, axis=None, keepdims=False, dtype=None):
@@ -280,7 +337,7 @@ _FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min
               np.concatenate: concatenate, np.stack: stack, np.split: split,
               np.zeros_like: zeros_like, np.ones_like: ones_like, np.full_like: full_like,
               np.empty_like: empty_like, np.shape: shape, np.size: size, np.ndim: ndim,
-              np.copy: copy, np.matmul: matmul, np.linspace: linspace}
+              np.copy: copy, np.matmul: matmul, np.linspace: linspace, np.copyto: copyto}
 
 
 def array_function(func, args, kwargs):

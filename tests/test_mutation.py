@@ -98,7 +98,40 @@ def alias_written_in_loop(x, n):
     return y
 
 
+def copyto_made_array(x):
+    buf = np.zeros(3)
+    np.copyto(buf, x * 2.0)    # buf: made at trace time, read by NumPy's operator after
+    return buf + 1.0
+
+
+def ufunc_out_made_array(x):
+    buf = np.zeros((2, 3))
+    np.multiply(x, 2.0, out=buf)  # broadcast into out's shape
+    return buf + 1.0
+
+
+def ufunc_out_view_of_argument(a, x):
+    v = a[1:]
+    np.add(v, x, out=v)
+    return a.sum()
+
+
+def copyto_where_into_argument(a, x):
+    np.copyto(a, x, where=a > 1.0)
+
+
+def ufunc_out_in_loop(a, n):
+    for i in range(n):
+        np.add(a, 1.0, out=a)
+    return a * 1.0
+
+
 CASES = [
+    (copyto_made_array, lambda: (np.float64(2.0),)),
+    (ufunc_out_made_array, lambda: (np.arange(3.0),)),
+    (ufunc_out_view_of_argument, lambda: (np.arange(4.0), np.float64(1.5))),
+    (copyto_where_into_argument, lambda: (np.arange(4.0), np.float64(-1.0))),
+    (ufunc_out_in_loop, lambda: (np.zeros(3), np.int64(3))),
     (name_alias_iadd, lambda: (np.arange(4.0),)),
     (view_iadd, lambda: (np.arange(4.0),)),
     (column_view_imul, lambda: (np.ones((2, 2)),)),
@@ -165,3 +198,23 @@ def test_in_place_ufunc_casting_follows_numpy():
         return x
     with pytest.raises(TypeError, match="same_kind"):
         ag.defun(f)(np.arange(3))
+
+
+def test_copyto_and_out_casting_follow_numpy():
+    def copy_float_into_int(a, x):
+        np.copyto(a, x)
+
+    def out_float_into_int(a, x):
+        np.multiply(a, x, out=a)
+    for fn in (copy_float_into_int, out_float_into_int):
+        with pytest.raises(TypeError, match="same_kind"):
+            fn(np.arange(3), np.float64(1.5))
+        with pytest.raises(TypeError, match="same_kind"):
+            ag.defun(fn)(np.arange(3), np.float64(1.5))
+
+
+def test_out_into_an_ag_tensor_is_refused():
+    def f(a, x):
+        np.add(a, x, out=a)
+    with pytest.raises(TypeError, match="'a' is an ag.Tensor argument"):
+        ag.defun(f)(ag.constant(np.zeros(3)), np.float64(1.0))

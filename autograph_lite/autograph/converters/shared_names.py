@@ -11,7 +11,8 @@ NumPy (SPEC 3). On anything else `resolve` returns the value itself. Rebinding a
 the names branch/loop state (control_flow), so the write is carried out of the region.
 
 Which names: those a user function is called with (a bare name that is not a Python
-builtin; methods and `np.*` do not hand arrays to converted code), and the names linked
+builtin; methods and `np.*` do not hand arrays to converted code), the outputs a NumPy
+call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), and the names linked
 to a written name by assignments of the function (`z = y`, `w = y[1:]`, `t = y.T`,
 `m = y.reshape(2, 2)`), when they are bound for sure at that point (assigned earlier in
 the same or an enclosing block, or parameters). Only the function's own locals (not names
@@ -29,9 +30,25 @@ from autograph_lite.autograph.pyct import templates
 _WRITES = ("setitem", "augassign")
 
 
+def _output_names(call, local):
+    """The names a NumPy call writes into: `np.copyto(dst, ...)`, `np.add(a, b, out=o)`
+    (`out=(o,)` too)."""
+    outs = [k.value for k in call.keywords if k.arg == "out"]
+    if isinstance(call.func, gast.Attribute) and call.func.attr == "copyto" and call.args:
+        outs.append(call.args[0])
+    names = []
+    for o in outs:
+        for n in (o.elts if isinstance(o, gast.Tuple) else [o]):
+            if isinstance(n, gast.Name) and n.id in local:
+                names.append(n.id)
+    return names
+
+
 def _passed_names(value, local):
     names = []
     for call in gast.walk(value):
+        if isinstance(call, gast.Call):
+            names += [n for n in _output_names(call, local) if n not in names]
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name)):
             continue
         if call.func.id not in local and hasattr(builtins, call.func.id):
