@@ -212,6 +212,7 @@ class Function:
                             f"under its input_signature, got {len(args)}")
         out = []
         for i, (a, spec) in enumerate(zip(args, self.input_signature)):
+            given = a  # (an ag.Tensor stays one: the call refuses to write into it)
             if isinstance(a, EagerTensor):
                 a = a._np
             elif not isinstance(a, (np.ndarray, np.generic)):
@@ -228,7 +229,7 @@ class Function:
             if not spec.is_compatible_with(a.shape, a.dtype):
                 raise ValueError(f"{self._name}(): argument {self._arg_name(i)} must fit "
                                  f"{spec}, got a {a.dtype} tensor of shape {a.shape}")
-            out.append(a)
+            out.append(given if isinstance(given, EagerTensor) else a)
         return tuple(out)
 
     # tracing ------------------------------------------------------------------------------

@@ -218,3 +218,16 @@ def test_out_into_an_ag_tensor_is_refused():
         np.add(a, x, out=a)
     with pytest.raises(TypeError, match="'a' is an ag.Tensor argument"):
         ag.defun(f)(ag.constant(np.zeros(3)), np.float64(1.0))
+
+
+def test_writing_an_ag_tensor_argument_raises_under_an_input_signature():
+    # the signature's one trace serves NumPy arrays and ag.Tensors alike: the call checks
+    # (was: the kernel wrote into the immutable tensor's buffer)
+    f = ag.defun(fill_argument, input_signature=[ag.TensorSpec([3], ag.float64)])
+    a = np.zeros(3)
+    f(a)
+    assert a[0] == 1.0
+    t = ag.constant(np.zeros(3))
+    with pytest.raises(TypeError, match="'out' is an ag.Tensor"):
+        f(t)
+    np.testing.assert_array_equal(t.numpy(), np.zeros(3))
