@@ -675,9 +675,12 @@ def main(argv=None):
     jobs = [(s, args.grammar, without, backends, args.timeout)
             for s in range(args.seed_start, args.seed_start + args.count)]
     t0, bad = time.time(), 0
-    if args.jobs > 1:
+    if args.count > 100 or args.jobs > 1:
+        # fresh workers every 100 programs: each program's kernels stay loaded in the
+        # process that compiled them (about 4 MB a program)
         import multiprocessing
-        results = multiprocessing.get_context("spawn").Pool(args.jobs).imap_unordered(_one, jobs)
+        pool = multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=100)
+        results = pool.imap_unordered(_one, jobs)
     else:
         results = map(_one, jobs)
     for done, (seed, found) in enumerate(results, 1):
