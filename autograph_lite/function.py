@@ -109,6 +109,11 @@ class Function:
         self.autograph = autograph
         self.backend = backend
         self._cache = {}
+        # sizes relax (SPEC 2): (argument index, rank, dtype) -> the shape the next trace
+        # of such an argument uses (None where two calls differed); arguments whose
+        # relaxed trace failed (the body needs their sizes as Python ints) stay exact
+        self._shapes = {}
+        self._static = set()
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._history = []
@@ -180,11 +185,51 @@ class Function:
             self._fast[key] = entry
 
     def _key(self, args):
-        """The signature key of bound (and, under an input_signature, conformed) arguments."""
+        """The signature key of bound (and, under an input_signature, conformed) arguments:
+        an array argument's part is its shape as relaxed so far (``_shape_key``)."""
         if self.input_signature is not None:
             return _signature_key(args, self.input_signature)
-        return tuple([(a.shape, a.dtype) if type(a) is np.ndarray else
-                      _leaf_key(a, _Arg(self, i)) for i, a in enumerate(args)])
+        out = []
+        for i, a in enumerate(args):
+            t = type(a)
+            if t is np.ndarray or t is EagerTensor:
+                v = a if t is np.ndarray else a._np
+                out.append((self._shape_key(i, v.shape, v.dtype), v.dtype))
+            else:
+                out.append(_leaf_key(a, _Arg(self, i)))
+        return tuple(out)
+
+    def _shape_key(self, i, shape, dtype):
+        """SPEC 2, sizes relax: argument ``i``'s shape the first time a shape of its rank
+        and dtype is seen; once a second one is seen, the shape with the differing sizes
+        unknown (None), which then serves every shape it fits."""
+        if not shape or i in self._static:
+            return shape
+        k = (i, len(shape), dtype)
+        g = self._shapes.get(k)
+        if g is None:
+            self._shapes[k] = shape
+            return shape
+        if g == shape:
+            return shape
+        if all(a is None or a == b for a, b in zip(g, shape)):
+            return g
+        g = self._shapes[k] = tuple(a if a == b else None for a, b in zip(g, shape))
+        return g
+
+    def _exact(self, args, key):
+        """``key`` with every relaxed size given back (a relaxed trace failed: those
+        arguments stay exact from now on), or None when nothing was relaxed."""
+        exact, relaxed = list(key), False
+        for i, a in enumerate(args):
+            part = key[i] if i < len(key) else None
+            if (type(a) in (np.ndarray, EagerTensor) and isinstance(part, tuple)
+                    and None in part[0]):
+                v = a if type(a) is np.ndarray else a._np
+                exact[i] = (v.shape, v.dtype)
+                self._static.add(i)
+                relaxed = True
+        return tuple(exact) if relaxed else None
 
     def _arg_name(self, i):
         return f"'{self._param_names[i]}'" if i < len(self._param_names) else f"#{i}"
@@ -250,13 +295,23 @@ class Function:
         with self._lock:
             cf = self._cache.get(key)
             if cf is None:
-                cf = self._trace(args, key)
+                try:
+                    cf = self._trace(args, key)
+                except Exception:
+                    # a relaxed trace that fails (a list of len(x) items, a shape that must
+                    # be static) is done again with the exact sizes, which then stay
+                    exact = self.input_signature is None and self._exact(args, key)
+                    if not exact:
+                        raise
+                    key = exact
+                    cf = self._cache.get(key) or self._trace(args, key)
                 self._cache[key] = cf
             return cf
 
     def _trace(self, args, key, specs=None):
         graph = Graph(self._name)
         leaves = nest.flatten(args)
+        relaxed = self._relaxed_leaves(args, key) if specs is None else {}
         sym = []
         names = self._leaf_names(args)
         for i, x in enumerate(leaves):
@@ -268,7 +323,7 @@ class Function:
                 t = TensorType(spec.dtype, shape)
             elif is_tensor_value(x):
                 a = x._np if isinstance(x, EagerTensor) else x
-                t = TensorType(np.dtype(a.dtype), tuple(np.shape(a)))
+                t = TensorType(np.dtype(a.dtype), relaxed.get(i, tuple(np.shape(a))))
             else:
                 sym.append(x)
                 continue
@@ -292,6 +347,42 @@ class Function:
         self._note_retrace(key)
         from .concrete import ConcreteFunction
         return ConcreteFunction(self, graph, result, template, key)
+
+    def _spec_call_key(self, args):
+        """The key a call that fits ``args`` (top-level TensorSpecs, other arguments as
+        values) computes, with each spec's unknown sizes made the relaxed shape of its
+        argument; None under an input_signature or for specs nested in containers."""
+        if self.input_signature is not None:
+            return None
+        out = []
+        for i, a in enumerate(args):
+            if isinstance(a, TensorSpec):
+                if a.shape is None:
+                    return None
+                shape, dtype = tuple(a.shape), np.dtype(a.dtype)
+                if None in shape and i not in self._static:
+                    k = (i, len(shape), dtype)
+                    g = self._shapes.get(k)
+                    self._shapes[k] = shape if g is None else tuple(
+                        x if x == y else None for x, y in zip(g, shape))
+                    shape = self._shapes[k]
+                out.append((shape, dtype))
+            elif any(isinstance(x, TensorSpec) for x in nest.flatten(a)):
+                return None
+            else:
+                out.append(_leaf_key(a, _Arg(self, i)))
+        return tuple(out)
+
+    def _relaxed_leaves(self, args, key):
+        """{leaf index: shape} of the top-level array arguments whose key part is a
+        relaxed shape (``_shape_key``)."""
+        out, leaf = {}, 0
+        if self.input_signature is None:
+            for i, a in enumerate(args):
+                if type(a) in (np.ndarray, EagerTensor) and None in key[i][0]:
+                    out[leaf] = key[i][0]
+                leaf += len(nest.flatten(a))
+        return out
 
     def _unbind(self, sym_args):
         """Positional arguments again, with *args and **kwargs re-expanded (``_bind`` put
@@ -362,6 +453,9 @@ class Function:
                 if cf is None:
                     cf = self._trace(args, key, specs=True)
                     self._cache[key] = cf
+                    call_key = self._spec_call_key(args)
+                    if call_key is not None:  # calls that fit the specs use this trace
+                        self._cache.setdefault(call_key, cf)
             return cf
         if self.input_signature is not None:
             args = self._conform(args)

@@ -75,19 +75,61 @@ def test_python_values_are_in_the_key():
     assert f.tracing_count == before + 1
 
 
-def test_new_shape_same_rank_reuses_the_compiled_kernel():
+def test_sizes_relax_after_a_second_shape_and_share_one_kernel():
+    # SPEC §2: the second shape of a rank and dtype traces with the differing sizes
+    # unknown; that trace (and its one Numba compile) serves every later size
     f = ag.defun(lambda x: x * 3.0 - 1.0, autograph=False)
     a, b = np.arange(3.0), np.arange(7.0)
     assert_same(f(a), a * 3.0 - 1.0)
-    k1 = _dispatcher(f, a)
-    n_sigs = len(k1.signatures)
+    assert f.get_concrete_function(a).inputs[0].shape == (3,)
     assert_same(f(b), b * 3.0 - 1.0)
-    assert f.tracing_count == 2  # a new shape is a new trace ...
-    cf_a, cf_b = f.get_concrete_function(a), f.get_concrete_function(b)
-    assert cf_a is not cf_b
-    assert cf_a.source == cf_b.source, "same ranks and dtypes must generate the same source"
-    assert _dispatcher(f, b) is k1  # ... but the same kernel, with no new Numba compile
-    assert len(k1.signatures) == n_sigs
+    assert f.tracing_count == 2
+    relaxed = f.get_concrete_function(b)
+    assert relaxed.inputs[0].shape == (None,)
+    k = _dispatcher(f, b)
+    n_sigs = len(k.signatures)
+    for n in (1, 11, 3, 1000, 0):
+        x = np.arange(float(n))
+        assert_same(f(x), x * 3.0 - 1.0)
+        assert f.get_concrete_function(x) is relaxed
+    assert f.tracing_count == 2
+    assert len(k.signatures) == n_sigs  # no new Numba compile either
+
+
+def test_only_the_differing_sizes_relax():
+    f = ag.defun(lambda m: m.sum(axis=1), autograph=False, backend="interpreter")
+    f(np.ones((2, 3)))
+    f(np.ones((2, 5)))
+    assert f.get_concrete_function(np.ones((2, 4))).inputs[0].shape == (2, None)
+    assert f.tracing_count == 2
+    assert_same(f(np.ones((3, 4))), np.ones((3, 4)).sum(axis=1))   # now (None, None)
+    assert f.tracing_count == 3
+    assert_same(f(np.ones((4, 4))), np.full(4, 4.0))
+    assert f.tracing_count == 3
+
+
+def python_list_of_len(x):
+    out = [0.0] * len(x)     # len(x) must be a Python int
+    return np.array(out) + x
+
+
+def test_an_argument_whose_sizes_the_body_needs_stays_exact():
+    f = ag.defun(python_list_of_len, backend="interpreter")
+    for n in (3, 4, 5, 4):
+        assert_same(f(np.ones(n)), np.ones(n))
+    assert f.tracing_count == 3  # 3, 4 (the relaxed trace failed, retried exact), 5
+
+
+def test_a_spec_trace_serves_the_calls_that_fit_it():
+    f = ag.defun(lambda x: x * 2.0, autograph=False, backend="interpreter")
+    f.get_concrete_function(ag.TensorSpec([3], ag.float32))
+    assert_same(f(np.ones(3, np.float32)), np.full(3, 2.0, np.float32))
+    assert f.tracing_count == 1
+    f.get_concrete_function(ag.TensorSpec([None], ag.float64))
+    assert f.tracing_count == 2
+    for n in (2, 9):
+        assert_same(f(np.ones(n)), np.full(n, 2.0))
+    assert f.tracing_count == 2
 
 
 def test_get_concrete_function():

@@ -101,5 +101,11 @@ def test_defun_matches_python_on_random_inputs(fn, strategy, backend):
               exact=True)
 
     check()
-    # One trace per signature (SPEC §2): the examples did not retrace the program.
-    assert compiled.experimental_get_tracing_count() == len(signatures)
+    # SPEC §2: at most one trace per signature, and sizes relax: at most two traces per
+    # rank and dtype of the arguments, unless the body needs an argument's sizes as
+    # Python ints (then that argument stays exact, one trace per shape).
+    count = compiled.experimental_get_tracing_count()
+    assert count <= len(signatures)
+    families = {tuple((len(shape), dtype) for shape, dtype in sig) for sig in signatures}
+    if not compiled._static:
+        assert count <= 2 * len(families), (count, signatures)
