@@ -42,6 +42,9 @@ class ConcreteFunction:
             v.hint == n for v, n in zip(graph.inputs, function._param_names))
         self._single = (len(template) == 1 and template[0] is _out_marker()
                         and not isinstance(structured, (tuple, list, dict)))
+        # relaxed Python scalar arguments (function.py ``_scalar_key``): weak 0-d inputs
+        self._weak = tuple(i for i, part in enumerate(key) if isinstance(part, tuple)
+                           and len(part) == 2 and part[0] == "weak")
 
     # introspection ------------------------------------------------------------------------
     @property
@@ -69,6 +72,9 @@ class ConcreteFunction:
 
     # calling --------------------------------------------------------------------------------
     def _call_args(self, args):
+        if self._weak:
+            from .function import weak_arguments
+            args = weak_arguments(args, self._weak)
         flat = _flat_tensors(args)
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "

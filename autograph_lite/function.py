@@ -52,7 +52,9 @@ def _leaf_key(x, what):
         return (v.shape, v.dtype)
     if isinstance(x, np.generic):
         return ((), x.dtype)
-    if t in (int, float, bool, str, type(None)):
+    if t is float:  # (by bits: 0.0 and -0.0 are different constants; nan equals itself)
+        return (t, x.hex())
+    if t in (int, bool, str, type(None)):
         return (t, x)
     if t in (tuple, list):
         return (t, tuple(_leaf_key(v, _Sub(what, i)) for i, v in enumerate(x)))
@@ -113,6 +115,9 @@ class Function:
         # of such an argument uses (None where two calls differed); arguments whose
         # relaxed trace failed (the body needs their sizes as Python ints) stay exact
         self._shapes = {}
+        # Python int/float arguments relax too: (argument index, type) -> the first value
+        # seen, or _RELAXED once a second one was (then a weak 0-d tensor of the trace)
+        self._scalars = {}
         self._static = set()
         self._lock = threading.RLock()
         self._tracing_count = 0
@@ -195,9 +200,26 @@ class Function:
             if t is np.ndarray or t is EagerTensor:
                 v = a if t is np.ndarray else a._np
                 out.append((self._shape_key(i, v.shape, v.dtype), v.dtype))
+            elif (t is int or t is float) and i not in self._static:
+                out.append(self._scalar_key(i, t, a))
             else:
                 out.append(_leaf_key(a, _Arg(self, i)))
         return tuple(out)
+
+    def _scalar_key(self, i, t, a):
+        """SPEC 2, Python scalars relax: argument ``i``'s value while it is the only one
+        seen; from its second value on, ``("weak", t)``: a weak 0-d int64/float64 input."""
+        k = (i, t)
+        first = self._scalars.get(k, _UNSEEN)
+        exact = _leaf_key(a, None)
+        if first is _RELAXED:
+            return _WEAK[t] if _fits(a) else exact
+        if first is _UNSEEN:
+            self._scalars[k] = exact
+        elif first != exact and _fits(a):
+            self._scalars[k] = _RELAXED
+            return _WEAK[t]
+        return exact
 
     def _shape_key(self, i, shape, dtype):
         """SPEC 2, sizes relax: argument ``i``'s shape the first time a shape of its rank
@@ -227,8 +249,12 @@ class Function:
                     and None in part[0]):
                 v = a if type(a) is np.ndarray else a._np
                 exact[i] = (v.shape, v.dtype)
-                self._static.add(i)
-                relaxed = True
+            elif part in _WEAK.values():
+                exact[i] = _leaf_key(a, None)
+            else:
+                continue
+            self._static.add(i)
+            relaxed = True
         return tuple(exact) if relaxed else None
 
     def _arg_name(self, i):
@@ -311,7 +337,7 @@ class Function:
     def _trace(self, args, key, specs=None):
         graph = Graph(self._name)
         leaves = nest.flatten(args)
-        relaxed = self._relaxed_leaves(args, key) if specs is None else {}
+        relaxed, weak = self._relaxed_leaves(args, key) if specs is None else ({}, set())
         sym = []
         names = self._leaf_names(args)
         for i, x in enumerate(leaves):
@@ -321,6 +347,9 @@ class Function:
                 spec = self.input_signature[i]
                 shape = spec.shape if spec.shape is not None else (None,) * np.ndim(x)
                 t = TensorType(spec.dtype, shape)
+            elif i in weak:  # a relaxed Python scalar: weak, and no buffer to write
+                t = TensorType(np.dtype(np.int64 if type(x) is int else np.float64), (), True)
+                x = np.int64(x) if type(x) is int else np.float64(x)
             elif is_tensor_value(x):
                 a = x._np if isinstance(x, EagerTensor) else x
                 t = TensorType(np.dtype(a.dtype), relaxed.get(i, tuple(np.shape(a))))
@@ -374,15 +403,17 @@ class Function:
         return tuple(out)
 
     def _relaxed_leaves(self, args, key):
-        """{leaf index: shape} of the top-level array arguments whose key part is a
-        relaxed shape (``_shape_key``)."""
-        out, leaf = {}, 0
+        """({leaf index: shape} of the top-level array arguments whose key part is a
+        relaxed shape (``_shape_key``), {leaf index} of the relaxed Python scalars)."""
+        out, weak, leaf = {}, set(), 0
         if self.input_signature is None:
             for i, a in enumerate(args):
                 if type(a) in (np.ndarray, EagerTensor) and None in key[i][0]:
                     out[leaf] = key[i][0]
+                elif key[i] in _WEAK.values():
+                    weak.add(leaf)
                 leaf += len(nest.flatten(a))
-        return out
+        return out, weak
 
     def _unbind(self, sym_args):
         """Positional arguments again, with *args and **kwargs re-expanded (``_bind`` put
@@ -563,6 +594,25 @@ def _fast_call_class(n, given):
 
 def _is_tensor_key(k):
     return isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], np.dtype)
+
+
+_UNSEEN, _RELAXED = object(), object()
+_WEAK = {int: ("weak", int), float: ("weak", float)}
+
+
+def _fits(a):
+    """Whether Python scalar ``a`` fits the weak tensor it would become (an int beyond
+    int64 stays a signature value, as NumPy would refuse it)."""
+    return type(a) is float or -2 ** 63 <= a < 2 ** 63
+
+
+def weak_arguments(args, positions):
+    """``args`` with the relaxed Python scalars at ``positions`` as the NumPy scalars the
+    kernel takes."""
+    out = list(args)
+    for i in positions:
+        out[i] = np.int64(out[i]) if type(out[i]) is int else np.float64(out[i])
+    return tuple(out)
 
 
 def _python_part(k):

@@ -61,18 +61,45 @@ def test_keywords_and_defaults_share_a_trace(backend):
     assert f.tracing_count == base + 2
 
 
-def test_python_values_are_in_the_key():
-    f = SCALED["interpreter"]
+def test_python_scalars_relax_after_a_second_value():
+    # SPEC §2: a Python number is part of the signature until its argument has a second
+    # value; from then on one trace takes it as a weak 0-d tensor
+    f = ag.defun(scaled, autograph=False, backend="interpreter")
     x = np.arange(2.0)
-    before = f.tracing_count
-    for s in (5.0, 6.0, 5.0, 6.0):
+    for s in (5.0, 6.0, 5.0, 6.0, 7.5, -0.0, 1e300):
         assert_same(f(x, s), scaled(x, s))
-    assert f.tracing_count == before + 2
+    assert f.tracing_count == 2
+    assert f.get_concrete_function(x, 8.0).inputs[1].dtype == ag.float64
+    # weak: a float32 array times a Python float stays float32, as in NumPy 2
+    x32 = np.arange(3, dtype=np.float32)
+    for s in (0.5, 0.25):
+        assert f(x32, s).dtype == np.float32
     # numpy scalars are tensors: one trace for every value
     before = f.tracing_count
     for s in (np.float64(1.5), np.float64(2.5), np.float64(3.5)):
         assert_same(f(x, s), scaled(x, s))
     assert f.tracing_count == before + 1
+
+
+def test_signed_zero_and_nan_are_different_signature_values():
+    f = ag.defun(lambda x, c: x / c, autograph=False, backend="interpreter")
+    one = np.float64(1.0)
+    assert f(one, 0.0).numpy() == np.inf and f(one, -0.0).numpy() == -np.inf
+
+
+def repeated(x, n, training=True):
+    return sum([x] * n)       # n must be a Python int: its argument stays a signature value
+
+
+def repeated_plain(x, n):
+    return repeated(x, n)
+
+
+def test_a_python_scalar_the_body_needs_as_a_python_value_stays_in_the_key():
+    f = ag.defun(repeated, backend="interpreter")
+    for n in (1, 2, 3, 2, 1):
+        assert_same(f(np.float64(1.5), n), 1.5 * n)
+    assert f.tracing_count == 3
 
 
 def test_sizes_relax_after_a_second_shape_and_share_one_kernel():
@@ -355,25 +382,21 @@ def test_run_functions_eagerly():
     assert SIDE_EFFECTS == ["t", "e", "e"]
 
 
-def scaled_plain(x, scale):
-    return scaled(x, scale)
-
-
 # with defaults and without: both have a generated fast __call__, a frame to skip
-@pytest.mark.parametrize("fn", [scaled, scaled_plain])
+@pytest.mark.parametrize("fn", [repeated, repeated_plain])
 def test_retracing_warning_names_the_argument(fn):
-    f = ag.defun(fn, autograph=False, backend="interpreter")
+    f = ag.defun(fn, backend="interpreter")
     x = np.ones(2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for i in range(5):
-            f(x, float(i))
+            f(x, i)
         assert not [w for w in caught if issubclass(w.category, UserWarning)]
         for i in range(5, 10):
-            f(x, float(i))
+            f(x, i)
     ws = [w for w in caught if issubclass(w.category, UserWarning)]
     assert len(ws) == 1, [str(w.message) for w in ws]
-    assert "'scale'" in str(ws[0].message)
+    assert "'n'" in str(ws[0].message)
     assert ws[0].filename == __file__  # points at the user's call
 
 

@@ -16,7 +16,9 @@ def run_graph(graph, args, env=None):
     """Runs ``graph`` on NumPy values ``args``; returns the list of output values."""
     env = {} if env is None else env
     for v, a in zip(graph.inputs, args):
-        env[v.id] = a
+        # a weak input (a relaxed Python-scalar argument) is a Python scalar, as _check
+        # keeps weak results, so NumPy promotes it weakly
+        env[v.id] = a.item() if v.type.weak and isinstance(a, np.generic) else a
     for node in graph.nodes:
         ins = [env[v.id] for v in node.inputs]
         op = node.opdef
