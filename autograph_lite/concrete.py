@@ -37,9 +37,9 @@ class ConcreteFunction:
         self._n_args = len(graph.inputs)
         types = [v.type for v in graph.outputs]
         self._wrappers = [_wrapper(t) for t in types]
-        # every graph input is a top-level argument (no Python values, no nesting)
-        self._plain = len(graph.inputs) == function._fast_arity and all(
-            v.hint == n for v, n in zip(graph.inputs, function._param_names))
+        # the top-level arguments that are graph inputs, in order, when every input is
+        # one (the others are Python values the key fixes); None otherwise (nesting)
+        self._plain = _input_positions(graph, function, key)
         self._single = (len(template) == 1 and template[0] is _out_marker()
                         and not isinstance(structured, (tuple, list, dict)))
         # relaxed Python scalar arguments (function.py ``_scalar_key``): weak 0-d inputs
@@ -104,12 +104,19 @@ class ConcreteFunction:
         """(call, finish, locate) for Function's fast path, once the kernel exists: the
         compiled entry point of the Numba overload these arguments select (skipping the
         dispatcher's own type resolution), the result wrapper, and the error locator."""
-        if not self._plain or self._call == self._first_call or self.graph.input_updates:
+        if (self._plain is None or self._call == self._first_call
+                or self.graph.input_updates):
             return None  # (a function that writes its arguments checks them on every call)
+        inputs = [args[i]._np if type(args[i]) is EagerTensor else args[i]
+                  for i in self._plain]
         call = self._call
         if self._dispatcher is not None:
-            call = _entry_point(self._dispatcher, tuple(args), tuple(self._kernel.const_args))
+            call = _entry_point(self._dispatcher, tuple(inputs), tuple(self._kernel.const_args))
         finish = self._wrappers[0] if self._single else self._finish
+        if len(self._plain) != len(args) or len(inputs) != len(args) or any(
+                type(a) is EagerTensor for a in args):
+            call = _adapter(call, len(args), self._plain,
+                            [i for i in self._plain if type(args[i]) is EagerTensor])
         return call, finish, self._located
 
     def _located(self, exc, flat):
@@ -189,6 +196,41 @@ class ConcreteFunction:
         else:
             self._call = kernel  # no wrapper at all between the call and the kernel
         return out
+
+
+def _input_positions(graph, function, key):
+    """The argument positions (of the fast path's ``_fast_arity``) whose values are the
+    graph's inputs, in input order: tensors, and relaxed Python scalars; or None when the
+    inputs are not such a selection (nested structures, an input_signature's own key)."""
+    n = function._fast_arity
+    if not n or not isinstance(key, tuple) or len(key) < n or function.input_signature:
+        return None
+    names = function._param_names
+    positions = [i for i in range(n) if isinstance(key[i], tuple) and len(key[i]) == 2
+                 and (isinstance(key[i][1], np.dtype) or key[i][0] == "weak")]
+    if len(positions) != len(graph.inputs) or any(
+            v.hint != names[i] for v, i in zip(graph.inputs, positions)):
+        return None
+    return tuple(positions)
+
+
+_ADAPTERS = {}
+
+
+def _adapter(entry, n, positions, unwrap):
+    """``entry`` called with the ``n`` arguments of a fast call: those at ``positions``
+    (the kernel's inputs; an ag.Tensor at a position in ``unwrap`` as its NumPy value), the
+    others (Python values the trace baked in) left out."""
+    shape = (n, tuple(positions), tuple(unwrap))
+    make = _ADAPTERS.get(shape)
+    if make is None:
+        params = ", ".join(f"a{i}" for i in range(n))
+        passed = ", ".join(f"a{i}._np" if i in unwrap else f"a{i}" for i in positions)
+        src = f"def make(entry):\n    return lambda {params}: entry({passed})\n"
+        ns = {}
+        exec(compile(src, "<autograph_lite fast call adapter>", "exec"), ns)
+        make = _ADAPTERS[shape] = ns["make"]
+    return make(entry)
 
 
 def _entry_point(dispatcher, flat, consts):

@@ -176,8 +176,8 @@ class Function:
         return out
 
     def _install_fast(self, cf, args):
-        """Adds the fast-path entry for these exact argument types (ndarrays and NumPy
-        scalars only; Python values and tensors keep taking the slow path)."""
+        """Adds the fast-path entry for these exact argument types and Python values
+        (``_fast_key``)."""
         key = _fast_key(args)
         if key is None or key in self._fast:
             return
@@ -523,17 +523,26 @@ _NOARG = object()  # the default of a generated __call__'s parameters: "not pass
 
 
 def _fast_key(args):
-    """The fast-path key of positional arguments, or None when some argument is not an
-    ndarray or a NumPy scalar. Shape, strides and dtype fix Numba's array type (layout
-    included); readonly is left out on purpose: kernels never write their inputs, and the
-    two array types share one data model."""
+    """The fast-path key of positional arguments (what the generated ``__call__`` looks
+    up), or None when some argument cannot take the fast path. An array, NumPy scalar or
+    ag.Tensor: type, shape, dtype and strides, which fix Numba's array type (layout
+    included; readonly is left out on purpose: kernels never write their inputs, and the
+    two array types share one data model). A Python int, float, bool, str or None: its
+    type and value (a signature value, or a relaxed scalar the entry passes on); 0.0 and
+    nan are left to the slow path (0.0 == -0.0 would share a key, nan never matches)."""
     key = []
     for a in args:
         t = type(a)
-        if t is not np.ndarray and not isinstance(a, np.generic):
+        if t is np.ndarray or t is EagerTensor or isinstance(a, np.generic):
+            key += (t, a.shape, a.dtype, a.strides)
+        elif t in _FAST_PYTHON and not (t is float and (a == 0.0 or a != a)):
+            key += (t, a, None, None)
+        else:
             return None
-        key += (t, a.shape, a.dtype, a.strides)
     return tuple(key)
+
+
+_FAST_PYTHON = frozenset((int, float, bool, str, type(None)))
 
 
 def _fast_arity(params):
@@ -554,11 +563,11 @@ _FAST_CLASSES = {}
 _FAST_TEMPLATE = """
 def __call__(self, {params}, /, *rest, **kwargs):
     if not (rest or kwargs or blockers[0]){defaults_unpassed}:
-        try:
+        try:  # (getattr with a default: a Python value's part is its type and value)
             call, finish, located = self._fast[({key},)]
-        except Exception:  # a miss, or an argument that is not an array: the slow path
-            pass
-        else:
+        except Exception:  # a miss, or an unhashable argument: the slow path
+            call = None
+        if call is not None:
             try:
                 raw = call({names})
             except Exception as e:
@@ -582,7 +591,8 @@ def _fast_call_class(n, given):
             names=names,
             all_names=", ".join(f"a{i}" for i in range(n)),
             defaults_unpassed=f" and a{given} is NOARG" if given < n else "",
-            key=", ".join(f"type(a{i}), a{i}.shape, a{i}.dtype, a{i}.strides"
+            key=", ".join(f"type(a{i}), getattr(a{i}, 'shape', a{i}), "
+                          f"getattr(a{i}, 'dtype', None), getattr(a{i}, 'strides', None)"
                           for i in range(given)))
         ns = {"blockers": fast_path_blockers, "NOARG": _NOARG}
         label = f"{n} arguments" if given == n else f"{given} of {n} arguments"

@@ -122,6 +122,10 @@ class EagerTensor(Tensor):
     def dtype(self):
         return self._np.dtype
 
+    @property
+    def strides(self):  # (part of the fast call path's key: the value's Numba layout)
+        return self._np.strides
+
     def __array__(self, dtype=None, copy=None):
         a = np.asarray(self._np)
         return a if dtype is None else a.astype(dtype)

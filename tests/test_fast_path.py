@@ -94,11 +94,22 @@ def test_wrong_arity_and_keywords_still_take_the_checked_path():
     assert_same(AXPY(x=x, a=a), axpy(a, x))
 
 
-def test_python_values_and_tensors_use_the_slow_path():
+def test_python_values_and_tensors_take_the_fast_path_too():
+    # SPEC §2: Python scalars (signature values, or relaxed ones the entry passes on) and
+    # ag.Tensors (their NumPy values) go straight to the kernel after one slow call
     x = np.arange(3.0)
-    assert_same(AXPY(2.0, x), axpy(2.0, x))
-    assert_same(AXPY(ag.constant(2.0), x), axpy(2.0, x))
-    assert function_mod._fast_key((2.0, x)) is None
+    for a in (2.0, ag.constant(2.0), 3, True):
+        n = AXPY.tracing_count
+        for _ in range(3):
+            assert_same(AXPY(a, x), axpy(a if not isinstance(a, ag.Tensor) else 2.0, x))
+        assert function_mod._fast_key((a, x)) in AXPY._fast
+        assert AXPY.tracing_count <= n + 1
+    assert function_mod._fast_key((np.float64(2.0), x)) != function_mod._fast_key((2.0, x))
+    # the keys the slow path cannot trust: 0.0 equals -0.0, nan never matches, unhashables
+    for a in (0.0, -0.0, float("nan"), [1.0]):
+        assert function_mod._fast_key((a, x)) is None
+    assert AXPY(-0.0, np.array([1.0])).numpy()[0] == 1.0
+    assert np.signbit(ag.defun(lambda a, v: a * v, autograph=False)(-0.0, np.ones(1)).numpy()[0])
 
 
 def _shout(x):
