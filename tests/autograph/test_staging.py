@@ -47,6 +47,83 @@ def test_large_range_falls_back_to_unrolling_when_i_must_be_python():
     assert "while_loop" not in graph_text(f, np.float64(2.0))
 
 
+# SPEC 3, the unrolling budget: nested Python loops whose trip counts multiply are
+# unrolled only while the staged ops stay within loops.UNROLL_BUDGET; beyond it the rest
+# of a loop is staged (its first iteration, unrolled to measure it, stays).
+def python_nest(a):
+    s = a * 0.0
+    for i in range(20):
+        for j in range(20):
+            for k in range(25):
+                s = s + a * (i - j + k)
+    return s
+
+
+def small_nest(a):
+    s = a * 0.0
+    for i in range(4):
+        for j in range(3):
+            s = s + a * (i - j)
+    return s
+
+
+def ndindex_cells(a):
+    s = a * 0.0
+    for i, j, k in np.ndindex(30, 20, 6):
+        s = s + a * (i + 2 * j - k)
+    return s
+
+
+def ndenumerate_table(a):
+    t = np.arange(2400.0).reshape(40, 60) % 7.0
+    s = a * 0.0
+    for (i, j), v in np.ndenumerate(t):
+        s = s + v * a + (i - j)
+    return s
+
+
+def small_ndindex(a):
+    s = a * 0.0
+    for i, j in np.ndindex((2, 3)):
+        s = s + a * (i * 10 + j)
+    return s
+
+
+@pytest.mark.parametrize("fn, staged", [(python_nest, True), (small_nest, False),
+                                        (ndindex_cells, True), (ndenumerate_table, True),
+                                        (small_ndindex, False)])
+def test_unrolling_budget_across_nests(fn, staged):
+    agree(fn, calls=[(np.float64(1.0),), (np.float64(-0.5),)], exact=True)
+    text = graph_text(fn, np.float64(1.0))
+    assert ("while_loop" in text) == staged
+    cf = ag.defun(fn).get_concrete_function(np.float64(1.0))
+    assert len(cf.graph.nodes) < 200  # not 10,000 unrolled bodies
+
+
+def test_over_budget_loop_whose_body_needs_i_as_a_python_int_is_unrolled():
+    rows = [(float(k % 5), "w") for k in range(12)]
+
+    def f(x):
+        s = x * 0.0
+        for i in range(12):
+            for j in range(12):
+                for k in range(12):
+                    s = s + x * rows[k][0] + (i - j)  # rows[k]: k must be a Python int
+        return s
+    agree(f, calls=[(np.float64(1.0),), (np.float64(2.0),)], exact=True)
+
+
+def test_a_trial_iteration_prints_nothing(capsys):
+    def f(x):
+        out = np.zeros(40)
+        for i in range(40):           # over UNROLL_LIMIT: one trial iteration asks first
+            print("row", i) if i == 0 else None
+            out[i] = x * i
+        return out
+    ag.defun(f, backend="interpreter")(np.float64(1.0))
+    assert capsys.readouterr().out.count("row 0") == 1
+
+
 def test_large_range_over_a_list_of_numbers_is_staged():
     # a list of numbers read with the staged index is a constant table, as in NumPy
     weights = [float(k % 7) for k in range(loops.UNROLL_LIMIT + 8)]

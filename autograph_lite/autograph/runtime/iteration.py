@@ -4,6 +4,9 @@
 `zip` over those all reduce to that one shape, so loops.py stages a single counter loop.
 """
 
+import copy
+import itertools
+
 import numpy as np
 
 from autograph_lite.autograph.runtime import core
@@ -127,9 +130,78 @@ class PythonItems(StagedIter):
         return self.seq[i]
 
 
+class NdIndex(StagedIter):
+    """`np.ndindex(*shape)` with Python sizes: iterates index tuples as NumPy's does when a
+    loop over it is unrolled; staged, one counter over all cells, each index unravelled
+    from it (the nested loops flattened: the same iterations in the same order)."""
+
+    def __init__(self, shape, skip=0):
+        self.shape = tuple(int(d) for d in shape)
+        self.skip = skip  # cells already done (a loop unrolled one, then staged the rest)
+
+    def __iter__(self):
+        return itertools.islice(np.ndindex(*self.shape), self.skip, None)
+
+    def __len__(self):
+        return max(int(np.prod(self.shape, dtype=np.int64)) - self.skip, 0)
+
+    def first(self):
+        return next(iter(self))
+
+    def rest(self, skip):
+        out = copy.copy(self)
+        out.skip = self.skip + skip
+        return out
+
+    def length(self):
+        return np.int64(len(self))
+
+    def item(self, i):
+        if self.skip:
+            i = i + self.skip
+        out, step = [], 1
+        for d in reversed(self.shape):
+            out.append((i // step) % d)
+            step *= d
+        return tuple(reversed(out))
+
+
+class NdEnumerate(NdIndex):
+    """`np.ndenumerate(a)` of a NumPy array of trace time: (index, a[index])."""
+
+    def __init__(self, a):
+        super().__init__(np.shape(a))
+        self.a = a
+
+    def __iter__(self):
+        return itertools.islice(np.ndenumerate(self.a), self.skip, None)
+
+    def item(self, i):
+        index = super().item(i)
+        trace_arrays = core.module("autograph_lite.autograph.runtime.trace_arrays")
+        return index, trace_arrays.getitem(self.a, index)
+
+
+def ndindex(*shape):
+    """`np.ndindex` in converted code (numpy_calls.py): an NdIndex when the sizes are
+    Python ints, NumPy's own otherwise."""
+    dims = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+    if all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
+        return NdIndex(dims)
+    return np.ndindex(*shape)
+
+
+def ndenumerate(a):
+    """`np.ndenumerate` in converted code: an NdEnumerate of a NumPy array of trace time."""
+    if isinstance(a, np.ndarray):
+        return NdEnumerate(a)
+    return np.ndenumerate(a)
+
+
 def staged(x):
-    """The StagedIter for `x`, or None when `x` iterates in Python."""
-    if isinstance(x, StagedIter):
+    """The StagedIter for `x`, or None when `x` iterates in Python (an NdIndex too: loops.py
+    decides whether to unroll it, as it does a Python range)."""
+    if isinstance(x, StagedIter) and not isinstance(x, NdIndex):
         return x
     if core.is_symbolic(x):
         return TensorRows(x)

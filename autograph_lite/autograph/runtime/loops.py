@@ -11,6 +11,9 @@ its state into tensors (trial.iteration_stages). A Python loop whose
 `if` on that flag.
 """
 
+import contextlib
+import threading
+
 import numpy as np
 
 from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop, trial,
@@ -21,6 +24,29 @@ from autograph_lite.autograph.runtime.logical import and_
 # tensors, is staged as one loop instead of being unrolled at trace time: unrolling
 # makes graphs (and Numba compile times) grow with N, while 32 small bodies are cheap.
 UNROLL_LIMIT = 32
+# The unrolling budget (SPEC 3): a Python `range` (or `np.ndindex`) loop is unrolled only
+# while the ops its unrolled iterations stage, times the trip counts of the Python loops
+# unrolled around it, stay within this many; beyond it a body that stages ops is staged
+# as a loop (so a 20 x 20 x 25 nest of small bodies is not unrolled 10,000 times).
+UNROLL_BUDGET = 256
+_unrolling = threading.local()  # .trips: the trip counts of the Python loops unrolling now
+
+
+def _enclosing_trips():
+    trips = 1
+    for n in getattr(_unrolling, "trips", ()):
+        trips *= n
+    return trips
+
+
+@contextlib.contextmanager
+def _unrolled(n):
+    stack = _unrolling.__dict__.setdefault("trips", [])
+    stack.append(max(n, 1))
+    try:
+        yield
+    finally:
+        stack.pop()
 
 
 def _reject_else(opts, kind, loc):
@@ -47,30 +73,59 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
 def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=None):
     """Runs `for x in iter_: body(x)` (stopping when `extra_test()` is false)."""
     opts = opts or {}
+    loc = where.caller()
     it = iteration.staged(iter_)
-    if it is None and isinstance(iter_, range) and len(iter_) > UNROLL_LIMIT:
+    counted = isinstance(iter_, (range, iteration.NdIndex))
+    if it is None and counted and len(iter_) > UNROLL_LIMIT:
         state = get_state()[:nouts]
         if any(core.is_symbolic(v) for v in state) or trial.iteration_stages(
-                iter_[0], body, get_state, set_state, nouts):
-            init = get_state()
-            try:
-                _staged_for(iteration.PythonRange(iter_), extra_test, body, get_state,
-                            set_state, names, nouts, opts)
+                _first(iter_), body, get_state, set_state, nouts):
+            if _try_staged(_as_staged(iter_), extra_test, body, get_state, set_state, names,
+                           nouts, opts, loc):
                 return
-            except TypeError:
-                set_state(init)  # the body needs `i` as a Python int: unroll instead
     if it is not None:
-        _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts)
-    else:
-        _python_for(iter_, extra_test, body, get_state, set_state, names, nouts,
-                    opts.get("deleted", ()))
+        _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
+        return
+    with _unrolled(len(iter_) if counted else 1):
+        _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opts, loc,
+                    counted)
 
 
-def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, deleted):
+def _first(iter_):
+    return iter_[0] if isinstance(iter_, range) else iter_.first()
+
+
+def _as_staged(iter_, skip=0):
+    """A Python range or NdIndex, its first ``skip`` iterations left out, as a StagedIter."""
+    if isinstance(iter_, range):
+        return iteration.PythonRange(iter_[skip:])
+    return iter_.rest(skip)
+
+
+def _try_staged(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):
+    """Stages the loop over ``it``; False (the state as it was) when the body needs its
+    index as a Python int (it raises TypeError when traced with a symbolic one)."""
+    init = get_state()
+    try:
+        _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
+        return True
+    except TypeError:
+        set_state(init)
+        return False
+
+
+def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opts, loc,
+                counted):
+    """Unrolls the loop. A counted one (a Python range, np.ndindex) measures the ops its
+    first iteration staged: if all its iterations, times the Python loops unrolled around
+    it, would stage more than UNROLL_BUDGET, the rest of it is staged as a loop."""
+    deleted = opts.get("deleted", ())
     go = True if extra_test is None else extra_test()
     if not core.is_symbolic(go) and not go:
         return
-    for item in iter_:
+    graph = core.module("autograph_lite.trace.context").current_graph()
+    for k, item in enumerate(iter_):
+        mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
             conditionals.if_stmt(go, lambda: body(item), lambda: None, get_state, set_state,
                                  names, nouts, deleted)
@@ -80,10 +135,18 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, del
             go = extra_test()
             if not core.is_symbolic(go) and not go:
                 return
+        if (counted and k == 0 and graph is not None and len(iter_) > 1
+                and _staged_ops(graph.nodes[mark:]) * _enclosing_trips() > UNROLL_BUDGET
+                and _try_staged(_as_staged(iter_, 1), extra_test, body, get_state, set_state,
+                                names, nouts, opts, loc)):
+            return
 
 
-def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts):
-    loc = where.caller(3)
+def _staged_ops(nodes):
+    return sum(1 + sum(_staged_ops(r.nodes) for r in node.regions) for node in nodes)
+
+
+def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):
     _reject_else(opts, "for", loc)
     n = it.length()
     counter = [np.int64(0)]

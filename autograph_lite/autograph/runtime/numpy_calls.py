@@ -10,7 +10,7 @@ that appends to it, the list is a TensorList (data.py): its stack is its rows so
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data
+from autograph_lite.autograph.runtime import core, data, iteration
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 
@@ -52,4 +52,8 @@ def overload(f):
     ag = core.ag()
     if f is np.stack or (ag is not None and f is getattr(ag, "stack", None)):
         return _stack_of_tensor(f)
+    if f is np.ndindex:  # (a loop over it may be staged: loops.py)
+        return iteration.ndindex
+    if f is np.ndenumerate:
+        return iteration.ndenumerate
     return None

@@ -108,19 +108,26 @@ def copy_for_trial(v):
     return v
 
 
-def scratch_run(values, run, get_state, set_state, restore, start=None):
+def scratch_run(values, run, get_state, set_state, restore, start=None, nodes=None):
     """The state `run()` leaves when traced once into a thrown-away scratch graph `g` from
     copies of the state `values` (or from the state `start(g)`, when given); the caller's
-    state is set to `restore` afterwards. Errors propagate: the caller decides what not
-    knowing means."""
+    state is set to `restore` afterwards. `nodes`: a list that gets the number of ops the
+    run staged (those of branches and loops included). Errors propagate: the caller
+    decides what not knowing means."""
     try:
         with _scratch_graph() as g:
             set_state(start(g) if start else tuple(copy_for_trial(v) for v in values))
             with staging.region():
                 run()
+            if nodes is not None:
+                nodes.append(_count(g))
             return get_state()
     finally:
         set_state(restore)
+
+
+def _count(graph):
+    return sum(1 + sum(_count(r) for r in node.regions) for node in graph.nodes)
 
 
 def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
@@ -140,6 +147,18 @@ def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
     return after[:nouts]
 
 
+def iteration_cost(item, body, get_state, set_state, nouts):
+    """(Whether one iteration of `body(item)` turns a loop variable into a symbolic tensor,
+    how many ops it stages); (False, 0) when that cannot be known (see iteration_stages)."""
+    values, nodes = tuple(get_state()), []
+    try:
+        after = scratch_run(values, lambda: body(item), get_state, set_state, values,
+                            nodes=nodes)
+    except Exception:  # noqa: BLE001 - any failure: unroll as plain Python would
+        return False, 0
+    return any(core.is_symbolic(v) for v in after[:nouts]), nodes[0]
+
+
 def iteration_stages(item, body, get_state, set_state, nouts):
     """Whether one iteration of `body(item)` turns a loop variable into a symbolic tensor.
 
@@ -150,12 +169,7 @@ def iteration_stages(item, body, get_state, set_state, nouts):
     away; the real state is restored. Any error means "do not know": the caller unrolls,
     which raises the real error where it belongs.
     """
-    values = tuple(get_state())
-    try:
-        after = scratch_run(values, lambda: body(item), get_state, set_state, values)
-    except Exception:  # noqa: BLE001 - any failure: unroll as plain Python would
-        return False
-    return any(core.is_symbolic(v) for v in after[:nouts])
+    return iteration_cost(item, body, get_state, set_state, nouts)[0]
 
 
 def _new_element(before, after):
