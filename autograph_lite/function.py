@@ -533,16 +533,28 @@ def _fast_key(args):
     key = []
     for a in args:
         t = type(a)
-        if t is np.ndarray or t is EagerTensor or isinstance(a, np.generic):
-            key += (t, a.shape, a.dtype, a.strides)
-        elif t in _FAST_PYTHON and not (t is float and (a == 0.0 or a != a)):
-            key += (t, a, None, None)
+        if t is np.ndarray:
+            key.append((a.shape, a.dtype, a.strides))
+        elif t in _FAST_PYTHON:
+            if t is float and (a == 0.0 or a != a):
+                return None
+            key.append((t, a))
+        elif t in _NUMPY_SCALARS:  # (the type fixes shape, dtype and strides)
+            key.append(t)
+        elif t is EagerTensor or isinstance(a, np.generic):
+            key.append((t, a.shape, a.dtype, a.strides))
         else:
             return None
     return tuple(key)
 
 
 _FAST_PYTHON = frozenset((int, float, bool, str, type(None)))
+_NUMPY_SCALARS = frozenset(np.dtype(c).type for c in "?bhilqBHILQefdgFDG")
+# one argument's part of the key, as the generated __call__ computes it (= _fast_key's)
+_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype, a{i}.strides) if type(a{i}) is ndarray else "
+                  "(type(a{i}), a{i}) if type(a{i}) in PYTHON else "
+                  "type(a{i}) if type(a{i}) in SCALARS else "
+                  "(type(a{i}), a{i}.shape, a{i}.dtype, a{i}.strides)")
 
 
 def _fast_arity(params):
@@ -563,7 +575,7 @@ _FAST_CLASSES = {}
 _FAST_TEMPLATE = """
 def __call__(self, {params}, /, *rest, **kwargs):
     if not (rest or kwargs or blockers[0]){defaults_unpassed}:
-        try:  # (getattr with a default: a Python value's part is its type and value)
+        try:
             call, finish, located = self._fast[({key},)]
         except Exception:  # a miss, or an unhashable argument: the slow path
             call = None
@@ -591,10 +603,9 @@ def _fast_call_class(n, given):
             names=names,
             all_names=", ".join(f"a{i}" for i in range(n)),
             defaults_unpassed=f" and a{given} is NOARG" if given < n else "",
-            key=", ".join(f"type(a{i}), getattr(a{i}, 'shape', a{i}), "
-                          f"getattr(a{i}, 'dtype', None), getattr(a{i}, 'strides', None)"
-                          for i in range(given)))
-        ns = {"blockers": fast_path_blockers, "NOARG": _NOARG}
+            key=", ".join("(" + _FAST_KEY_PART.format(i=i) + ")" for i in range(given)))
+        ns = {"blockers": fast_path_blockers, "NOARG": _NOARG, "ndarray": np.ndarray,
+              "PYTHON": _FAST_PYTHON, "SCALARS": _NUMPY_SCALARS}
         label = f"{n} arguments" if given == n else f"{given} of {n} arguments"
         exec(compile(src, f"{GENERATED}fast call, {label}>", "exec"), ns)
         cls = type("Function", (Function,), {"__call__": ns["__call__"]})
