@@ -130,6 +130,7 @@ class Function:
         self._fast = None
         if self._fast_arity:
             self._fast = {}
+            self._positions = {name: i for i, name in enumerate(self._param_names)}
             self.__class__ = _fast_call_class(len(params), self._fast_arity)
 
     # binding to instances (methods) ---------------------------------------------------
@@ -574,6 +575,16 @@ _CONSTANT_DEFAULTS = frozenset((int, float, bool, complex, str, bytes, type(None
 _FAST_CLASSES = {}
 _FAST_TEMPLATE = """
 def __call__(self, {params}, /, *rest, **kwargs):
+    if kwargs and not rest:  # keywords naming parameters: put in their places
+        args = [{all_names}]
+        for name, v in kwargs.items():
+            i = self._positions.get(name)
+            if i is None or i >= {given} or args[i] is not NOARG:
+                break  # (not a parameter, a default, or given twice: the slow path)
+            args[i] = v
+        else:
+            {all_names}, = args
+            kwargs = None
     if not (rest or kwargs or blockers[0]){defaults_unpassed}:
         try:
             call, finish, located = self._fast[({key},)]
@@ -586,7 +597,7 @@ def __call__(self, {params}, /, *rest, **kwargs):
                 raise located(e, ({names},)) from None
             return finish(raw)
     return self._call_slow(tuple([a for a in ({all_names},) if a is not NOARG]) + rest,
-                           kwargs)
+                           kwargs or {{}})
 """
 
 
@@ -599,6 +610,7 @@ def _fast_call_class(n, given):
     if cls is None:
         names = ", ".join(f"a{i}" for i in range(given))
         src = _FAST_TEMPLATE.format(
+            given=given,
             params=", ".join(f"a{i}=NOARG" for i in range(n)),
             names=names,
             all_names=", ".join(f"a{i}" for i in range(n)),

@@ -240,3 +240,22 @@ def test_array_or_mutable_defaults_take_the_checked_path():
         assert_same(f(x), fn(x))
         assert_same(f(x), fn(x))
 
+
+
+def test_keyword_arguments_take_the_fast_path():
+    x = np.arange(3.0)
+    a = np.array(2.0)
+    assert_same(AXPY(a, x), axpy(a, x))
+    calls = []
+    slow = AXPY._call_slow
+    AXPY._call_slow = lambda args, kwargs: calls.append(kwargs) or slow(args, kwargs)
+    try:
+        assert_same(AXPY(a=a, x=x), axpy(a, x))
+        assert_same(AXPY(a, x=x), axpy(a, x))
+        assert calls == []  # both found the entry of AXPY(a, x)
+        with pytest.raises(TypeError, match="multiple values for argument 'a'"):
+            AXPY(a, a=a)
+        with pytest.raises(TypeError, match=r"axpy\(\)"):
+            AXPY(a, y=x)
+    finally:
+        del AXPY._call_slow
