@@ -223,22 +223,75 @@ class Function:
         return exact
 
     def _shape_key(self, i, shape, dtype):
-        """SPEC 2, sizes relax: argument ``i``'s shape the first time a shape of its rank
-        and dtype is seen; once a second one is seen, the shape with the differing sizes
-        unknown (None), which then serves every shape it fits."""
+        """SPEC 2, sizes relax: argument ``i``'s shape, until its (rank, dtype) family is
+        relaxed (``_settle_sizes``); then the family's shape with the sizes that differed
+        unknown (None), which serves every shape it fits."""
         if not shape or i in self._static:
             return shape
         k = (i, len(shape), dtype)
-        g = self._shapes.get(k)
-        if g is None:
-            self._shapes[k] = shape
+        f = self._shapes.get(k)
+        if f is None:
+            self._shapes[k] = _Sizes(shape)
             return shape
-        if g == shape:
-            return shape
-        if all(a is None or a == b for a, b in zip(g, shape)):
-            return g
-        g = self._shapes[k] = tuple(a if a == b else None for a, b in zip(g, shape))
-        return g
+        if f.pattern is None:
+            if shape == f.first or (self.backend != "interpreter"
+                                    and f.shapes < EXACT_SHAPES):
+                return shape  # (a compiled backend asks _settle_sizes first)
+            f.pattern = _widen(f.first, shape)  # no kernel to share (any more): relax
+        if not _fits_shape(f.pattern, shape):
+            f.pattern = _widen(f.pattern, shape)
+        return f.pattern
+
+    def _settle_sizes(self, key, args, cf):
+        """After an exact trace of a new shape of an argument's family: while its kernel
+        is the first shape's (the generated code reads the sizes at run time, so no
+        compile, and exact shapes keep loops fused) it is used, up to EXACT_SHAPES shapes;
+        otherwise the family relaxes and the call gets the relaxed trace instead (one
+        compile that serves every later size)."""
+        if self.input_signature is not None:
+            return cf
+        changed = []
+        for i, a in enumerate(args):
+            part = key[i] if i < len(key) else None
+            if type(a) not in (np.ndarray, EagerTensor) or i in self._static or not (
+                    isinstance(part, tuple) and part[0]):
+                continue
+            f = self._shapes.get((i, len(part[0]), part[1]))
+            if f is None or f.pattern is not None:
+                continue
+            if part[0] == f.first:
+                f.cf = f.cf or cf
+            else:
+                changed.append((f, part[0]))
+        if not changed:
+            return cf
+        first = next((f.cf for f, _ in changed if f.cf is not None), None)
+        if (self.backend != "interpreter" and first is not None
+                and all(f.shapes < EXACT_SHAPES for f, _ in changed)
+                and first.source == cf.source):
+            for f, _ in changed:
+                f.shapes += 1
+            return cf
+        for f, shape in changed:
+            f.pattern = _widen(f.first, shape)
+        return self._trace_or_exact(self._key(args), args)[1]
+
+    def _trace_or_exact(self, key, args):
+        """(key, the trace for it): a relaxed trace that fails (a list of len(x) items, a
+        shape that must be static) is done again with the exact sizes, which then stay
+        (``_exact``)."""
+        cf = self._cache.get(key)
+        if cf is None:
+            try:
+                cf = self._trace(args, key)
+            except Exception:
+                exact = self.input_signature is None and self._exact(args, key)
+                if not exact:
+                    raise
+                key = exact
+                cf = self._cache.get(key) or self._trace(args, key)
+            self._cache[key] = cf
+        return key, cf
 
     def _exact(self, args, key):
         """``key`` with every relaxed size given back (a relaxed trace failed: those
@@ -322,17 +375,8 @@ class Function:
         with self._lock:
             cf = self._cache.get(key)
             if cf is None:
-                try:
-                    cf = self._trace(args, key)
-                except Exception:
-                    # a relaxed trace that fails (a list of len(x) items, a shape that must
-                    # be static) is done again with the exact sizes, which then stay
-                    exact = self.input_signature is None and self._exact(args, key)
-                    if not exact:
-                        raise
-                    key = exact
-                    cf = self._cache.get(key) or self._trace(args, key)
-                self._cache[key] = cf
+                key2, cf = self._trace_or_exact(key, args)
+                cf = self._cache[key] = self._settle_sizes(key2, args, cf)
             return cf
 
     def _trace(self, args, key, specs=None):
@@ -391,11 +435,9 @@ class Function:
                     return None
                 shape, dtype = tuple(a.shape), np.dtype(a.dtype)
                 if None in shape and i not in self._static:
-                    k = (i, len(shape), dtype)
-                    g = self._shapes.get(k)
-                    self._shapes[k] = shape if g is None else tuple(
-                        x if x == y else None for x, y in zip(g, shape))
-                    shape = self._shapes[k]
+                    f = self._shapes.setdefault((i, len(shape), dtype), _Sizes(shape))
+                    f.pattern = shape if f.pattern is None else _widen(f.pattern, shape)
+                    shape = f.pattern
                 out.append((shape, dtype))
             elif any(isinstance(x, TensorSpec) for x in nest.flatten(a)):
                 return None
@@ -627,6 +669,29 @@ def _fast_call_class(n, given):
 
 def _is_tensor_key(k):
     return isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], np.dtype)
+
+
+# Exact traces of an argument's (rank, dtype) family, at most, while they share the first
+# shape's kernel (Function._settle_sizes); then it relaxes.
+EXACT_SHAPES = 4
+
+
+class _Sizes:
+    """The sizes of one (argument, rank, dtype) family (Function._shape_key): the first
+    shape seen and its trace, how many exact shapes shared its kernel, and ``pattern``,
+    the relaxed shape, once relaxed."""
+    __slots__ = ("first", "cf", "shapes", "pattern")
+
+    def __init__(self, first):
+        self.first, self.cf, self.shapes, self.pattern = first, None, 1, None
+
+
+def _fits_shape(pattern, shape):
+    return all(a is None or a == b for a, b in zip(pattern, shape))
+
+
+def _widen(pattern, shape):
+    return tuple(a if a == b else None for a, b in zip(pattern, shape))
 
 
 _UNSEEN, _RELAXED = object(), object()

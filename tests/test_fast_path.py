@@ -103,7 +103,7 @@ def test_python_values_and_tensors_take_the_fast_path_too():
         for _ in range(3):
             assert_same(AXPY(a, x), axpy(a if not isinstance(a, ag.Tensor) else 2.0, x))
         assert function_mod._fast_key((a, x)) in AXPY._fast
-        assert AXPY.tracing_count <= n + 1
+        assert AXPY.tracing_count <= n + 2  # (x's new size may relax AXPY's sizes once)
     assert function_mod._fast_key((np.float64(2.0), x)) != function_mod._fast_key((2.0, x))
     # the keys the slow path cannot trust: 0.0 equals -0.0, nan never matches, unhashables
     for a in (0.0, -0.0, float("nan"), [1.0]):

@@ -102,25 +102,47 @@ def test_a_python_scalar_the_body_needs_as_a_python_value_stays_in_the_key():
     assert f.tracing_count == 3
 
 
-def test_sizes_relax_after_a_second_shape_and_share_one_kernel():
-    # SPEC §2: the second shape of a rank and dtype traces with the differing sizes
-    # unknown; that trace (and its one Numba compile) serves every later size
+def _compiles(f):
+    """Numba compiles behind a Function: the signatures of its distinct dispatchers."""
+    seen = {id(cf._dispatcher): cf._dispatcher for cf in f._cache.values()
+            if cf._dispatcher is not None}
+    return sum(len(d.signatures) for d in seen.values())
+
+
+def test_new_sizes_share_the_kernel_then_relax():
+    # SPEC §2: a function whose kernel reads sizes at run time shares the first shape's
+    # kernel for new lengths (exact traces keep its loops fused, no new Numba compile) up to
+    # EXACT_SHAPES shapes; then the sizes relax: one more trace and compile for every size
     f = ag.defun(lambda x: x * 3.0 - 1.0, autograph=False)
     a, b = np.arange(3.0), np.arange(7.0)
     assert_same(f(a), a * 3.0 - 1.0)
-    assert f.get_concrete_function(a).inputs[0].shape == (3,)
     assert_same(f(b), b * 3.0 - 1.0)
-    assert f.tracing_count == 2
-    relaxed = f.get_concrete_function(b)
-    assert relaxed.inputs[0].shape == (None,)
-    k = _dispatcher(f, b)
-    n_sigs = len(k.signatures)
-    for n in (1, 11, 3, 1000, 0):
+    assert f.tracing_count == 2 and _compiles(f) == 1
+    assert f.get_concrete_function(a).source == f.get_concrete_function(b).source
+    for n in (5, 9, 11, 13, 1000, 0, 1, 3):
         x = np.arange(float(n))
         assert_same(f(x), x * 3.0 - 1.0)
-        assert f.get_concrete_function(x) is relaxed
-    assert f.tracing_count == 2
-    assert len(k.signatures) == n_sigs  # no new Numba compile either
+    assert f.tracing_count <= function_mod.EXACT_SHAPES + 1
+    assert _compiles(f) <= 2
+    relaxed = f.get_concrete_function(np.arange(17.0))
+    assert relaxed.inputs[0].shape == (None,)
+    assert f.get_concrete_function(np.arange(2.0)) is relaxed
+
+
+def sum_by_index(x):
+    s = 0.0
+    for i in range(len(x)):   # with a static size, the loop bound is a constant
+        s += x[i]
+    return s
+
+
+def test_sizes_baked_into_the_kernel_relax_at_the_second_shape():
+    f = ag.defun(sum_by_index)
+    for n in (40, 50, 60, 3, 1000):
+        x = np.arange(float(n))
+        assert_same(f(x), x.sum())
+    assert f.tracing_count <= 3  # the first, the second (thrown away), the relaxed one
+    assert _compiles(f) == 2
 
 
 def test_only_the_differing_sizes_relax():
