@@ -85,6 +85,10 @@ FEATURES = {
     "helpers": "_bump(r0, k, s), _halve(u): helpers writing the array they were passed",
     "trace_time": "t0 = np.arange(4) * 0.25, a NumPy array made at trace time, indexed and "
                   "written with tensors (and r0 = np.zeros(4))",
+    "handed": "z = t0 if c else t0 * 0.5 (or r0, u): an array handed on by a staged branch, "
+              "then written through either name",
+    "numpy_writes": "np.copyto(r0, ...), np.add(u, s, out=u): NumPy functions writing arrays",
+    "held": "box = [r0]; box[0][k] += ...: an array written through the list holding it",
 }
 
 HELPERS = f'''
@@ -334,7 +338,11 @@ class Generator:
         helpers = targets if "helpers" in self.features else []
         kinds = ["new_r0", "new_r1", "float"] + ["setitem", "inplace"] * bool(targets) + [
             "view"] * bool(views) + ["alias"] * bool(aliases) + ["helper"] * bool(helpers)
+        kinds += [k for k in ("handed", "numpy_writes", "held")
+                  if k in self.features and targets]
         kind = r.choice(kinds)
+        if kind in ("handed", "numpy_writes", "held"):
+            return self.write_statement(kind, indent, scope, targets, value, damp)
         if kind == "new_r0":
             self.emit(indent, f"r0 = ({self.array_expr(scope)}){damp}")
         elif kind == "new_r1":
@@ -369,6 +377,30 @@ class Generator:
             target = r.choice(helpers)
             self.emit(indent, r.choice([f"_bump({target}, {self.int_expr(scope, 1)}, {value})",
                                         f"_halve({target})"]))
+
+    def write_statement(self, kind, indent, scope, targets, value, damp):
+        """The writes of issue 11's later findings: an array handed on by a staged branch
+        and written through either name, NumPy functions that write (`np.copyto`, `out=`),
+        and an array written through the list that holds it."""
+        r = self.rng
+        target = r.choice(targets)
+        if kind == "handed":
+            name = f"z{self.fresh_id()}"
+            other = f"({self.array_expr(scope)}){damp}"
+            first, second = r.choice([(target, other), (other, target)])
+            self.emit(indent, f"{name} = {first} if {self.cond(scope, 1)} else {second}")
+            written = r.choice([name, target])
+            self.emit(indent, r.choice([f"{written}[{self.index(scope)}] = {value}",
+                                        f"{written} += {value}"]))
+        elif kind == "numpy_writes":
+            self.emit(indent, r.choice([
+                f"np.copyto({target}, ({self.array_expr(scope)}){damp})",
+                f"np.add({target}, {value}, out={target})",
+                f"np.multiply({target}, 0.5, out={target})"]))
+        else:
+            name = f"box{self.fresh_id()}"
+            self.emit(indent, f"{name} = [{target}]")
+            self.emit(indent, f"{name}[0][{self.index(scope)}] {r.choice(['=', '+='])} {value}")
 
     def fresh_id(self):
         self.loop_id += 1

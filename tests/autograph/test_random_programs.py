@@ -25,7 +25,8 @@ from .random_programs import FEATURES, differences, generate
 
 # The arrays features that write (leaving them out gives the seed-1174 shape alone:
 # arguments handed back through branches into loop variables, `for e in r1`).
-WRITES = ("owned_writes", "arg_writes", "views", "aliases", "helpers", "trace_time")
+WRITES = ("owned_writes", "arg_writes", "views", "aliases", "helpers", "trace_time",
+          "handed", "numpy_writes", "held")
 
 # (grammar, without, backend, seed) -> what differs today (none: the last, seed 10, was a
 # write into a merged array, refused until merges carried their flags; mutation.py)

@@ -64,9 +64,17 @@ def held_arrays_written_with_tensors(n, x):
     return rows[0], d["acc"], s.v
 
 
+def held_then_read_by_numpy(a, n):
+    t0 = np.arange(4) * 0.25
+    box = [t0]
+    box[0][1] = float(np.sum(a > 0.5)) + n
+    return np.abs(t0) + 0.0       # t0 is rebound after the write through box (shared_names)
+
+
 def test_arrays_held_in_containers_are_written_with_tensors():
     agree(held_arrays_written_with_tensors,
           [(np.int64(0), np.float64(1.0)), (np.int64(5), np.float64(-2.5))])
+    agree(held_then_read_by_numpy, [(np.arange(4.0), np.int64(1)), (np.ones(4), np.int64(-3))])
 
 
 TABLE = np.zeros(3)

@@ -464,3 +464,36 @@ def made_before_held_deep_or_in_slots(n, x):
 ])
 def test_a_lifted_array_is_as_old_as_the_array(fn, calls):
     agree(fn, calls)
+
+
+# NumPy functions that write a NumPy array of trace time inside a staged branch or loop
+# (`np.multiply(t0, 0.5, out=t0)`, `np.copyto(t0, ...)`) write its buffer, as `t0[...] = `
+# would (was: NumPy ran on this trace's Python value only, so the branch's write leaked
+# into both paths or was lost; random program 10 of the grown generator).
+def out_into_made_array_in_branch(c):
+    t0 = np.arange(4) * 0.25
+    if c > 0:
+        np.multiply(t0, 0.5, out=t0)
+    return t0 + 0.0
+
+
+def copyto_made_array_in_branch(c):
+    t0 = np.arange(4) * 0.25
+    if c > 0:
+        np.copyto(t0, np.ones(4))
+    return t0 + 0.0
+
+
+def out_into_made_array_in_loop(n):
+    t0 = np.arange(4) * 0.25
+    i = 0
+    while i < n:
+        np.add(t0, 1.0, out=t0)
+        i += 1
+    return t0 + 0.0
+
+
+@pytest.mark.parametrize("fn", [out_into_made_array_in_branch, copyto_made_array_in_branch,
+                                out_into_made_array_in_loop])
+def test_numpy_functions_write_made_arrays_in_staged_code(fn):
+    agree(fn, [(I64(2),), (I64(0),), (I64(-1),)])

@@ -14,8 +14,9 @@ Which names: those a user function is called with (a bare name that is not a Pyt
 builtin; methods and `np.*` do not hand arrays to converted code), the outputs a NumPy
 call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), and the names linked
 to a written name by assignments of the function (`z = y`, `w = y[1:]`, `t = y.T`,
-`m = y.reshape(2, 2)`), when they are bound for sure at that point (assigned earlier in
-the same or an enclosing block, or parameters). Only the function's own locals (not names
+`m = y.reshape(2, 2)`, `box = [y]`, whose `box[0][k] = v` writes `y`), when they are
+bound for sure at that point (assigned earlier in the same or an enclosing block, or
+parameters). Only the function's own locals (not names
 it declares `global`/`nonlocal`); only expression and assignment statements.
 """
 
@@ -77,12 +78,28 @@ def _source_name(value):
 
 
 def _written(stmt):
-    """The name an `x = ag__.setitem(x, ...)` / `ag__.augassign` statement writes."""
+    """The name an `x = ag__.setitem(x, ...)` / `ag__.augassign` statement writes, or the
+    name holding the array an `ag__.setitem_held(box[0], ...)` statement writes (`box`)."""
     v = getattr(stmt, "value", None)
     if (isinstance(stmt, gast.Assign) and isinstance(v, gast.Call) and base.is_ag_call(v)
             and v.func.attr in _WRITES and isinstance(stmt.targets[0], gast.Name)):
         return stmt.targets[0].id
+    if (isinstance(stmt, gast.Expr) and isinstance(v, gast.Call) and base.is_ag_call(v)
+            and v.func.attr == "setitem_held" and v.args):
+        return _source_name(v.args[0])
     return None
+
+
+def _held_names(value):
+    """The names a list, tuple or dict display holds (`box = [t0, r0]`)."""
+    if isinstance(value, (gast.List, gast.Tuple, gast.Set)):
+        items = value.elts
+    elif isinstance(value, gast.Dict):
+        items = value.values
+    else:
+        return []
+    return [n for item in items for n in ([item.id] if isinstance(item, gast.Name)
+                                          else _held_names(item))]
 
 
 class _Links:
@@ -94,8 +111,9 @@ class _Links:
             if (isinstance(node, gast.Assign) and len(node.targets) == 1
                     and isinstance(node.targets[0], gast.Name) and _written(node) is None):
                 src = _source_name(node.value)
-                if src is not None and src in local and node.targets[0].id in local:
-                    self.union(src, node.targets[0].id)
+                for n in ([src] if src is not None else []) + _held_names(node.value):
+                    if n in local and node.targets[0].id in local:
+                        self.union(n, node.targets[0].id)
 
     def find(self, n):
         while self.parent.get(n, n) != n:

@@ -288,8 +288,8 @@ def setitem(target, key, value, op=None, name=None):
 
     On a symbolic tensor this is a write (mutation.py): every alias and view of the
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
-    (or at a traced index, or inside a staged branch or loop) becomes a box first (`lift`). `name`: the target's
-    variable name, for error messages."""
+    (or at a traced index, or inside a staged branch or loop) becomes a box first
+    (`lift`). `name`: the target's variable name, for error messages."""
     if isinstance(target, np.ndarray):
         target = trace_arrays.resolve(target)
         if isinstance(target, np.ndarray) and (
