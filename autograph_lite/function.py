@@ -9,6 +9,7 @@ key with a few type checks and one dict lookup; it never traces, imports or call
 import functools
 import inspect
 import os
+import re
 import sys
 import threading
 import warnings
@@ -234,8 +235,8 @@ class Function:
             self._shapes[k] = _Sizes(shape)
             return shape
         if f.pattern is None:
-            if shape == f.first or (self.backend != "interpreter"
-                                    and f.shapes < EXACT_SHAPES):
+            if shape == f.first or (self.backend != "interpreter" and f.shapes < EXACT_SHAPES
+                                    and not _bakes(f.cf, f.first)):
                 return shape  # (a compiled backend asks _settle_sizes first)
             f.pattern = _widen(f.first, shape)  # no kernel to share (any more): relax
         if not _fits_shape(f.pattern, shape):
@@ -684,6 +685,18 @@ class _Sizes:
 
     def __init__(self, first):
         self.first, self.cf, self.shapes, self.pattern = first, None, 1, None
+
+
+def _bakes(cf, shape):
+    """Whether the first trace's kernel has one of its argument's sizes written in as a
+    number (`while i < 1000`): then a new size cannot share it, and relaxing at once saves
+    tracing it exactly first. (A number that only looks like a size, as 1 always does,
+    costs nothing but the kernel sharing, which a size-1 kernel rarely offers: size 1
+    broadcasts; a size that shapes the code without appearing in it is found by comparing
+    the kernels, _settle_sizes.)"""
+    if cf is None or cf._source is None:
+        return False
+    return any(re.search(rf"(?<![\w.]){d}(?![\w.])", cf._source) for d in shape)
 
 
 def _fits_shape(pattern, shape):
