@@ -364,7 +364,7 @@ class Generator:
             self.emit(indent, r.choice([f"{target} += {value}", f"{target} *= 0.5",
                                         f"{target} -= {self.array_name(r)}"]))
         elif kind == "view":
-            name = f"w{self.fresh_id()}"
+            name = f"wv{self.fresh_id()}"  # (w<n>: while counters)
             self.emit(indent, f"{name} = {r.choice(views)}[{r.choice(['1:', ':-1', '::2'])}]")
             self.emit(indent, r.choice([f"{name}[0] = {value}", f"{name} += {value}",
                                         f"{name}[-1] -= {value}"]))
