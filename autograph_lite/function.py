@@ -577,28 +577,26 @@ def _fast_key(args):
     key = []
     for a in args:
         t = type(a)
-        if t is np.ndarray:
-            key.append((a.shape, a.dtype, a.strides))
-        elif t in _FAST_PYTHON:
-            if t is float and (a == 0.0 or a != a):
-                return None
-            key.append((t, a))
-        elif t in _NUMPY_SCALARS:  # (the type fixes shape, dtype and strides)
-            key.append(t)
-        elif t is EagerTensor or isinstance(a, np.generic):
-            key.append((t, a.shape, a.dtype, a.strides))
-        else:
+        if t is float and (a == 0.0 or a != a):
             return None
+        if not (t is np.ndarray or t in _FAST_PYTHON or t is EagerTensor
+                or isinstance(a, np.generic)):
+            return None
+        key.append(_key_part(a))
     return tuple(key)
 
 
 _FAST_PYTHON = frozenset((int, float, bool, str, type(None)))
 _NUMPY_SCALARS = frozenset(np.dtype(c).type for c in "?bhilqBHILQefdgFDG")
 # one argument's part of the key, as the generated __call__ computes it (= _fast_key's)
+# (an ndarray: shape, dtype, strides; a NumPy scalar: its type, which fixes them; a Python
+# value: type and value; an ag.Tensor or another NumPy scalar type: all four)
 _FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype, a{i}.strides) if type(a{i}) is ndarray else "
                   "(type(a{i}), a{i}) if type(a{i}) in PYTHON else "
                   "type(a{i}) if type(a{i}) in SCALARS else "
                   "(type(a{i}), a{i}.shape, a{i}.dtype, a{i}.strides)")
+_KEY_NAMES = {"ndarray": np.ndarray, "PYTHON": _FAST_PYTHON, "SCALARS": _NUMPY_SCALARS}
+_key_part = eval("lambda a0: " + _FAST_KEY_PART.format(i=0), dict(_KEY_NAMES))  # noqa: S307
 
 
 def _fast_arity(params):
@@ -659,8 +657,7 @@ def _fast_call_class(n, given):
             all_names=", ".join(f"a{i}" for i in range(n)),
             defaults_unpassed=f" and a{given} is NOARG" if given < n else "",
             key=", ".join("(" + _FAST_KEY_PART.format(i=i) + ")" for i in range(given)))
-        ns = {"blockers": fast_path_blockers, "NOARG": _NOARG, "ndarray": np.ndarray,
-              "PYTHON": _FAST_PYTHON, "SCALARS": _NUMPY_SCALARS}
+        ns = dict(_KEY_NAMES, blockers=fast_path_blockers, NOARG=_NOARG)
         label = f"{n} arguments" if given == n else f"{given} of {n} arguments"
         exec(compile(src, f"{GENERATED}fast call, {label}>", "exec"), ns)
         cls = type("Function", (Function,), {"__call__": ns["__call__"]})
