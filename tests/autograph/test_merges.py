@@ -326,3 +326,28 @@ def test_a_captured_array_through_a_branch_is_read_and_refuses_writes():
           errors=raised, oracle=_refuses_with_type_error)
     assert raised and all("'TABLE'" in m and "captured" in m for _, _, m in raised)
     assert TABLE.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+# A name a conditional expression may have taken from a NumPy array of trace time, written:
+# the array's other name is rebound after the write (shared_names follows both sides of
+# `z = a if c else b`), so NumPy operators on it see the write on the runs that made it
+# (random program 20222; was: the stale value of trace time).
+def trace_time_array_written_through_a_conditional_expression(a, c):
+    t0 = np.arange(4) * 0.25
+    z = a * 0.5 if c > 0 else t0
+    z += 1.0
+    return np.sqrt(np.abs(t0)) + 0.0
+
+
+def trace_time_array_written_through_a_conditional_expression_in_a_loop(a, c):
+    t0 = np.arange(4) * 0.25
+    for i in range(c + 2):
+        z = a * 0.5 if c > 0 else t0
+        z += 1.0
+    return np.sqrt(np.abs(t0)) + 0.0
+
+
+@pytest.mark.parametrize("fn", [trace_time_array_written_through_a_conditional_expression,
+                                trace_time_array_written_through_a_conditional_expression_in_a_loop])
+def test_writes_through_a_conditional_expression_reach_the_other_name(fn):
+    agree(fn, calls=_calls(1, -1), exact=True)

@@ -77,6 +77,19 @@ def _source_name(value):
             return None
 
 
+def _sources(value):
+    """The names whose buffer ``value`` may be: `_source_name`, and each side of a
+    conditional expression (`z = a if c else b`, `ag__.if_exp(c, lambda: a, lambda: b)`)."""
+    if isinstance(value, gast.IfExp):
+        return _sources(value.body) + _sources(value.orelse)
+    if (isinstance(value, gast.Call) and base.is_ag_call(value) and value.func.attr == "if_exp"
+            and len(value.args) == 3):
+        return [n for fn in value.args[1:] if isinstance(fn, gast.Lambda)
+                for n in _sources(fn.body)]
+    src = _source_name(value)
+    return [] if src is None else [src]
+
+
 def _written(stmt):
     """The name an `x = ag__.setitem(x, ...)` / `ag__.augassign` statement writes, or the
     name holding the array an `ag__.setitem_held(box[0], ...)` statement writes (`box`)."""
@@ -102,18 +115,31 @@ def _held_names(value):
                                           else _held_names(item))]
 
 
+def _is_held_write(stmt):
+    v = getattr(stmt, "value", None)
+    return (isinstance(stmt, gast.Expr) and isinstance(v, gast.Call) and base.is_ag_call(v)
+            and v.func.attr == "setitem_held")
+
+
 class _Links:
-    """Names linked by assignments that may share a buffer (union-find)."""
+    """Names linked by assignments that may share a buffer (union-find), and the names a
+    list, tuple or dict display assigned to a name holds (`box = [y]`: a write through
+    `box[0]` writes `y`; kept apart, so that only such writes rebind them)."""
 
     def __init__(self, fn_node, local):
-        self.parent = {}
+        self.parent, self.held = {}, {}
+        for node in gast.walk(fn_node):
+            if (isinstance(node, gast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], gast.Name)):
+                held = [n for n in _held_names(node.value) if n in local]
+                if held:
+                    self.held.setdefault(node.targets[0].id, []).extend(held)
         for node in gast.walk(fn_node):
             if (isinstance(node, gast.Assign) and len(node.targets) == 1
                     and isinstance(node.targets[0], gast.Name) and _written(node) is None):
-                src = _source_name(node.value)
-                for n in ([src] if src is not None else []) + _held_names(node.value):
-                    if n in local and node.targets[0].id in local:
-                        self.union(n, node.targets[0].id)
+                for src in _sources(node.value):
+                    if src in local and node.targets[0].id in local:
+                        self.union(src, node.targets[0].id)
 
     def find(self, n):
         while self.parent.get(n, n) != n:
@@ -159,6 +185,8 @@ class SharedNamesTransformer(base.Base):
         passed = _passed_names(st.value, local)
         names = list(passed)
         written = _written(st)
+        if _is_held_write(st):  # `box[0][k] = v`: the names `box = [y, ...]` put in box
+            names += [n for n in links.held.get(written, ()) if n in bound and n not in names]
         for w in passed + ([written] if written else []):
             for n in sorted(links.group(w)):
                 if n != written and n in bound and n not in names:
