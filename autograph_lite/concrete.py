@@ -43,8 +43,8 @@ class ConcreteFunction:
         self._single = (len(template) == 1 and template[0] is _out_marker()
                         and not isinstance(structured, (tuple, list, dict)))
         # relaxed Python scalar arguments (function.py ``_scalar_key``): weak 0-d inputs
-        self._weak = tuple(i for i, part in enumerate(key) if isinstance(part, tuple)
-                           and len(part) == 2 and part[0] == "weak")
+        from .function import is_weak_part
+        self._weak = tuple(i for i, part in enumerate(key) if is_weak_part(part))
 
     # introspection ------------------------------------------------------------------------
     @property
@@ -113,8 +113,7 @@ class ConcreteFunction:
         if self._dispatcher is not None:
             call = _entry_point(self._dispatcher, tuple(inputs), tuple(self._kernel.const_args))
         finish = self._wrappers[0] if self._single else self._finish
-        if len(self._plain) != len(args) or len(inputs) != len(args) or any(
-                type(a) is EagerTensor for a in args):
+        if len(self._plain) != len(args) or any(type(a) is EagerTensor for a in args):
             call = _adapter(call, len(args), self._plain,
                             [i for i in self._plain if type(args[i]) is EagerTensor])
         return call, finish, self._located
@@ -206,8 +205,9 @@ def _input_positions(graph, function, key):
     if not n or not isinstance(key, tuple) or len(key) < n or function.input_signature:
         return None
     names = function._param_names
-    positions = [i for i in range(n) if isinstance(key[i], tuple) and len(key[i]) == 2
-                 and (isinstance(key[i][1], np.dtype) or key[i][0] == "weak")]
+    from .function import is_weak_part
+    positions = [i for i in range(n) if is_weak_part(key[i]) or (
+        isinstance(key[i], tuple) and len(key[i]) == 2 and isinstance(key[i][1], np.dtype))]
     if len(positions) != len(graph.inputs) or any(
             v.hint != names[i] for v, i in zip(graph.inputs, positions)):
         return None

@@ -112,9 +112,10 @@ class Function:
         self.autograph = autograph
         self.backend = backend
         self._cache = {}
-        # sizes relax (SPEC 2): (argument index, rank, dtype) -> the shape the next trace
-        # of such an argument uses (None where two calls differed); arguments whose
-        # relaxed trace failed (the body needs their sizes as Python ints) stay exact
+        # sizes relax (SPEC 2): (argument index, rank, dtype) -> _Sizes (the first shape,
+        # the exact shapes that shared its kernel, the relaxed shape); arguments whose
+        # relaxed trace failed (the body needs their sizes or values as Python ints) are in
+        # _static and stay exact
         self._shapes = {}
         # Python int/float arguments relax too: (argument index, type) -> the first value
         # seen, or _RELAXED once a second one was (then a weak 0-d tensor of the trace)
@@ -304,7 +305,7 @@ class Function:
                     and None in part[0]):
                 v = a if type(a) is np.ndarray else a._np
                 exact[i] = (v.shape, v.dtype)
-            elif part in _WEAK.values():
+            elif is_weak_part(part):
                 exact[i] = _leaf_key(a, None)
             else:
                 continue
@@ -454,7 +455,7 @@ class Function:
             for i, a in enumerate(args):
                 if type(a) in (np.ndarray, EagerTensor) and None in key[i][0]:
                     out[leaf] = key[i][0]
-                elif key[i] in _WEAK.values():
+                elif is_weak_part(key[i]):
                     weak.add(leaf)
                 leaf += len(nest.flatten(a))
         return out, weak
@@ -712,6 +713,14 @@ def _fits(a):
     """Whether Python scalar ``a`` fits the weak tensor it would become (an int beyond
     int64 stays a signature value, as NumPy would refuse it)."""
     return type(a) is float or -2 ** 63 <= a < 2 ** 63
+
+
+def is_weak_part(part):
+    """Whether a signature-key part is a relaxed Python scalar's (``_scalar_key``)."""
+    return part in _WEAK_PARTS
+
+
+_WEAK_PARTS = frozenset(_WEAK.values())
 
 
 def weak_arguments(args, positions):

@@ -628,12 +628,17 @@ def register_lifted(array, box, graph, name=None):
 # an object was made, so a loop records the arrays its body can reach when it begins
 # (autograph/runtime/data.py ``reachable_arrays``: the converted code's locals); an array
 # lifted later that was not among them was made inside.
+def _loop_entries(graph):
+    """[(start, reachable arrays)] of the staged loops being traced, outermost first."""
+    return root_graph(graph).__dict__.setdefault("_loop_entries", [])
+
+
 class loop_entry:
     """``with loop_entry(start, graph):`` around tracing a staged loop whose storages
     made from serial ``start`` on are its own."""
 
     def __init__(self, start, graph):
-        self.entries = root_graph(graph).__dict__.setdefault("_loop_entries", [])
+        self.entries = _loop_entries(graph)
         # only converted code lifts arrays, and it has imported the runtime
         data = sys.modules.get("autograph_lite.autograph.runtime.data")
         self.entry = (start, data.reachable_arrays(graph) if data is not None else None)
@@ -648,7 +653,7 @@ class loop_entry:
 def loop_reachable(graph):
     """The arrays the innermost staged loop being traced could reach when it began
     ({id: array}; None when unknown)."""
-    entries = root_graph(graph).__dict__.get("_loop_entries")
+    entries = _loop_entries(graph)
     return entries[-1][1] if entries else None
 
 
@@ -656,7 +661,7 @@ def _birth(array, graph):
     """The serial of a lifted array's storage: the start of the innermost loop being
     traced that could not reach it when it began (made inside it), else -1 (older than
     every region)."""
-    for start, alive in reversed(root_graph(graph).__dict__.get("_loop_entries", ())):
+    for start, alive in reversed(_loop_entries(graph)):
         if alive is not None and id(array) not in alive:
             return start
     return -1

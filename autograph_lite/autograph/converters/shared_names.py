@@ -97,8 +97,7 @@ def _written(stmt):
     if (isinstance(stmt, gast.Assign) and isinstance(v, gast.Call) and base.is_ag_call(v)
             and v.func.attr in _WRITES and isinstance(stmt.targets[0], gast.Name)):
         return stmt.targets[0].id
-    if (isinstance(stmt, gast.Expr) and isinstance(v, gast.Call) and base.is_ag_call(v)
-            and v.func.attr == "setitem_held" and v.args):
+    if _is_held_write(stmt) and v.args:
         return _source_name(v.args[0])
     return None
 

@@ -104,17 +104,23 @@ def _global_names(code):
     return names
 
 
+def _converted_frames(f):
+    """The frames of the user's converted code from frame ``f`` outwards."""
+    errors = core.module("autograph_lite.errors")
+    frames = []
+    while f is not None:
+        if f.f_code.co_filename in errors._ORIGINS:
+            frames.append(f)
+        f = f.f_back
+    return frames
+
+
 def _captured(a):
     """The name of the global or closure variable of the user's converted code whose
     array ``a`` is (or views), or None. The converted code's own nested functions
     (loop bodies, branches) reach the function's locals as closure variables too: those
     are locals of an enclosing converted frame, not captures."""
-    errors = core.module("autograph_lite.errors")
-    frames, f = [], sys._getframe(2)
-    while f is not None:
-        if f.f_code.co_filename in errors._ORIGINS:
-            frames.append(f)
-        f = f.f_back
+    frames = _converted_frames(sys._getframe(2))
     local = set()
     for f in frames:
         local.update(f.f_code.co_varnames, f.f_code.co_cellvars)
@@ -164,13 +170,9 @@ def reachable_arrays(graph):
     answer; a wrong "made inside" would drop the loop's writes). Holding the arrays keeps
     their ids from being reused."""
     mutation = core.module("autograph_lite.mutation")
-    errors = core.module("autograph_lite.errors")
     found, seen, stack = {}, set(), []
-    f = sys._getframe(1)
-    while f is not None:
-        if f.f_code.co_filename in errors._ORIGINS:
-            stack.extend(f.f_locals.values())
-        f = f.f_back
+    for f in _converted_frames(sys._getframe(1)):
+        stack.extend(f.f_locals.values())
     while stack:
         x = stack.pop()
         if id(x) in seen or isinstance(x, _OPAQUE) or core.is_tensor(x):
@@ -290,11 +292,7 @@ def setitem(target, key, value, op=None, name=None):
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
     (or at a traced index, or inside a staged branch or loop) becomes a box first
     (`lift`). `name`: the target's variable name, for error messages."""
-    if isinstance(target, np.ndarray):
-        target = trace_arrays.resolve(target)
-        if isinstance(target, np.ndarray) and (
-                core.is_symbolic(value) or _symbolic_key(key) or trace_arrays.in_region()):
-            target = lift(target, name)
+    target = for_write(target, core.is_symbolic(value) or _symbolic_key(key), name)
     if core.is_symbolic(target):
         mutation = core.module("autograph_lite.mutation")
         if op is None:
@@ -309,6 +307,18 @@ def setitem(target, key, value, op=None, name=None):
     if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return core.ag().setitem(target, key, value)
     target[key] = value
+    return target
+
+
+def for_write(target, traced, name=None):
+    """``target`` about to be written (`x[k] = v`, `x op= v`, `np.copyto(x, ...)`, `out=x`):
+    a NumPy array of trace time that stands for a box is that box; one written with traced
+    values (``traced``) or inside a staged branch or loop becomes one first (``lift``):
+    NumPy run on it directly would change only this trace's Python value."""
+    if isinstance(target, np.ndarray):
+        target = trace_arrays.resolve(target)
+        if isinstance(target, np.ndarray) and (traced or trace_arrays.in_region()):
+            target = lift(target, name)
     return target
 
 
@@ -327,12 +337,7 @@ def augassign(target, value, op, name=None):
     """`target op= value` on a name (converters/subscripts.py): Python's in-place operator,
     on the box when `target` is a NumPy array of trace time that is (or, written now
     inside a staged branch or loop or by a tensor, becomes) one (``lift``)."""
-    if isinstance(target, np.ndarray):
-        target = trace_arrays.resolve(target)
-        if isinstance(target, np.ndarray) and (
-                core.is_symbolic(value) or trace_arrays.in_region()):
-            target = lift(target, name)
-    return _AUG[op](target, value)  # (a MaybeUnset target checks its read: unset.py)
+    return _AUG[op](for_write(target, core.is_symbolic(value), name), value)  # (a MaybeUnset target checks its read: unset.py)
 
 
 def assert_stmt(test, msg=None):

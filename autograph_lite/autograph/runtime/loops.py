@@ -136,14 +136,10 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
             if not core.is_symbolic(go) and not go:
                 return
         if (counted and k == 0 and graph is not None and len(iter_) > 1
-                and _staged_ops(graph.nodes[mark:]) * _enclosing_trips() > UNROLL_BUDGET
+                and trial.staged_ops(graph.nodes[mark:]) * _enclosing_trips() > UNROLL_BUDGET
                 and _try_staged(_as_staged(iter_, 1), extra_test, body, get_state, set_state,
                                 names, nouts, opts, loc)):
             return
-
-
-def _staged_ops(nodes):
-    return sum(1 + sum(_staged_ops(r.nodes) for r in node.regions) for node in nodes)
 
 
 def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):

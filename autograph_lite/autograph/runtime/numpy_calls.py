@@ -32,22 +32,6 @@ def _stack_of_tensor(stack):
     return call
 
 
-def _written(a, inputs):
-    """The array a NumPy call writes into (`np.copyto(dst, ...)`, `out=`): a NumPy array of
-    trace time that stands for a box is that box; one written with a tensor, or inside a
-    staged branch or loop, becomes one first (data.lift), as `a[...] = ...` would: NumPy
-    run on it directly would change only this trace's Python value."""
-    if not isinstance(a, np.ndarray):
-        return a
-    trace_arrays = core.module("autograph_lite.autograph.runtime.trace_arrays")
-    box = trace_arrays.resolve(a)
-    if box is not a:
-        return box
-    if trace_arrays.in_region() or _has_symbolic(inputs):
-        return data.lift(a, None)
-    return a
-
-
 def overload(f):
     """The replacement for `f`, or None when `f` is called as it is."""
     try:
@@ -70,13 +54,14 @@ def overload(f):
         return _stack_of_tensor(f)
     if f is np.copyto:
         def copyto(dst, src, *args, **kwargs):
-            return f(_written(dst, (src,)), src, *args, **kwargs)
+            return f(data.for_write(dst, _has_symbolic((src,))), src, *args, **kwargs)
         return copyto
     if isinstance(f, np.ufunc):
         def ufunc(*args, out=None, **kwargs):
             if out is None:
                 return f(*args, **kwargs)
-            outs = tuple(_written(o, args) for o in (out if isinstance(out, tuple) else (out,)))
+            outs = tuple(data.for_write(o, _has_symbolic(args))
+                         for o in (out if isinstance(out, tuple) else (out,)))
             return f(*args, out=outs, **kwargs)
         return ufunc
     if f is np.ndindex:  # (a loop over it may be staged: loops.py)

@@ -120,14 +120,15 @@ def scratch_run(values, run, get_state, set_state, restore, start=None, nodes=No
             with staging.region():
                 run()
             if nodes is not None:
-                nodes.append(_count(g))
+                nodes.append(staged_ops(g.nodes))
             return get_state()
     finally:
         set_state(restore)
 
 
-def _count(graph):
-    return sum(1 + sum(_count(r) for r in node.regions) for node in graph.nodes)
+def staged_ops(nodes):
+    """How many ops ``nodes`` stage, those of their branches and loops included."""
+    return sum(1 + sum(staged_ops(r.nodes) for r in node.regions) for node in nodes)
 
 
 def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
