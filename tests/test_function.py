@@ -81,6 +81,29 @@ def test_python_scalars_relax_after_a_second_value():
     assert f.tracing_count == before + 1
 
 
+def scaled_sum(x, c, k):
+    s = x * c
+    for i in range(k):
+        s = s + c
+    return s
+
+
+def test_relaxed_python_scalars_agree_three_ways():
+    # Python floats and ints relax to weak 0-d inputs from their second value on: on
+    # every backend a float32 array plus a Python float stays float32 (NumPy 2), and the
+    # int, a loop bound, is staged
+    x32 = np.linspace(0.0, 1.0, 5).astype(np.float32)
+    functions = {b: ag.defun(scaled_sum, backend=b) for b in BACKENDS}
+    agree(scaled_sum, calls=[(x32, c, k) for c, k in ((0.5, 2), (0.25, 3), (-1.5, 0),
+                                                       (3.0, 7))],
+          functions=functions, exact=True)
+    for f in functions.values():
+        assert f.tracing_count == 2
+        assert f.get_concrete_function(x32, 9.5, 4)._weak == (1, 2)
+    # (a relaxed float times the counter of a staged Python range would be float64, not
+    # Python's float32: that trace fails the loop's dtype check and the values stay exact)
+
+
 def test_signed_zero_and_nan_are_different_signature_values():
     f = ag.defun(lambda x, c: x / c, autograph=False, backend="interpreter")
     one = np.float64(1.0)
