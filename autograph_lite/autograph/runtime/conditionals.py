@@ -109,9 +109,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             trace(which)
             order.append(which)
             _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init)
-            if (not which) not in traced and any(
-                    is_undefined(v) for v in traced[which]):
-                trace(not which)  # only to name the branch that sets the variable
+            if (not which) not in traced:
+                _name_one_sided(which, traced, orelse if which else body, get_state,
+                                set_state, init, names, flag, loc)
             if len(traced) == 2:
                 _settle_lists(traced, init, names, loc)
                 if trial.active():
@@ -274,8 +274,31 @@ def _fill_one_sided(traced):
         traced[which] = tuple(out)
 
 
-def _check_all(traced, names, init, deleted, loc):
+def _name_one_sided(which, traced, other_branch, get_state, set_state, init, names,
+                    deleted, loc):
+    """The first branch traced left a variable unset: the SPEC's error names the branch
+    that sets it, so the other branch is looked at now, before the core sees an unset
+    output. It is traced into a thrown-away scratch graph (trial.scratch_run): traced in
+    the current branch's region, its writes into arrays from before the `if` would stay
+    in this branch (the other branch's `r0[i] += 1` applied on runs taking this one)."""
+    mine = traced[which]
+    unset_here = {i for i, v in enumerate(mine) if is_undefined(v)}
+    if not unset_here:
+        return
+    other = trial.scratch_run(init, other_branch, get_state, set_state,
+                              tuple(mine) + tuple(init[len(mine):]))
+    other = _unchanged_as_original(other[:len(mine)], init)
+    pair = {which: mine, (not which): other}
+    if trial.active():
+        _fill_one_sided(pair)
+        traced[which] = pair[which]
+    _check_all(pair, names, init, deleted, loc, only=unset_here)
+
+
+def _check_all(traced, names, init, deleted, loc, only=None):
     for i, (name, t, f, before) in enumerate(zip(names, traced[True], traced[False], init)):
+        if only is not None and i not in only:
+            continue
         if (i in deleted and isinstance(t, Undefined) != isinstance(f, Undefined)
                 and not isinstance(before, Undefined)
                 and unset.stand_in(unset.value_of(before)) is not None):
