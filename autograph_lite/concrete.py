@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from . import nest
+from . import contiguity, nest
 from .backends import interpreter
 from .tensor import EagerTensor, TensorSpec
 
@@ -29,6 +29,9 @@ class ConcreteFunction:
         self._structured = structured
         self._template = template
         self._key = key
+        # {argument leaf: was it C-contiguous} for the arrays whose layout the trace relied
+        # on (a reshape view's write, contiguity.py): a call with another traces again
+        self.layouts = contiguity.used_inputs(graph)
         self._kernel = None
         self._source = None
         self._dispatcher = None   # the Numba dispatcher (cpu backend), once compiled

@@ -17,7 +17,7 @@ import weakref
 
 import numpy as np
 
-from . import nest
+from . import contiguity, nest
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -172,6 +172,9 @@ class Function:
         cf = self._cache.get(key := self._key(args))
         if cf is None:
             cf = self._trace_locked(key, args)
+        if cf.layouts and not _layouts_fit(cf.layouts, args):
+            key += (_layouts(cf.layouts, args),)
+            cf = self._cache.get(key) or self._trace_locked(key, args)
         out = cf._call_args(args)
         if (self._fast is not None and not kwargs and len(given) == self._fast_arity
                 and all(a is b for a, b in zip(args, given))):  # the rest are defaults
@@ -403,7 +406,10 @@ class Function:
             else:
                 sym.append(x)
                 continue
-            sym.append(_argument_box(graph.add_input(t, hint=names[i]), x, names[i]))
+            value = graph.add_input(t, hint=names[i])
+            if type(x) is np.ndarray and self.input_signature is None:
+                contiguity.mark_input(value, i, bool(x.flags.c_contiguous))
+            sym.append(_argument_box(value, x, names[i]))
         sym_args = nest.pack_as(args, sym)
         fn = self._converted_function()
         with graph_scope(graph):
@@ -779,6 +785,21 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
         func = func.python_function
     return Function(func, input_signature, autograph, backend)
 
+
+
+def _layouts_fit(layouts, args):
+    """Whether the array arguments a trace relied on the layout of ({leaf index: whether
+    it was C-contiguous}, contiguity.py) have that layout now."""
+    leaves = nest.flatten(args)
+    return all(bool(leaves[i].flags.c_contiguous) == c for i, c in layouts.items())
+
+
+def _layouts(layouts, args):
+    """The part of the signature key that tells traces for other layouts apart (sizes
+    relax; layouts do not)."""
+    leaves = nest.flatten(args)
+    return ("c_contiguous",) + tuple((i, bool(leaves[i].flags.c_contiguous))
+                                     for i in sorted(layouts))
 
 
 def _argument_box(value, arg, name):

@@ -52,10 +52,11 @@ _generations = itertools.count(1)  # one counter: a restored storage never repea
 class Storage:
     """One buffer's identity while tracing (see the module docstring)."""
     __slots__ = ("base", "gen", "origin", "name", "index", "serial", "sources", "options",
-                 "synced", "refusal", "writes", "hazards")
+                 "synced", "refusal", "writes", "hazards", "first")
 
     def __init__(self, base, origin=MADE, name=None, index=None, sources=(), serial=None):
         self.base = base
+        self.first = base         # the Value it was made as: its layout (contiguity.py)
         self.gen = 0
         self.origin = origin
         self.name = name
@@ -99,10 +100,11 @@ class Log:
     def restore(self):
         """Undoes the scope's writes into arrays that existed before it (scratch traces,
         the other branch); arrays made inside keep their state (a branch's results)."""
-        for s, (base, gen) in self.before.items():
+        for s, (base, gen, writes) in self.before.items():
             if s.serial >= self.start:
                 continue
             s.base = base
+            s.writes = writes  # (a hazard, below, was not written after all)
             s.gen = next(_generations)  # boxes read since the write refresh again
 
 
@@ -161,7 +163,7 @@ class shielded:
 def _record(storage):
     below = (_logs.shield or {}).get(storage, 0)
     for log in (_logs.stack or ())[below:]:
-        log.before.setdefault(storage, (storage.base, storage.gen))
+        log.before.setdefault(storage, (storage.base, storage.gen, storage.writes))
 
 
 def set_base(storage, value):
@@ -229,14 +231,53 @@ def _visible(value):
     return g is None or g.can_see(value)
 
 
-def make_view(parent, result, node):
-    """Links ``result`` (the output of view ``node`` on ``parent``) to the parent's
-    storage, so later writes through either are seen by both."""
+def link_view(parent, results, node):
+    """Links the outputs of view op ``node`` on box ``parent`` to the parent's buffer, as
+    NumPy shares it: a basic index, transpose, squeeze, expand_dims and split always view
+    it; a reshape (ravel) views a C-contiguous array, and of any other array may be a view
+    or a copy (NumPy decides by its strides), so it is an ``uncertain`` view."""
+    from .contiguity import box_is_c
+    if node.op == "getitem" and (results[0].ndim == 0 or any(
+            s[0] in ("gather", "mask") for s in node.attrs["spec"])):
+        return  # a copy: advanced indexing, or indexing down to a scalar
+    if node.op == "reshape" and not box_is_c(parent):
+        for r in results:
+            uncertain_view(parent, r, node)
+        return
+    for k, r in enumerate(results):
+        make_view(parent, r, node, k if node.opdef.multi_output else None)
+
+
+def make_view(parent, result, node, output=None):
+    """Links ``result`` (the output of view ``node`` on ``parent``; its ``output``-th of
+    several) to the parent's storage, so later writes through either are seen by both."""
     s = storage_of(parent)
+    attrs = dict(node.attrs) if output is None else dict(node.attrs, _output=output)
     result._storage = s
-    result._chain = parent._chain + ((node.op, dict(node.attrs), tuple(node.inputs[1:])),)
+    result._chain = parent._chain + ((node.op, attrs, tuple(node.inputs[1:])),)
     result._gen = s.gen
     return result
+
+
+def uncertain_view(parent, result, node):
+    """``result`` of ``node`` may or may not share ``parent``'s buffer at run time: its
+    own storage, refusing a write into it and a read of it once any buffer ``parent`` may
+    be was written (``hazards``), with the reason."""
+    s = storage_of(parent)
+    hazards, todo = [], [s]
+    while todo:
+        st = todo.pop()
+        if st not in hazards:
+            hazards.append(st)
+            todo += [o.storage for o in st.options]
+    refusal = NotImplementedError(
+        f"'{node.op}' of an array that is not known to be C-contiguous (a transpose, a "
+        f"strided slice, an argument passed non-contiguous, a result of control flow or "
+        f"a callback) is a view or a copy depending on its strides in NumPy, so writing "
+        f"into the result, or reading it after the array was written, is not supported "
+        f"({node.loc or 'here'}); take a .copy() of the result, or reshape a contiguous "
+        f"array")
+    return merged(result, (), refusal=refusal, hazards=hazards)
 
 
 def _sym(value):
@@ -251,6 +292,10 @@ def _apply(name, *args, **attrs):
 
 def _replay(step, value):
     op, attrs, extra = step
+    if "_output" in attrs:  # one output of several (split)
+        attrs = dict(attrs)
+        k = attrs.pop("_output")
+        return _apply(op, _sym(value), *map(_sym, extra), **attrs)[k]._v
     return _apply(op, _sym(value), *map(_sym, extra), **attrs)._v
 
 
@@ -266,10 +311,16 @@ def _invert(step, parent, child):
         axes = tuple(range(n))[::-1] if axes is None else tuple(a % n for a in axes)
         inverse = tuple(int(k) for k in np.argsort(axes))
         return _apply("transpose", _sym(child), axes=inverse)._v
-    raise NotImplementedError(
-        f"writing through the result of '{op}' (a view NumPy may or may not share with "
-        f"its base) is not supported; index the original array instead, or write into a "
-        f".copy()")
+    if op in ("reshape", "squeeze", "expand_dims"):  # (a reshape here views a C array)
+        return _apply("reshape_as", _sym(child), _sym(parent))._v
+    if op == "split":  # the parent's parts again, this one replaced
+        attrs = dict(attrs)
+        k = attrs.pop("_output")
+        parts = list(_apply(op, _sym(parent), **attrs))
+        parts[k] = _sym(child)
+        return _apply("concat", *parts, axis=attrs.get("axis", 0))._v
+    raise NotImplementedError(f"writing through the result of '{op}' is not supported; "
+                              f"index the original array instead, or write into a .copy()")
 
 
 # -- the write primitive -------------------------------------------------------------------
@@ -342,8 +393,8 @@ def augmented(box, op, other):
     casting, the target keeps its shape), a new value for scalars (0-d tensors that are
     not array arguments: NumPy scalars rebind)."""
     result = _apply(op, box, other)
-    if box.ndim == 0 and not is_argument(box):
-        return result
+    if box.ndim == 0 and not is_argument(box) and not box._chain:
+        return result  # (with a chain: NumPy's 0-d view, `np.squeeze(x)`: written)
     return store(box, result, lambda a, b: f"Cannot cast ufunc '{op}' output from "
                  f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'")
 
@@ -565,7 +616,7 @@ def lifted(array, graph):
     afresh in the current graph (it follows the array's storage)."""
     entry = _registry(graph).get(id(array))
     if entry is None:
-        return None
+        return _untracked_view(array, graph)
     if entry.box is not None:
         return entry.box
     if entry.original is not None:
@@ -574,6 +625,30 @@ def lifted(array, graph):
         base = lifted(entry.view[0], graph)
         return None if base is None else base[entry.view[1]]
     return None
+
+
+def _untracked_view(array, graph):
+    """A NumPy array of trace time that shares memory with one that became a box, though
+    not taken by the converted code's indexing (``m = t.reshape(2, 3)``, ``np.ravel(t)``),
+    holds the values from before the box's writes. When it is the whole buffer of a
+    C-contiguous one, C-contiguous itself, it is that box reshaped (a view: writes through
+    either reach both); any other is refused (reading it would be a silent wrong answer).
+    None: it shares memory with no such array."""
+    for entry in _registry(graph).values():
+        if (entry.box is not None and entry.array is not array
+                and np.may_share_memory(array, entry.array)):
+            a, b = array, entry.array
+            if (a.flags.c_contiguous and b.flags.c_contiguous and a.dtype == b.dtype
+                    and a.nbytes == b.nbytes
+                    and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]):
+                return _apply("reshape", entry.box, shape=tuple(a.shape))
+            from .errors import user_location
+            raise NotImplementedError(
+                f"a NumPy array made while tracing, read at {user_location() or 'here'}, "
+                f"shares memory with one that was written with tensors (a reshape, ravel or "
+                f"other view of it), so it would hold the values from before those writes; "
+                f"index the written array itself, or make the view from it after the last "
+                f"write")
 
 
 def original(array, graph):

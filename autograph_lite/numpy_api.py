@@ -195,11 +195,16 @@ def clip(x, a_min=None, a_max=None):
 
 def reshape(x, shape, order="C"):
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    if order == "F":  # (the same values; a view only in cases refused, contiguity.py)
+        return transpose(apply("reshape", transpose(x), shape=shape[::-1]))
+    if order != "C":
+        raise NotImplementedError(f"reshape with order={order!r} has no staged form; use "
+                                  f"order='C' or order='F'")
     return apply("reshape", x, shape=shape)
 
 
 def reshape_method(x, *shape, order="C"):
-    return reshape(x, shape[0] if len(shape) == 1 else shape)
+    return reshape(x, shape[0] if len(shape) == 1 else shape, order)
 
 
 def transpose(x, axes=None):
@@ -211,7 +216,12 @@ def transpose_method(x, *axes):
 
 
 def ravel(x, order="C"):
-    return reshape(x, (-1,))
+    return reshape(x, (-1,), order)
+
+
+def flatten(x, order="C"):
+    """``x.flatten()``: always a copy (``ravel`` may be a view)."""
+    return copy(ravel(x, order))
 
 
 def squeeze(x, axis=None):

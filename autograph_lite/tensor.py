@@ -86,7 +86,7 @@ class Tensor:
     argmax = _m("argmax"); argmin = _m("argmin"); cumsum = _m("cumsum")  # noqa: E702
     reshape = _m("reshape_method"); transpose = _m("transpose_method")  # noqa: E702
     astype = _m("astype"); copy = _m("copy"); clip = _m("clip")  # noqa: E702
-    squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("ravel")  # noqa: E702
+    squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("flatten")  # noqa: E702
     dot = _m("dot")
     del _m
 
@@ -181,7 +181,7 @@ class SymbolicTensor(Tensor):
     @property
     def _value(self):
         s = self._storage
-        if s is not None and (self._gen != s.gen or self._chain or s.options):
+        if s is not None and (self._gen != s.gen or self._chain or s.options or s.hazards):
             from .mutation import refresh  # (a view's cached value may be a region's)
             return refresh(self)
         return self._v

@@ -351,12 +351,12 @@ def uses_callbacks(source):
 
 
 defop("py_func", infer=_infer, eager=_make_eager("py_func"), lower=_make_lower("py_func"),
-      stateful=True, side_effects=True, differentiable=False,
+      layout="unknown", stateful=True, side_effects=True, differentiable=False,
       doc="ag.py_func(stateful=True): an opaque NumPy callback, run at its place on every call")
-defop("py_func_stateless", infer=_infer, eager=_make_eager("py_func"),
+defop("py_func_stateless", infer=_infer, layout="unknown", eager=_make_eager("py_func"),
       lower=_make_lower("py_func"), differentiable=False,
       doc="ag.py_func(stateful=False): a pure NumPy callback; identical calls may merge")
-defop("py_function", infer=_infer, eager=_make_eager("py_function"),
+defop("py_function", infer=_infer, layout="unknown", eager=_make_eager("py_function"),
       lower=_make_lower("py_function"), stateful=True, side_effects=True,
       differentiable=True,
       doc="ag.py_function: an opaque callback on EagerTensors (gradients: a later issue)")

@@ -8,7 +8,7 @@ import numpy as np
 
 from .. import errors
 from ..tensor import EagerTensor, SymbolicTensor, to_numpy_value, type_of_constant
-from ..mutation import lifted, make_view, root_graph
+from ..mutation import lifted, link_view, root_graph
 from ..trace.context import current_graph
 from .registry import OPS
 
@@ -95,21 +95,11 @@ def apply(name, *args, **attrs):
         raise errors.with_location(e, loc) from None
     node = graph.add_node(name, values, attrs, out_types, loc=loc)
     outs = [SymbolicTensor(v) for v in node.outputs]
-    if op.view and isinstance(args[0], SymbolicTensor) and _shares_buffer(node):
-        for o in outs:  # NumPy's view shares the buffer: writes through either reach both
-            make_view(args[0], o, node)
+    if op.view and isinstance(args[0], SymbolicTensor) and name != "reshape_as":
+        link_view(args[0], outs, node)  # writes through either reach both, as in NumPy
     if not outs:
         return None
     return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)
-
-
-def _shares_buffer(node):
-    """Whether NumPy's result of view op ``node`` is a view (advanced indexing and
-    indexing down to a scalar copy)."""
-    if node.op == "getitem":
-        return node.outputs[0].type.ndim > 0 and not any(
-            s[0] in ("gather", "mask") for s in node.attrs["spec"])
-    return True
 
 
 def stage_node(name, values, attrs, out_types, regions=(), loc=None):

@@ -50,7 +50,8 @@ def encode_index(index):
     return tuple(spec), tensors
 
 
-def _expand(spec, ndim):
+def expand_spec(spec, ndim):
+    """``spec`` with its Ellipsis (or the implied trailing one) spelled out as full slices."""
     used = sum(1 for s in spec if s[0] not in ("new", "ellipsis"))
     if used > ndim:
         raise IndexError(f"too many indices for a tensor of rank {ndim}: {used} were indexed")
@@ -71,7 +72,7 @@ def _infer_shape(xt, spec, in_types):
     shape, dim = [], 0
     if sum(1 for s in spec if s[0] in ("gather", "mask")) > 1:
         raise IndexError("only one integer-array or boolean-mask index is supported")
-    for s in _expand(spec, xt.ndim):
+    for s in expand_spec(spec, xt.ndim):
         kind = s[0]
         if kind == "new":
             shape.append(1)
@@ -132,7 +133,7 @@ def render_index(em, node, spec, first):
             return ""
         return str(p[1]) if p[0] == "c" else em.name(node.inputs[first + p[1] - 1])
     out, dim = [], 0
-    for s in _expand(spec, x.type.ndim):
+    for s in expand_spec(spec, x.type.ndim):
         kind = s[0]
         if kind == "new":
             out.append("None")
@@ -201,7 +202,7 @@ def _setitem_lower(em, node):
 # Numba's array assignment copies a source that overlaps the target first, as NumPy does,
 # so the value may be a view of the array being updated (``y[4:] = y[:2]``).
 defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lower,
-      updates_input=True, overlap_safe=(1,),
+      layout="first", updates_input=True, overlap_safe=(1,),
       doc="functional x[index] = value: returns the updated tensor (in place when safe)")
 
 

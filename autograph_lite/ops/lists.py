@@ -71,6 +71,6 @@ def _push_lower(em, node):
         em.line(f"{out}[{k}] = {r}")
 
 
-defop("list_push", infer=_push_infer, eager=_push_eager, lower=_push_lower,
+defop("list_push", infer=_push_infer, layout="unknown", eager=_push_eager, lower=_push_lower,
       updates_input=True,
       doc="buffer with row written at index n (grown when full): a staged list's append")

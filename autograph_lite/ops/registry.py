@@ -18,6 +18,9 @@ Field contracts:
   (step(idx), finish())`` computes it inside a loop nest the emitter opens for other
   outputs (one pass instead of two).
 - ``grad(node, out_grads) -> in_grads``: built from other ops (a later issue fills these).
+- ``layout``: when NumPy's result is C-contiguous (contiguity.py): ``"inputs"`` when every
+  array input is (NumPy's default order), ``"first"`` when input 0 is (its buffer),
+  ``"unknown"`` never known; a ``view`` op's by the view rules there.
 """
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -45,6 +48,7 @@ class OpDef:
     multi_output: bool = False   # always returns a tuple, even of one tensor (split)
     updates_input: bool = False  # lowering may write into input 0 (setitem; ownership.py)
     overlap_safe: tuple = ()     # inputs it may read where they overlap what it writes
+    layout: str = "inputs"       # when NumPy's result is C-contiguous (contiguity.py)
     doc: str = ""
     aliases: tuple = field(default=())
 

@@ -49,6 +49,22 @@ defop("reshape", infer=_reshape_infer,
       eager=lambda x, shape: np.reshape(x, shape)[()], lower=_reshape_lower, view=True)
 
 
+def _reshape_as_lower(em, node):
+    x, like = node.inputs
+    src = em.name(x) if x.type.ndim else f"np.array({em.name(x)})"
+    if like.type.ndim == 0:
+        return f"np.ascontiguousarray({src}).ravel()[0]"
+    return f"np.ascontiguousarray({src}).reshape(({', '.join(_shape_of(em, like))},))"
+
+
+# (not user-facing: a write through a reshape, squeeze or expand_dims view, carried back to
+# its base, whose sizes may be known only at run time: mutation.py ``_invert``)
+defop("reshape_as", infer=lambda in_types: [TensorType(in_types[0].dtype, in_types[1].shape)],
+      eager=lambda x, like: np.reshape(x, np.shape(like))[()], lower=_reshape_as_lower,
+      view=True, differentiable=False,
+      doc="x reshaped to the shape of like (a view's write carried back to its base)")
+
+
 def _transpose_infer(in_types, axes=None):
     t = in_types[0]
     axes = tuple(reversed(range(t.ndim))) if axes is None else tuple(axes)

@@ -374,6 +374,60 @@ def test_a_view_the_converted_code_did_not_take_is_refused_when_written_in_stage
         ag.defun(reshaped_made_array_written_in_loop)(I64(2))
 
 
+# The other direction: a view of a made array, read after the array itself was written
+# with a tensor. Were silent wrong answers (the view kept the values of trace time): the
+# names linked to a written one were missed when the written one was the link's root
+# (shared_names._Links.group), and a NumPy method's view (`t.reshape`) was not followed.
+def column_view_read_after_base_write(x, i):
+    t = np.zeros((2, 3))
+    m = t[:, 1]
+    t[i % 2, 1] = x
+    return m * 1.0
+
+
+def reshape_method_view_read_after_base_write(x, i):
+    t = np.zeros(6)
+    m = t.reshape(2, 3)
+    t[i % 6] = x
+    return m * 1.0
+
+
+def reshape_function_view_written_both_ways(x, i):
+    t = np.zeros(6)
+    m = np.reshape(t, (2, 3))
+    t[i % 6] = x
+    m[1, 1] = 4.0
+    return m * 1.0, t
+
+
+def strided_view_read_after_base_write(x, i):
+    t = np.zeros(6)
+    m = np.reshape(t, (2, 3))[:, ::2]   # the converted code's index of a whole reshape
+    t[i % 6] = x
+    return m * 1.0
+
+
+def reshape_of_part_read_after_base_write(x, i):
+    t = np.zeros(6)
+    m = t[1:].reshape(5, 1)             # a reshape of a part: refused, not guessed
+    t[i % 6] = x
+    return m * 1.0
+
+
+@pytest.mark.parametrize("fn", [column_view_read_after_base_write,
+                                reshape_method_view_read_after_base_write,
+                                reshape_function_view_written_both_ways,
+                                strided_view_read_after_base_write])
+def test_a_view_of_a_made_array_sees_later_writes_to_the_array(fn):
+    agree(fn, [(np.float64(2.5), I64(3)), (np.float64(-1.0), I64(4))])
+
+
+def test_a_view_the_trace_cannot_follow_is_refused_when_read_after_a_write():
+    with pytest.raises(NotImplementedError, match="shares memory with one that was written "
+                                                  "with tensors"):
+        ag.defun(reshape_of_part_read_after_base_write)(np.float64(2.5), I64(3))
+
+
 TABLE = np.arange(4.0)
 
 

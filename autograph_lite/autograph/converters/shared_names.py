@@ -61,12 +61,32 @@ def _passed_names(value, local):
     return names
 
 
+# NumPy functions whose result may be a view of their first argument
+_VIEW_FUNCTIONS = frozenset(("reshape", "ravel", "squeeze", "expand_dims", "transpose",
+                             "swapaxes", "moveaxis", "asarray", "atleast_1d", "atleast_2d",
+                             "atleast_3d", "split", "array_split"))
+
+
+def _is_view_function(fn):
+    return (isinstance(fn, gast.Attribute) and fn.attr in _VIEW_FUNCTIONS
+            and isinstance(fn.value, gast.Name) and fn.value.id in ("np", "numpy"))
+
+
 def _source_name(value):
-    """`y` for `y`, `y[...]`, `y.T`, `y.reshape(...)` (what may share y's buffer)."""
+    """`y` for `y`, `y[...]`, `y.T`, `y.reshape(...)`, `np.ravel(y)` (what may share y's
+    buffer), also as the call converter spells them (`ag__.converted_call(y.reshape,
+    ...)`, `ag__.converted_call(np.ravel, (y,), None)`)."""
     while True:
         if isinstance(value, gast.Name):
             return value.id
         if isinstance(value, gast.Call) and base.is_ag_call(value) and \
+                value.func.attr == "converted_call" and len(value.args) >= 2:
+            fn, args = value.args[0], value.args[1]
+            args = args.elts if isinstance(args, gast.Tuple) else []
+            value = args[0] if _is_view_function(fn) and args else fn
+        elif isinstance(value, gast.Call) and _is_view_function(value.func) and value.args:
+            value = value.args[0]
+        elif isinstance(value, gast.Call) and base.is_ag_call(value) and \
                 value.func.attr == "getitem" and value.args:
             value = value.args[0]
         elif isinstance(value, (gast.Subscript, gast.Attribute)):
@@ -149,8 +169,9 @@ class _Links:
         self.parent[self.find(a)] = self.find(b)
 
     def group(self, n):
-        root = self.find(n)
-        return {m for m in self.parent if self.find(m) == root} | {n}
+        root = self.find(n)  # (a root is only a value in ``parent``, never a key)
+        names = set(self.parent) | set(self.parent.values())
+        return {m for m in names if self.find(m) == root} | {n}
 
 
 class SharedNamesTransformer(base.Base):

@@ -1,0 +1,136 @@
+"""Which traced arrays NumPy's own run would hold C-contiguous, known at trace time.
+
+Why it matters: ``y = x.reshape(...)`` (and ``ravel``) is a view of ``x`` when ``x`` is
+C-contiguous and, otherwise, a view or a copy depending on its strides. A write through
+``y``, or a read of ``y`` after ``x`` was written, differs between the two; the Graph is
+functional, so mutation.py must decide at trace time. This module answers "is this
+array C-contiguous on every run?" soundly: True only when NumPy guarantees it, False
+when unknown (mutation.py then refuses what would depend on it: a wrong answer is the
+worst bug).
+
+The rules, from NumPy's behaviour (checked in tests/test_contiguity.py):
+- A NumPy-array argument: its flags at trace time. The trace then depends on them, so
+  the ConcreteFunction records them (``used_inputs``) and function.py traces again for
+  an argument whose flag differs (sizes relax; layouts do not).
+- An op's result, by the op table's ``layout`` (ops/registry.py): ``"inputs"`` (ufuncs,
+  reductions, matmul, creation, concat...: NumPy's default order gives a C-contiguous
+  result when every array input is), ``"first"`` (the buffer of input 0: setitem), or
+  ``"unknown"`` (callbacks, control flow: anything may come back). A constant: its flags.
+- A basic-indexing view of a C-contiguous array is C-contiguous when it selects one block:
+  every axis after the last partly-selected one is a full ``:``, that axis is an index or
+  a step-1 slice, and every axis before it is an index (``x[i]``, ``x[2:5]``, ``x[i, 1:3]``;
+  not ``x[:, 1:3]`` or ``x[::2]``). ``squeeze``/``expand_dims`` keep it, a reshape that is a
+  view makes it, ``transpose`` keeps it only in one dimension, ``split`` only on axis 0.
+"""
+_INPUTS = "_c_contiguous_inputs"   # root graph: {input Value id: (leaf index, flag)}
+_USED = "_c_contiguous_used"       # root graph: {leaf index: flag} the trace relied on
+
+
+def _root(graph):
+    while graph.parent is not None:
+        graph = graph.parent
+    return graph
+
+
+def mark_input(value, leaf, flag):
+    """Function argument ``value`` (leaf ``leaf`` of the call) is an array whose
+    C-contiguity at trace time is ``flag``."""
+    _root(value.graph).__dict__.setdefault(_INPUTS, {})[value.id] = (leaf, flag)
+
+
+def used_inputs(graph):
+    """{leaf index: flag} of the arguments whose layout the trace of ``graph`` relied on."""
+    return dict(graph.__dict__.get(_USED, {}))
+
+
+def _input_flag(value):
+    root = _root(value.graph)
+    known = root.__dict__.get(_INPUTS, {}).get(value.id)
+    if known is None:
+        return False  # a region's parameter (a loop variable), an ag.Tensor, a spec
+    leaf, flag = known
+    root.__dict__.setdefault(_USED, {})[leaf] = flag
+    return flag
+
+
+def value_is_c(value, _memo=None):
+    """Whether NumPy's array for graph Value ``value`` is C-contiguous on every run."""
+    memo = {} if _memo is None else _memo
+    if value.id in memo:
+        return memo[value.id]
+    memo[value.id] = False  # (a cycle cannot occur in SSA; this only guards the recursion)
+    node = value.node
+    if value.type.ndim == 0:
+        out = True
+    elif node is None:
+        out = _input_flag(value)
+    elif node.op == "const":
+        flags = getattr(node.attrs.get("value"), "flags", None)
+        out = flags is None or bool(flags.c_contiguous)
+    else:
+        layout = node.opdef.layout
+        if layout == "first":
+            out = value_is_c(node.inputs[0], memo)
+        elif node.opdef.view:
+            out = value_is_c(node.inputs[0], memo) and step_keeps_c(
+                node.op, node.attrs, node.inputs[0].type, value.type, value.index)
+        elif layout == "inputs":
+            out = all(value_is_c(v, memo) for v in node.inputs if v.type.ndim)
+        else:
+            out = False
+    memo[value.id] = out
+    return out
+
+
+def step_keeps_c(op, attrs, parent_type, out_type, index=0):
+    """Whether view ``op`` of a C-contiguous array is C-contiguous (``index``: which
+    output, for split)."""
+    if out_type.ndim <= 1 and op != "getitem":
+        return True
+    if op in ("squeeze", "expand_dims", "reshape", "reshape_as"):
+        return True  # (a reshape is a view here only of a C-contiguous array)
+    if op == "split":
+        return attrs.get("axis", 0) % parent_type.ndim == 0
+    if op == "getitem":
+        return _selects_one_block(attrs["spec"], parent_type.ndim)
+    return False  # transpose of two or more dimensions
+
+
+def _selects_one_block(spec, ndim):
+    from .ops.indexing import expand_spec
+    parts = [s for s in expand_spec(spec, ndim) if s[0] != "new"]
+    if any(s[0] in ("gather", "mask") for s in parts):
+        return False  # (a copy: not a view at all)
+    full = [s[0] == "slice" and s[1:] == (None, None, None) for s in parts]
+    partial = [k for k, f in enumerate(full) if not f]
+    if not partial:
+        return True
+    p = partial[-1]
+    s = parts[p]
+    if s[0] == "slice" and s[3] not in (None, ("c", 1)):
+        return False
+    return all(parts[k][0] in ("int", "tint") for k in range(p))
+
+
+def box_is_c(box):
+    """Whether tensor ``box`` (a SymbolicTensor) is C-contiguous on every run: its
+    storage's root (mutation.py) viewed through its chain."""
+    from .mutation import storage_of
+    s = storage_of(box)
+    ok = not s.options and value_is_c(s.first)
+    parent = s.base.type
+    for op, attrs, extra in box._chain:
+        if not ok:
+            return False
+        out = _step_type(box, op, attrs, extra, parent)
+        ok = step_keeps_c(op, attrs, parent, out, attrs.get("_output", 0))
+        parent = out
+    return ok
+
+
+def _step_type(box, op, attrs, extra, parent):
+    from .ops.registry import OPS
+    clean = {k: v for k, v in attrs.items() if k != "_output"}
+    types = OPS[op].infer([parent] + [x.type for x in extra], **clean)
+    return types[attrs.get("_output", 0)]
+

@@ -1,0 +1,168 @@
+"""SPEC 3, writes through reshape, ravel, squeeze, expand_dims and split views
+(autograph_lite/mutation.py ``link_view``, autograph_lite/contiguity.py).
+
+NumPy's reshape (and ravel) is a view of a C-contiguous array, and of any other a view or
+a copy by its strides. Where the trace knows the array is C-contiguous on every run (an
+argument passed C-contiguous, a result of NumPy's default order, a block of one), writes
+through either name reach the other, checked three ways (plain Python, interpreter, cpu,
+arguments compared, two calls). Where it cannot know, a write through the result, or a
+read of it after the array was written, is refused naming the line: both were silent
+wrong answers before (the reshape of a transpose read the array's later write).
+"""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from tests.differential import agree
+
+
+def write_through_ravel_of_argument(x, i):
+    y = x.ravel()
+    y[i] = -1.0
+    return x.sum()
+
+
+def write_through_reshape_of_made_array(x, i):
+    z = x * 2.0
+    m = z.reshape(3, 2)
+    m[i % 3, 1] = 7.0
+    return z
+
+
+def reshape_sees_later_write(x, i):
+    y = x.reshape(-1)
+    x[0, i % 3] = 5.0
+    return y * 1.0
+
+
+def reshape_view_written_in_a_loop(x, n):
+    flat = x.reshape(-1)
+    for k in range(n):
+        flat[k] += k
+    return x
+
+
+def reshape_of_a_row_block_written_in_a_branch(x, c):
+    rows = x[1:]            # a block of a C-contiguous array: C-contiguous too
+    m = rows.reshape(-1)
+    if c > 0:
+        m[0] = 9.0
+    return x
+
+
+def squeeze_and_expand_dims_views(x, i):
+    z = x * 1.0
+    s = np.squeeze(z[None])
+    s[0, i % 3] = 3.0
+    e = np.expand_dims(z, 0)
+    e[0, 1, 1] += 10.0
+    return z
+
+
+def split_parts_are_views(x, i):
+    z = x * 2.0
+    a, b = np.split(z, 2)
+    a[0, i % 3] = -4.0
+    b += 1.0
+    return z
+
+
+def zero_d_view_augmented(x):
+    z = x * 1.0             # shape (1, 1)
+    s = np.squeeze(z)       # NumPy: a 0-d view, written in place by +=
+    s += 5.0
+    return z
+
+
+def flatten_is_a_copy(x, i):
+    y = x.flatten()
+    y[i % 6] = 9.0
+    x[0, 1] = 7.0
+    return y, x.reshape(3, 2, order="F"), np.ravel(x, order="F")
+
+
+@pytest.mark.parametrize("fn", [write_through_ravel_of_argument,
+                                write_through_reshape_of_made_array,
+                                reshape_sees_later_write,
+                                squeeze_and_expand_dims_views,
+                                split_parts_are_views,
+                                flatten_is_a_copy])
+def test_reshape_views_agree_with_numpy(fn):
+    agree(fn, calls=[(np.arange(6.0).reshape(2, 3), np.int64(1)),
+                     (np.arange(6.0).reshape(2, 3) - 3.0, np.int64(2))], exact=True)
+
+
+def test_reshape_view_written_in_a_loop():
+    agree(reshape_view_written_in_a_loop, calls=[(np.zeros((2, 3)), np.int64(4)),
+                                                 (np.ones((2, 3)), np.int64(0))], exact=True)
+
+
+def test_reshape_of_a_block_written_in_a_branch():
+    agree(reshape_of_a_row_block_written_in_a_branch,
+          calls=[(np.zeros((3, 2)), np.int64(1)), (np.zeros((3, 2)), np.int64(-1))],
+          exact=True)
+
+
+def test_a_zero_d_view_is_written_in_place():
+    agree(zero_d_view_augmented, calls=[(np.full((1, 1), 2.0),), (np.zeros((1, 1)),)],
+          exact=True)
+
+
+# -- refused: NumPy's answer depends on strides the trace cannot see ------------------------
+def write_through_reshape_of_transpose(x):
+    y = x.T.reshape(-1)
+    y[1] = 7.0
+    return x
+
+
+def read_reshape_of_transpose_after_write(x):
+    z = x * 2.0
+    y = z.T.reshape(-1)
+    z[0, 1] = 9.0           # NumPy copied (z.T is not C-contiguous): y keeps 2.0
+    return y * 1.0
+
+
+@pytest.mark.parametrize("fn", [write_through_reshape_of_transpose,
+                                read_reshape_of_transpose_after_write])
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_an_uncertain_reshape_view_is_refused_at_the_users_line(fn, backend):
+    with pytest.raises(NotImplementedError, match=r"'reshape' of an array that is not known "
+                       r"to be C-contiguous.*test_reshape_views\.py:\d+"):
+        ag.defun(fn, backend=backend)(np.arange(6.0).reshape(2, 3))
+
+
+def test_reading_an_uncertain_reshape_without_writes_is_fine():
+    def f(x):
+        return x.T.reshape(-1) + 1.0
+    agree(f, np.arange(6.0).reshape(2, 3), exact=True)
+
+
+def reshape_read(x):
+    return x.reshape(-1) * 2.0
+
+
+def test_an_argument_passed_non_contiguous_traces_again():
+    """The layout is not in the key (sizes relax; most traces never ask): a trace that
+    relied on an argument being C-contiguous records it, and a call with another layout
+    traces again; the C-contiguous one keeps its trace."""
+    f = ag.defun(reshape_read, backend="interpreter")
+    contiguous, strided = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(2, 6)[:, ::2]
+    for x in (contiguous, strided, contiguous, strided):
+        np.testing.assert_array_equal(f(x), reshape_read(x))
+    assert f.experimental_get_tracing_count() == 2
+    g = ag.defun(write_through_ravel_of_argument, backend="interpreter")
+    i = np.int64(2)
+    agree(write_through_ravel_of_argument, calls=[(contiguous, i)],
+          functions={"interpreter": g})
+    with pytest.raises(NotImplementedError, match="not known to be C-contiguous"):
+        g(strided, i)
+    np.testing.assert_array_equal(strided, np.arange(12.0).reshape(2, 6)[:, ::2])
+    agree(write_through_ravel_of_argument, calls=[(contiguous, i)],
+          functions={"interpreter": g})
+
+
+def test_reshape_order_a_is_refused_naming_it():
+    def f(x):
+        return x.reshape(6, order="A")
+    with pytest.raises(NotImplementedError, match="order='A'"):
+        ag.defun(f, backend="interpreter")(np.zeros((2, 3)))
