@@ -14,8 +14,10 @@ The rules, from NumPy's behaviour (checked in tests/test_contiguity.py):
   an argument whose flag differs (sizes relax; layouts do not).
 - An op's result, by the op table's ``layout`` (ops/registry.py): ``"inputs"`` (ufuncs,
   reductions, matmul, creation, concat...: NumPy's default order gives a C-contiguous
-  result when every array input is), ``"first"`` (the buffer of input 0: setitem), or
-  ``"unknown"`` (callbacks, control flow: anything may come back). A constant: its flags.
+  result when every array input is), ``"first"`` (the buffer of input 0: setitem),
+  ``"branches"``/``"carried"`` (a cond's result when every branch's is; a loop variable when
+  its initial value and the body's result are, a fixpoint), or ``"unknown"`` (callbacks:
+  anything may come back). A constant: its flags.
 - A basic-indexing view of a C-contiguous array is C-contiguous when it selects one block:
   every axis after the last partly-selected one is a full ``:``, that axis is an index or
   a step-1 slice, and every axis before it is an index (``x[i]``, ``x[2:5]``, ``x[i, 1:3]``;
@@ -34,8 +36,18 @@ def _root(graph):
 
 def mark_input(value, leaf, flag):
     """Function argument ``value`` (leaf ``leaf`` of the call) is an array whose
-    C-contiguity at trace time is ``flag``."""
+    C-contiguity at trace time is ``flag``; or (``leaf`` None) a region's parameter that
+    stands for such a value: a loop variable, assumed to keep its initial value's layout
+    (control.py checks the body's result and traces again when it does not)."""
     _root(value.graph).__dict__.setdefault(_INPUTS, {})[value.id] = (leaf, flag)
+
+
+def stand_in(param, value):
+    """Marks region parameter ``param`` as having the layout of the Value ``value`` it
+    stands for; returns that layout."""
+    flag = value.type.ndim > 0 and value_is_c(value)
+    mark_input(param, None, flag)
+    return flag
 
 
 def used_inputs(graph):
@@ -49,7 +61,8 @@ def _input_flag(value):
     if known is None:
         return False  # a region's parameter (a loop variable), an ag.Tensor, a spec
     leaf, flag = known
-    root.__dict__.setdefault(_USED, {})[leaf] = flag
+    if leaf is not None:
+        root.__dict__.setdefault(_USED, {})[leaf] = flag
     return flag
 
 
@@ -76,10 +89,35 @@ def value_is_c(value, _memo=None):
                 node.op, node.attrs, node.inputs[0].type, value.type, value.index)
         elif layout == "inputs":
             out = all(value_is_c(v, memo) for v in node.inputs if v.type.ndim)
+        elif layout == "branches":
+            out = all(value_is_c(r.outputs[value.index], memo) for r in node.regions)
+        elif layout == "carried":
+            out = value.index in _carried_c(node, memo)
         else:
             out = False
     memo[value.id] = out
     return out
+
+
+def _carried_c(node, memo):
+    """The loop variables of while_loop ``node`` that are C-contiguous on every trip:
+    the largest set whose initial values are, and whose body results are when they are
+    (a fixpoint from the optimistic guess, each round dropping what fails)."""
+    key = ("carried", id(node))
+    if key in memo:
+        return memo[key]
+    body = node.regions[1]
+    alive = {k for k, v in enumerate(node.inputs) if value_is_c(v, memo)}
+    while True:
+        assumed = dict(memo)
+        for k, p in enumerate(body.inputs):
+            assumed[p.id] = k in alive
+        keep = {k for k in alive if value_is_c(body.outputs[k], assumed)}
+        if keep == alive:
+            break
+        alive = keep
+    memo[key] = alive
+    return alive
 
 
 def step_keeps_c(op, attrs, parent_type, out_type, index=0):
@@ -117,7 +155,7 @@ def box_is_c(box):
     storage's root (mutation.py) viewed through its chain."""
     from .mutation import storage_of
     s = storage_of(box)
-    ok = not s.options and value_is_c(s.first)
+    ok = value_is_c(s.first)  # (a merge: its region result, C when every buffer it may be is)
     parent = s.base.type
     for op, attrs, extra in box._chain:
         if not ok:

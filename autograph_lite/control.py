@@ -8,7 +8,7 @@ variables whose sizes change are relaxed to ``None`` in those dimensions and ret
 """
 import numpy as np
 
-from . import dtypes, mutation, nest, region_aliases
+from . import contiguity, dtypes, mutation, nest, region_aliases
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
 from .ops.dispatch import apply, as_value, stage_node
@@ -247,6 +247,9 @@ def _staged_while(cond, body, init, names):
         if ident and mutation.storage_of(x) not in carried:
             carried.append(mutation.storage_of(x))
     vtypes = {i: as_value(outer, x).type for i, x in enumerate(leaves) if not identity[i]}
+    # a loop variable's layout (contiguity.py): its initial value's, while the body keeps it
+    layouts = {i: contiguity.value_is_c(x._value) for i, x in enumerate(leaves)
+               if is_symbolic(x) and x.ndim > 0}
     aliases = region_aliases.LoopAliases(leaves, start, names)
     written = []
     with mutation.loop_entry(start, outer):
@@ -259,8 +262,12 @@ def _staged_while(cond, body, init, names):
 
             def enter(g):
                 phs = [SymbolicTensor(g.add_input(t)) for t in types]
+                for i, p in zip(vpos, phs):
+                    contiguity.mark_input(p._v, None, layouts.get(i, False))
                 for st, t in zip(carried, ctypes):
-                    mutation.rebase(st, g.add_input(t))
+                    param = g.add_input(t)
+                    contiguity.stand_in(param, st.first)  # (the buffer keeps its layout)
+                    mutation.rebase(st, param)
                 aliases.attach(phs, vpos, [SymbolicTensor(g.add_input(_FLAG))
                                            for _ in range(n_flags)])
                 args = list(leaves)
@@ -286,6 +293,8 @@ def _staged_while(cond, body, init, names):
                         identity[i], changed = True, True  # updated, never rebound: identity
                         if mutation.storage_of(leaves[i]) not in carried:
                             carried.append(mutation.storage_of(leaves[i]))
+                if layouts.get(i) and not contiguity.value_is_c(getattr(o, "_value", o)):
+                    layouts[i], changed = False, True  # the body changes its layout
                 if not identity[i]:
                     merged = _merge_loop_type(i, vtypes[i], o.type, names)
                     changed |= merged != vtypes[i]

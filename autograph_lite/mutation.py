@@ -634,14 +634,17 @@ def _untracked_view(array, graph):
     C-contiguous one, C-contiguous itself, it is that box reshaped (a view: writes through
     either reach both); any other is refused (reading it would be a silent wrong answer).
     None: it shares memory with no such array."""
-    for entry in _registry(graph).values():
-        if (entry.box is not None and entry.array is not array
-                and np.may_share_memory(array, entry.array)):
+    for entry in list(_registry(graph).values()):
+        if entry.array is array or not np.may_share_memory(array, entry.array):
+            continue
+        # the box the array became, or the one a branch's copy of it stands for
+        box = entry.box if entry.original is None else lifted(entry.original, graph)
+        if box is not None:
             a, b = array, entry.array
             if (a.flags.c_contiguous and b.flags.c_contiguous and a.dtype == b.dtype
                     and a.nbytes == b.nbytes
                     and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]):
-                return _apply("reshape", entry.box, shape=tuple(a.shape))
+                return _apply("reshape", box, shape=tuple(a.shape))
             from .errors import user_location
             raise NotImplementedError(
                 f"a NumPy array made while tracing, read at {user_location() or 'here'}, "

@@ -166,3 +166,37 @@ def test_reshape_order_a_is_refused_naming_it():
         return x.reshape(6, order="A")
     with pytest.raises(NotImplementedError, match="order='A'"):
         ag.defun(f, backend="interpreter")(np.zeros((2, 3)))
+
+
+def reshape_of_loop_and_branch_results(x, n):
+    r = x * 1.0
+    for k in range(n):      # a staged loop: r is C-contiguous on every trip
+        r = r * 2.0 + k
+    s = r if n > 2 else x * 3.0
+    m = r.reshape(-1)
+    m[0] = -5.0
+    v = s.reshape(3, 2)
+    v[1, 1] = 9.0
+    return r, s
+
+
+def reshape_of_loop_result_that_may_be_transposed(x, n):
+    r = x * 1.0
+    for k in range(n):
+        r = r.T.T if k > 0 else r + 1.0     # transposes: not known C-contiguous
+    m = r.reshape(-1)
+    m[0] = -5.0
+    return r
+
+
+def test_reshapes_of_control_flow_results():
+    agree(reshape_of_loop_and_branch_results,
+          calls=[(np.arange(6.0).reshape(2, 3), np.int64(3)),
+                 (np.arange(6.0).reshape(2, 3), np.int64(0))], exact=True)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_a_loop_result_not_known_c_contiguous_is_refused(backend):
+    with pytest.raises(NotImplementedError, match="not known to be C-contiguous"):
+        ag.defun(reshape_of_loop_result_that_may_be_transposed, backend=backend)(
+            np.arange(6.0).reshape(2, 3), np.int64(3))

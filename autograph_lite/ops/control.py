@@ -28,7 +28,7 @@ def _cond_lower(em, node):
         _emit_region_outputs(em, node.regions[1], names)
 
 
-defop("cond", infer=None, eager=_cond_eager, lower=_cond_lower, n_regions=2, layout="unknown",
+defop("cond", infer=None, eager=_cond_eager, lower=_cond_lower, n_regions=2, layout="branches",
       doc="staged if/else: runs one of two regions")
 
 
@@ -92,5 +92,5 @@ def _rotatable(cond):
 
 
 defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower, n_regions=2,
-      layout="unknown",
+      layout="carried",
       doc="staged while: loop variables carried through a cond and a body region")

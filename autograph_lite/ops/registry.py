@@ -20,7 +20,9 @@ Field contracts:
 - ``grad(node, out_grads) -> in_grads``: built from other ops (a later issue fills these).
 - ``layout``: when NumPy's result is C-contiguous (contiguity.py): ``"inputs"`` when every
   array input is (NumPy's default order), ``"first"`` when input 0 is (its buffer),
-  ``"unknown"`` never known; a ``view`` op's by the view rules there.
+  ``"branches"`` when every region's result is (cond), ``"carried"`` when the initial value
+  and the body's result are (while_loop), ``"unknown"`` never known; a ``view`` op's by
+  the view rules there.
 """
 from dataclasses import dataclass, field
 from typing import Callable, Optional

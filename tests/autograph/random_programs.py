@@ -20,7 +20,9 @@ array arguments `u` (written into) and `q` (aliased), and
   variable (`r1 = ... if c else q`: the seed-1174 shape), arrays passed through branches;
 - `r0` (an array the function owns) written in place: `r0[k] = ...`, `r0 += ...`, inside
   loops and branches, also while `for e in r0` iterates over it (NumPy's iteration sees it);
-- views written inside loops (`w = r0[1:]; w[0] = ...`, `w += ...`), of `u` too;
+- views written inside loops (`w = r0[1:]; w[0] = ...`, `w += ...`), of `u` too; views
+  (slices, `reshape`, `np.ravel`, `np.expand_dims`) read after a write through them or
+  into their array;
 - aliases (`z = r0; z += ...`), helpers writing their arguments (`_bump(r0, k, s)`,
   `_halve(u)`), writes into the argument `u` (the caller must see them, SPEC §3);
 - a NumPy array made at trace time (`t0 = np.arange(4) * 0.25`) indexed, and written, with
@@ -89,6 +91,8 @@ FEATURES = {
               "then written through either name",
     "numpy_writes": "np.copyto(r0, ...), np.add(u, s, out=u): NumPy functions writing arrays",
     "held": "box = [r0]; box[0][k] += ...: an array written through the list holding it",
+    "view_reads": "wv = r0.reshape(2, 2) (or np.ravel(u), t0[1:], ...); the array or the "
+                  "view written, then the view read: writes seen both ways",
 }
 
 HELPERS = f'''
@@ -338,10 +342,10 @@ class Generator:
         helpers = targets if "helpers" in self.features else []
         kinds = ["new_r0", "new_r1", "float"] + ["setitem", "inplace"] * bool(targets) + [
             "view"] * bool(views) + ["alias"] * bool(aliases) + ["helper"] * bool(helpers)
-        kinds += [k for k in ("handed", "numpy_writes", "held")
+        kinds += [k for k in ("handed", "numpy_writes", "held", "view_reads")
                   if k in self.features and targets]
         kind = r.choice(kinds)
-        if kind in ("handed", "numpy_writes", "held"):
+        if kind in ("handed", "numpy_writes", "held", "view_reads"):
             return self.write_statement(kind, indent, scope, targets, value, damp)
         if kind == "new_r0":
             self.emit(indent, f"r0 = ({self.array_expr(scope)}){damp}")
@@ -392,6 +396,17 @@ class Generator:
             written = r.choice([name, target])
             self.emit(indent, r.choice([f"{written}[{self.index(scope)}] = {value}",
                                         f"{written} += {value}"]))
+        elif kind == "view_reads":
+            name = f"wv{self.fresh_id()}"
+            view, item = r.choice([(f"{target}[1:]", "[0]"), (f"{target}[::2]", "[-1]"),
+                                   (f"{target}.reshape(2, {L // 2})", "[1, 0]"),
+                                   (f"np.ravel({target})", "[2]"),
+                                   (f"np.expand_dims({target}, 0)", "[0, 1]")])
+            self.emit(indent, f"{name} = {view}")
+            self.emit(indent, r.choice([f"{target}[{self.index(scope)}] = {value}",
+                                        f"{target} += {value}", f"{name}{item} = {value}",
+                                        f"{name}{item} += {value}"]))
+            self.emit(indent, f"f{r.randrange(N_FLOAT)} = np.sum({name}) * 0.25{damp}")
         elif kind == "numpy_writes":
             self.emit(indent, r.choice([
                 f"np.copyto({target}, ({self.array_expr(scope)}){damp})",

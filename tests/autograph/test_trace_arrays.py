@@ -400,6 +400,16 @@ def reshape_function_view_written_both_ways(x, i):
     return m * 1.0, t
 
 
+def ravel_in_a_branch_read_after_base_write(x, n):
+    t0 = np.arange(4) * 0.25
+    f0 = 0.0
+    if n > 0:                       # the branch traces on its own copy of t0
+        wv = np.ravel(t0)
+        t0 += x * 0.5
+        f0 = np.sum(wv) * 1.0
+    return f0, t0
+
+
 def strided_view_read_after_base_write(x, i):
     t = np.zeros(6)
     m = np.reshape(t, (2, 3))[:, ::2]   # the converted code's index of a whole reshape
@@ -417,7 +427,8 @@ def reshape_of_part_read_after_base_write(x, i):
 @pytest.mark.parametrize("fn", [column_view_read_after_base_write,
                                 reshape_method_view_read_after_base_write,
                                 reshape_function_view_written_both_ways,
-                                strided_view_read_after_base_write])
+                                strided_view_read_after_base_write,
+                                ravel_in_a_branch_read_after_base_write])
 def test_a_view_of_a_made_array_sees_later_writes_to_the_array(fn):
     agree(fn, [(np.float64(2.5), I64(3)), (np.float64(-1.0), I64(4))])
 

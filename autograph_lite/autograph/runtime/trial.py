@@ -50,7 +50,10 @@ def _placeholder_input(g, value):
     if isinstance(value, dict):
         return {k: _placeholder_input(g, v) for k, v in value.items()}
     dispatch = core.module("autograph_lite.ops.dispatch")
-    return core.tensor_module().SymbolicTensor(g.add_input(dispatch.as_value(g, value).type))
+    v = dispatch.as_value(g, value)
+    param = g.add_input(v.type)
+    core.module("autograph_lite.contiguity").stand_in(param, v)  # (its layout, too)
+    return core.tensor_module().SymbolicTensor(param)
 
 
 def zeros_like(value):
