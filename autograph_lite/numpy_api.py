@@ -36,9 +36,18 @@ def _unwrap(x):
 
 
 def _no_counterpart(name):
-    raise TypeError(f"NumPy function {name} has no staged counterpart in autograph_lite and "
-                    f"cannot run on a symbolic tensor; wrap the NumPy code in "
-                    f"ag.py_func(func, [inputs], Tout) to call it on the values")
+    from .errors import user_location
+    at = user_location()
+    raise TypeError(f"NumPy function {name}{f' at {at}' if at else ''} has no staged "
+                    f"counterpart in autograph_lite and cannot run on a symbolic tensor; wrap "
+                    f"the NumPy code in ag.py_func(func, [inputs], Tout) to call it on the "
+                    f"values")
+
+
+def _np_name(func):
+    module = getattr(func, "__module__", None) or "numpy"
+    sub = module.split(".")[1] if module.startswith("numpy.") else ""
+    return f"np.{sub + '.' if sub and not sub.startswith('_') else ''}{func.__name__}"
 
 
 def _symbolic_in(args):
@@ -56,6 +65,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "__call__" and ufunc in _UFUNCS and not (set(kwargs) - {"dtype"}):
         res = apply(_UFUNCS[ufunc], *inputs)
         return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
+    if method == "__call__" and ufunc in _UFUNC_COMPOSITES and _symbolic_in(inputs):
+        return _UFUNC_COMPOSITES[ufunc](*inputs, **kwargs)
     if method == "reduce" and ufunc in _REDUCE:
         return _reduce(_REDUCE[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
@@ -355,6 +366,15 @@ def array_function(func, args, kwargs):
     if impl is not None:
         return impl(*args, **kwargs)
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):
-        _no_counterpart(f"np.{func.__name__}")
+        _no_counterpart(_np_name(func))
     return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
 
+
+# NumPy functions built from the ops above (numpy_composites.py), and their method names
+from . import numpy_composites as _composites  # noqa: E402 - it builds on this module
+
+_FUNCTIONS.update(_composites.FUNCTIONS)
+_UFUNC_COMPOSITES = _composites.UFUNCS
+var, std, conjugate, repeat, around = (_composites.var, _composites.std,
+                                       _composites.conjugate, _composites.repeat,
+                                       _composites.around)

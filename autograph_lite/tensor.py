@@ -15,6 +15,17 @@ def _apply(name, *args, **attrs):
     return apply(name, *args, **attrs)
 
 
+def _not_repeated(t, o):
+    """``o`` for ``t * o``: NumPy repeats a list or tuple times a 0-d integer array (its
+    ``__index__``), which a tensor count cannot do while tracing: refused, not turned into
+    an elementwise product (``[0.0] * len(x)`` with a size known only at run time)."""
+    if isinstance(o, (list, tuple)) and t.ndim == 0 and t.dtype.kind in "iub":
+        raise TypeError("a Python list or tuple repeated a tensor number of times (e.g. "
+                        "[0.0] * len(x) where the size is known only at run time) has no "
+                        "staged form; use np.zeros(n) or np.full(n, v)")
+    return o
+
+
 class Tensor:
     """Base of both tensor kinds: NumPy-style operators and methods."""
     __slots__ = ()
@@ -29,8 +40,8 @@ class Tensor:
     def __radd__(self, o): return _apply("add", o, self)
     def __sub__(self, o): return _apply("subtract", self, o)
     def __rsub__(self, o): return _apply("subtract", o, self)
-    def __mul__(self, o): return _apply("multiply", self, o)
-    def __rmul__(self, o): return _apply("multiply", o, self)
+    def __mul__(self, o): return _apply("multiply", self, _not_repeated(self, o))
+    def __rmul__(self, o): return _apply("multiply", _not_repeated(self, o), self)
     def __truediv__(self, o): return _apply("true_divide", self, o)
     def __rtruediv__(self, o): return _apply("true_divide", o, self)
     def __floordiv__(self, o): return _apply("floor_divide", self, o)
@@ -87,8 +98,19 @@ class Tensor:
     reshape = _m("reshape_method"); transpose = _m("transpose_method")  # noqa: E702
     astype = _m("astype"); copy = _m("copy"); clip = _m("clip")  # noqa: E702
     squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("flatten")  # noqa: E702
-    dot = _m("dot")
+    dot = _m("dot"); var = _m("var"); std = _m("std"); repeat = _m("repeat")  # noqa: E702
+    conj = _m("conjugate"); conjugate = _m("conjugate"); round = _m("around")  # noqa: E702
     del _m
+
+    @property
+    def real(self):
+        from .numpy_composites import real
+        return real(self)
+
+    @property
+    def imag(self):
+        from .numpy_composites import imag
+        return imag(self)
 
     @property
     def T(self):

@@ -9,8 +9,10 @@ import sysconfig
 import warnings
 import weakref
 
+import numpy as np
+
 from autograph_lite.autograph.pyct import origin
-from autograph_lite.autograph.runtime import builtins_, numpy_calls
+from autograph_lite.autograph.runtime import builtins_, numpy_calls, where
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -94,6 +96,18 @@ def _callee(f, recursive):
     return f, ()
 
 
+def _math_on_tensor(f):
+    name = getattr(f, "__name__", "function")
+    np_name = {"fabs": "abs", "asin": "arcsin", "acos": "arccos", "atan": "arctan",
+               "atan2": "arctan2", "pow": "power"}.get(name, name)
+    hint = (f"np.{np_name}, which is staged" if hasattr(np, np_name)
+            else "the NumPy function that computes it")
+    raise TypeError(f"math.{name}() at {where.caller(3)} takes Python numbers, and its "
+                    f"argument here is a "
+                    f"tensor whose value exists only when the compiled function runs; use "
+                    f"{hint} (note: NumPy returns nan or inf where math raises)")
+
+
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
@@ -105,6 +119,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
         overload = numpy_calls.overload(f)
     if overload is not None:
         return overload(*args, **kwargs)
+    if getattr(f, "__module__", None) == "math" and numpy_calls._has_symbolic(args):
+        _math_on_tensor(f)
     if not recursive:
         return f(*args, **kwargs)
     if isinstance(f, functools.partial):

@@ -32,6 +32,28 @@ def _stack_of_tensor(stack):
     return call
 
 
+def _array_of(f):
+    """`np.array([t0, t1])`, `np.asarray(t)`: a list (nested) holding tensors is their
+    stack; `np.asarray` of a tensor is the tensor itself and `np.array` a copy of it,
+    as NumPy's are of an array."""
+    def call(obj, dtype=None, *args, **kwargs):
+        if not _has_symbolic((obj,)) or args or set(kwargs) - {"copy"}:
+            return f(obj, dtype, *args, **kwargs)
+        numpy_api = core.module("autograph_lite.numpy_api")
+        copy = f is np.array and kwargs.get("copy", True)
+
+        def stacked(x):
+            if isinstance(x, (list, tuple)):
+                return numpy_api.stack([stacked(v) for v in x])
+            return core.module("autograph_lite.tensor").convert_to_tensor(x)
+        out = stacked(obj)
+        fresh = out is not obj  # (a stack is a new array)
+        if dtype is not None and np.dtype(dtype) != out.dtype:
+            return numpy_api.astype(out, dtype)
+        return numpy_api.copy(out) if copy and not fresh else out
+    return call
+
+
 def overload(f):
     """The replacement for `f`, or None when `f` is called as it is."""
     try:
@@ -64,6 +86,14 @@ def overload(f):
                          for o in (out if isinstance(out, tuple) else (out,)))
             return f(*args, out=outs, **kwargs)
         return ufunc
+    if f is np.arange:
+        def arange(*args, **kwargs):
+            if _has_symbolic(args) or _has_symbolic(kwargs.values()):
+                return core.module("autograph_lite.numpy_api").arange(*args, **kwargs)
+            return f(*args, **kwargs)
+        return arange
+    if f is np.array or f is np.asarray:
+        return _array_of(f)
     if f is np.ndindex:  # (a loop over it may be staged: loops.py)
         return iteration.ndindex
     if f is np.ndenumerate:

@@ -1,0 +1,324 @@
+"""NumPy functions built from the op table's ops, as jax.numpy builds them from lax.
+
+Each one computes exactly what NumPy computes (same dtype, same values, same view or
+copy), from ops that every backend lowers and that fuse where elementwise; none is an op
+of its own. Most reorder elements with one gather along an axis (``_take``) whose
+indices come from ``arange``, so they work for sizes known only at run time: ``roll``,
+``tile``, ``repeat``, ``pad`` (its modes are index maps), ``meshgrid``. Arguments that
+must be static (a shift, a repeat count, pad widths) are Python ints; a tensor there is
+refused naming it. numpy_api.py routes the NumPy functions here (``FUNCTIONS``).
+"""
+import builtins
+
+import numpy as np
+
+from . import dtypes
+from . import numpy_api as npa
+from .ops.dispatch import apply
+from .ops.reduce import norm_axis
+from .tensor import convert_to_tensor
+
+
+def _static_int(v, what):
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return int(v)
+    raise TypeError(f"{what} must be a Python int when the array is a tensor, got "
+                    f"{type(v).__name__}; use ag.py_func for a value known only at run time")
+
+
+def _ints(v, what):
+    return tuple(_static_int(x, what) for x in (v if isinstance(v, (tuple, list)) else (v,)))
+
+
+def _dim(x, axis):
+    """The size of ``x`` along ``axis``: a Python int when static, else a 0-d tensor."""
+    n = x.shape[axis]
+    return n if n is not None else apply("dim", x, axis=axis)
+
+
+def _max(n, k):
+    return builtins.max(n, k) if isinstance(n, int) else np.maximum(n, k)
+
+
+def _in(n, dtype):
+    """Size ``n`` as a divisor that keeps ``dtype`` (a run-time size is a strong int64)."""
+    return n if isinstance(n, int) else npa.cast(n, dtype)
+
+
+def _take(x, index, axis):
+    """``x`` gathered along ``axis`` at the int tensor ``index`` (1-D): a copy."""
+    return x[(slice(None),) * axis + (index,)]
+
+
+def _axis(axis, ndim):
+    return norm_axis(axis, ndim)[0] if ndim else 0
+
+
+def _along(v, axis, ndim):
+    """1-D ``v`` shaped to broadcast along ``axis`` of an ``ndim``-array."""
+    return npa.reshape(v, tuple(-1 if k == axis else 1 for k in builtins.range(ndim)))
+
+
+# -- reordering along an axis ------------------------------------------------------------------
+def roll(a, shift, axis=None):
+    x = convert_to_tensor(a)
+    if axis is None:
+        return apply("reshape_as", roll(npa.ravel(x), shift, 0), x)
+    shifts, axes = _ints(shift, "np.roll's shift"), _ints(axis, "np.roll's axis")
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    for s, ax in zip(shifts, axes):
+        ax = _axis(ax, x.ndim)
+        n = _dim(x, ax)
+        x = _take(x, (npa.arange(n) - s) % _max(n, 1), ax)
+    return x
+
+
+def tile(A, reps):
+    x = convert_to_tensor(A)
+    reps = _ints(reps, "np.tile's reps")
+    while x.ndim < len(reps):
+        x = npa.expand_dims(x, 0)
+    reps = (1,) * (x.ndim - len(reps)) + reps
+    out = npa.copy(x)  # (a copy even when every rep is 1)
+    for ax, r in enumerate(reps):
+        if r != 1:
+            n = _dim(out, ax)
+            out = _take(out, npa.arange(n * r) % _max(n, 1), ax)
+    return out
+
+
+def repeat(a, repeats, axis=None):
+    x = convert_to_tensor(a)
+    r = _static_int(repeats, "np.repeat's repeats (an array of counts is not staged)")
+    if r < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if axis is None:
+        x, axis = npa.ravel(x), 0
+    ax = _axis(axis, x.ndim)
+    return _take(x, npa.arange(_dim(x, ax) * r) // builtins.max(r, 1), ax)
+
+
+def flip(m, axis=None):
+    x = convert_to_tensor(m)
+    axes = builtins.range(x.ndim) if axis is None else [_axis(a, x.ndim) for a in
+                                                        _ints(axis, "np.flip's axis")]
+    index = [slice(None)] * x.ndim
+    for ax in axes:
+        index[ax] = slice(None, None, -1)
+    return x[tuple(index)]  # (a view, as NumPy's)
+
+
+def fliplr(m):
+    return flip(m, 1)
+
+
+def flipud(m):
+    return flip(m, 0)
+
+
+_PAD_MODES = ("constant", "edge", "wrap", "reflect", "symmetric")
+
+
+def _pad_widths(pad_width, ndim):
+    w = np.asarray(pad_width)
+    if w.dtype.kind not in "iu":
+        raise TypeError("`pad_width` must be of integral type.")
+    w = np.broadcast_to(w, (ndim, 2))
+    if (w < 0).any():
+        raise ValueError("index can't contain negative values")
+    return [(int(b), int(e)) for b, e in w]
+
+
+def pad(array, pad_width, mode="constant", constant_values=0):
+    x = convert_to_tensor(array)
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"np.pad mode {mode!r} is not staged; staged modes: "
+                                  f"{', '.join(_PAD_MODES)}")
+    if mode == "constant" and not isinstance(constant_values, (int, float, bool, np.generic)):
+        raise NotImplementedError("np.pad: constant_values other than one number are not "
+                                  "staged")
+    for ax, (before, after) in enumerate(_pad_widths(pad_width, x.ndim)):
+        if before == after == 0:
+            continue
+        n = _dim(x, ax)
+        idx = npa.arange(-before, n + after)
+        if mode == "constant":
+            fill = np.asarray(constant_values).astype(x.dtype)[()]  # (NumPy casts it)
+            inside = _along((idx >= 0) & (idx < n), ax, x.ndim)
+            x = npa.where(inside, _take(x, npa.clip(idx, 0, n - 1), ax), fill)
+            continue
+        if mode == "edge":
+            j = npa.clip(idx, 0, n - 1)
+        elif mode == "wrap":
+            j = idx % n
+        elif mode == "reflect":
+            period = _max(2 * (n - 1), 1)
+            k = idx % period
+            j = npa.where(k < n, k, period - k)
+        else:  # symmetric
+            k = idx % (2 * n)
+            j = npa.where(k < n, k, 2 * n - 1 - k)
+        x = _take(x, j, ax)
+    return x if x is not array else npa.copy(x)
+
+
+def meshgrid(*xi, indexing="xy", copy=True, sparse=False):
+    if sparse or not copy:
+        raise NotImplementedError("np.meshgrid: sparse=True and copy=False are not staged")
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    vs = [npa.ravel(convert_to_tensor(v)) for v in xi]
+    if indexing == "xy" and len(vs) >= 2:
+        order = [1, 0] + list(builtins.range(2, len(vs)))
+    else:
+        order = list(builtins.range(len(vs)))
+    sizes = [_dim(v, 0) for v in vs]
+    shape = [sizes[k] for k in order]  # the output's axes: which input each one runs over
+    out = []
+    for i, v in enumerate(vs):
+        g = npa.reshape(v, tuple(-1 if order[ax] == i else 1 for ax in builtins.range(len(vs))))
+        for ax in builtins.range(len(vs)):
+            if order[ax] != i:
+                g = _take(g, npa.zeros((shape[ax],), dtype=np.int64), ax)
+        out.append(g)
+    return tuple(out)
+
+
+# -- arithmetic ---------------------------------------------------------------------------------
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    x = convert_to_tensor(a)
+    n = _static_int(n, "np.diff's n")
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = _axis(axis, x.ndim)
+    parts = []
+    for extra in (prepend, append):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = convert_to_tensor(extra)
+        if e.ndim == 0:  # broadcast to x's shape with size 1 along the axis
+            e = npa.full_like(x[(slice(None),) * ax + (slice(0, 1),)], e)
+        parts.append(e)
+    if parts[0] is not None or parts[1] is not None:
+        x = npa.concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)
+    lo, hi = [slice(None)] * x.ndim, [slice(None)] * x.ndim
+    lo[ax], hi[ax] = slice(None, -1), slice(1, None)
+    for _ in builtins.range(n):
+        x = x[tuple(hi)] != x[tuple(lo)] if x.dtype == dtypes.bool_ else \
+            x[tuple(hi)] - x[tuple(lo)]
+    return x
+
+
+def outer(a, b, out=None):
+    if out is not None:
+        raise NotImplementedError("np.outer(..., out=) is not staged")
+    return npa.ravel(a)[:, None] * npa.ravel(b)[None, :]
+
+
+def around(a, decimals=0, out=None):
+    if out is not None:
+        raise NotImplementedError("np.round(..., out=) is not staged")
+    x = convert_to_tensor(a)
+    d = _static_int(decimals, "np.round's decimals")
+    if x.dtype.kind in "iub":
+        if d >= 0:
+            return npa.copy(x)
+        raise NotImplementedError("np.round of integers with negative decimals is not staged")
+    if d == 0:
+        return np.rint(x)
+    scale = np.asarray(10.0 ** builtins.abs(d), x.dtype)[()]  # (NumPy's: in the dtype)
+    return np.rint(x * scale) / scale if d > 0 else np.rint(x / scale) * scale
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    return npa.sum(convert_to_tensor(a) != 0, axis=axis, keepdims=keepdims)
+
+
+# -- statistics ---------------------------------------------------------------------------------
+def _count(x, axis):
+    """The number of elements a reduction over ``axis`` combines (a Python int, or a
+    tensor when a size is known only at run time)."""
+    axes = builtins.range(x.ndim) if axis is None else norm_axis(axis, x.ndim)
+    n = 1
+    for ax in axes:
+        n = n * _dim(x, ax)
+    return n
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=None, correction=None):
+    if out is not None or where is not True or mean is not None or correction is not None:
+        raise NotImplementedError("var/std: out=, where=, mean= and correction= are not "
+                                  "staged")
+    x = convert_to_tensor(a)
+    if dtype is None and x.dtype.kind in "iub":
+        dtype = np.float64
+    if dtype is not None:
+        x = npa.cast(x, dtype)
+    n = _count(x, axis)
+    centered = x - npa.sum(x, axis=axis, keepdims=True) / _in(n, x.dtype)
+    return (npa.sum(centered * centered, axis=axis, keepdims=keepdims)
+            / _in(_max(n - ddof, 0), x.dtype))
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kwargs):
+    return np.sqrt(var(a, axis, dtype, out, ddof, keepdims, **kwargs))
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    x = convert_to_tensor(a)
+    if weights is None:
+        avg = npa.mean(x, axis=axis, keepdims=keepdims)
+        scale = npa.full_like(avg, _in(_count(x, axis), avg.dtype))
+    else:
+        w = convert_to_tensor(weights)
+        if w.ndim != x.ndim:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if w.ndim != 1:
+                raise TypeError("1D weights expected when shapes of a and weights differ.")
+            w = _along(w, _axis(axis, x.ndim), x.ndim)
+        dt = np.result_type(x.dtype, w.dtype, np.float64 if x.dtype.kind in "iub"
+                            else x.dtype)
+        scale = npa.sum(npa.cast(w, dt) + npa.zeros_like(x, dtype=dt), axis=axis,
+                        keepdims=keepdims)
+        apply("assert", npa.all(scale != 0), message="Weights sum to zero, can't be "
+              "normalized", error="ZeroDivisionError")
+        avg = npa.sum(npa.cast(x, dt) * npa.cast(w, dt), axis=axis, keepdims=keepdims) / scale
+    return (avg, scale) if returned else avg
+
+
+# -- complex parts of real arrays ---------------------------------------------------------------
+def _real_only(x, what):
+    x = convert_to_tensor(x)
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"{what} of a complex tensor: complex dtypes are not staged")
+    return x
+
+
+def conjugate(x, **kwargs):
+    return npa.copy(_real_only(x, "np.conjugate"))
+
+
+def real(x):
+    return _real_only(x, "real")  # (NumPy: the array itself, as a view)
+
+
+def imag(x):
+    x = _real_only(x, "imag")
+    return npa.zeros_like(x)
+
+
+FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
+             np.fliplr: fliplr, np.flipud: flipud, np.pad: pad, np.meshgrid: meshgrid,
+             np.diff: diff, np.outer: outer, np.round: around, np.around: around,
+             np.count_nonzero: count_nonzero, np.var: var, np.std: std,
+             np.average: average, np.real: real, np.imag: imag}
+UFUNCS = {np.conjugate: conjugate}
+

@@ -1,0 +1,161 @@
+"""NumPy functions built from table ops (autograph_lite/numpy_composites.py) against NumPy
+itself, three ways (plain NumPy, interpreter, cpu; arguments compared, two calls each):
+roll, tile, repeat, flip, pad (every staged mode), meshgrid, diff, outer, round,
+count_nonzero, var/std/average, conjugate/real/imag, np.array of tensors, np.arange of a
+tensor. One Function per test shares its kernels across the drawn shapes (sizes relax)."""
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import autograph_lite as ag
+from differential import agree
+from ops_strategies import arrays, examples, shapes
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+F64, I64 = np.float64, np.int64
+
+
+def _functions(fn):
+    return {b: ag.defun(fn, backend=b) for b in ("interpreter", "cpu")}
+
+
+def reorder(x):
+    return (np.roll(x, 1), np.roll(x, -2, axis=0), np.roll(x, (1, 3), axis=(0, 1)),
+            np.tile(x, 2), np.tile(x, (2, 1, 3)), np.repeat(x, 2), x.repeat(3, axis=-1),
+            np.flip(x), np.fliplr(x), np.flipud(x), np.flip(x, axis=1))
+
+
+def pads(x):
+    w = ((1, 2), (0, 3))
+    return (np.pad(x, 1), np.pad(x, w, constant_values=-1.5), np.pad(x, w, mode="edge"),
+            np.pad(x, w, mode="wrap"), np.pad(x, ((3, 4), (2, 5)), mode="reflect"),
+            np.pad(x, ((3, 4), (2, 5)), mode="symmetric"))
+
+
+def differences(x):
+    return (np.diff(x), np.diff(x, n=2, axis=0), np.diff(x, prepend=0.0),
+            np.diff(x, append=x[:, :1]), np.diff(x > 0), np.diff(x, n=0),
+            np.outer(x, x[0]), np.count_nonzero(x > 0), np.count_nonzero(x, axis=0))
+
+
+def statistics(x, w):
+    return (np.var(x), x.var(axis=0), np.std(x, axis=1, ddof=1), x.std(keepdims=True),
+            np.average(x), np.average(x, axis=0), np.average(x, axis=1, weights=w),
+            np.average(x, weights=x * 0.0 + 2.0, returned=True))
+
+
+_FNS = {f.__name__: _functions(f) for f in (reorder, pads, differences, statistics)}
+
+
+@examples(8)
+@given(arrays(F64, shapes(2, min_side=1)))
+def test_reordering_matches_numpy(x):
+    agree(reorder, x, functions=_FNS["reorder"], exact=True)
+
+
+@examples(8)
+@given(arrays(F64, shapes(2, min_side=1)))
+def test_every_staged_pad_mode_matches_numpy(x):
+    agree(pads, x, functions=_FNS["pads"], exact=True)
+
+
+@examples(8)
+@given(arrays(F64, shapes(2, min_side=1)))
+def test_differences_match_numpy(x):
+    agree(differences, x, functions=_FNS["differences"], exact=True)
+
+
+@examples(8)
+@given(st.data())
+def test_statistics_match_numpy(data):
+    x = data.draw(arrays(F64, shapes(2, min_side=1)))
+    w = data.draw(arrays(F64, (x.shape[1],), lo=1, hi=5))
+    agree(statistics, x, w, functions=_FNS["statistics"])
+
+
+def test_integer_and_boolean_inputs():
+    def f(a, b):
+        return (np.var(a), np.std(a, axis=0), np.average(a, axis=1), np.roll(a, 2),
+                np.tile(b, 2), np.repeat(b, 2), np.pad(a, 1, constant_values=7.9),
+                np.diff(b), np.round(a), np.count_nonzero(b))
+    agree(f, np.arange(12, dtype=np.int32).reshape(3, 4) % 5,
+          np.array([True, False, True]), exact=True)
+
+
+def test_weights_that_sum_to_zero_raise_as_numpy():
+    def f(x, w):
+        return np.average(x, weights=w)
+    agree(f, calls=[(np.arange(3.0), np.array([1.0, -1.0, 0.0])),
+                    (np.arange(3.0), np.array([1.0, 1.0, 0.0]))])
+
+
+def meshes(x, y, z):
+    return np.meshgrid(x, y) + np.meshgrid(x, y, indexing="ij") + np.meshgrid(x, y, z)
+
+
+def test_meshgrid_matches_numpy():
+    agree(meshes, np.arange(3.0), np.arange(4) * 2, np.array([0.5, 1.5]), exact=True)
+
+
+def rounding(x):
+    return (np.round(x), np.round(x, 1), np.around(x, 2), x.round(3), np.round(x, -1),
+            np.round(x.astype(np.float32), 2))
+
+
+def test_round_matches_numpy():
+    agree(rounding, np.array([0.5, 1.5, 2.5, -0.25, 1.2345, 12.5, 151.0, -7.45]), exact=True)
+
+
+def complex_parts(x):
+    return np.conjugate(x), np.conj(x), x.conj(), x.real * 2.0, np.real(x), x.imag, np.imag(x)
+
+
+def test_complex_parts_of_real_arrays():
+    agree(complex_parts, np.array([1.0, -2.0, 3.5]), exact=True)
+
+
+def arrays_of_tensors(x, n):
+    a = np.array([x[0], x[1] * 2.0, n * 1.0])
+    b = np.array([[x[0], x[1]], [x[2], x[0]]], dtype=np.float32)
+    c = np.asarray(x)
+    c[0] = -1.0                      # np.asarray of an array is that array: x is written
+    d = np.array(x)
+    d[1] = -2.0                      # np.array copies
+    return a, b, np.arange(n) * 0.5, np.arange(1, n + 2, 2), d
+
+
+def test_np_array_of_tensors_and_arange_of_a_tensor():
+    agree(arrays_of_tensors, calls=[(np.arange(3.0), I64(4)), (np.ones(3), I64(1))],
+          exact=True)
+
+
+def write_through_flip(x):
+    y = x * 1.0
+    v = np.flip(y)
+    v[0] = 9.0                       # a view, as NumPy's: y's last element
+    return y
+
+
+def test_flip_is_a_view():
+    agree(write_through_flip, np.arange(4.0), exact=True)
+
+
+# -- refusals name what and where ------------------------------------------------------------
+def math_on_a_tensor(x):
+    import math
+    return math.sqrt(x[0])
+
+
+@pytest.mark.parametrize("fn,error,match", [
+    (math_on_a_tensor, TypeError, r"math\.sqrt\(\) at .*test_composites\.py:\d+ .*np\.sqrt"),
+    (lambda x: np.pad(x, 1, mode="mean"), NotImplementedError, "np.pad mode 'mean'"),
+    (lambda x: np.repeat(x, x.astype(np.int64)), TypeError, "np.repeat's repeats"),
+    (lambda x: np.roll(x, x[0].astype(np.int64)), TypeError, "np.roll's shift"),
+    (lambda x: np.sort(x), TypeError, r"np\.sort at .*test_composites\.py:\d+ has no staged"),
+    # NumPy repeats a list times a 0-d int array; never an elementwise product
+    (lambda x: np.array([0.0] * x[0].astype(np.int64)), TypeError, "repeated a tensor number"),
+])
+def test_what_is_not_staged_is_refused_naming_it(fn, error, match):
+    with pytest.raises(error, match=match):
+        ag.defun(fn, backend="interpreter")(np.arange(3.0))
