@@ -627,6 +627,13 @@ def lifted(array, graph):
     return None
 
 
+def same_buffer(a, b):
+    """Whether NumPy arrays ``a`` and ``b`` are all of one buffer, both in C order."""
+    return (a.flags.c_contiguous and b.flags.c_contiguous and a.dtype == b.dtype
+            and a.nbytes == b.nbytes
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+
+
 def _untracked_view(array, graph):
     """A NumPy array of trace time that shares memory with one that became a box, though
     not taken by the converted code's indexing (``m = t.reshape(2, 3)``, ``np.ravel(t)``),
@@ -640,11 +647,8 @@ def _untracked_view(array, graph):
         # the box the array became, or the one a branch's copy of it stands for
         box = entry.box if entry.original is None else lifted(entry.original, graph)
         if box is not None:
-            a, b = array, entry.array
-            if (a.flags.c_contiguous and b.flags.c_contiguous and a.dtype == b.dtype
-                    and a.nbytes == b.nbytes
-                    and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]):
-                return _apply("reshape", box, shape=tuple(a.shape))
+            if same_buffer(array, entry.array):
+                return _apply("reshape", box, shape=tuple(array.shape))
             from .errors import user_location
             raise NotImplementedError(
                 f"a NumPy array made while tracing, read at {user_location() or 'here'}, "

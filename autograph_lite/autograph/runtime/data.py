@@ -221,6 +221,13 @@ def lift(a, name):
     view = mutation.view_of(a, graph)
     if view is not None and _unliftable(view[0], name) is None:  # `w = r0[1:]; w[0] = t`
         return lift(view[0], None)[view[1]]
+    owner = a.base
+    if (isinstance(owner, np.ndarray) and mutation.same_buffer(a, owner)
+            and _unliftable(owner, None) is None):  # `m = t.reshape(2, 2); m[0, i] = x`
+        lift(owner, None)
+        box = trace_arrays.resolve(a)  # (the owner's box reshaped: mutation.lifted)
+        if box is not a:
+            return box
     error = _unliftable(a, name)
     if error is not None:
         raise error
@@ -262,7 +269,9 @@ def entering_loop(a, name):
     graph = core.module("autograph_lite.trace.context").current_graph()
     a0 = mutation.original(a, graph)
     view = mutation.view_of(a0, graph)
-    error = _unliftable(view[0] if view is not None else a0, name)
+    owner = a0.base if isinstance(a0.base, np.ndarray) and mutation.same_buffer(
+        a0, a0.base) else a0  # (all of its array's buffer: written through that, ``lift``)
+    error = _unliftable(view[0] if view is not None else owner, name)
     if error is None:
         return lift(a, name)
     return mutation.frozen(core.ag().convert_to_tensor(staged_array(a)), error)
