@@ -123,6 +123,8 @@ def _carried_c(node, memo):
 def step_keeps_c(op, attrs, parent_type, out_type, index=0):
     """Whether view ``op`` of a C-contiguous array is C-contiguous (``index``: which
     output, for split)."""
+    if op in ("real", "imag"):
+        return False  # every other float of a complex buffer
     if out_type.ndim <= 1 and op != "getitem":
         return True
     if op in ("squeeze", "expand_dims", "reshape", "reshape_as"):

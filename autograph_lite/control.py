@@ -21,7 +21,7 @@ def _describe(names, i):
 
 
 def _is_value(x):
-    return isinstance(x, (Tensor, bool, int, float)) or hasattr(x, "dtype")
+    return isinstance(x, (Tensor, bool, int, float, complex)) or hasattr(x, "dtype")
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):

@@ -19,10 +19,12 @@ uint16 = np.dtype("uint16")
 uint32 = np.dtype("uint32")
 uint64 = np.dtype("uint64")
 bool_ = np.dtype("bool")
+complex64 = np.dtype("complex64")
+complex128 = np.dtype("complex128")
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-       bool_)
-_PY = {float: float64, int: int64, bool: bool_}
+       bool_, complex64, complex128)
+_PY = {float: float64, int: int64, bool: bool_, complex: complex128}
 
 
 def as_dtype(value, what="dtype"):
@@ -47,13 +49,17 @@ def is_floating(dt):
     return dt.kind == "f"
 
 
+def is_complex(dt):
+    return dt.kind == "c"
+
+
 def is_integer(dt):
     return dt.kind in "iu"
 
 
 def weak_stand_in(dt):
     """The Python scalar that stands for a weak value of dtype ``dt`` in np.result_type."""
-    return {"b": False, "i": 0, "u": 0, "f": 0.0}[dt.kind]
+    return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[dt.kind]
 
 
 def result_type(*types):
@@ -69,9 +75,10 @@ def result_type(*types):
         else:
             args.append(t.dtype)
     if all(not isinstance(a, np.dtype) for a in args):
-        # All weak: the Python result of mixing the kinds (bool < int < float).
+        # All weak: the Python result of mixing the kinds (bool < int < float < complex).
         kinds = {type(a) for a in args}
-        return float64 if float in kinds else int64 if int in kinds else bool_
+        return (complex128 if complex in kinds else float64 if float in kinds
+                else int64 if int in kinds else bool_)
     return np.result_type(*args)
 
 

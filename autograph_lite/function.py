@@ -418,7 +418,7 @@ class Function:
             out_leaves = nest.flatten(result)
             template = []
             for r in out_leaves:
-                if isinstance(r, (Tensor, np.ndarray, np.generic, bool, int, float)):
+                if isinstance(r, (Tensor, np.ndarray, np.generic, bool, int, float, complex)):
                     graph.outputs.append(as_value(graph, r))
                     template.append(_OUT)
                 else:

@@ -311,6 +311,11 @@ def _invert(step, parent, child):
         axes = tuple(range(n))[::-1] if axes is None else tuple(a % n for a in axes)
         inverse = tuple(int(k) for k in np.argsort(axes))
         return _apply("transpose", _sym(child), axes=inverse)._v
+    if op in ("real", "imag"):  # the other part kept
+        re = child if op == "real" else _apply("real", _sym(parent))
+        im = child if op == "imag" else _apply("imag", _sym(parent))
+        return _cast(_apply("make_complex", _sym(re) if op == "real" else re,
+                            _sym(im) if op == "imag" else im)._v, parent.type.dtype)
     if op in ("reshape", "squeeze", "expand_dims"):  # (a reshape here views a C array)
         return _apply("reshape_as", _sym(child), _sym(parent))._v
     if op == "split":  # the parent's parts again, this one replaced

@@ -294,25 +294,31 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return (avg, scale) if returned else avg
 
 
-# -- complex parts of real arrays ---------------------------------------------------------------
-def _real_only(x, what):
-    x = convert_to_tensor(x)
-    if x.dtype.kind == "c":
-        raise NotImplementedError(f"{what} of a complex tensor: complex dtypes are not staged")
-    return x
-
-
+# -- complex parts ------------------------------------------------------------------------------
 def conjugate(x, **kwargs):
-    return npa.copy(_real_only(x, "np.conjugate"))
+    x = convert_to_tensor(x)
+    return apply("conjugate", x) if x.dtype.kind == "c" else npa.copy(x)
 
 
 def real(x):
-    return _real_only(x, "real")  # (NumPy: the array itself, as a view)
+    x = convert_to_tensor(x)  # (of a real array NumPy gives the array itself)
+    return apply("real", x) if x.dtype.kind == "c" else x
 
 
 def imag(x):
-    x = _real_only(x, "imag")
-    return npa.zeros_like(x)
+    x = convert_to_tensor(x)  # (of a real array: zeros NumPy will not let you write)
+    return apply("imag", x) if x.dtype.kind == "c" else npa.zeros_like(x)
+
+
+def set_part(x, part, value):
+    """``x.real = value`` / ``x.imag = value``: written into that part of ``x`` (all of a
+    real ``x`` for ``real``), with NumPy's unsafe casting; a real array has no imaginary
+    part to set (NumPy's TypeError)."""
+    if x.dtype.kind != "c" and part == "imag":
+        raise TypeError("array does not have imaginary part to set")
+    target = real(x) if part == "real" else imag(x)
+    if value is not target:  # (`z.real += v` wrote it already and sets the view back)
+        npa.copyto(target, value, casting="unsafe")
 
 
 FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,

@@ -107,10 +107,20 @@ class Tensor:
         from .numpy_composites import real
         return real(self)
 
+    @real.setter
+    def real(self, value):  # `z.real = v`, `z.real += v`: written as NumPy writes it
+        from .numpy_composites import set_part
+        set_part(self, "real", value)
+
     @property
     def imag(self):
         from .numpy_composites import imag
         return imag(self)
+
+    @imag.setter
+    def imag(self, value):
+        from .numpy_composites import set_part
+        set_part(self, "imag", value)
 
     @property
     def T(self):
@@ -330,6 +340,8 @@ def type_of_constant(value):
         return TensorType(dtypes.int64, (), True)
     if isinstance(value, float):
         return TensorType(dtypes.float64, (), True)
+    if isinstance(value, complex):
+        return TensorType(dtypes.complex128, (), True)
     a = np.asarray(value)
     return TensorType(dtypes.as_dtype(a.dtype), a.shape)
 

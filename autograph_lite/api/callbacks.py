@@ -53,7 +53,7 @@ def _parse_tout(Tout, what):
 def _as_input(x):
     if is_tensor_value(x):
         return x
-    if isinstance(x, (bool, int, float)):
+    if isinstance(x, (bool, int, float, complex)):
         return np.asarray(x)[()]  # a strong NumPy scalar: the callback sees its dtype
     return np.asarray(x)
 

@@ -124,11 +124,12 @@ class Emitter:
         if dtype == dtypes.bool_:
             text = repr(bool(value))
         elif dtype.kind == "f":
-            v = float(value)
-            text = ("np.nan" if math.isnan(v) else "np.inf" if v == math.inf
-                    else "-np.inf" if v == -math.inf else repr(v))
+            text = _float_text(value)
             if dtype != dtypes.float64:
                 text = f"{self.dt(dtype)}({text})"
+        elif dtype.kind == "c":
+            v = complex(value)
+            text = f"{self.dt(dtype)}(complex({_float_text(v.real)}, {_float_text(v.imag)}))"
         else:
             text = repr(int(value))
             if dtype != dtypes.int64:
@@ -143,6 +144,8 @@ class Emitter:
             return self.lit(np.asarray(self.literals[expr]).astype(dst)[()], dst)
         if dst == dtypes.bool_:
             return f"({expr} != 0)"
+        if src.kind == "c" and dst.kind != "c":  # (NumPy's astype keeps the real part)
+            expr = f"({expr}).real"
         return f"{self.dt(dst)}({expr})"
 
     def fix(self, expr, dtype):
@@ -464,3 +467,9 @@ def _plan_fusion(graph, uses):
                 inline.add(v.id)
     visit(graph)
     return inline
+
+
+def _float_text(value):
+    v = float(value)
+    return ("np.nan" if math.isnan(v) else "np.inf" if v == math.inf
+            else "-np.inf" if v == -math.inf else repr(v))

@@ -65,7 +65,7 @@ def _region_fn(region, env):
 
 
 def _check(node, value, result):
-    if value.type.weak and isinstance(result, (bool, int, float)):
+    if value.type.weak and isinstance(result, (bool, int, float, complex)):
         return result  # a weak literal stays a Python scalar, so NumPy promotes it weakly
     if not isinstance(result, (np.ndarray, np.generic)):
         result = np.asarray(result)[()]

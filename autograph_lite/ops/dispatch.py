@@ -36,7 +36,7 @@ def const(graph, value, weak=False, loc=None):
     t = type_of_constant(value)
     if isinstance(value, np.ndarray):
         value = _snapshot(graph, value)
-    if not isinstance(value, (bool, int, float)):
+    if not isinstance(value, (bool, int, float, complex)):
         value = to_numpy_value(value)
     elif weak is False and t.weak:
         t = t.strong()
@@ -49,7 +49,7 @@ def as_value(graph, x):
     """The graph Value for an op input: symbolic as is, everything else a constant."""
     if isinstance(x, SymbolicTensor):
         return x._value
-    if isinstance(x, (bool, int, float)):
+    if isinstance(x, (bool, int, float, complex)):
         return const(graph, x, weak=True)._value
     if isinstance(x, EagerTensor):
         x = x._np
@@ -63,7 +63,7 @@ def as_value(graph, x):
 def _eager_input(x):
     if isinstance(x, EagerTensor):
         return x._np
-    if isinstance(x, (bool, int, float, np.ndarray, np.generic)):
+    if isinstance(x, (bool, int, float, complex, np.ndarray, np.generic)):
         return x
     if isinstance(x, SymbolicTensor):
         raise ValueError("a symbolic tensor from a finished trace was used outside it; "

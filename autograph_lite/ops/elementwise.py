@@ -41,6 +41,30 @@ for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan
     _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}",
            differentiable=not _n.startswith("is"))  # isnan/isinf/isfinite give bools
 _ufunc("negative", np.negative, "(-{0})")
+_ufunc("conjugate", np.conjugate, "({0}).conjugate()", doc="np.conjugate")
+
+
+# The parts of a complex array: views of it in NumPy (every other float of its buffer), so a
+# write through `z.real` reaches `z` (mutation.py inverts the step with make_complex).
+def _part(numpy_fn):
+    return lambda x: np.array(numpy_fn(x))[()]
+
+
+for _n, _attr in (("real", "real"), ("imag", "imag")):
+    defop(_n, infer=infer_from(getattr(np, _n)), eager=_part(getattr(np, _n)),
+          scalar=f"({{0}}).{_attr}", view=True, doc=f"z.{_attr} of a complex tensor")
+
+
+def _make_complex(re, im):
+    dt = np.result_type(np.asarray(re).dtype, np.asarray(im).dtype, np.complex64)
+    out = np.empty(np.broadcast_shapes(np.shape(re), np.shape(im)), dt)
+    out.real, out.imag = re, im
+    return out[()]
+
+
+defop("make_complex", infer=infer_from(_make_complex), eager=_make_complex,
+      scalar="complex({0}, {1})", differentiable=False,
+      doc="a complex tensor from its real and imaginary parts (z.real = v, inverted)")
 _ufunc("abs", np.absolute, "abs({0})")
 _ufunc("logical_not", np.logical_not, "(not {0})", differentiable=False)
 _ufunc("invert", np.invert, "(~{0})", differentiable=False)
@@ -57,9 +81,22 @@ _ufunc("power", np.power, "({0} ** {1})")
 _ufunc("maximum", np.maximum, "np.maximum({0}, {1})")
 _ufunc("minimum", np.minimum, "np.minimum({0}, {1})")
 _ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})")
-for _n, _op in (("equal", "=="), ("not_equal", "!="), ("less", "<"), ("less_equal", "<="),
-                ("greater", ">"), ("greater_equal", ">=")):
+def real_only(infer, what):
+    """``infer`` that refuses complex operands: NumPy orders complex numbers
+    lexicographically, which Numba does not compile."""
+    def checked(in_types, **attrs):
+        if any(t.dtype.kind == "c" for t in in_types):
+            raise NotImplementedError(f"{what} of complex tensors (NumPy's lexicographic "
+                                      f"order) is not staged; compare .real or np.abs(...)")
+        return infer(in_types, **attrs)
+    return checked
+
+
+for _n, _op in (("equal", "=="), ("not_equal", "!=")):
     _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+for _n, _op in (("less", "<"), ("less_equal", "<="), ("greater", ">"), ("greater_equal", ">=")):
+    defop(_n, infer=real_only(infer_from(getattr(np, _n)), f"np.{_n}"), eager=getattr(np, _n),
+          scalar=f"({{0}} {_op} {{1}})", differentiable=False)
 for _n, _op in (("logical_and", "and"), ("logical_or", "or")):
     _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
 # xor of truth values: `a != b` would compare the numbers (1.0 xor 2.0 is False)

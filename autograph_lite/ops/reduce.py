@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType
+from .elementwise import real_only
 from .registry import defop
 
 
@@ -192,9 +193,9 @@ defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
       **_lower_reduction(lambda dt: 1, _assign("({0} * {1})")), **_R)
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
       **_lower_reduction(lambda dt: 0, _assign("({0} + {1})"), _mean_finalize), **_R)
-defop("reduce_max", infer=_make_infer(np.max), eager=_eager(np.max),
+defop("reduce_max", infer=real_only(_make_infer(np.max), "np.max"), eager=_eager(np.max),
       **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"), **_R)
-defop("reduce_min", infer=_make_infer(np.min), eager=_eager(np.min),
+defop("reduce_min", infer=real_only(_make_infer(np.min), "np.min"), eager=_eager(np.min),
       **_lower_reduction(_highest, _extreme("<"), nonempty="minimum"), **_R)
 defop("reduce_any", infer=_make_infer(np.any, dtypes.bool_), eager=_eager(np.any),
       **_lower_reduction(lambda dt: False, _assign("({0} or {1})")),
@@ -261,9 +262,9 @@ def _lower_arg(cmp, name):
     return lower
 
 
-defop("argmax", infer=_arg_infer, eager=_arg_eager(np.argmax),
+defop("argmax", infer=real_only(_arg_infer, "np.argmax"), eager=_arg_eager(np.argmax),
       lower=_lower_arg(">", "argmax"), differentiable=False, **_R)
-defop("argmin", infer=_arg_infer, eager=_arg_eager(np.argmin),
+defop("argmin", infer=real_only(_arg_infer, "np.argmin"), eager=_arg_eager(np.argmin),
       lower=_lower_arg("<", "argmin"), differentiable=False, **_R)
 
 

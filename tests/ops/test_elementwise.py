@@ -318,8 +318,6 @@ def test_empty_and_zero_d(dt):
     _agree(lambda x, y: x * y + 1, np.ones((), dt)[()], np.arange(3).astype(dt))
 
 
-@pytest.mark.xfail(strict=True, reason="SPEC §1: complex64/complex128 are not supported "
-                   "dtypes yet (dtypes.ALL has no complex)")
 def test_complex_values():
     z = np.array([1 + 2j, -0.5j, 3.0])
     _agree(lambda z: (z * z + 1, np.abs(z), z.real, z.imag, np.conjugate(z), np.exp(z)), z)

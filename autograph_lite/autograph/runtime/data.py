@@ -346,7 +346,8 @@ def augassign(target, value, op, name=None):
     """`target op= value` on a name (converters/subscripts.py): Python's in-place operator,
     on the box when `target` is a NumPy array of trace time that is (or, written now
     inside a staged branch or loop or by a tensor, becomes) one (``lift``)."""
-    return _AUG[op](for_write(target, core.is_symbolic(value), name), value)  # (a MaybeUnset target checks its read: unset.py)
+    # (a MaybeUnset target checks its read: unset.py)
+    return _AUG[op](for_write(target, core.is_symbolic(value), name), value)
 
 
 def assert_stmt(test, msg=None):

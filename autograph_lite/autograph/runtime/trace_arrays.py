@@ -47,9 +47,10 @@ def has_symbolic(key):
 
 
 def _python_numbers(seq):
-    """The one Python number type all items of `seq` share (bool, int or float), else None."""
+    """The one Python number type all items of `seq` share (bool, int, float, complex), else
+    None."""
     kinds = {type(v) for v in seq}
-    if len(kinds) == 1 and next(iter(kinds)) in (bool, int, float):
+    if len(kinds) == 1 and next(iter(kinds)) in (bool, int, float, complex):
         return next(iter(kinds))
     return None
 

@@ -62,7 +62,7 @@ def zeros_like(value):
         return _rebuild(value, [zeros_like(v) for v in value])
     if isinstance(value, dict):
         return {k: zeros_like(v) for k, v in value.items()}
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, (bool, int, float, complex)):
         return type(value)(0)
     return np.zeros(core.concrete_shape(value.shape or ()), dtype=value.dtype)
 
@@ -88,7 +88,7 @@ def _as_tensor_list(items, element, name, loc, capacity):
             raise ValueError(f"'{name}' is an empty list before the staged loop at {loc} and "
                              f"the loop does not append a tensor to it; append tensors or "
                              f"give it a first element before the loop")
-    if isinstance(element, (bool, int, float)):
+    if isinstance(element, (bool, int, float, complex)):
         element = np.asarray(element)
     return data.new_tensor_list(items, element, capacity)
 
