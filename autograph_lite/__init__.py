@@ -8,6 +8,7 @@ from .dtypes import (bool_, float16, float32, float64, int8, int16, int32, int64
                      uint8)
 from .tensor import Tensor, TensorSpec, constant, convert_to_tensor, is_tensor  # noqa: F401
 from . import ops as _ops  # noqa: F401  (registers the op table)
+from . import numpy_composites as _composites  # noqa: F401  (registers np.roll, np.var, ...)
 from .control import cond, while_loop  # noqa: F401
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
 from .api import math, nn, random  # noqa: F401

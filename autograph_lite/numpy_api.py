@@ -369,12 +369,6 @@ def array_function(func, args, kwargs):
         _no_counterpart(_np_name(func))
     return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
 
-
-# NumPy functions built from the ops above (numpy_composites.py), and their method names
-from . import numpy_composites as _composites  # noqa: E402 - it builds on this module
-
-_FUNCTIONS.update(_composites.FUNCTIONS)
-_UFUNC_COMPOSITES = _composites.UFUNCS
-var, std, conjugate, repeat, around = (_composites.var, _composites.std,
-                                       _composites.conjugate, _composites.repeat,
-                                       _composites.around)
+# NumPy ufuncs built from several ops: numpy_composites.py registers them (and its functions
+# in _FUNCTIONS) when it is imported, which the package does (it builds on this module)
+_UFUNC_COMPOSITES = {}

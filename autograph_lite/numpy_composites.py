@@ -6,7 +6,8 @@ of its own. Most reorder elements with one gather along an axis (``_take``) whos
 indices come from ``arange``, so they work for sizes known only at run time: ``roll``,
 ``tile``, ``repeat``, ``pad`` (its modes are index maps), ``meshgrid``. Arguments that
 must be static (a shift, a repeat count, pad widths) are Python ints; a tensor there is
-refused naming it. numpy_api.py routes the NumPy functions here (``FUNCTIONS``).
+refused naming it. Importing this module registers them with numpy_api.py's protocols
+(``FUNCTIONS``, ``UFUNCS``); the package imports it.
 """
 import builtins
 
@@ -327,4 +328,5 @@ FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
              np.count_nonzero: count_nonzero, np.var: var, np.std: std,
              np.average: average, np.real: real, np.imag: imag}
 UFUNCS = {np.conjugate: conjugate}
-
+npa._FUNCTIONS.update(FUNCTIONS)  # (numpy_api's protocols dispatch to them from now on)
+npa._UFUNC_COMPOSITES.update(UFUNCS)

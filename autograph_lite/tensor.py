@@ -98,9 +98,19 @@ class Tensor:
     reshape = _m("reshape_method"); transpose = _m("transpose_method")  # noqa: E702
     astype = _m("astype"); copy = _m("copy"); clip = _m("clip")  # noqa: E702
     squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("flatten")  # noqa: E702
-    dot = _m("dot"); var = _m("var"); std = _m("std"); repeat = _m("repeat")  # noqa: E702
-    conj = _m("conjugate"); conjugate = _m("conjugate"); round = _m("around")  # noqa: E702
+    dot = _m("dot")
     del _m
+
+    def _c(name):  # noqa: N805 - methods that forward to numpy_composites
+        def method(self, *args, **kwargs):
+            from . import numpy_composites
+            return getattr(numpy_composites, name)(self, *args, **kwargs)
+        method.__name__ = name
+        return method
+
+    var = _c("var"); std = _c("std"); repeat = _c("repeat"); round = _c("around")  # noqa: E702
+    conj = _c("conjugate"); conjugate = _c("conjugate")  # noqa: E702
+    del _c
 
     @property
     def real(self):
