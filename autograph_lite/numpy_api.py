@@ -185,6 +185,42 @@ def cumsum(x, axis=None, dtype=None):
     return apply("cumsum", x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
 
 
+def cumprod(x, axis=None, dtype=None):
+    x = convert_to_tensor(x)
+    if dtype is not None:
+        x = cast(x, dtype)
+    return apply("cumprod", x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
+
+
+def _along_last(name, x, axis, kind):
+    """sort/argsort along ``axis`` as the ops' last axis (moved there and back)."""
+    x = convert_to_tensor(x)
+    if kind not in (None, "quicksort", "mergesort", "heapsort", "stable"):
+        raise ValueError(f"{name}: kind {kind!r} is not one of NumPy's")
+    if axis is None:
+        x, axis = ravel(x), 0
+    ax = norm_axis(axis, x.ndim)[0] if x.ndim else 0
+    if ax == x.ndim - 1 or x.ndim == 0:
+        return apply(name, x)
+    perm = [k for k in builtins.range(x.ndim) if k != ax] + [ax]
+    back = [int(k) for k in np.argsort(perm)]
+    return transpose(apply(name, transpose(x, perm)), back)
+
+
+def sort(x, axis=-1, kind=None, order=None, stable=None):
+    return _along_last("sort", x, axis, kind)
+
+
+def argsort(x, axis=-1, kind=None, order=None, stable=None):
+    return _along_last("argsort", x, axis, kind)
+
+
+def sort_in_place(x, axis=-1, kind=None, order=None, stable=None):
+    """``x.sort()``: NumPy sorts the array itself (every alias sees it) and returns None."""
+    target = _writable(x, "sort")
+    mutation.store(target, sort(target, axis, kind), lambda a, b: "")
+
+
 def astype(x, dtype, copy=True):
     return cast(x, dtype)
 
@@ -352,7 +388,8 @@ def arange(start, stop=None, step=1, dtype=None):
 
 _FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
               np.amin: min, np.prod: prod, np.any: any, np.all: all, np.argmax: argmax,
-              np.argmin: argmin, np.cumsum: cumsum, np.clip: clip, np.reshape: reshape,
+              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort,
+              np.argsort: argsort, np.clip: clip, np.reshape: reshape,
               np.transpose: transpose, np.ravel: ravel, np.squeeze: squeeze,
               np.expand_dims: expand_dims, np.dot: dot, np.where: where,
               np.concatenate: concatenate, np.stack: stack, np.split: split,

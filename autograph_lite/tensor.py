@@ -95,6 +95,7 @@ class Tensor:
     sum = _m("sum"); mean = _m("mean"); max = _m("max"); min = _m("min")  # noqa: E702
     prod = _m("prod"); any = _m("any"); all = _m("all")  # noqa: E702
     argmax = _m("argmax"); argmin = _m("argmin"); cumsum = _m("cumsum")  # noqa: E702
+    cumprod = _m("cumprod"); argsort = _m("argsort"); sort = _m("sort_in_place")  # noqa: E702
     reshape = _m("reshape_method"); transpose = _m("transpose_method")  # noqa: E702
     astype = _m("astype"); copy = _m("copy"); clip = _m("clip")  # noqa: E702
     squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("flatten")  # noqa: E702

@@ -268,37 +268,81 @@ defop("argmin", infer=real_only(_arg_infer, "np.argmin"), eager=_arg_eager(np.ar
       lower=_lower_arg("<", "argmin"), differentiable=False, **_R)
 
 
-def _cumsum_infer(in_types, axis=None):
-    t = in_types[0]
-    dt = np.cumsum(np.ones((1,), t.dtype)).dtype
-    if axis is None:
-        n = int(np.prod(t.shape, dtype=np.int64)) if t.fully_defined else None
-        return [TensorType(dt, (n,))]
-    return [TensorType(dt, t.shape)]
+def _cumulative_infer(numpy_fn):
+    def infer(in_types, axis=None):
+        t = in_types[0]
+        dt = numpy_fn(np.ones((1,), t.dtype)).dtype
+        if axis is None:
+            n = int(np.prod(t.shape, dtype=np.int64)) if t.fully_defined else None
+            return [TensorType(dt, (n,))]
+        return [TensorType(dt, t.shape)]
+    return infer
 
 
-def _cumsum_lower(em, node):
-    x, out = node.inputs[0], node.outputs[0]
-    axis = node.attrs.get("axis")
-    dt = out.type.dtype
-    src = em.name(x)
-    if axis is None:
-        return f"np.cumsum(np.ascontiguousarray({src}).ravel()).astype({em.dt(dt)})"
-    name = em.new(out)
-    dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
-    em.line(f"{name} = {em.alloc(dims, dt)}")
-    with em.loops(dims) as idx:
-        prev = list(idx)
-        prev[axis] = f"{idx[axis]} - 1"
-        e = em.cast(f"{src}[{', '.join(idx)}]", x.type.dtype, dt)
-        with em.block(f"if {idx[axis]} == 0:"):
-            em.line(f"{name}[{', '.join(idx)}] = {e}")
-        with em.block("else:"):
-            acc = f"{name}[{', '.join(prev)}] + {e}"
-            em.line(f"{name}[{', '.join(idx)}] = {em.fix(acc, dt)}")
-    return None
+def _cumulative_lower(numpy_name, combine):
+    """cumsum/cumprod: NumPy's own function on the flattened array, or one pass along
+    ``axis`` combining each element with the previous result (``combine``: "+", "*")."""
+    def lower(em, node):
+        x, out = node.inputs[0], node.outputs[0]
+        axis = node.attrs.get("axis")
+        dt = out.type.dtype
+        src = em.name(x)
+        if axis is None:
+            return (f"np.{numpy_name}(np.ascontiguousarray({src}).ravel())"
+                    f".astype({em.dt(dt)})")
+        name = em.new(out)
+        dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
+        em.line(f"{name} = {em.alloc(dims, dt)}")
+        with em.loops(dims) as idx:
+            prev = list(idx)
+            prev[axis] = f"{idx[axis]} - 1"
+            e = em.cast(f"{src}[{', '.join(idx)}]", x.type.dtype, dt)
+            with em.block(f"if {idx[axis]} == 0:"):
+                em.line(f"{name}[{', '.join(idx)}] = {e}")
+            with em.block("else:"):
+                acc = f"{name}[{', '.join(prev)}] {combine} {e}"
+                em.line(f"{name}[{', '.join(idx)}] = {em.fix(acc, dt)}")
+        return None
+    return lower
 
 
-defop("cumsum", infer=_cumsum_infer,
-      eager=lambda x, axis=None: np.cumsum(np.asarray(x), axis=axis),
-      lower=_cumsum_lower)
+for _name, _fn, _combine in (("cumsum", np.cumsum, "+"), ("cumprod", np.cumprod, "*")):
+    defop(_name, infer=_cumulative_infer(_fn),
+          eager=lambda x, axis=None, _fn=_fn: _fn(np.asarray(x), axis=axis),
+          lower=_cumulative_lower(_name, _combine), doc=f"np.{_name}")
+
+
+def _sorted_infer(dtype=None):
+    def infer(in_types):
+        t = in_types[0]
+        if t.ndim == 0:
+            raise ValueError("sort: a 0-d tensor has no axis to sort along; use axis=None")
+        if t.dtype.kind == "c":
+            raise NotImplementedError("sorting complex tensors (NumPy's lexicographic order) "
+                                      "is not staged")
+        return [TensorType(dtype or t.dtype, t.shape)]
+    return infer
+
+
+def _sort_lower(numpy_call):
+    """Sort along the last axis: Numba's np.sort/np.argsort on each row (its argsort takes
+    1-D arrays only), into a new array."""
+    def lower(em, node):
+        x, out = node.inputs[0], node.outputs[0]
+        src, name = em.name(x), em.new(out)
+        dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
+        em.line(f"{name} = {em.alloc(dims, out.type.dtype)}")
+        with em.loops(dims[:-1]) as idx:
+            row = ", ".join(list(idx) + [":"])
+            em.line(f"{name}[{row}] = {numpy_call.format(f'{src}[{row}]')}")
+        return None
+    return lower
+
+
+defop("sort", infer=_sorted_infer(), eager=lambda x: np.sort(np.asarray(x), axis=-1),
+      lower=_sort_lower("np.sort({})"), differentiable=False,
+      doc="np.sort along the last axis (NaNs last, as NumPy)")
+defop("argsort", infer=_sorted_infer(dtypes.int64),
+      eager=lambda x: np.argsort(np.asarray(x), axis=-1, kind="stable"),
+      lower=_sort_lower("np.argsort({}, kind='mergesort')"), differentiable=False,
+      doc="np.argsort along the last axis; ties in stable order")
