@@ -272,6 +272,28 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kwargs):
     return np.sqrt(var(a, axis, dtype, out, ddof, keepdims, **kwargs))
 
 
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    if out is not None:
+        raise NotImplementedError("np.median(..., out=) is not staged")
+    x = convert_to_tensor(a)
+    shape = x.shape
+    if axis is None:
+        x, ax = npa.ravel(x), 0
+    else:
+        ax = _axis(_static_int(axis, "np.median's axis (one axis)"), x.ndim)
+    s = npa.sort(x, axis=ax)
+    n = _dim(s, ax)
+    lo, hi = _take(s, (n - 1) // 2, ax), _take(s, n // 2, ax)
+    if s.dtype.kind in "iub":
+        lo, hi = npa.cast(lo, np.float64), npa.cast(hi, np.float64)
+    med = (lo + hi) / 2  # (the mean of the one or two middle values, as NumPy's)
+    if s.dtype.kind in "fc":  # a NaN anywhere along the axis makes the median NaN
+        med = npa.where(npa.any(np.isnan(s), axis=ax), np.nan, med)
+    if keepdims:
+        med = npa.reshape(med, (1,) * len(shape)) if axis is None else npa.expand_dims(med, ax)
+    return med
+
+
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     x = convert_to_tensor(a)
     if weights is None:
@@ -326,7 +348,7 @@ FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
              np.fliplr: fliplr, np.flipud: flipud, np.pad: pad, np.meshgrid: meshgrid,
              np.diff: diff, np.outer: outer, np.round: around, np.around: around,
              np.count_nonzero: count_nonzero, np.var: var, np.std: std,
-             np.average: average, np.real: real, np.imag: imag}
+             np.average: average, np.median: median, np.real: real, np.imag: imag}
 UFUNCS = {np.conjugate: conjugate}
 npa._FUNCTIONS.update(FUNCTIONS)  # (numpy_api's protocols dispatch to them from now on)
 npa._UFUNC_COMPOSITES.update(UFUNCS)

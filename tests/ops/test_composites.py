@@ -40,7 +40,8 @@ def differences(x):
 
 
 def statistics(x, w):
-    return (np.var(x), x.var(axis=0), np.std(x, axis=1, ddof=1), x.std(keepdims=True),
+    return (np.median(x), np.median(x, axis=0), np.median(x, axis=1, keepdims=True),
+            np.var(x), x.var(axis=0), np.std(x, axis=1, ddof=1), x.std(keepdims=True),
             np.average(x), np.average(x, axis=0), np.average(x, axis=1, weights=w),
             np.average(x, weights=x * 0.0 + 2.0, returned=True))
 
@@ -77,6 +78,7 @@ def test_statistics_match_numpy(data):
 def test_integer_and_boolean_inputs():
     def f(a, b):
         return (np.var(a), np.std(a, axis=0), np.average(a, axis=1), np.roll(a, 2),
+                np.median(a), np.median(a, axis=0),
                 np.tile(b, 2), np.repeat(b, 2), np.pad(a, 1, constant_values=7.9),
                 np.diff(b), np.round(a), np.count_nonzero(b))
     agree(f, np.arange(12, dtype=np.int32).reshape(3, 4) % 5,
@@ -152,7 +154,8 @@ def math_on_a_tensor(x):
     (lambda x: np.pad(x, 1, mode="mean"), NotImplementedError, "np.pad mode 'mean'"),
     (lambda x: np.repeat(x, x.astype(np.int64)), TypeError, "np.repeat's repeats"),
     (lambda x: np.roll(x, x[0].astype(np.int64)), TypeError, "np.roll's shift"),
-    (lambda x: np.median(x), TypeError, r"np\.median at .*test_composites\.py:\d+ has no staged"),
+    (lambda x: np.percentile(x, 50), TypeError,
+     r"np\.percentile at .*test_composites\.py:\d+ has no staged"),
     # NumPy repeats a list times a 0-d int array; never an elementwise product
     (lambda x: np.array([0.0] * x[0].astype(np.int64)), TypeError, "repeated a tensor number"),
 ])
@@ -176,3 +179,8 @@ def test_sort_argsort_and_cumprod_match_numpy():
     agree(sorting, x, np.array([5.0, -1.0, 3.0]), exact=True)
     agree(lambda a: (np.sort(a), np.argsort(a, kind="stable"), np.cumprod(a)),
           np.array([3, 1, 2, 1, 3], dtype=np.int32), exact=True)
+
+
+def test_median_of_nan_and_even_lengths():
+    agree(lambda x: (np.median(x), np.median(x[:2]), np.median(x[1:]), np.median(x, axis=0)),
+          np.array([1.0, np.nan, 3.0, 2.0]), exact=True)
