@@ -14,6 +14,7 @@ import autograph_lite as ag
 from differential import BACKENDS, agree, fresh
 
 from . import kernels as K
+from .expected import NOT_AGREEING, REFUSED_COMPLEX
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -145,41 +146,8 @@ RTOL = {K.summary_stats: 1e-12, K.zscore_columns: 1e-12, K.var_std_methods: 1e-1
         K.polyfit_normal: 1e-9, K.gauss_seidel: 1e-9, K.kmeans: 1e-12,
         K.smooth_convolve: 1e-12, K.row_normalize_einsum: 1e-12}
 
-# (kernel, backend) -> why it does not agree today (strict: fixing it shows here). The
-# errors are raised while tracing, so both backends fail alike.
-_BOTH = ("interpreter", "cpu")
-_NOT_STAGED = ("TypeError: NumPy function {} at kernels.py:{} has no staged counterpart in "
-               "autograph_lite and cannot run on a symbolic tensor")
-_WHY = {
-    "histogram_loop": "TypeError: a symbolic tensor (shape=(), dtype=bool) cannot be used as a "
-                      "Python bool (in the staged loop at kernels.py:141): the chained "
-                      "comparison `0 <= b < nbins` is not staged",
-    "lorenz_euler": "TypeError: a symbolic tensor cannot be converted to a NumPy array while "
-                    "tracing (no file:line given): the row store `traj[i] = [x, y, z]` of a "
-                    "list of 0-d tensors, kernels.py:305",
-    "power_iteration": _NOT_STAGED.format("np.linalg.norm", 417),
-    "upsample_hold": _NOT_STAGED.format("np.append", 460),
-    "median_filter": _NOT_STAGED.format("np.median", 501),
-    "smooth_convolve": _NOT_STAGED.format("np.convolve", 508),
-    "interp_resample": _NOT_STAGED.format("np.interp", 514),
-    "polyfit_normal": _NOT_STAGED.format("np.column_stack", 520) + " (np.linalg.solve next)",
-    "gauss_seidel": _NOT_STAGED.format("np.allclose", 535),
-    "positive_part": "TypeError: '>' not supported between instances of 'NoneType' and 'int' "
-                     "(no file:line given): `.size` of a boolean-mask-indexed tensor is None, "
-                     "kernels.py:543",
-    "count_above": "silent wrong answer: `x[x > t].size` (a boolean-mask-indexed tensor) is "
-                   "None where plain Python gives 0, kernels.py:551",
-    "bincount_histogram": _NOT_STAGED.format("np.bincount", 557),
-    "quartiles_sorted": _NOT_STAGED.format("np.sort", 562),
-    "row_normalize_einsum": _NOT_STAGED.format("np.einsum", 583),
-    "find_peaks_list": "ValueError: 'peaks' is a Python list that the branches of the staged "
-                       "`if` at kernels.py:591 change differently (its length is 1 in the "
-                       "true branch and 0 in the false one)",
-    "pendulum_math": "TypeError: math.sin() at kernels.py:616 takes Python numbers, and its "
-                     "argument here is a tensor whose value exists only when the compiled "
-                     "function runs; use np.sin",
-}
-XFAIL = {(name, backend): why for name, why in _WHY.items() for backend in _BOTH}
+# (kernel, backend) -> why it does not agree today (strict: fixing it shows here).
+XFAIL = {(name, backend): why for name, why in NOT_AGREEING.items() for backend in BACKENDS}
 
 
 def _params():
@@ -213,8 +181,18 @@ FRACTALS = {
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kernel", list(FRACTALS), ids=lambda k: k.__name__)
 def test_complex_kernel_is_refused(kernel, backend):
+    assert kernel.__name__ in REFUSED_COMPLEX
     (call,) = FRACTALS[kernel]
     want = kernel(*fresh(call))  # valid NumPy: the oracle runs
     assert want.dtype == np.int64 and want.shape == (6, 8)
     with pytest.raises(TypeError, match="complex"):
         ag.defun(kernel, backend=backend)(*fresh(call))
+
+
+def test_every_kernel_is_checked():
+    """Each function of kernels.py has inputs above, and every expected failure names one."""
+    defined = {name for name, v in vars(K).items()
+               if callable(v) and getattr(v, "__module__", None) == K.__name__}
+    checked = {k.__name__ for k in CASES} | {k.__name__ for k in FRACTALS}
+    assert defined == checked
+    assert set(NOT_AGREEING) <= checked and set(REFUSED_COMPLEX) == {k.__name__ for k in FRACTALS}
