@@ -3,6 +3,7 @@
 Generated code (AutoGraph output, kernels) registers a map from its own lines back to the
 user's file:line, so every error and every Node names a line the user wrote.
 """
+import functools
 import os
 import sys
 
@@ -28,8 +29,15 @@ def origin_of(filename, lineno):
 def _is_library(filename):
     if filename in _ORIGINS:
         return False
-    return (any(filename.startswith(d) for d in _SKIP_DIRS)
-            or filename.startswith(("<frozen", GENERATED)))
+    if filename.startswith(("<frozen", GENERATED)):
+        return True
+    path = _normalized(filename)  # (imported as `benchmarks/../autograph_lite/x.py` too)
+    return any(path.startswith(d) for d in _SKIP_DIRS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _normalized(filename):
+    return filename if filename.startswith("<") else os.path.abspath(filename)
 
 
 def user_frame(depth=1):

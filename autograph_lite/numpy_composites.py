@@ -241,6 +241,51 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return npa.sum(convert_to_tensor(a) != 0, axis=axis, keepdims=keepdims)
 
 
+def append(arr, values, axis=None):
+    a, v = convert_to_tensor(arr), convert_to_tensor(values)
+    if axis is None:
+        return npa.concatenate([npa.ravel(a), npa.ravel(v)])
+    return npa.concatenate([a, v], axis=axis)
+
+
+def column_stack(tup):
+    cols = [convert_to_tensor(t) for t in tup]
+    return npa.concatenate([npa.reshape(c, (-1, 1)) if c.ndim < 2 else c for c in cols],
+                           axis=1)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    x, y = convert_to_tensor(a), convert_to_tensor(b)
+    dt = np.result_type(y.dtype, 1.0)  # (NumPy's: integers compared as floats)
+    x, y = npa.cast(x, np.result_type(x.dtype, dt)), npa.cast(y, dt)
+    close = (np.abs(x - y) <= atol + rtol * np.abs(y)) & np.isfinite(y)
+    out = close | (x == y)
+    return out | (np.isnan(x) & np.isnan(y)) if equal_nan else out
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return npa.all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """np.linalg.norm for ord None/'fro' (the 2-norm of all elements, or along ``axis``),
+    and, on vectors, ord 1, 2 and inf."""
+    x = convert_to_tensor(x)
+    if x.dtype.kind in "iub":
+        x = npa.cast(x, np.float64)
+    mag = np.abs(x)
+    vector = axis is not None and not isinstance(axis, tuple) or x.ndim == 1
+    if ord is None or ord == "fro" or (ord == 2 and vector):
+        return np.sqrt(npa.sum(mag * mag, axis=axis, keepdims=keepdims))
+    if vector and ord == 1:
+        return npa.sum(mag, axis=axis, keepdims=keepdims)
+    if vector and ord == np.inf:
+        return npa.max(mag, axis=axis, keepdims=keepdims)
+    raise NotImplementedError(f"np.linalg.norm with ord={ord!r} on a tensor of rank "
+                              f"{x.ndim} is not staged; ord None, 'fro', and on vectors 1, "
+                              f"2 and inf are")
+
+
 # -- statistics ---------------------------------------------------------------------------------
 def _count(x, axis):
     """The number of elements a reduction over ``axis`` combines (a Python int, or a
@@ -348,7 +393,9 @@ FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
              np.fliplr: fliplr, np.flipud: flipud, np.pad: pad, np.meshgrid: meshgrid,
              np.diff: diff, np.outer: outer, np.round: around, np.around: around,
              np.count_nonzero: count_nonzero, np.var: var, np.std: std,
-             np.average: average, np.median: median, np.real: real, np.imag: imag}
+             np.average: average, np.median: median, np.real: real, np.imag: imag,
+             np.append: append, np.column_stack: column_stack, np.isclose: isclose,
+             np.allclose: allclose, np.linalg.norm: norm}
 UFUNCS = {np.conjugate: conjugate}
 npa._FUNCTIONS.update(FUNCTIONS)  # (numpy_api's protocols dispatch to them from now on)
 npa._UFUNC_COMPOSITES.update(UFUNCS)

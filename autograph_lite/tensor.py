@@ -139,10 +139,13 @@ class Tensor:
 
     @property
     def size(self):
+        """The number of elements: a Python int when every size is known while tracing,
+        else a staged one (weak, as NumPy's Python int; was None: `x[x > t].size > 0`
+        compared None)."""
         n = 1
         for d in self.shape:
             if d is None:
-                return None
+                return _apply("as_weak", _apply("size", self))
             n *= d
         return n
 
@@ -383,11 +386,21 @@ def constant(value, dtype=None):
     g = current_graph()
     if isinstance(value, SymbolicTensor):
         return value if dtype is None else _apply("cast", value, dtype=dtype)
+    if isinstance(value, (list, tuple)) and _holds_symbolic(value):
+        # `traj[i] = [x, y, z]` of 0-d tensors: their stack, as NumPy's array of them
+        from .numpy_api import stack
+        out = stack([constant(v) for v in value])
+        return out if dtype is None else _apply("cast", out, dtype=dtype)
     v = to_numpy_value(value, dtype)
     if g is not None:
         from .ops.dispatch import const
         return const(g, v)
     return EagerTensor(v)
+
+
+def _holds_symbolic(seq):
+    return any(isinstance(v, SymbolicTensor) or (isinstance(v, (list, tuple))
+                                                 and _holds_symbolic(v)) for v in seq)
 
 
 def convert_to_tensor(value, dtype=None):

@@ -41,7 +41,7 @@ import numpy as np  # noqa: E402
 
 from bench_core import bench, fmt_t, timed  # noqa: E402
 from tests.corpus import kernels as K  # noqa: E402
-from tests.corpus.expected import NOT_AGREEING, REFUSED_COMPLEX  # noqa: E402
+from tests.corpus.expected import NOT_AGREEING  # noqa: E402
 
 FULL = dict(repeat=7)
 QUICK = dict(repeat=3)
@@ -233,7 +233,7 @@ def main(argv=None):
         t = bench({k: (lambda f=f: f(*_copy(call))) for k, f in variants.items()},
                   cfg["repeat"], number=1, warmup=1)
         row.update(t)
-        expected = name in NOT_AGREEING or name in REFUSED_COMPLEX
+        expected = name in NOT_AGREEING
         if row.get("ag") in ("fail", "differs"):
             row["ag"] = "xfail" if expected else row["ag"].upper()
             if not expected:

@@ -7,7 +7,8 @@ fresh values on every call); Python scalars become weak constants, NumPy values 
 import numpy as np
 
 from .. import errors
-from ..tensor import EagerTensor, SymbolicTensor, to_numpy_value, type_of_constant
+from ..tensor import (EagerTensor, SymbolicTensor, convert_to_tensor, to_numpy_value,
+                      type_of_constant)
 from ..mutation import lifted, link_view, root_graph
 from ..trace.context import current_graph
 from .registry import OPS
@@ -53,6 +54,8 @@ def as_value(graph, x):
         return const(graph, x, weak=True)._value
     if isinstance(x, EagerTensor):
         x = x._np
+    elif isinstance(x, (list, tuple)):
+        return convert_to_tensor(x)._value  # (tensors in it: their stack)
     elif isinstance(x, np.ndarray):
         box = lifted(x, graph)  # an array of trace time that became a box (mutation.py)
         if box is not None:

@@ -54,7 +54,8 @@ defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_
 # The exceptions a staged check may raise: a failed `assert`, and the read of a variable
 # a staged loop or `del` may have left unset (autograph/runtime/variables.py).
 _CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLocalError,
-                 "NameError": NameError, "ZeroDivisionError": ZeroDivisionError}
+                 "NameError": NameError, "ZeroDivisionError": ZeroDivisionError,
+                 "ValueError": ValueError, "OverflowError": OverflowError}
 
 
 def _assert_eager(pred, message="assertion failed", error="AssertionError"):

@@ -4,8 +4,7 @@ suite's differential check (differential.py): results, dtypes, exceptions and ev
 argument afterwards, over two calls of one Function with different values.
 
 A kernel that does not agree today is a strict xfail whose reason is the exact error or
-difference: the list of what scientific code still needs (issue 12). The complex-number
-fractals assert today's refusal instead (complex dtypes are not staged yet).
+difference: the list of what scientific code still needs (issue 12).
 """
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ import autograph_lite as ag
 from differential import BACKENDS, agree, fresh
 
 from . import kernels as K
-from .expected import NOT_AGREEING, REFUSED_COMPLEX
+from .expected import NOT_AGREEING
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -167,26 +166,24 @@ def test_kernel_agrees_with_numpy(kernel, calls, backend):
           rtol=RTOL.get(kernel, 1e-6))
 
 
-# Complex arithmetic: SPEC 1 promises complex values, but complex dtypes are not staged
-# yet, so today each fractal is refused with a TypeError naming complex. When complex
-# lands these become agreement tests like the ones above (agree(kernel, calls=...)).
+# Complex arithmetic (escape-time fractals): agreement tests like the ones above.
 FRACTALS = {
-    K.mandelbrot_escape: [(np.linspace(-2.0, 0.5, 8), np.linspace(-1.1, 1.1, 6), 20)],
-    K.julia_escape: [(np.linspace(-1.5, 1.5, 8), np.linspace(-1.0, 1.0, 6), -0.8, 0.156, 20)],
-    K.mandelbrot_loops: [(np.linspace(-2.0, 0.5, 8), np.linspace(-1.1, 1.1, 6), 20)],
-    K.newton_fractal: [(np.linspace(-1.05, 1.0, 8), np.linspace(-1.05, 1.0, 6), 12)],
+    K.mandelbrot_escape: [(np.linspace(-2.0, 0.5, 8), np.linspace(-1.1, 1.1, 6), 20),
+                          (np.linspace(-1.5, 0.5, 5), np.linspace(-1.0, 1.0, 4), 7)],
+    K.julia_escape: [(np.linspace(-1.5, 1.5, 8), np.linspace(-1.0, 1.0, 6), -0.8, 0.156, 20),
+                     (np.linspace(-1.0, 1.0, 5), np.linspace(-1.0, 1.0, 4), 0.3, -0.5, 9)],
+    K.mandelbrot_loops: [(np.linspace(-2.0, 0.5, 8), np.linspace(-1.1, 1.1, 6), 20),
+                         (np.linspace(-1.5, 0.5, 5), np.linspace(-1.0, 1.0, 4), 7)],
+    K.newton_fractal: [(np.linspace(-1.05, 1.0, 8), np.linspace(-1.05, 1.0, 6), 12),
+                       (np.linspace(-0.95, 1.1, 5), np.linspace(-1.0, 0.9, 4), 5)],
 }
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("kernel", list(FRACTALS), ids=lambda k: k.__name__)
-def test_complex_kernel_is_refused(kernel, backend):
-    assert kernel.__name__ in REFUSED_COMPLEX
-    (call,) = FRACTALS[kernel]
-    want = kernel(*fresh(call))  # valid NumPy: the oracle runs
-    assert want.dtype == np.int64 and want.shape == (6, 8)
-    with pytest.raises(TypeError, match="complex"):
-        ag.defun(kernel, backend=backend)(*fresh(call))
+def test_complex_kernel_agrees_with_numpy(kernel, backend):
+    agree(kernel, calls=FRACTALS[kernel], functions={backend: ag.defun(kernel, backend=backend)},
+          rtol=1e-12)
 
 
 def test_every_kernel_is_checked():
@@ -195,4 +192,4 @@ def test_every_kernel_is_checked():
                if callable(v) and getattr(v, "__module__", None) == K.__name__}
     checked = {k.__name__ for k in CASES} | {k.__name__ for k in FRACTALS}
     assert defined == checked
-    assert set(NOT_AGREEING) <= checked and set(REFUSED_COMPLEX) == {k.__name__ for k in FRACTALS}
+    assert set(NOT_AGREEING) <= checked

@@ -23,10 +23,10 @@ class LogicalExpressionTransformer(base.Base):
 
     def visit_Compare(self, node):
         """`a < b < c` -> `and_(lambda: a < b, lambda: b < c)` when the middle operands are
-        plain names or constants (evaluating them twice is then harmless)."""
+        plain names or constants (evaluating them twice is then harmless), also as the
+        variables converter spells a name that may be unset (`ag__.ld(b)`)."""
         node = self.generic_visit(node)
-        if len(node.ops) < 2 or not all(isinstance(c, (gast.Name, gast.Constant))
-                                        for c in node.comparators[:-1]):
+        if len(node.ops) < 2 or not all(_plain(c) for c in node.comparators[:-1]):
             return node
         lefts = [node.left] + node.comparators[:-1]
         parts = [gast.Compare(left=left, ops=[op], comparators=[right])
@@ -38,3 +38,10 @@ class LogicalExpressionTransformer(base.Base):
         if isinstance(node.op, gast.Not):
             return templates.replace_as_expression("ag__.not_(a)", a=node.operand)
         return node
+
+
+def _plain(node):
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    return (isinstance(node, gast.Call) and base.is_ag_call(node) and node.func.attr == "ld"
+            and len(node.args) == 1 and isinstance(node.args[0], gast.Name))

@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 
 from autograph_lite.autograph.pyct import origin
-from autograph_lite.autograph.runtime import builtins_, numpy_calls, where
+from autograph_lite.autograph.runtime import builtins_, math_calls, numpy_calls, where
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -102,10 +102,10 @@ def _math_on_tensor(f):
                "atan2": "arctan2", "pow": "power"}.get(name, name)
     hint = (f"np.{np_name}, which is staged" if hasattr(np, np_name)
             else "the NumPy function that computes it")
-    raise TypeError(f"math.{name}() at {where.caller(3)} takes Python numbers, and its "
-                    f"argument here is a "
-                    f"tensor whose value exists only when the compiled function runs; use "
-                    f"{hint} (note: NumPy returns nan or inf where math raises)")
+    raise TypeError(f"math.{name}() at {where.caller(3)} has no staged form, and its "
+                    f"argument here is a tensor whose value exists only when the compiled "
+                    f"function runs; use {hint} (note: NumPy returns nan or inf where math "
+                    f"raises)")
 
 
 def converted_call(f, args, kwargs=None, recursive=True):
@@ -120,7 +120,10 @@ def converted_call(f, args, kwargs=None, recursive=True):
     if overload is not None:
         return overload(*args, **kwargs)
     if getattr(f, "__module__", None) == "math" and numpy_calls._has_symbolic(args):
-        _math_on_tensor(f)
+        staged = math_calls.staged(f)
+        if staged is None:
+            _math_on_tensor(f)
+        return staged(*args, **kwargs)
     if not recursive:
         return f(*args, **kwargs)
     if isinstance(f, functools.partial):

@@ -85,6 +85,13 @@ def list_append(target, x):
     return target
 
 
+def _holds_symbolic(value):
+    """A tensor, or a list/tuple holding one (`traj[i] = [x, y, z]`: their stack)."""
+    if isinstance(value, (list, tuple)):
+        return any(_holds_symbolic(v) for v in value)
+    return core.is_symbolic(value)
+
+
 def _symbolic_key(key):
     parts = key if isinstance(key, tuple) else (key,)
     for p in parts:
@@ -301,7 +308,7 @@ def setitem(target, key, value, op=None, name=None):
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
     (or at a traced index, or inside a staged branch or loop) becomes a box first
     (`lift`). `name`: the target's variable name, for error messages."""
-    target = for_write(target, core.is_symbolic(value) or _symbolic_key(key), name)
+    target = for_write(target, _holds_symbolic(value) or _symbolic_key(key), name)
     if core.is_symbolic(target):
         mutation = core.module("autograph_lite.mutation")
         if op is None:

@@ -1,0 +1,122 @@
+"""`math.sqrt(t)`, `math.exp(t)`, ... on a tensor: staged as the NumPy op, with CPython's
+errors raised at run time.
+
+Scalar loops written for Numba call `math.*` on numbers; here those numbers may be 0-d
+tensors. NumPy returns nan or inf where `math` raises, so each call also stages CPython's
+own check (Modules/mathmodule.c): a nan from a number that is not nan is `ValueError:
+math domain error`; an infinity from a finite number is `OverflowError: math range error`
+for functions that can overflow (exp, cosh, ...) and `ValueError` for the others (log(0),
+atanh(1)). Results are weak float64 (a Python float: `math.sqrt(x) * float32_array` stays
+float32); `floor`/`ceil`/`trunc` give weak int64 and refuse nan and infinities as Python's
+`int` conversion does. A math function with no staged form raises TypeError naming it.
+"""
+import math
+
+import numpy as np
+
+from autograph_lite.autograph.runtime import core
+
+# math function -> (NumPy ufunc, whether an infinite result of a finite argument is an
+# overflow rather than a domain error)
+_ONE = {math.sqrt: (np.sqrt, False), math.exp: (np.exp, True), math.expm1: (np.expm1, True),
+        math.log10: (np.log10, False), math.log2: (np.log2, False),
+        math.log1p: (np.log1p, False), math.sin: (np.sin, False), math.cos: (np.cos, False),
+        math.tan: (np.tan, False), math.asin: (np.arcsin, False),
+        math.acos: (np.arccos, False), math.atan: (np.arctan, False),
+        math.sinh: (np.sinh, True), math.cosh: (np.cosh, True), math.tanh: (np.tanh, False),
+        math.asinh: (np.arcsinh, False), math.acosh: (np.arccosh, False),
+        math.atanh: (np.arctanh, False), math.fabs: (np.abs, False)}
+_TO_INT = {math.floor: np.floor, math.ceil: np.ceil, math.trunc: np.trunc}
+_TESTS = {math.isnan: np.isnan, math.isinf: np.isinf, math.isfinite: np.isfinite}
+
+
+def _api():
+    return core.module("autograph_lite.numpy_api")
+
+
+def _apply(name, *args, **attrs):
+    return core.module("autograph_lite.ops.dispatch").apply(name, *args, **attrs)
+
+
+def _check(ok, message, error):
+    _apply("assert", ok, message=message, error=error)
+
+
+def _float(x, name):
+    x = core.module("autograph_lite.tensor").convert_to_tensor(x)
+    if x.dtype.kind == "c":
+        raise TypeError(f"math.{name}() takes a real number, got a complex tensor; use the "
+                        f"NumPy function")
+    return _api().cast(x, np.float64)
+
+
+def _checked(r, args, overflow):
+    """CPython's checks of a result ``r`` of the float arguments ``args``."""
+    any_nan = np.isnan(args[0])
+    all_finite = np.isfinite(args[0])
+    for a in args[1:]:
+        any_nan, all_finite = any_nan | np.isnan(a), all_finite & np.isfinite(a)
+    _check(~(np.isnan(r) & ~any_nan), "math domain error", "ValueError")
+    if overflow is not None:
+        _check(~(np.isinf(r) & all_finite), "math range error" if overflow
+               else "math domain error", "OverflowError" if overflow else "ValueError")
+    return _apply("as_weak", r)
+
+
+def _log(x, base=None):
+    x = _float(x, "log")
+    r = _checked(np.log(x), [x], False)
+    if base is None:
+        return r
+    b = _float(base, "log")
+    lb = _checked(np.log(b), [b], False)
+    _check(lb != 0, "float division by zero", "ZeroDivisionError")
+    return r / lb
+
+
+def _pow(x, y):
+    x, y = _float(x, "pow"), _float(y, "pow")
+    r = np.power(x, y)
+    _check(~(np.isnan(r) & ~np.isnan(x) & ~np.isnan(y)), "math domain error", "ValueError")
+    inf_from_finite = np.isinf(r) & np.isfinite(x) & np.isfinite(y)
+    _check(~(inf_from_finite & (x == 0)), "math domain error", "ValueError")
+    _check(~(inf_from_finite & (x != 0)), "math range error", "OverflowError")
+    return _apply("as_weak", r)
+
+
+def _atan2(y, x):
+    return _apply("as_weak", np.arctan2(_float(y, "atan2"), _float(x, "atan2")))
+
+
+def _to_int(f, fn):
+    def call(x):
+        t = core.module("autograph_lite.tensor").convert_to_tensor(x)
+        if t.dtype.kind in "iub":
+            return _apply("as_weak", _api().cast(t, np.int64))
+        v = fn(_float(t, f.__name__))
+        _check(~np.isnan(v), "cannot convert float NaN to integer", "ValueError")
+        _check(np.abs(v) < 2.0 ** 63, "cannot convert float infinity (or a number past "
+               "int64) to integer", "OverflowError")
+        return _apply("as_weak", _api().cast(v, np.int64))
+    return call
+
+
+def _one(f, fn, overflow):
+    def call(x):
+        x = _float(x, f.__name__)
+        return _checked(fn(x), [x], overflow)
+    return call
+
+
+STAGED = {f: _one(f, fn, overflow) for f, (fn, overflow) in _ONE.items()}
+STAGED.update({f: _to_int(f, fn) for f, fn in _TO_INT.items()})
+STAGED.update({f: (lambda x, fn=fn, f=f: fn(_float(x, f.__name__))) for f, fn in _TESTS.items()})
+STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2})
+
+
+def staged(f):
+    """The staged form of math function ``f``, or None when it has none."""
+    try:
+        return STAGED.get(f)
+    except TypeError:
+        return None
