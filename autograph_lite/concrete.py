@@ -71,6 +71,14 @@ class ConcreteFunction:
         f = self.function
         if kwargs or f._simple_arity != len(args):
             args = f._bind(args, kwargs)
+        if self.layouts:
+            from .function import layouts_fit
+            if not layouts_fit(self.layouts, args):
+                raise ValueError(f"{f._name}: this concrete function was traced for array "
+                                 f"arguments laid out as {self.layouts} (leaf: C-contiguous) "
+                                 f"and its reshape views rely on it; call the Function "
+                                 f"itself (it traces again for another layout) or pass "
+                                 f"arrays laid out the same way")
         return self._call_args(args)
 
     # calling --------------------------------------------------------------------------------

@@ -172,7 +172,7 @@ class Function:
         cf = self._cache.get(key := self._key(args))
         if cf is None:
             cf = self._trace_locked(key, args)
-        if cf.layouts and not _layouts_fit(cf.layouts, args):
+        if cf.layouts and not layouts_fit(cf.layouts, args):
             key += (_layouts(cf.layouts, args),)
             cf = self._cache.get(key) or self._trace_locked(key, args)
         out = cf._call_args(args)
@@ -787,7 +787,7 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
 
 
 
-def _layouts_fit(layouts, args):
+def layouts_fit(layouts, args):
     """Whether the array arguments a trace relied on the layout of ({leaf index: whether
     it was C-contiguous}, contiguity.py) have that layout now."""
     leaves = nest.flatten(args)

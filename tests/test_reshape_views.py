@@ -200,3 +200,13 @@ def test_a_loop_result_not_known_c_contiguous_is_refused(backend):
     with pytest.raises(NotImplementedError, match="not known to be C-contiguous"):
         ag.defun(reshape_of_loop_result_that_may_be_transposed, backend=backend)(
             np.arange(6.0).reshape(2, 3), np.int64(3))
+
+
+def test_a_concrete_function_refuses_a_layout_its_trace_did_not_assume():
+    f = ag.defun(write_through_ravel_of_argument, backend="interpreter")
+    cf = f.get_concrete_function(np.zeros((2, 3)), np.int64(0))
+    x = np.zeros((2, 3))
+    cf(x, np.int64(1))
+    assert x[0, 1] == -1.0
+    with pytest.raises(ValueError, match="traced for array arguments laid out"):
+        cf(np.zeros((2, 6))[:, ::2], np.int64(1))
