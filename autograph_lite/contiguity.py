@@ -24,14 +24,10 @@ The rules, from NumPy's behaviour (checked in tests/test_contiguity.py):
   not ``x[:, 1:3]`` or ``x[::2]``). ``squeeze``/``expand_dims`` keep it, a reshape that is a
   view makes it, ``transpose`` keeps it only in one dimension, ``split`` only on axis 0.
 """
+from .mutation import root_graph, step_output, storage_of
+
 _INPUTS = "_c_contiguous_inputs"   # root graph: {input Value id: (leaf index, flag)}
 _USED = "_c_contiguous_used"       # root graph: {leaf index: flag} the trace relied on
-
-
-def _root(graph):
-    while graph.parent is not None:
-        graph = graph.parent
-    return graph
 
 
 def mark_input(value, leaf, flag):
@@ -39,7 +35,7 @@ def mark_input(value, leaf, flag):
     C-contiguity at trace time is ``flag``; or (``leaf`` None) a region's parameter that
     stands for such a value: a loop variable, assumed to keep its initial value's layout
     (control.py checks the body's result and traces again when it does not)."""
-    _root(value.graph).__dict__.setdefault(_INPUTS, {})[value.id] = (leaf, flag)
+    root_graph(value.graph).__dict__.setdefault(_INPUTS, {})[value.id] = (leaf, flag)
 
 
 def stand_in(param, value):
@@ -56,7 +52,7 @@ def used_inputs(graph):
 
 
 def _input_flag(value):
-    root = _root(value.graph)
+    root = root_graph(value.graph)
     known = root.__dict__.get(_INPUTS, {}).get(value.id)
     if known is None:
         return False  # a region's parameter (a loop variable), an ag.Tensor, a spec
@@ -155,22 +151,20 @@ def _selects_one_block(spec, ndim):
 def box_is_c(box):
     """Whether tensor ``box`` (a SymbolicTensor) is C-contiguous on every run: its
     storage's root (mutation.py) viewed through its chain."""
-    from .mutation import storage_of
     s = storage_of(box)
     ok = value_is_c(s.first)  # (a merge: its region result, C when every buffer it may be is)
     parent = s.base.type
     for op, attrs, extra in box._chain:
         if not ok:
             return False
-        out = _step_type(box, op, attrs, extra, parent)
-        ok = step_keeps_c(op, attrs, parent, out, attrs.get("_output", 0))
+        out = _step_type(op, attrs, extra, parent)
+        ok = step_keeps_c(op, attrs, parent, out, step_output(attrs)[1] or 0)
         parent = out
     return ok
 
 
-def _step_type(box, op, attrs, extra, parent):
+def _step_type(op, attrs, extra, parent):
     from .ops.registry import OPS
-    clean = {k: v for k, v in attrs.items() if k != "_output"}
-    types = OPS[op].infer([parent] + [x.type for x in extra], **clean)
-    return types[attrs.get("_output", 0)]
+    attrs, k = step_output(attrs)
+    return OPS[op].infer([parent] + [x.type for x in extra], **attrs)[k or 0]
 

@@ -49,10 +49,6 @@ def is_floating(dt):
     return dt.kind == "f"
 
 
-def is_complex(dt):
-    return dt.kind == "c"
-
-
 def is_integer(dt):
     return dt.kind in "iu"
 

@@ -787,19 +787,22 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
 
 
 
-def layouts_fit(layouts, args):
-    """Whether the array arguments a trace relied on the layout of ({leaf index: whether
-    it was C-contiguous}, contiguity.py) have that layout now."""
+def _layout_of(layouts, args):
+    """{leaf index: whether it is C-contiguous now} of the array arguments a trace relied
+    on the layout of (``layouts``, the same at trace time: contiguity.py)."""
     leaves = nest.flatten(args)
-    return all(bool(leaves[i].flags.c_contiguous) == c for i, c in layouts.items())
+    return {i: bool(leaves[i].flags.c_contiguous) for i in layouts}
+
+
+def layouts_fit(layouts, args):
+    """Whether those arguments have the layout the trace relied on."""
+    return _layout_of(layouts, args) == layouts
 
 
 def _layouts(layouts, args):
     """The part of the signature key that tells traces for other layouts apart (sizes
     relax; layouts do not)."""
-    leaves = nest.flatten(args)
-    return ("c_contiguous",) + tuple((i, bool(leaves[i].flags.c_contiguous))
-                                     for i in sorted(layouts))
+    return ("c_contiguous",) + tuple(sorted(_layout_of(layouts, args).items()))
 
 
 def _argument_box(value, arg, name):

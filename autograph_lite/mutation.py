@@ -290,13 +290,19 @@ def _apply(name, *args, **attrs):
     return apply(name, *args, **attrs)
 
 
+def step_output(attrs):
+    """A view step's op attributes, and which output of several it is (split; else None)."""
+    if "_output" not in attrs:
+        return attrs, None
+    attrs = dict(attrs)
+    return attrs, attrs.pop("_output")
+
+
 def _replay(step, value):
     op, attrs, extra = step
-    if "_output" in attrs:  # one output of several (split)
-        attrs = dict(attrs)
-        k = attrs.pop("_output")
-        return _apply(op, _sym(value), *map(_sym, extra), **attrs)[k]._v
-    return _apply(op, _sym(value), *map(_sym, extra), **attrs)._v
+    attrs, k = step_output(attrs)
+    out = _apply(op, _sym(value), *map(_sym, extra), **attrs)
+    return (out if k is None else out[k])._v
 
 
 def _invert(step, parent, child):
@@ -312,15 +318,13 @@ def _invert(step, parent, child):
         inverse = tuple(int(k) for k in np.argsort(axes))
         return _apply("transpose", _sym(child), axes=inverse)._v
     if op in ("real", "imag"):  # the other part kept
-        re = child if op == "real" else _apply("real", _sym(parent))
-        im = child if op == "imag" else _apply("imag", _sym(parent))
-        return _cast(_apply("make_complex", _sym(re) if op == "real" else re,
-                            _sym(im) if op == "imag" else im)._v, parent.type.dtype)
+        re = _sym(child) if op == "real" else _apply("real", _sym(parent))
+        im = _sym(child) if op == "imag" else _apply("imag", _sym(parent))
+        return _cast(_apply("make_complex", re, im)._v, parent.type.dtype)
     if op in ("reshape", "squeeze", "expand_dims"):  # (a reshape here views a C array)
         return _apply("reshape_as", _sym(child), _sym(parent))._v
     if op == "split":  # the parent's parts again, this one replaced
-        attrs = dict(attrs)
-        k = attrs.pop("_output")
+        attrs, k = step_output(attrs)
         parts = list(_apply(op, _sym(parent), **attrs))
         parts[k] = _sym(child)
         return _apply("concat", *parts, axis=attrs.get("axis", 0))._v

@@ -12,7 +12,8 @@ from . import dtypes, mutation
 from .ops.creation import split_shape
 from .ops.dispatch import apply
 from .ops.reduce import norm_axis
-from .tensor import EagerTensor, SymbolicTensor, convert_to_tensor, type_of_constant
+from .tensor import (EagerTensor, SymbolicTensor, convert_to_tensor, holds_symbolic,
+                     type_of_constant)
 from .trace.context import current_graph
 
 _UFUNCS = {np.absolute: "abs", np.remainder: "mod", np.divide: "true_divide"}
@@ -51,12 +52,7 @@ def _np_name(func):
 
 
 def _symbolic_in(args):
-    for a in args:
-        if isinstance(a, SymbolicTensor):
-            return True
-        if isinstance(a, (list, tuple)) and _symbolic_in(a):
-            return True
-    return False
+    return holds_symbolic(tuple(args))
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):
@@ -178,18 +174,19 @@ def argmin(x, axis=None, keepdims=False):
     return _reduce("argmin", x, axis, keepdims)
 
 
-def cumsum(x, axis=None, dtype=None):
+def _cumulative(op, x, axis, dtype):
     x = convert_to_tensor(x)
     if dtype is not None:
         x = cast(x, dtype)
-    return apply("cumsum", x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
+    return apply(op, x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
+
+
+def cumsum(x, axis=None, dtype=None):
+    return _cumulative("cumsum", x, axis, dtype)
 
 
 def cumprod(x, axis=None, dtype=None):
-    x = convert_to_tensor(x)
-    if dtype is not None:
-        x = cast(x, dtype)
-    return apply("cumprod", x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
+    return _cumulative("cumprod", x, axis, dtype)
 
 
 def _along_last(name, x, axis, kind):

@@ -3,6 +3,9 @@
 Both share one operator surface, which dispatches through the op table: on eager inputs
 the op's NumPy kernel runs at once, on symbolic inputs a Node is added to the Graph.
 """
+import functools
+from importlib import import_module
+
 import numpy as np
 
 from . import dtypes
@@ -85,10 +88,10 @@ class Tensor:
         return array_function(func, args, kwargs)
 
     # array methods ----------------------------------------------------------------
-    def _m(name):  # noqa: N805 - builds methods that forward to numpy_api
+    def _m(name, module="numpy_api"):  # noqa: N805 - methods that forward to the NumPy layer
         def method(self, *args, **kwargs):
-            from . import numpy_api
-            return getattr(numpy_api, name)(self, *args, **kwargs)
+            return getattr(import_module(f".{module}", __package__), name)(self, *args,
+                                                                           **kwargs)
         method.__name__ = name
         return method
 
@@ -100,18 +103,10 @@ class Tensor:
     astype = _m("astype"); copy = _m("copy"); clip = _m("clip")  # noqa: E702
     squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("flatten")  # noqa: E702
     dot = _m("dot")
-    del _m
-
-    def _c(name):  # noqa: N805 - methods that forward to numpy_composites
-        def method(self, *args, **kwargs):
-            from . import numpy_composites
-            return getattr(numpy_composites, name)(self, *args, **kwargs)
-        method.__name__ = name
-        return method
-
+    _c = functools.partial(_m, module="numpy_composites")
     var = _c("var"); std = _c("std"); repeat = _c("repeat"); round = _c("around")  # noqa: E702
     conj = _c("conjugate"); conjugate = _c("conjugate")  # noqa: E702
-    del _c
+    del _m, _c
 
     @property
     def real(self):
@@ -341,6 +336,13 @@ def is_symbolic(x):
     return isinstance(x, SymbolicTensor)
 
 
+def holds_symbolic(x):
+    """Whether ``x`` is a symbolic tensor or a list/tuple (nested) holding one."""
+    if isinstance(x, (list, tuple)):
+        return any(holds_symbolic(v) for v in x)
+    return isinstance(x, SymbolicTensor)
+
+
 def is_tensor_value(x):
     """A tensor, NumPy array or NumPy scalar: a tensor leaf of arguments and inputs."""
     return isinstance(x, (Tensor, np.ndarray, np.generic))
@@ -386,7 +388,7 @@ def constant(value, dtype=None):
     g = current_graph()
     if isinstance(value, SymbolicTensor):
         return value if dtype is None else _apply("cast", value, dtype=dtype)
-    if isinstance(value, (list, tuple)) and _holds_symbolic(value):
+    if isinstance(value, (list, tuple)) and holds_symbolic(value):
         # `traj[i] = [x, y, z]` of 0-d tensors: their stack, as NumPy's array of them
         from .numpy_api import stack
         out = stack([constant(v) for v in value])
@@ -396,11 +398,6 @@ def constant(value, dtype=None):
         from .ops.dispatch import const
         return const(g, v)
     return EagerTensor(v)
-
-
-def _holds_symbolic(seq):
-    return any(isinstance(v, SymbolicTensor) or (isinstance(v, (list, tuple))
-                                                 and _holds_symbolic(v)) for v in seq)
 
 
 def convert_to_tensor(value, dtype=None):

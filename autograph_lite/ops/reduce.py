@@ -317,11 +317,8 @@ def _sorted_infer(dtype=None):
         t = in_types[0]
         if t.ndim == 0:
             raise ValueError("sort: a 0-d tensor has no axis to sort along; use axis=None")
-        if t.dtype.kind == "c":
-            raise NotImplementedError("sorting complex tensors (NumPy's lexicographic order) "
-                                      "is not staged")
         return [TensorType(dtype or t.dtype, t.shape)]
-    return infer
+    return real_only(infer, "sorting")
 
 
 def _sort_lower(numpy_call):

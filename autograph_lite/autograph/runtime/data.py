@@ -85,13 +85,6 @@ def list_append(target, x):
     return target
 
 
-def _holds_symbolic(value):
-    """A tensor, or a list/tuple holding one (`traj[i] = [x, y, z]`: their stack)."""
-    if isinstance(value, (list, tuple)):
-        return any(_holds_symbolic(v) for v in value)
-    return core.is_symbolic(value)
-
-
 def _symbolic_key(key):
     parts = key if isinstance(key, tuple) else (key,)
     for p in parts:
@@ -228,9 +221,8 @@ def lift(a, name):
     view = mutation.view_of(a, graph)
     if view is not None and _unliftable(view[0], name) is None:  # `w = r0[1:]; w[0] = t`
         return lift(view[0], None)[view[1]]
-    owner = a.base
-    if (isinstance(owner, np.ndarray) and mutation.same_buffer(a, owner)
-            and _unliftable(owner, None) is None):  # `m = t.reshape(2, 2); m[0, i] = x`
+    owner = _whole_buffer_owner(a)
+    if owner is not a and _unliftable(owner, None) is None:  # `m = t.reshape(2, 2)`
         lift(owner, None)
         box = trace_arrays.resolve(a)  # (the owner's box reshaped: mutation.lifted)
         if box is not a:
@@ -267,6 +259,14 @@ def leaving_region(values, names, alive):
             for v, name in zip(values, names)]
 
 
+def _whole_buffer_owner(a):
+    """The array whose whole buffer NumPy view ``a`` is, in the same C order
+    (`t.reshape(2, 2)`, `np.ravel(t)`), else ``a`` itself."""
+    owner = a.base
+    mutation = core.module("autograph_lite.mutation")
+    return owner if isinstance(owner, np.ndarray) and mutation.same_buffer(a, owner) else a
+
+
 def entering_loop(a, name):
     """A NumPy array of trace time that a staged loop carries: the box it stands for from
     now on when the function made it (``lift``), so the loop's writes reach every name
@@ -276,8 +276,7 @@ def entering_loop(a, name):
     graph = core.module("autograph_lite.trace.context").current_graph()
     a0 = mutation.original(a, graph)
     view = mutation.view_of(a0, graph)
-    owner = a0.base if isinstance(a0.base, np.ndarray) and mutation.same_buffer(
-        a0, a0.base) else a0  # (all of its array's buffer: written through that, ``lift``)
+    owner = _whole_buffer_owner(a0)  # (written through that array: ``lift``)
     error = _unliftable(view[0] if view is not None else owner, name)
     if error is None:
         return lift(a, name)
@@ -308,7 +307,9 @@ def setitem(target, key, value, op=None, name=None):
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
     (or at a traced index, or inside a staged branch or loop) becomes a box first
     (`lift`). `name`: the target's variable name, for error messages."""
-    target = for_write(target, _holds_symbolic(value) or _symbolic_key(key), name)
+    # (a list holding tensors, `traj[i] = [x, y, z]`, is their stack)
+    target = for_write(target, core.tensor_module().holds_symbolic(value)
+                       or _symbolic_key(key), name)
     if core.is_symbolic(target):
         mutation = core.module("autograph_lite.mutation")
         if op is None:

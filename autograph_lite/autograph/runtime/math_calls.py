@@ -51,15 +51,21 @@ def _float(x, name):
 
 
 def _checked(r, args, overflow):
-    """CPython's checks of a result ``r`` of the float arguments ``args``."""
+    """CPython's checks of a result ``r`` of the float arguments ``args``; ``overflow``:
+    whether an infinite result of finite arguments is an OverflowError (else a domain
+    error), a bool, or a bool tensor where it depends on the arguments (pow)."""
     any_nan = np.isnan(args[0])
     all_finite = np.isfinite(args[0])
     for a in args[1:]:
         any_nan, all_finite = any_nan | np.isnan(a), all_finite & np.isfinite(a)
     _check(~(np.isnan(r) & ~any_nan), "math domain error", "ValueError")
-    if overflow is not None:
-        _check(~(np.isinf(r) & all_finite), "math range error" if overflow
-               else "math domain error", "OverflowError" if overflow else "ValueError")
+    inf = np.isinf(r) & all_finite
+    if isinstance(overflow, bool):
+        _check(~inf, "math range error" if overflow else "math domain error",
+               "OverflowError" if overflow else "ValueError")
+    else:
+        _check(~(inf & ~overflow), "math domain error", "ValueError")
+        _check(~(inf & overflow), "math range error", "OverflowError")
     return _apply("as_weak", r)
 
 
@@ -76,12 +82,7 @@ def _log(x, base=None):
 
 def _pow(x, y):
     x, y = _float(x, "pow"), _float(y, "pow")
-    r = np.power(x, y)
-    _check(~(np.isnan(r) & ~np.isnan(x) & ~np.isnan(y)), "math domain error", "ValueError")
-    inf_from_finite = np.isinf(r) & np.isfinite(x) & np.isfinite(y)
-    _check(~(inf_from_finite & (x == 0)), "math domain error", "ValueError")
-    _check(~(inf_from_finite & (x != 0)), "math range error", "OverflowError")
-    return _apply("as_weak", r)
+    return _checked(np.power(x, y), [x, y], x != 0)  # (0 ** -1: a domain error)
 
 
 def _atan2(y, x):

@@ -16,10 +16,7 @@ _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "
 
 
 def _has_symbolic(args):
-    for a in args:
-        if core.is_symbolic(a) or (isinstance(a, (list, tuple)) and _has_symbolic(a)):
-            return True
-    return False
+    return core.tensor_module().holds_symbolic(tuple(args))
 
 
 def _stack_of_tensor(stack):
@@ -41,13 +38,8 @@ def _array_of(f):
             return f(obj, dtype, *args, **kwargs)
         numpy_api = core.module("autograph_lite.numpy_api")
         copy = f is np.array and kwargs.get("copy", True)
-
-        def stacked(x):
-            if isinstance(x, (list, tuple)):
-                return numpy_api.stack([stacked(v) for v in x])
-            return core.module("autograph_lite.tensor").convert_to_tensor(x)
-        out = stacked(obj)
-        fresh = out is not obj  # (a stack is a new array)
+        out = core.tensor_module().convert_to_tensor(obj)  # (a list's: the stack)
+        fresh = out is not obj
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return numpy_api.astype(out, dtype)
         return numpy_api.copy(out) if copy and not fresh else out
