@@ -37,7 +37,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 
 import numpy as np  # noqa: E402
 
-from bench_core import bench, check_close, print_table, timed, yes  # noqa: E402
+from bench_core import (bench, check_close, load_average, print_table, timed,  # noqa: E402
+                        yes)
 # the user's code, exactly as written for plain Python (the front-door example)
 from control_flow import collatz, rnn  # noqa: E402
 
@@ -100,10 +101,7 @@ def main(argv=None):
     cfg = QUICK if args.quick else FULL
     os.environ["AUTOGRAPH_LITE_CACHE_DIR"] = tempfile.mkdtemp(prefix="ag_bench_ag_")
     import autograph_lite as ag
-    try:
-        load = " load avg %.2f %.2f %.2f" % os.getloadavg()
-    except OSError:
-        load = ""
+    load = load_average()
     print(f"autograph_lite AutoGraph benchmarks ({'quick' if args.quick else 'full'});"
           f" best of {cfg['repeat']} interleaved repeats;{load}")
 

@@ -64,6 +64,14 @@ NEWTON_TOL = 1e-10
 # ---------------------------------------------------------------------------------------
 # timing
 # ---------------------------------------------------------------------------------------
+def load_average():
+    """" load avg a b c" for a table header ("" where the OS has none)."""
+    try:
+        return " load avg %.2f %.2f %.2f" % os.getloadavg()
+    except OSError:
+        return ""
+
+
 def bench(variants, repeat, number=1, warmup=1):
     """Best-of-``repeat`` seconds per call for each variant, interleaved round-robin.
 

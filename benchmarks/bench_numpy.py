@@ -31,15 +31,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # see bench_core.py
 os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-# normalized: with ".." in the package's path, ag's errors name its own file instead of the
-# user's line (autograph_lite's user-frame test compares paths as strings)
+# (normalized, so tracebacks show plain paths)
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..")))
 
 import warnings  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from bench_core import bench, fmt_t, timed  # noqa: E402
+from bench_core import bench, fmt_t, load_average, timed  # noqa: E402
 from tests.corpus import kernels as K  # noqa: E402
 from tests.corpus.expected import NOT_AGREEING  # noqa: E402
 
@@ -217,10 +216,7 @@ def main(argv=None):
 
     import autograph_lite as ag
     warnings.simplefilter("ignore")  # overflow in the logistic map, inf in fractals...
-    try:
-        load = " load avg %.2f %.2f %.2f" % os.getloadavg()
-    except OSError:
-        load = ""
+    load = load_average()
     print(f"autograph_lite scientific NumPy corpus ({'quick' if args.quick else 'full'}); "
           f"best of {cfg['repeat']} interleaved repeats;{load}")
     table = inputs()

@@ -4,9 +4,8 @@ Each function is plain NumPy (the oracle): it runs unchanged as Python, under
 ``ag.defun`` (tests/corpus/test_corpus.py checks the three ways agree) and, where Numba
 compiles it, under ``numba.njit`` (benchmarks/bench_numpy.py). Nothing here is shaped to
 suit the compiler: views written with ``+=``, arguments filled in place, Python loops over
-array elements, ``while`` loops on array conditions, early ``break``/``return``.
-The complex-arithmetic fractals at the end are in the corpus on purpose although complex
-dtypes are not staged yet.
+array elements, ``while`` loops on array conditions, early ``break``/``return``, and
+complex arithmetic (the fractals at the end).
 """
 import math
 
@@ -619,7 +618,7 @@ def pendulum_math(theta0, dt, steps):
     return out
 
 
-# --- complex arithmetic (fractals): complex dtypes are not staged yet ---------------------------
+# --- complex arithmetic (fractals) ------------------------------------------------------------
 
 def mandelbrot_escape(re, im, max_iter):
     """Mandelbrot escape counts on the grid of re and im (complex arrays)."""
