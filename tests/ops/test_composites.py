@@ -185,3 +185,21 @@ def test_sort_argsort_and_cumprod_match_numpy():
 def test_median_of_nan_and_even_lengths():
     agree(lambda x: (np.median(x), np.median(x[:2]), np.median(x[1:]), np.median(x, axis=0)),
           np.array([1.0, np.nan, 3.0, 2.0]), exact=True)
+
+
+def joins_and_closeness(x, y):
+    return (np.append(x, y), np.append(x[None], y[None], axis=0), np.column_stack([x, y]),
+            np.column_stack((x[:, None], y)), np.isclose(x, y), np.isclose(x, y, atol=0.5),
+            np.isclose(x, x * np.nan, equal_nan=True), np.allclose(x, y),
+            np.allclose(x, x + 1e-9), np.linalg.norm(x), np.linalg.norm(x, 1),
+            np.linalg.norm(x, np.inf), np.linalg.norm(np.outer(x, y)),
+            np.linalg.norm(np.outer(x, y), axis=1), np.linalg.norm((x > 0).astype(np.int64) - 2))
+
+
+def test_joins_closeness_and_norms_match_numpy():
+    agree(joins_and_closeness,
+          calls=[(np.array([1.0, -2.0, 3.0]), np.array([1.0, -1.75, 9.0])),
+                 (np.array([0.5, np.inf, -4.0]), np.array([0.5, np.inf, 4.0]))], rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="np.linalg.norm with ord=2 on a tensor of "
+                                                  "rank 2"):
+        ag.defun(lambda m: np.linalg.norm(m, 2), backend="interpreter")(np.eye(2))
