@@ -15,7 +15,11 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload, register_jitable
 
-JIT_OPTIONS = dict(error_model="numpy", nogil=True)
+from .numba_ssa import KernelCompiler
+
+# every kernel's @njit options; KernelCompiler is Numba's pipeline with an SSA pass that
+# stays fast on large kernels (numba_ssa.py)
+JIT_OPTIONS = dict(error_model="numpy", nogil=True, pipeline_class=KernelCompiler)
 
 
 def item(x):
