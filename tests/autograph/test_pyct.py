@@ -37,6 +37,16 @@ def test_lambdas_on_one_line_are_told_apart():
     assert autograph.convert(nested)(1)(2) == 3
 
 
+def test_lambda_keeps_its_keyword_only_arguments_and_defaults():
+    # (the converted lambda once lost every keyword-only argument: "unexpected keyword
+    # argument 'sub'" on a call that plain Python takes)
+    fn = lambda *a, sub=10, k: sum(a) * sub + k  # noqa: E731
+    converted = autograph.convert(fn)
+    assert converted(1, 2, k=1) == fn(1, 2, k=1) == 31
+    assert converted(1, sub=2, k=0) == 2
+    assert autograph.convert(lambda a, b=3: a + b)(1) == 4  # noqa: E731
+
+
 def test_indented_continuation_lines():
     def f(x):
         y = (x +

@@ -37,12 +37,12 @@ def _generated_name(fn):
 def _strip_signature_values(node):
     """Defaults and annotations would be evaluated when the factory runs, in the generated
     module's globals; the rebuilt function takes its defaults from the original instead."""
-    if isinstance(node, gast.Assign):  # a lambda
-        node.value.args.defaults, node.value.args.kw_defaults = [], []
-        return
-    args = node.args
+    lam = isinstance(node, gast.Assign)
+    args = node.value.args if lam else node.args
     args.defaults = []
-    args.kw_defaults = [None] * len(args.kwonlyargs)
+    args.kw_defaults = [None] * len(args.kwonlyargs)  # (one per keyword-only argument)
+    if lam:
+        return
     node.returns = None
     for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if a is not None:
