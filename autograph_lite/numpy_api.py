@@ -218,6 +218,15 @@ def sort_in_place(x, axis=-1, kind=None, order=None, stable=None):
     mutation.store(target, sort(target, axis, kind), lambda a, b: "")
 
 
+def searchsorted(a, v, side="left", sorter=None):
+    if sorter is not None:
+        raise NotImplementedError("np.searchsorted(..., sorter=) is not staged; pass "
+                                  "a[sorter]")
+    a, v = convert_to_tensor(a), convert_to_tensor(v)
+    dt = dtypes.as_dtype(np.result_type(a.dtype, v.dtype))
+    return apply("searchsorted", cast(a, dt), cast(v, dt), side=side)
+
+
 def astype(x, dtype, copy=True):
     return cast(x, dtype)
 
@@ -385,7 +394,7 @@ def arange(start, stop=None, step=1, dtype=None):
 
 _FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
               np.amin: min, np.prod: prod, np.any: any, np.all: all, np.argmax: argmax,
-              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort,
+              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort, np.searchsorted: searchsorted,
               np.argsort: argsort, np.clip: clip, np.reshape: reshape,
               np.transpose: transpose, np.ravel: ravel, np.squeeze: squeeze,
               np.expand_dims: expand_dims, np.dot: dot, np.where: where,

@@ -38,7 +38,11 @@ def _dim(x, axis):
 
 
 def _max(n, k):
-    return builtins.max(n, k) if isinstance(n, int) else np.maximum(n, k)
+    return builtins.max(n, k) if isinstance(n, int) and isinstance(k, int) else np.maximum(n, k)
+
+
+def _min(n, k):
+    return builtins.min(n, k) if isinstance(n, int) and isinstance(k, int) else np.minimum(n, k)
 
 
 def _in(n, dtype):
@@ -389,13 +393,154 @@ def set_part(x, part, value):
         npa.copyto(target, value, casting="unsafe")
 
 
+
+# -- products and convolution -------------------------------------------------------------------
+def _einsum_terms(subscripts, n):
+    """``"ij,jk->ik"`` -> ([["i", "j"], ["j", "k"]], ["i", "k"]): the operands' letters and
+    the output's (NumPy's implicit output: the letters used once, sorted)."""
+    if not isinstance(subscripts, str):
+        raise TypeError("np.einsum: the subscripts must be a string such as 'ij,jk->ik' "
+                        f"when an operand is a tensor, got {type(subscripts).__name__}")
+    text = subscripts.replace(" ", "")
+    if "." in text:
+        raise NotImplementedError("np.einsum with '...' (broadcast dimensions) is not staged; "
+                                  "name every axis with a letter")
+    ins, arrow, out = text.partition("->")
+    terms = [list(t) for t in ins.split(",")]
+    if len(terms) != n:
+        raise ValueError(f"np.einsum: {len(terms)} operand subscripts for {n} operands")
+    letters = [c for t in terms for c in t]
+    if not all(c.isalpha() for c in letters + list(out)):
+        raise ValueError(f"np.einsum: invalid subscripts {subscripts!r} (letters only)")
+    for t in terms:
+        if len(set(t)) != len(t):
+            raise NotImplementedError(f"np.einsum: a letter repeated within one operand "
+                                      f"({''.join(t)!r}: a diagonal) is not staged")
+    if arrow:
+        output = list(out)
+        missing = [c for c in output if c not in letters]
+        if missing or len(set(output)) != len(output):
+            raise ValueError(f"np.einsum: invalid output subscripts {out!r}")
+    else:
+        output = sorted(c for c in set(letters) if letters.count(c) == 1)
+    return terms, output
+
+
+def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
+           optimize=False):
+    """np.einsum as a broadcast product summed over the letters not in the output: each
+    operand transposed to the letters' order, size-1 axes for the letters it lacks.
+    Exact for any contraction without a repeated letter inside one operand; one operand
+    and no summation is NumPy's view (a transpose)."""
+    if out is not None or dtype is not None:
+        raise NotImplementedError("np.einsum(..., out=/dtype=) is not staged")
+    terms, output = _einsum_terms(subscripts, len(operands))
+    xs = [convert_to_tensor(x) for x in operands]
+    order_ = []
+    for t in terms:
+        order_ += [c for c in t if c not in order_]
+    for t, x in zip(terms, xs):
+        if len(t) != x.ndim:
+            raise ValueError(f"np.einsum: operand subscripts {''.join(t)!r} name {len(t)} "
+                             f"axes for an operand with {x.ndim}")
+    if len(xs) == 1 and set(output) == set(terms[0]):
+        return npa.transpose(xs[0], [terms[0].index(c) for c in output])
+    product = None
+    for t, x in zip(terms, xs):
+        x = npa.transpose(x, sorted(range(len(t)), key=lambda k: order_.index(t[k])))
+        for k, c in enumerate(order_):
+            if c not in t:
+                x = npa.expand_dims(x, k)
+        product = x if product is None else product * x
+    result = np.result_type(*[x.dtype for x in xs])
+    summed = tuple(k for k, c in enumerate(order_) if c not in output)
+    if summed:
+        product = _sum_as(product, summed, result)
+    left = [c for c in order_ if c in output]
+    return npa.copy(npa.transpose(product, [left.index(c) for c in output]))
+
+
+def convolve(a, v, mode="full"):
+    """1-D discrete convolution, out[k] = sum_j a[k - j] v[j] over the j where a[k - j]
+    exists: a gather of ``a`` (one row of indices per output) times ``v``, summed. Sizes
+    may be known only at run time (the output's length follows from them and the mode)."""
+    a, v = convert_to_tensor(a), convert_to_tensor(v)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array" if builtins.max(a.ndim, v.ndim) > 1
+                         else "np.convolve of a 0-d array is not staged; pass 1-D arrays")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError(f"mode must be one of 'full', 'same', or 'valid' (got {mode!r})")
+    n, m = _dim(a, 0), _dim(v, 0)
+    for size, name in ((n, "a"), (m, "v")):
+        if not isinstance(size, int):
+            apply("assert", size != 0, message=f"{name} cannot be empty", error="ValueError")
+        elif size == 0:
+            raise ValueError(f"{name} cannot be empty")
+    lo, hi = _min(n, m), _max(n, m)
+    first, length = {"full": (0, n + m - 1), "same": ((lo - 1) // 2, hi),
+                     "valid": (lo - 1, hi - lo + 1)}[mode]
+    idx = (npa.arange(length)[:, None] + first) - npa.arange(m)[None, :]
+    dt = np.result_type(a.dtype, v.dtype)
+    terms = npa.cast(a, dt)[npa.clip(idx, 0, n - 1)] * npa.cast(v, dt)[None, :]
+    return _sum_as(npa.where((idx >= 0) & (idx < n), terms, False), 1, dt)
+
+
+
+def interp(x, xp, fp, left=None, right=None, period=None):
+    """np.interp: the piece of the line through the sample points around each x (found by
+    searchsorted), with NumPy's special cases: an exact hit or the last point gives its
+    sample, a NaN from an infinite slope falls back to the other end (or a flat piece's
+    value), x beyond the ends gives left/right, a NaN x gives NaN."""
+    if period is not None:
+        raise NotImplementedError("np.interp(..., period=) is not staged")
+    x, xp, fp = (convert_to_tensor(t) for t in (x, xp, fp))
+    if any(t.dtype.kind == "c" for t in (x, xp, fp)):
+        raise NotImplementedError("np.interp of complex values is not staged; interpolate "
+                                  ".real and .imag")
+    if xp.ndim != 1 or fp.ndim != 1:
+        raise ValueError("object too deep for desired array" if builtins.max(xp.ndim, fp.ndim)
+                         else "object of too small depth for desired array")
+    f64 = np.dtype(np.float64)
+    x, xp, fp = (npa.cast(t, f64) for t in (x, xp, fp))
+    n, nf = _dim(xp, 0), _dim(fp, 0)
+    if isinstance(n, int) and isinstance(nf, int):
+        if n != nf:
+            raise ValueError("fp and xp are not of the same length.")
+        if n == 0:
+            raise ValueError("array of sample points is empty")
+    else:
+        apply("assert", n == nf, message="fp and xp are not of the same length.",
+              error="ValueError")
+        apply("assert", n != 0, message="array of sample points is empty", error="ValueError")
+    lval = fp[0] if left is None else left
+    rval = fp[-1] if right is None else right
+    j = npa.searchsorted(xp, x, side="right") - 1
+    j0 = npa.clip(j, 0, _max(n - 2, 0))
+    j1 = np.minimum(j0 + 1, n - 1)
+    x0, x1, y0, y1 = xp[j0], xp[j1], fp[j0], fp[j1]
+    slope = (y1 - y0) / (x1 - x0)
+    d = slope * (x - x0) + y0
+    d = npa.where(np.isnan(d), slope * (x - x1) + y1, d)
+    d = npa.where(np.isnan(d) & (y0 == y1), y0, d)
+    d = npa.where((x0 == x) | (j == n - 1), fp[npa.clip(j, 0, n - 1)], d)
+    d = npa.where(x > xp[-1], rval, npa.where(x < xp[0], lval, d))
+    return npa.where(np.isnan(x) & (n > 1), x, d)  # (one sample point: NumPy gives fp[0])
+
+def _sum_as(x, axis, dt):
+    """A sum of products as np.einsum and np.convolve give it: in ``dt`` (an int32 sum
+    wraps in int32, not int64), and for booleans whether any term is true."""
+    if dt.kind == "b":
+        return npa.any(x, axis=axis)
+    return npa.cast(npa.sum(x, axis=axis, dtype=dt), dt)
+
 FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
              np.fliplr: fliplr, np.flipud: flipud, np.pad: pad, np.meshgrid: meshgrid,
              np.diff: diff, np.outer: outer, np.round: around, np.around: around,
              np.count_nonzero: count_nonzero, np.var: var, np.std: std,
              np.average: average, np.median: median, np.real: real, np.imag: imag,
              np.append: append, np.column_stack: column_stack, np.isclose: isclose,
-             np.allclose: allclose, np.linalg.norm: norm}
+             np.allclose: allclose, np.linalg.norm: norm,
+             np.einsum: einsum, np.convolve: convolve, np.interp: interp}
 UFUNCS = {np.conjugate: conjugate}
 npa._FUNCTIONS.update(FUNCTIONS)  # (numpy_api's protocols dispatch to them from now on)
 npa._UFUNC_COMPOSITES.update(UFUNCS)

@@ -343,3 +343,33 @@ defop("argsort", infer=_sorted_infer(dtypes.int64),
       eager=lambda x: np.argsort(np.asarray(x), axis=-1, kind="stable"),
       lower=_sort_lower("np.argsort({}, kind='mergesort')"), differentiable=False,
       doc="np.argsort along the last axis; ties in stable order")
+
+
+def _searchsorted_infer(in_types, side):
+    a, v = in_types
+    if a.ndim != 1:
+        raise ValueError(f"searchsorted: the sorted array must be 1-D, got rank {a.ndim}")
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    return [TensorType(dtypes.int64, v.shape)]
+
+
+def _searchsorted_lower(em, node):
+    """Numba's np.searchsorted per element (NaNs sorted last, as NumPy's)."""
+    (a, v), out = node.inputs, node.outputs[0]
+    side = node.attrs["side"]
+    if v.type.ndim == 0:  # (kernels keep 0-d values as scalars)
+        return f"np.searchsorted({em.name(a)}, {em.name(v)}, side={side!r})"
+    dims = em.dims(v)
+    name = em.new(out)
+    em.line(f"{name} = {em.alloc(dims, out.type.dtype)}")
+    with em.loops(dims) as idx:
+        em.line(f"{name}[{', '.join(idx)}] = np.searchsorted({em.name(a)}, {em.elem(v, idx)}, "
+                f"side={side!r})")
+    return None
+
+
+defop("searchsorted", infer=real_only(_searchsorted_infer, "searchsorted"),
+      eager=lambda a, v, side: np.asarray(np.searchsorted(np.asarray(a), v, side=side)),
+      lower=_searchsorted_lower, differentiable=False,
+      doc="np.searchsorted(a, v, side): insertion indices of v in the sorted 1-D a")

@@ -1,8 +1,8 @@
 """NumPy functions built from table ops (autograph_lite/numpy_composites.py) against NumPy
 itself, three ways (plain NumPy, interpreter, cpu; arguments compared, two calls each):
 roll, tile, repeat, flip, pad (every staged mode), meshgrid, diff, outer, round,
-count_nonzero, var/std/average, conjugate/real/imag, np.array of tensors, np.arange of a
-tensor. One Function per test shares its kernels across the drawn shapes (sizes relax)."""
+count_nonzero, var/std/average, conjugate/real/imag, einsum, convolve, interp, searchsorted,
+np.array of tensors, np.arange of a tensor. One Function per test shares its kernels across the drawn shapes (sizes relax)."""
 import numpy as np
 import pytest
 from hypothesis import given
@@ -203,3 +203,96 @@ def test_joins_closeness_and_norms_match_numpy():
     with pytest.raises(NotImplementedError, match="np.linalg.norm with ord=2 on a tensor of "
                                                   "rank 2"):
         ag.defun(lambda m: np.linalg.norm(m, 2), backend="interpreter")(np.eye(2))
+
+
+# -- einsum, convolve, interp, searchsorted ------------------------------------------------------
+def contractions(x, y, v):
+    return (np.einsum("ij,ij->i", x, y), np.einsum("ij,kj->ik", x, y), np.einsum("ij->", x),
+            np.einsum("ij", x), np.einsum("ji", x), np.einsum("i,i", v, v),
+            np.einsum("i,j->ij", v, v), np.einsum("ij,j->i", x, v), np.einsum("ij->j", x),
+            np.einsum("ij, ij", x, y), np.einsum("ij,kj,k->i", x, y, x[:, 0]))
+
+
+_CONTRACT = _functions(contractions)
+
+
+@examples(6)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_einsum_matches_numpy(n, m, data):
+    x, y = (data.draw(arrays(F64, (n, m))) for _ in range(2))
+    agree(contractions, x, y, data.draw(arrays(F64, (m,))), functions=_CONTRACT,
+          rtol=1e-12, atol=1e-12)
+
+
+def write_through_einsum(x):
+    t = np.einsum("ij->ji", x)  # NumPy's view: it sees the write below
+    s = np.einsum("ij->i", x)   # a new array: it does not
+    x[0, 1] = 50
+    return t, s
+
+
+def test_einsum_dtypes_and_views_match_numpy():
+    i32 = np.arange(6, dtype=np.int32).reshape(2, 3) * 1_000_000_000  # int32 sums wrap
+    agree(lambda a: (np.einsum("ij->j", a), np.einsum("ij,ij->", a, a)), i32, exact=True)
+    b = np.array([[True, False], [False, False]])
+    agree(lambda a: (np.einsum("ij,ij->i", a, a), np.einsum("i,i", a[0], a[1])), b,
+          exact=True)
+    agree(write_through_einsum, np.arange(6.0).reshape(2, 3), exact=True)
+
+
+@pytest.mark.parametrize("sub,error,match", [
+    ("ii->i", NotImplementedError, "repeated within one operand"),
+    ("...i->i", NotImplementedError, r"'\.\.\.'"),
+    ("ij,jk->ik", ValueError, "2 operand subscripts for 1 operands"),
+    ("ijk->i", ValueError, "name 3 axes for an operand with 2"),
+    ("ij->k", ValueError, "invalid output subscripts"),
+])
+def test_einsum_refusals(sub, error, match):
+    with pytest.raises(error, match=match):
+        ag.defun(lambda x: np.einsum(sub, x), backend="interpreter")(np.ones((2, 2)))
+
+
+def convolutions(a, v):
+    return np.convolve(a, v), np.convolve(a, v, "same"), np.convolve(a, v, mode="valid")
+
+
+_CONVOLVE = _functions(convolutions)
+
+
+@examples(8)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_convolve_matches_numpy_for_every_mode_and_length(n, m, data):
+    # lengths vary between calls: the second shape relaxes the sizes, the output's
+    # length is then computed in the kernel
+    agree(convolutions, data.draw(arrays(F64, (n,))), data.draw(arrays(F64, (m,))),
+          functions=_CONVOLVE, rtol=1e-12, atol=1e-9)
+
+
+def test_convolve_dtypes_and_empty_inputs_match_numpy():
+    agree(convolutions, np.arange(5), np.array([1, -2, 3], dtype=np.int32), exact=True)
+    agree(convolutions, np.array([True, False, True]), np.array([False, True]), exact=True)
+    errors = []
+    agree(convolutions, calls=[(np.ones(3), np.ones(2)), (np.ones(0), np.ones(2)),
+                               (np.ones(3), np.ones(0))], errors=errors)
+    said = {m.split(" (at ")[0] for _, _, m in errors}
+    assert said == {"a cannot be empty", "v cannot be empty"}, errors
+
+
+def interpolations(x, xp, fp):
+    return (np.interp(x, xp, fp), np.interp(x, xp, fp, left=-7.0, right=9.0),
+            np.searchsorted(xp, x), np.searchsorted(xp, x, side="right"),
+            np.interp(x[0], xp, fp))
+
+
+def test_interp_and_searchsorted_match_numpy_at_every_special_case():
+    # exact hits, the last point, repeated sample points (an infinite slope), an infinite
+    # sample, values beyond both ends, NaN and infinities; one and two sample points
+    xp = np.array([0.0, 1.0, 1.0, 2.5, 4.0])
+    fp = np.array([1.0, np.inf, 3.0, -2.0, 5.0])
+    x = np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 2.5, 3.9, 4.0, 4.5, np.nan, np.inf, -np.inf])
+    agree(interpolations, calls=[(x, xp, fp), (x, xp[:1], fp[:1]), (x, xp[:2], fp[:2]),
+                                 (x[::-1], np.arange(5), np.arange(5) * 2)], exact=True)
+    with pytest.raises(ValueError, match="fp and xp are not of the same length"):
+        ag.defun(np.interp, backend="interpreter")(x, xp, fp[:3])
+    with pytest.raises(NotImplementedError, match="complex"):
+        ag.defun(np.interp, backend="interpreter")(x, xp, fp * 1j)
