@@ -359,7 +359,7 @@ def empty_like(x, dtype=None, shape=None):
 
 
 def shape(x):
-    return convert_to_tensor(x).shape
+    return convert_to_tensor(x).numpy_shape()
 
 
 def size(x):

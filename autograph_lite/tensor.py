@@ -144,6 +144,15 @@ class Tensor:
             n *= d
         return n
 
+    def numpy_shape(self):
+        """The shape as NumPy gives it, for user code (``x.shape`` and ``np.shape(x)`` in
+        converted code): Python ints, and a staged (weak) int for a size known only at run
+        time. ``.shape`` itself keeps ``None`` there (SPEC §1, what the library reads), which
+        user code would compare silently (``x.shape[0] == 3`` was False on every run of a
+        trace with relaxed sizes)."""
+        return tuple(d if d is not None else _apply("as_weak", _apply("dim", self, axis=k))
+                     for k, d in enumerate(self.shape))
+
 
 class EagerTensor(Tensor):
     """A concrete value: the result of eager ops and of compiled calls."""

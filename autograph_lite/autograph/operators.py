@@ -9,8 +9,8 @@ symbolic tensors it calls the core's staged forms (`control.cond`, `control.whil
 
 from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, enumerate_,
                                                         float_, int_, isinstance_, len_,
-                                                        max_, min_, print_, range_, sum_,
-                                                        zip_)
+                                                        max_, min_, print_, range_,
+                                                        shape_of, sum_, zip_)
 from autograph_lite.autograph.runtime.calls import (converted_call, do_not_convert,
                                                     is_library_code)
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
@@ -31,5 +31,5 @@ __all__ = [
     "do_not_convert", "enumerate_", "float_", "for_stmt", "getitem", "if_exp", "if_stmt",
     "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
     "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "setitem",
-    "setitem_held", "sum_", "try_stmt_guard", "while_stmt", "zip_",
+    "setitem_held", "shape_of", "sum_", "try_stmt_guard", "while_stmt", "zip_",
 ]

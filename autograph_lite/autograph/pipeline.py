@@ -4,7 +4,7 @@ from autograph_lite.autograph.converters import (asserts, break_statements, call
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  functions, lists, logical_expressions,
-                                                 return_statements, shared_names,
+                                                 return_statements, shapes, shared_names,
                                                  subscript_loads, subscripts, variables)
 
 CONVERTERS = (
@@ -24,6 +24,10 @@ CONVERTERS = (
     return_statements.ReturnTransformer,
     # `del x` -> `x = ag__.deleted(x, 'x')`: an assignment, so before control_flow.
     deletes.DeleteTransformer,
+    # `x.shape` -> `ag__.shape_of(x)`: before the subscript converters (they then see
+    # `ag__.shape_of(x)[0]` as any other read) and before call_trees (which leaves ag__
+    # calls alone).
+    shapes.ShapeTransformer,
     # Rebinding rewrites (`l = list_append(l, x)`, `x = setitem(x, i, v)`) must precede
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,

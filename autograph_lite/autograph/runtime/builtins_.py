@@ -27,6 +27,14 @@ def len_(x):
     return len(x)
 
 
+def shape_of(x):
+    """``x.shape`` in converted code: a symbolic tensor's sizes as NumPy gives them, staged
+    where known only at run time (tensor.py ``numpy_shape``); anything else's ``.shape``."""
+    if core.is_symbolic(x):
+        return x.numpy_shape()
+    return x.shape
+
+
 def _cast(x, dtype, fallback, *args):
     if core.is_symbolic(x) and not args:
         return core.ag().cast(x, dtype)
