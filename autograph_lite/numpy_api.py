@@ -227,6 +227,17 @@ def searchsorted(a, v, side="left", sorter=None):
     return apply("searchsorted", cast(a, dt), cast(v, dt), side=side)
 
 
+def bincount(x, weights=None, minlength=0):
+    x = convert_to_tensor(x)
+    inputs = [x, cast(minlength, np.int64) if holds_symbolic(minlength)
+              else np.int64(minlength)]
+    if weights is not None and x.shape[:1] == (0,):
+        weights = None  # (NumPy's int64 zeros: the weights of no element are not read)
+    if weights is not None:
+        inputs.append(cast(weights, np.float64))
+    return apply("bincount", *inputs, weighted=weights is not None)
+
+
 def astype(x, dtype, copy=True):
     return cast(x, dtype)
 
@@ -394,7 +405,7 @@ def arange(start, stop=None, step=1, dtype=None):
 
 _FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
               np.amin: min, np.prod: prod, np.any: any, np.all: all, np.argmax: argmax,
-              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort, np.searchsorted: searchsorted,
+              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort, np.searchsorted: searchsorted, np.bincount: bincount,
               np.argsort: argsort, np.clip: clip, np.reshape: reshape,
               np.transpose: transpose, np.ravel: ravel, np.squeeze: squeeze,
               np.expand_dims: expand_dims, np.dot: dot, np.where: where,

@@ -373,3 +373,65 @@ defop("searchsorted", infer=real_only(_searchsorted_infer, "searchsorted"),
       eager=lambda a, v, side: np.asarray(np.searchsorted(np.asarray(a), v, side=side)),
       lower=_searchsorted_lower, differentiable=False,
       doc="np.searchsorted(a, v, side): insertion indices of v in the sorted 1-D a")
+
+
+_NEGATIVE = "'list' argument must have no negative elements"
+_WEIGHTS = "The weights and list don't have the same length."
+
+
+def _bincount_infer(in_types, weighted):
+    x, minlength = in_types[:2]
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1
+                         else "object of too small depth for desired array")
+    if x.dtype.kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') "
+                        f"according to the rule 'safe'")
+    if minlength.ndim or minlength.dtype.kind not in "iu":
+        raise TypeError("'minlength' must be an integer")
+    if weighted and in_types[2].ndim != 1:
+        raise ValueError(_WEIGHTS)
+    return [TensorType(dtypes.float64 if weighted else dtypes.int64, (None,))]
+
+
+# NumPy's bincount of an empty array is int64 zeros even with (float) weights: a trace that
+# typed the weight sums float64 refuses that case at run time rather than change the dtype
+_EMPTY_WEIGHTED = ("np.bincount of an empty array with weights is int64 zeros in NumPy, not "
+                   "the float64 sums this trace was typed for; pass a non-empty array, or "
+                   "one whose size is 0 while tracing")
+
+
+def _bincount_eager(x, minlength, weights=None, weighted=False):
+    if weighted and np.size(x) == 0:
+        raise NotImplementedError(_EMPTY_WEIGHTED)
+    return np.bincount(np.asarray(x), weights, minlength=int(minlength))
+
+
+def _bincount_lower(em, node):
+    """One pass for the length (max + 1, at least minlength; NumPy's errors for a negative
+    entry or minlength), one to count (or add the weights, in float64)."""
+    x, minlength = (em.name(v) for v in node.inputs[:2])
+    weights = em.name(node.inputs[2]) if node.attrs["weighted"] else None
+    out = node.outputs[0]
+    name, top, i = em.new(out), em.fresh("top"), em.fresh("i")
+    with em.block(f"if {minlength} < 0:"):
+        em.line("raise ValueError(\"'minlength' must not be negative\")")
+    if weights is not None:
+        with em.block(f"if {weights}.shape[0] != {x}.shape[0]:"):
+            em.line(f"raise ValueError({_WEIGHTS!r})")
+        with em.block(f"if {x}.shape[0] == 0:"):
+            em.line(f"raise NotImplementedError({_EMPTY_WEIGHTED!r})")
+    em.line(f"{top} = np.int64({minlength})")
+    with em.block(f"for {i} in range({x}.shape[0]):"):
+        with em.block(f"if {x}[{i}] < 0:"):
+            em.line(f"raise ValueError({_NEGATIVE!r})")
+        em.line(f"{top} = max({top}, np.int64({x}[{i}]) + 1)")
+    em.fill(name, [top], "0", out.type.dtype)
+    with em.block(f"for {i} in range({x}.shape[0]):"):
+        em.line(f"{name}[np.int64({x}[{i}])] += {weights + f'[{i}]' if weights else '1'}")
+    return None
+
+
+defop("bincount", infer=_bincount_infer, eager=_bincount_eager, lower=_bincount_lower,
+      differentiable=False,
+      doc="np.bincount(x, weights, minlength): counts (or weight sums) of each value of x")

@@ -9,7 +9,6 @@ _NOT_STAGED = ("TypeError: NumPy function {} at kernels.py:{} has no staged coun
                "autograph_lite and cannot run on a symbolic tensor")
 NOT_AGREEING = {
     "polyfit_normal": _NOT_STAGED.format("np.linalg.solve", 521),
-    "bincount_histogram": _NOT_STAGED.format("np.bincount", 557),
     "find_peaks_list": "ValueError: 'peaks' is a Python list that the branches of the staged "
                        "`if` at kernels.py:591 change differently (its length is 1 in the "
                        "true branch and 0 in the false one)",

@@ -296,3 +296,34 @@ def test_interp_and_searchsorted_match_numpy_at_every_special_case():
         ag.defun(np.interp, backend="interpreter")(x, xp, fp[:3])
     with pytest.raises(NotImplementedError, match="complex"):
         ag.defun(np.interp, backend="interpreter")(x, xp, fp * 1j)
+
+
+def counts(x, w, m):
+    return (np.bincount(x), np.bincount(x, minlength=m), np.bincount(x, weights=w),
+            np.bincount(x, w, m), np.bincount(x > 2))
+
+
+def test_bincount_matches_numpy_with_weights_minlength_and_its_errors():
+    rng = np.random.default_rng(7)
+    calls = [(rng.integers(0, 6, n), rng.standard_normal(n), m)
+             for n, m in ((5, 3), (7, 10), (4, 0), (6, 8))]
+    agree(counts, calls=calls, exact=True)
+    errors = []
+    agree(counts, calls=[(np.array([1, 2]), np.ones(2), 0), (np.array([1, -1]), np.ones(2), 0),
+                         (np.array([1, 2]), np.ones(3), 0), (np.array([1, 2]), np.ones(2), -1)],
+          errors=errors)
+    said = {m.split(" (at ")[0] for _, _, m in errors}
+    assert said == {"'list' argument must have no negative elements",
+                    "The weights and list don't have the same length.",
+                    "'minlength' must not be negative"}, errors
+    # an empty array: NumPy's int64 zeros (weights or not) when the trace knows it is empty;
+    # a trace typed for float64 weight sums refuses it rather than change the dtype
+    agree(lambda x, w: (np.bincount(x), np.bincount(x, w, minlength=3)),
+          np.zeros(0, np.int64), np.zeros(0), exact=True)
+    f = ag.defun(lambda x, w: np.bincount(x, w), backend="cpu")
+    for n in (3, 4, 5, 6, 7, 8):
+        f(np.arange(n), np.ones(n))
+    with pytest.raises(NotImplementedError, match="empty array with weights is int64"):
+        f(np.zeros(0, np.int64), np.zeros(0))
+    with pytest.raises(TypeError, match="Cannot cast array data from dtype"):
+        ag.defun(np.bincount, backend="interpreter")(np.ones(3))
