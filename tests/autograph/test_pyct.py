@@ -35,6 +35,10 @@ def test_lambdas_on_one_line_are_told_apart():
     assert parser.unparse(parser.parse_lambda(pair[1])[0]) == "lambda b: b * 2"
     nested = lambda x: lambda y: x + y  # noqa: E731
     assert autograph.convert(nested)(1)(2) == 3
+    # the same argument names: told apart by the columns of their code (every one of these
+    # once converted to the first: a silent wrong answer)
+    same = (lambda a: a + 1, lambda a: a * 2, lambda a: (a - 3))  # noqa: E731
+    assert [autograph.convert(fn)(10) for fn in same] == [11, 20, 7]
 
 
 def test_lambda_keeps_its_keyword_only_arguments_and_defaults():

@@ -105,11 +105,13 @@ def _file_tree(filename):
 
 
 def _lambda_column(code):
-    """Column of the first instruction of a lambda body (3.11 positions), or None."""
-    for pos in getattr(code, "co_positions", lambda: ())():
-        if pos[0] == code.co_firstlineno and pos[2] is not None:
-            return pos[2]
-    return None
+    """Leftmost column of the lambda body's code on its first line (3.11 positions), or
+    None. Positions with no span are skipped: RESUME's is (line, line, 0, 0), and taking
+    its 0 told no lambda on a line apart (all became the first one)."""
+    cols = [pos[2] for pos in getattr(code, "co_positions", lambda: ())()
+            if pos[0] == code.co_firstlineno and pos[2] is not None and pos[3] is not None
+            and (pos[1] != pos[0] or pos[3] > pos[2])]
+    return min(cols) if cols else None
 
 
 def parse_lambda(fn):
@@ -130,13 +132,15 @@ def parse_lambda(fn):
     if not candidates:
         raise NoSourceError(f"could not find the source of lambda at "
                             f"{code.co_filename}:{code.co_firstlineno}")
-    col = _lambda_column(code)
-    if col is not None and len(candidates) > 1:
-        # The innermost lambda whose body starts at or before the body's first instruction.
-        inside = [n for n in candidates
-                  if n.body.lineno == n.lineno and n.body.col_offset <= col]
-        if inside:
-            candidates = [max(inside, key=lambda n: n.body.col_offset)]
+    if len(candidates) > 1:
+        # The innermost lambda whose body starts at or before the body's leftmost code.
+        col = _lambda_column(code)
+        inside = [n for n in candidates if col is not None
+                  and n.body.lineno == n.lineno and n.body.col_offset <= col]
+        if not inside:  # (never guess: converting another lambda would be a wrong answer)
+            raise NoSourceError(f"cannot tell the lambdas at {code.co_filename}:"
+                                f"{code.co_firstlineno} apart; put this one on its own line")
+        candidates = [max(inside, key=lambda n: n.body.col_offset)]
     node = copy.deepcopy(candidates[0])
     set_origin(node, code.co_filename, 0)
     return node, code.co_filename
