@@ -79,3 +79,9 @@ def with_location(exc, loc):
         return exc
     new.__cause__ = exc.__cause__
     return new
+
+
+class UnstagedAttributeError(TypeError, AttributeError):
+    """An ndarray method or attribute with no staged form, used on a symbolic tensor: a
+    TypeError for the user (SPEC §1: never a raw AttributeError), and an AttributeError
+    too, so ``hasattr``/``getattr(x, name, default)`` probes still answer "no"."""

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import dtypes
 from . import numpy_api as npa
+from .ops import linalg
 from .ops.dispatch import apply
 from .ops.reduce import norm_axis
 from .tensor import convert_to_tensor
@@ -526,6 +527,23 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     d = npa.where(x > xp[-1], rval, npa.where(x < xp[0], lval, d))
     return npa.where(np.isnan(x) & (n > 1), x, d)  # (one sample point: NumPy gives fp[0])
 
+
+# -- linear systems (ops/linalg.py) ---------------------------------------------------------------
+def solve(a, b):
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    dt = linalg.solve_dtype(a, b)
+    return apply("solve", npa.cast(a, dt), npa.cast(b, dt))
+
+
+def inv(a):
+    a = convert_to_tensor(a)
+    return apply("inv", npa.cast(a, linalg.solve_dtype(a)))
+
+
+def det(a):
+    a = convert_to_tensor(a)
+    return apply("det", npa.cast(a, linalg.solve_dtype(a)))
+
 def _sum_as(x, axis, dt):
     """A sum of products as np.einsum and np.convolve give it: in ``dt`` (an int32 sum
     wraps in int32, not int64), and for booleans whether any term is true."""
@@ -540,7 +558,8 @@ FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
              np.average: average, np.median: median, np.real: real, np.imag: imag,
              np.append: append, np.column_stack: column_stack, np.isclose: isclose,
              np.allclose: allclose, np.linalg.norm: norm,
-             np.einsum: einsum, np.convolve: convolve, np.interp: interp}
+             np.einsum: einsum, np.convolve: convolve, np.interp: interp,
+             np.linalg.solve: solve, np.linalg.inv: inv, np.linalg.det: det}
 UFUNCS = {np.conjugate: conjugate}
 npa._FUNCTIONS.update(FUNCTIONS)  # (numpy_api's protocols dispatch to them from now on)
 npa._UFUNC_COMPOSITES.update(UFUNCS)

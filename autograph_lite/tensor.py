@@ -266,6 +266,18 @@ class SymbolicTensor(Tensor):
     def __repr__(self):
         return f"<ag.Tensor symbolic shape={self.shape} dtype={self.dtype}>"
 
+    def __getattr__(self, name):
+        # (only for names found nowhere else) an ndarray method or attribute with no staged
+        # form is refused naming it and the user's line, never a raw AttributeError
+        if not name.startswith("_") and hasattr(np.ndarray, name):
+            from .errors import UnstagedAttributeError, user_location
+            at = user_location()
+            raise UnstagedAttributeError(f"the array attribute .{name}{f' at {at}' if at else ''} has no "
+                            f"staged form in autograph_lite and cannot be used on a symbolic "
+                            f"tensor; use the NumPy function if it is staged, or wrap the "
+                            f"NumPy code in ag.py_func(func, [inputs], Tout)")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def _no_python(self, what, fix):
         raise TypeError(
             f"a symbolic tensor (shape={self.shape}, dtype={self.dtype}) cannot be used as "

@@ -376,3 +376,97 @@ def _dot(a, b):
     if a.ndim == 1 and b.ndim == 1:
         return lambda a, b: _product(a, b)[0]
     return lambda a, b: _product(a, b)
+
+
+# -- linear systems (ops/linalg.py) -----------------------------------------------------------
+# LU with partial pivoting written out, not Numba's np.linalg: Numba's solve/inv raise
+# "Array must not contain infs or NaNs" where NumPy (LAPACK) returns NaNs, and their
+# singular-matrix message is not NumPy's. A pivot that is exactly zero is LAPACK's
+# singularity test (getrf's info > 0).
+@register_jitable
+def _lu(a):
+    """(LU factors in one array, row permutation, sign of the permutation, whether a
+    pivot was exactly zero) of a square matrix, in its dtype."""
+    n = a.shape[0]
+    lu = np.empty((n, n), a.dtype)
+    lu[:, :] = a
+    perm = np.arange(n)
+    sign = 1.0
+    singular = False
+    for k in range(n):
+        p, best = k, abs(lu[k, k])
+        for i in range(k + 1, n):
+            if abs(lu[i, k]) > best:
+                p, best = i, abs(lu[i, k])
+        if p != k:
+            for j in range(n):
+                lu[k, j], lu[p, j] = lu[p, j], lu[k, j]
+            perm[k], perm[p] = perm[p], perm[k]
+            sign = -sign
+        pivot = lu[k, k]
+        if pivot == 0:
+            singular = True
+            continue
+        for i in range(k + 1, n):
+            f = lu[i, k] / pivot
+            lu[i, k] = f
+            for j in range(k + 1, n):
+                lu[i, j] -= f * lu[k, j]
+    return lu, perm, sign, singular
+
+
+@register_jitable
+def _square(a):
+    if a.shape[0] != a.shape[1]:
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+
+
+@register_jitable
+def _lu_solve(a, b):
+    """x with a @ x = b for 2-D b (n, k)."""
+    _square(a)
+    n = a.shape[0]
+    if b.shape[0] != n:
+        raise ValueError("solve: Input operand 1 has a mismatch in its core dimension 0")
+    lu, perm, _, singular = _lu(a)
+    if singular:
+        raise np.linalg.LinAlgError("Singular matrix")
+    x = np.empty(b.shape, lu.dtype)
+    for c in range(b.shape[1]):
+        for i in range(n):
+            s = b[perm[i], c]
+            for j in range(i):
+                s -= lu[i, j] * x[j, c]
+            x[i, c] = s
+        for i in range(n - 1, -1, -1):
+            s = x[i, c]
+            for j in range(i + 1, n):
+                s -= lu[i, j] * x[j, c]
+            x[i, c] = s / lu[i, i]
+    return x
+
+
+@numba.njit(cache=True, nogil=True)
+def solve(a, b):
+    """np.linalg.solve for 2-D a and 1-D or 2-D b, both already in the result dtype."""
+    if b.ndim == 1:
+        return _lu_solve(a, np.ascontiguousarray(b).reshape((b.shape[0], 1)))[:, 0]
+    return _lu_solve(a, b)
+
+
+@numba.njit(cache=True, nogil=True)
+def inv(a):
+    """np.linalg.inv of a 2-D matrix."""
+    _square(a)
+    return _lu_solve(a, np.eye(a.shape[0], dtype=a.dtype))
+
+
+@numba.njit(cache=True, nogil=True)
+def det(a):
+    """np.linalg.det of a 2-D matrix: the product of the pivots, signed (0 when one is)."""
+    _square(a)
+    lu, _, sign, _ = _lu(a)
+    d = np.full(1, sign, lu.dtype)[0]
+    for i in range(a.shape[0]):
+        d *= lu[i, i]
+    return d

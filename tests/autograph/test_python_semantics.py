@@ -525,3 +525,38 @@ def test_assert_message_is_the_users():
     with pytest.raises(AssertionError, match="s grew too large"):
         ag.defun(staged_assert_in_loop, backend="cpu")(F64(2.0), I64(5))
     assert float(ag.defun(staged_assert_in_loop)(F64(0.5), I64(4))) == 2.0
+
+
+# -- builtins on NumPy numbers: int, round, pow, divmod ---------------------------------------
+def number_builtins(x, y):
+    return round(x), round(x, 1), pow(x, 2), pow(y, x), divmod(x, y), int(x), round(y)
+
+
+def test_int_round_pow_divmod_of_numpy_numbers_match_python():
+    # half to even, negative halves, divmod's signs; int() truncates
+    calls = [(np.float64(a), np.float64(b)) for a, b in
+             ((2.567, 0.75), (2.5, -0.75), (-3.5, 2.0), (0.5, 1.5))]
+    agree(number_builtins, calls)
+    agree(lambda n, m: (round(n), divmod(n, m), pow(n, m)),
+          [(np.int64(7), np.int64(3)), (np.int64(-7), np.int64(2))])
+
+
+@pytest.mark.parametrize("fn", [lambda x: int(x), lambda x: round(x)])
+def test_int_and_round_of_nan_and_infinity_raise_as_python(fn):
+    # (a bare cast gave a number: a silent wrong answer)
+    raised = agree(fn, [(np.float64(1.5),), (np.float64(np.nan),), (np.float64(-np.inf),)])
+    said = {(m.split(" (at ")[0]) for _, _, m in raised}
+    assert said == {"cannot convert float NaN to integer",
+                    "cannot convert float infinity (or a number past int64) to integer"}
+
+
+def test_round_of_a_python_float_to_digits_is_pythons_and_of_an_array_raises():
+    # a Python float rounds in decimal (2.675 -> 2.67, np.round gives 2.68): the relaxed
+    # trace refuses it, so the argument stays a signature value and Python rounds it
+    agree(lambda x: round(x, 2), [(2.675,), (2.5,), (1.005,), (0.125,)])
+    assert float(ag.defun(lambda x: round(x, 2))(np.float64(2.675))) == round(
+        np.float64(2.675), 2)
+    with pytest.raises(TypeError, match="doesn't define __round__"):
+        ag.defun(lambda x: round(x), backend="interpreter")(np.ones(2))
+    with pytest.raises(TypeError, match="pow\\(x, y, mod\\) of tensors"):
+        ag.defun(lambda x: pow(x, 2, 5), backend="interpreter")(np.int64(3))

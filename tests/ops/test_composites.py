@@ -157,6 +157,9 @@ def math_on_a_tensor(x):
     (lambda x: np.roll(x, x[0].astype(np.int64)), TypeError, "np.roll's shift"),
     (lambda x: np.percentile(x, 50), TypeError,
      r"np\.percentile at .*test_composites\.py:\d+ has no staged"),
+    # an ndarray method with no staged form: a TypeError naming it, never AttributeError
+    (lambda x: x.nonzero(), TypeError,
+     r"array attribute \.nonzero at .*test_composites\.py:\d+ has no staged form"),
     # NumPy repeats a list times a 0-d int array; never an elementwise product
     (lambda x: np.array([0.0] * x[0].astype(np.int64)), TypeError, "repeated a tensor number"),
 ])
@@ -327,3 +330,41 @@ def test_bincount_matches_numpy_with_weights_minlength_and_its_errors():
         f(np.zeros(0, np.int64), np.zeros(0))
     with pytest.raises(TypeError, match="Cannot cast array data from dtype"):
         ag.defun(np.bincount, backend="interpreter")(np.ones(3))
+
+
+def linear_systems(a, b):
+    return (np.linalg.solve(a, b), np.linalg.solve(a, np.stack([b, 2 * b], axis=1)),
+            np.linalg.inv(a), np.linalg.det(a), np.linalg.det(a[:1, :1]))
+
+
+_LINALG = _functions(linear_systems)
+
+
+@examples(6)
+@given(st.integers(1, 5), st.data())
+def test_solve_inv_det_match_numpy(n, data):
+    a = data.draw(arrays(F64, (n, n))) + 50.0 * np.eye(n)  # (well conditioned)
+    agree(linear_systems, a, data.draw(arrays(F64, (n,))), functions=_LINALG, rtol=1e-10,
+          atol=1e-12)
+
+
+def test_linalg_dtypes_singular_matrices_and_nans_match_numpy():
+    ints = np.array([[2, 1], [1, 3]], np.int32)
+    agree(lambda a: (np.linalg.det(a), np.linalg.inv(a), np.linalg.solve(a, a[0])), ints,
+          rtol=1e-12)
+    agree(lambda a: (np.linalg.inv(a), np.linalg.det(a)), ints.astype(np.float32), rtol=1e-6)
+    agree(lambda a: (np.linalg.solve(a, a[:, 0]), np.linalg.det(a)),
+          np.array([[1 + 1j, 2.0], [0.5j, 3.0]]), rtol=1e-12)
+    singular = np.array([[1.0, 2.0], [2.0, 4.0]])
+    errors = []
+    agree(lambda a: np.linalg.solve(a, a[0]), calls=[(np.eye(2),), (singular,)], errors=errors)
+    agree(lambda a: np.linalg.inv(a), calls=[(np.eye(2),), (singular,)], errors=errors)
+    assert {m.split(" (at ")[0] for _, _, m in errors} == {"Singular matrix"}, errors
+    agree(lambda a: np.linalg.det(a), singular, exact=True)  # (0.0, no error)
+    # NaNs propagate as LAPACK's do (Numba's own solve raises on them)
+    agree(lambda a: np.linalg.solve(a, a[1]), np.array([[1.0, np.nan], [2.0, 4.0]]),
+          exact=True)
+    with pytest.raises(np.linalg.LinAlgError, match="must be square"):
+        ag.defun(np.linalg.inv, backend="interpreter")(np.ones((2, 3)))
+    with pytest.raises(NotImplementedError, match="stack of matrices"):
+        ag.defun(np.linalg.det, backend="interpreter")(np.ones((2, 2, 2)))

@@ -6,11 +6,12 @@ converted code on Python values behaves exactly as the original.
 
 import builtins
 import functools
+import math
 import numbers
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core, data, iteration, trial
+from autograph_lite.autograph.runtime import core, data, iteration, math_calls, trial
 
 
 def _any_staged(args):
@@ -42,7 +43,43 @@ def _cast(x, dtype, fallback, *args):
 
 
 def int_(x=0, *args):
+    if core.is_symbolic(x) and not args and x.ndim == 0 and x.dtype.kind in "fc":
+        # a Python int (weak), with CPython's errors for NaN and infinities (a bare cast
+        # gives a number there)
+        return math_calls.staged(math.trunc)(x)
     return _cast(x, np.int64, int, *args)
+
+
+def round_(x, ndigits=None):
+    """``round(x)`` of a 0-d tensor: NumPy's scalar rounding (half to even, as Python's),
+    to a Python int with CPython's errors (NumPy arrays have no ``round``). With ``ndigits``,
+    ``np.round(x, ndigits)`` as ``np.float64.__round__`` does; a Python float (a weak
+    input) rounds decimally in Python, which is not staged."""
+    if not core.is_symbolic(x):
+        return round(x) if ndigits is None else round(x, ndigits)
+    if x.ndim:
+        raise TypeError("type numpy.ndarray doesn't define __round__ method")
+    if ndigits is None and x.dtype.kind in "fiub":
+        return math_calls.to_int(np.rint, "round")(x)
+    if ndigits is not None and x.ndim == 0 and x.type.weak and x.dtype.kind == "f":
+        raise NotImplementedError("round(x, ndigits) of a Python float rounds in decimal, "
+                                  "which is not staged; use np.round(x, ndigits) (binary)")
+    return np.round(x, ndigits)
+
+
+def pow_(base, exp, mod=None):
+    if mod is not None and (core.is_symbolic(base) or core.is_symbolic(exp)
+                            or core.is_symbolic(mod)):
+        raise TypeError("pow(x, y, mod) of tensors is not staged; use (x ** y) % mod")
+    if core.is_symbolic(base) or core.is_symbolic(exp):
+        return base ** exp
+    return pow(base, exp) if mod is None else pow(base, exp, mod)
+
+
+def divmod_(x, y):
+    if core.is_symbolic(x) or core.is_symbolic(y):
+        return x // y, x % y  # (NumPy's divmod of NumPy numbers: the two ops)
+    return divmod(x, y)
 
 
 def float_(x=0.0):
@@ -132,5 +169,6 @@ OVERLOADS = {
     builtins.len: len_, builtins.int: int_, builtins.float: float_, builtins.bool: bool_,
     builtins.abs: abs_, builtins.range: range_, builtins.min: min_, builtins.max: max_,
     builtins.sum: sum_, builtins.enumerate: enumerate_, builtins.zip: zip_,
-    builtins.print: print_, builtins.isinstance: isinstance_,
+    builtins.print: print_, builtins.isinstance: isinstance_, builtins.round: round_,
+    builtins.pow: pow_, builtins.divmod: divmod_,
 }

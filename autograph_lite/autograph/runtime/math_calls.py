@@ -89,12 +89,14 @@ def _atan2(y, x):
     return _apply("as_weak", np.arctan2(_float(y, "atan2"), _float(x, "atan2")))
 
 
-def _to_int(f, fn):
+def to_int(fn, name):
+    """``name(x)`` to a Python int (weak int64) by the NumPy rounding ``fn``, with CPython's
+    errors for NaN and infinities (a bare cast would give a number there)."""
     def call(x):
         t = core.module("autograph_lite.tensor").convert_to_tensor(x)
         if t.dtype.kind in "iub":
             return _apply("as_weak", _api().cast(t, np.int64))
-        v = fn(_float(t, f.__name__))
+        v = fn(_float(t, name))
         _check(~np.isnan(v), "cannot convert float NaN to integer", "ValueError")
         _check(np.abs(v) < 2.0 ** 63, "cannot convert float infinity (or a number past "
                "int64) to integer", "OverflowError")
@@ -110,7 +112,7 @@ def _one(f, fn, overflow):
 
 
 STAGED = {f: _one(f, fn, overflow) for f, (fn, overflow) in _ONE.items()}
-STAGED.update({f: _to_int(f, fn) for f, fn in _TO_INT.items()})
+STAGED.update({f: to_int(fn, f.__name__) for f, fn in _TO_INT.items()})
 STAGED.update({f: (lambda x, fn=fn, f=f: fn(_float(x, f.__name__))) for f, fn in _TESTS.items()})
 STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2})
 
