@@ -583,3 +583,22 @@ def out_into_made_array_in_loop(n):
                                 out_into_made_array_in_loop])
 def test_numpy_functions_write_made_arrays_in_staged_code(fn):
     agree(fn, [(I64(2),), (I64(0),), (I64(-1),)])
+
+
+def iterate_while_writing(q, n):
+    r = np.zeros(4)            # a NumPy array of trace time ...
+    for e in r:                # ... iterated by Python (unrolled) ...
+        alias = r
+        alias[n % 4] = e + e
+        r -= q                 # ... and turned into a box by a write with a tensor
+    rows = np.ones((3, 2))
+    for row in rows:           # rows are views: a write through one shows in `rows`
+        row += q[:2]
+    return r, rows
+
+
+def test_iterating_a_trace_time_array_reads_the_rows_written_since():
+    # seed 40545: the rows after the first were read from the array as it was before the
+    # write made it a box (a wrong answer on both backends)
+    agree(iterate_while_writing, [(np.array([1.75, -3.5, -3.25, 3.5]), 3),
+                                  (np.array([-0.5, 2.5, -1.0, -0.5]), 2)])

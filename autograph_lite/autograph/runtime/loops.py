@@ -16,8 +16,8 @@ import threading
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop, trial,
-                                              where)
+from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop,
+                                              trace_arrays, trial, where)
 from autograph_lite.autograph.runtime.logical import and_
 
 # A Python `range` loop with more iterations than this, whose state holds symbolic
@@ -124,7 +124,7 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
     if not core.is_symbolic(go) and not go:
         return
     graph = core.module("autograph_lite.trace.context").current_graph()
-    for k, item in enumerate(iter_):
+    for k, item in enumerate(_items(iter_)):
         mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
             conditionals.if_stmt(go, lambda: body(item), lambda: None, get_state, set_state,
@@ -140,6 +140,16 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                 and _try_staged(_as_staged(iter_, 1), extra_test, body, get_state, set_state,
                                 names, nouts, opts, loc)):
             return
+
+
+def _items(iter_):
+    """The items of an unrolled loop. A NumPy array of trace time is read a row at a time,
+    as NumPy's iterator does, through ``getitem``: when the body writes into it with a
+    tensor it becomes a box (trace_arrays.py), and the later rows are the box's, not the
+    stale array's (``for e in r: r -= q`` read the rows from before the writes)."""
+    if type(iter_) is np.ndarray and iter_.ndim:
+        return (trace_arrays.getitem(iter_, k) for k in range(len(iter_)))
+    return iter_
 
 
 def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):
