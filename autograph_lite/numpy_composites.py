@@ -42,10 +42,6 @@ def _max(n, k):
     return builtins.max(n, k) if isinstance(n, int) and isinstance(k, int) else np.maximum(n, k)
 
 
-def _min(n, k):
-    return builtins.min(n, k) if isinstance(n, int) and isinstance(k, int) else np.minimum(n, k)
-
-
 def _in(n, dtype):
     """Size ``n`` as a divisor that keeps ``dtype`` (a run-time size is a strong int64)."""
     return n if isinstance(n, int) else npa.cast(n, dtype)
@@ -462,36 +458,21 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
 
 
 def convolve(a, v, mode="full"):
-    """1-D discrete convolution, out[k] = sum_j a[k - j] v[j] over the j where a[k - j]
-    exists: a gather of ``a`` (one row of indices per output) times ``v``, summed. Sizes
-    may be known only at run time (the output's length follows from them and the mode)."""
+    """1-D discrete convolution (the ``convolve`` op: one pass per output, sizes may be
+    known only at run time; empty inputs raise NumPy's ValueError when the call runs)."""
     a, v = convert_to_tensor(a), convert_to_tensor(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("object too deep for desired array" if builtins.max(a.ndim, v.ndim) > 1
                          else "np.convolve of a 0-d array is not staged; pass 1-D arrays")
-    if mode not in ("full", "same", "valid"):
-        raise ValueError(f"mode must be one of 'full', 'same', or 'valid' (got {mode!r})")
-    n, m = _dim(a, 0), _dim(v, 0)
-    for size, name in ((n, "a"), (m, "v")):
-        if not isinstance(size, int):
-            apply("assert", size != 0, message=f"{name} cannot be empty", error="ValueError")
-        elif size == 0:
+    for size, name in ((a.shape[0], "a"), (v.shape[0], "v")):
+        if size == 0:
             raise ValueError(f"{name} cannot be empty")
-    lo, hi = _min(n, m), _max(n, m)
-    first, length = {"full": (0, n + m - 1), "same": ((lo - 1) // 2, hi),
-                     "valid": (lo - 1, hi - lo + 1)}[mode]
-    idx = (npa.arange(length)[:, None] + first) - npa.arange(m)[None, :]
-    dt = np.result_type(a.dtype, v.dtype)
-    terms = npa.cast(a, dt)[npa.clip(idx, 0, n - 1)] * npa.cast(v, dt)[None, :]
-    return _sum_as(npa.where((idx >= 0) & (idx < n), terms, False), 1, dt)
-
+    return apply("convolve", a, v, mode=mode)
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """np.interp: the piece of the line through the sample points around each x (found by
-    searchsorted), with NumPy's special cases: an exact hit or the last point gives its
-    sample, a NaN from an infinite slope falls back to the other end (or a flat piece's
-    value), x beyond the ends gives left/right, a NaN x gives NaN."""
+    """np.interp (the ``interp`` op: NumPy's own loop, one pass). Here: NumPy's checks of
+    the arguments, float64 inputs, and the left/right values (fp's ends by default)."""
     if period is not None:
         raise NotImplementedError("np.interp(..., period=) is not staged")
     x, xp, fp = (convert_to_tensor(t) for t in (x, xp, fp))
@@ -513,19 +494,11 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         apply("assert", n == nf, message="fp and xp are not of the same length.",
               error="ValueError")
         apply("assert", n != 0, message="array of sample points is empty", error="ValueError")
-    lval = fp[0] if left is None else left
-    rval = fp[-1] if right is None else right
-    j = npa.searchsorted(xp, x, side="right") - 1
-    j0 = npa.clip(j, 0, _max(n - 2, 0))
-    j1 = np.minimum(j0 + 1, n - 1)
-    x0, x1, y0, y1 = xp[j0], xp[j1], fp[j0], fp[j1]
-    slope = (y1 - y0) / (x1 - x0)
-    d = slope * (x - x0) + y0
-    d = npa.where(np.isnan(d), slope * (x - x1) + y1, d)
-    d = npa.where(np.isnan(d) & (y0 == y1), y0, d)
-    d = npa.where((x0 == x) | (j == n - 1), fp[npa.clip(j, 0, n - 1)], d)
-    d = npa.where(x > xp[-1], rval, npa.where(x < xp[0], lval, d))
-    return npa.where(np.isnan(x) & (n > 1), x, d)  # (one sample point: NumPy gives fp[0])
+    lval = npa.cast(fp[0] if left is None else left, f64)
+    rval = npa.cast(fp[-1] if right is None else right, f64)
+    if x.ndim == 0:  # (the op takes rank >= 1)
+        return apply("interp", npa.reshape(x, (1,)), xp, fp, lval, rval)[0]
+    return apply("interp", x, xp, fp, lval, rval)
 
 
 # -- linear systems (ops/linalg.py) ---------------------------------------------------------------
@@ -544,8 +517,9 @@ def det(a):
     a = convert_to_tensor(a)
     return apply("det", npa.cast(a, linalg.solve_dtype(a)))
 
+
 def _sum_as(x, axis, dt):
-    """A sum of products as np.einsum and np.convolve give it: in ``dt`` (an int32 sum
+    """A sum of products as np.einsum gives it: in ``dt`` (an int32 sum
     wraps in int32, not int64), and for booleans whether any term is true."""
     if dt.kind == "b":
         return npa.any(x, axis=axis)

@@ -343,9 +343,12 @@ _LINALG = _functions(linear_systems)
 @examples(6)
 @given(st.integers(1, 5), st.data())
 def test_solve_inv_det_match_numpy(n, data):
-    a = data.draw(arrays(F64, (n, n))) + 50.0 * np.eye(n)  # (well conditioned)
-    agree(linear_systems, a, data.draw(arrays(F64, (n,))), functions=_LINALG, rtol=1e-10,
-          atol=1e-12)
+    a = data.draw(arrays(F64, (n, n))) + 500.0 * np.eye(n)  # (well conditioned)
+    b = data.draw(arrays(F64, (n,)))
+    # (two calls of our own: the default second call rolls the values off the diagonal;
+    # pivots far from subnormal, where LAPACK's and OpenBLAS's reciprocals decide NaNs)
+    agree(linear_systems, calls=[(a, b), (a[::-1, ::-1].copy(), b[::-1].copy())],
+          functions=_LINALG, rtol=1e-10, atol=1e-12)
 
 
 def test_linalg_dtypes_singular_matrices_and_nans_match_numpy():
@@ -368,3 +371,18 @@ def test_linalg_dtypes_singular_matrices_and_nans_match_numpy():
         ag.defun(np.linalg.inv, backend="interpreter")(np.ones((2, 3)))
     with pytest.raises(NotImplementedError, match="stack of matrices"):
         ag.defun(np.linalg.det, backend="interpreter")(np.ones((2, 2, 2)))
+
+
+_INTERP = _functions(lambda x, xp, fp: np.interp(x, xp, fp))
+
+
+@examples(10)
+@given(st.integers(1, 6), st.integers(1, 8), st.data())
+def test_interp_matches_numpy_on_drawn_samples(m, n, data):
+    # sorted sample points with repeats, values inside, outside and on them, in any order
+    xp = np.sort(data.draw(arrays(F64, (m,), lo=-4, hi=4)))
+    x = data.draw(arrays(F64, (n,), lo=-5, hi=5))
+    fp = data.draw(arrays(F64, (m,)))
+    # (two calls of our own: the default second call rolls xp, which must stay sorted)
+    agree(lambda x, xp, fp: np.interp(x, xp, fp), calls=[(x, xp, fp), (x[::-1], xp, fp[::-1])],
+          functions=_INTERP, exact=True)
