@@ -521,14 +521,12 @@ def _interp_lower(em, node):
     em.line(f"{j} = 0")
     with em.loops(dims) as idx:
         em.line(f"{xv} = {em.elem(x, idx)}")
-        with em.block(f"if {n} == 1:"):
-            em.line(f"{r} = {ln} if {xv} < {pn}[0] else ({rn} if {xv} > {pn}[0] else {fn}[0])")
-        with em.block(f"elif {xv} != {xv}:"):
-            em.line(f"{r} = {xv}")
-        with em.block(f"elif {xv} < {pn}[0]:"):
-            em.line(f"{r} = {ln}")
-        with em.block(f"elif {xv} > {pn}[{n} - 1]:"):
-            em.line(f"{r} = {rn}")
+        cases = ((f"{n} == 1", f"{ln} if {xv} < {pn}[0] else ({rn} if {xv} > {pn}[0] else "
+                               f"{fn}[0])"),
+                 (f"{xv} != {xv}", xv), (f"{xv} < {pn}[0]", ln), (f"{xv} > {pn}[{n} - 1]", rn))
+        for k, (test, value) in enumerate(cases):
+            with em.block(f"{'elif' if k else 'if'} {test}:"):
+                em.line(f"{r} = {value}")
         with em.block("else:"):
             # the last j with xp[j] <= x: the previous value's j when it still fits (sorted
             # x, NumPy's "search with guess"), else a binary search
