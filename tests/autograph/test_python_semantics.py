@@ -558,5 +558,12 @@ def test_round_of_a_python_float_to_digits_is_pythons_and_of_an_array_raises():
         np.float64(2.675), 2)
     with pytest.raises(TypeError, match="doesn't define __round__"):
         ag.defun(lambda x: round(x), backend="interpreter")(np.ones(2))
+    for digits in (None, 1):  # (NumPy's complex numbers cannot be rounded either)
+        with pytest.raises(TypeError, match="numpy.complex128 doesn't define __round__"):
+            ag.defun(lambda x: round(x, digits), backend="interpreter")(np.complex128(1.5j))
+    # int() of a complex NumPy number is its real part's, as NumPy's (with a ComplexWarning)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        want = int(np.complex128(-2.5 + 1j))
+    assert int(ag.defun(lambda x: int(x))(np.complex128(-2.5 + 1j))) == want == -2
     with pytest.raises(TypeError, match="pow\\(x, y, mod\\) of tensors"):
         ag.defun(lambda x: pow(x, 2, 5), backend="interpreter")(np.int64(3))

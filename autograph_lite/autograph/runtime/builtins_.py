@@ -45,8 +45,8 @@ def _cast(x, dtype, fallback, *args):
 def int_(x=0, *args):
     if core.is_symbolic(x) and not args and x.ndim == 0 and x.dtype.kind in "fc":
         # a Python int (weak), with CPython's errors for NaN and infinities (a bare cast
-        # gives a number there)
-        return math_calls.staged(math.trunc)(x)
+        # gives a number there); of a complex number, its real part's, as NumPy's
+        return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
     return _cast(x, np.int64, int, *args)
 
 
@@ -57,11 +57,12 @@ def round_(x, ndigits=None):
     input) rounds decimally in Python, which is not staged."""
     if not core.is_symbolic(x):
         return round(x) if ndigits is None else round(x, ndigits)
-    if x.ndim:
-        raise TypeError("type numpy.ndarray doesn't define __round__ method")
-    if ndigits is None and x.dtype.kind in "fiub":
+    if x.ndim or x.dtype.kind == "c":
+        kind = "ndarray" if x.ndim else x.dtype.name
+        raise TypeError(f"type numpy.{kind} doesn't define __round__ method")
+    if ndigits is None:
         return math_calls.to_int(np.rint, "round")(x)
-    if ndigits is not None and x.ndim == 0 and x.type.weak and x.dtype.kind == "f":
+    if x.type.weak and x.dtype.kind == "f":
         raise NotImplementedError("round(x, ndigits) of a Python float rounds in decimal, "
                                   "which is not staged; use np.round(x, ndigits) (binary)")
     return np.round(x, ndigits)
