@@ -405,8 +405,9 @@ def arange(start, stop=None, step=1, dtype=None):
 
 _FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
               np.amin: min, np.prod: prod, np.any: any, np.all: all, np.argmax: argmax,
-              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort, np.searchsorted: searchsorted, np.bincount: bincount,
-              np.argsort: argsort, np.clip: clip, np.reshape: reshape,
+              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort,
+              np.searchsorted: searchsorted, np.bincount: bincount, np.argsort: argsort,
+              np.clip: clip, np.reshape: reshape,
               np.transpose: transpose, np.ravel: ravel, np.squeeze: squeeze,
               np.expand_dims: expand_dims, np.dot: dot, np.where: where,
               np.concatenate: concatenate, np.stack: stack, np.split: split,

@@ -390,7 +390,6 @@ def set_part(x, part, value):
         npa.copyto(target, value, casting="unsafe")
 
 
-
 # -- products and convolution -------------------------------------------------------------------
 def _einsum_terms(subscripts, n):
     """``"ij,jk->ik"`` -> ([["i", "j"], ["j", "k"]], ["i", "k"]): the operands' letters and
@@ -457,6 +456,14 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     return npa.copy(npa.transpose(product, [left.index(c) for c in output]))
 
 
+def _sum_as(x, axis, dt):
+    """A sum of products as np.einsum gives it: in ``dt`` (an int32 sum wraps in int32,
+    not int64), and for booleans whether any term is true."""
+    if dt.kind == "b":
+        return npa.any(x, axis=axis)
+    return npa.cast(npa.sum(x, axis=axis, dtype=dt), dt)
+
+
 def convolve(a, v, mode="full"):
     """1-D discrete convolution (the ``convolve`` op: one pass per output, sizes may be
     known only at run time; empty inputs raise NumPy's ValueError when the call runs)."""
@@ -517,13 +524,6 @@ def det(a):
     a = convert_to_tensor(a)
     return apply("det", npa.cast(a, linalg.solve_dtype(a)))
 
-
-def _sum_as(x, axis, dt):
-    """A sum of products as np.einsum gives it: in ``dt`` (an int32 sum
-    wraps in int32, not int64), and for booleans whether any term is true."""
-    if dt.kind == "b":
-        return npa.any(x, axis=axis)
-    return npa.cast(npa.sum(x, axis=axis, dtype=dt), dt)
 
 FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
              np.fliplr: fliplr, np.flipud: flipud, np.pad: pad, np.meshgrid: meshgrid,

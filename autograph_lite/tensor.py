@@ -272,10 +272,11 @@ class SymbolicTensor(Tensor):
         if not name.startswith("_") and hasattr(np.ndarray, name):
             from .errors import UnstagedAttributeError, user_location
             at = user_location()
-            raise UnstagedAttributeError(f"the array attribute .{name}{f' at {at}' if at else ''} has no "
-                            f"staged form in autograph_lite and cannot be used on a symbolic "
-                            f"tensor; use the NumPy function if it is staged, or wrap the "
-                            f"NumPy code in ag.py_func(func, [inputs], Tout)")
+            raise UnstagedAttributeError(
+                f"the array attribute .{name}{f' at {at}' if at else ''} has no staged form "
+                f"in autograph_lite and cannot be used on a symbolic tensor; use the NumPy "
+                f"function if it is staged, or wrap the NumPy code in ag.py_func(func, "
+                f"[inputs], Tout)")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _no_python(self, what, fix):

@@ -456,8 +456,7 @@ def solve(a, b):
 
 @numba.njit(cache=True, nogil=True)
 def inv(a):
-    """np.linalg.inv of a 2-D matrix."""
-    _square(a)
+    """np.linalg.inv of a 2-D matrix (_lu_solve checks that it is square)."""
     return _lu_solve(a, np.eye(a.shape[0], dtype=a.dtype))
 
 

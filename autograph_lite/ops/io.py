@@ -69,11 +69,15 @@ def located_message(node, message):
     return message if not node.loc or node.loc in message else f"{message} (at {node.loc})"
 
 
+def emit_raise(em, node, error, message):
+    """The kernel line raising ``error(message)`` with the user's line in the message."""
+    em.line(f"raise {error}({located_message(node, message)!r})")
+
+
 def _assert_lower(em, node):
-    message = located_message(node, node.attrs.get("message", "assertion failed"))
-    error = node.attrs.get("error", "AssertionError")
     with em.block(f"if not {em.name(node.inputs[0])}:"):
-        em.line(f"raise {error}({message!r})")
+        emit_raise(em, node, node.attrs.get("error", "AssertionError"),
+                   node.attrs.get("message", "assertion failed"))
 
 
 def _assert_infer(in_types, message="assertion failed", error="AssertionError"):

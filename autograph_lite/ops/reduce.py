@@ -8,6 +8,7 @@ import numpy as np
 from .. import dtypes
 from ..ir.types import TensorType
 from .elementwise import real_only
+from .io import emit_raise
 from .registry import defop
 
 
@@ -415,16 +416,16 @@ def _bincount_lower(em, node):
     out = node.outputs[0]
     name, top, i = em.new(out), em.fresh("top"), em.fresh("i")
     with em.block(f"if {minlength} < 0:"):
-        em.line("raise ValueError(\"'minlength' must not be negative\")")
+        emit_raise(em, node, "ValueError", "'minlength' must not be negative")
     if weights is not None:
         with em.block(f"if {weights}.shape[0] != {x}.shape[0]:"):
-            em.line(f"raise ValueError({_WEIGHTS!r})")
+            emit_raise(em, node, "ValueError", _WEIGHTS)
         with em.block(f"if {x}.shape[0] == 0:"):
-            em.line(f"raise NotImplementedError({_EMPTY_WEIGHTED!r})")
+            emit_raise(em, node, "NotImplementedError", _EMPTY_WEIGHTED)
     em.line(f"{top} = np.int64({minlength})")
     with em.block(f"for {i} in range({x}.shape[0]):"):
         with em.block(f"if {x}[{i}] < 0:"):
-            em.line(f"raise ValueError({_NEGATIVE!r})")
+            emit_raise(em, node, "ValueError", _NEGATIVE)
         em.line(f"{top} = max({top}, np.int64({x}[{i}]) + 1)")
     em.fill(name, [top], "0", out.type.dtype)
     with em.block(f"for {i} in range({x}.shape[0]):"):
@@ -464,10 +465,9 @@ def _convolve_lower(em, node):
                                                          "s"))
     em.line(f"{n} = {an}.shape[0]")
     em.line(f"{m} = {vn}.shape[0]")
-    from .io import located_message
     for size_, arg in ((n, "a"), (m, "v")):
         with em.block(f"if {size_} == 0:"):
-            em.line(f"raise ValueError({located_message(node, f'{arg} cannot be empty')!r})")
+            emit_raise(em, node, "ValueError", f"{arg} cannot be empty")
     first_size = {"full": ("0", f"{n} + {m} - 1"),
                   "same": (f"(min({n}, {m}) - 1) // 2", f"max({n}, {m})"),
                   "valid": (f"min({n}, {m}) - 1", f"max({n}, {m}) - min({n}, {m}) + 1")}[mode]
