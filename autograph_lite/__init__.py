@@ -1,28 +1,24 @@
 """autograph_lite: ordinary NumPy-style Python, compiled per signature with Numba.
 
 ``import autograph_lite as ag``; see SPEC.md for the contract. Importing this package does
-not import Numba: the first compile does.
+not import Numba: the first compile does. The op names (``ag.add``, ``ag.reduce_sum``,
+``ag.cond``, ``ag.py_func``, the ``ag.math``/``ag.nn``/``ag.random`` names) and the Tensor
+methods are made from the op table by ``front_door.install()`` below.
 """
 from . import dtypes
 from .dtypes import (bool_, float16, float32, float64, int8, int16, int32, int64,  # noqa: F401
                      uint8)
-from .tensor import Tensor, TensorSpec, constant, convert_to_tensor, is_tensor  # noqa: F401
-from . import ops as _ops  # noqa: F401  (registers the op table)
-from . import numpy_composites as _composites  # noqa: F401  (registers np.roll, np.var, ...)
-from .control import cond, while_loop  # noqa: F401
+from .tensor import Tensor, TensorSpec, is_tensor  # noqa: F401
+from . import ops as _ops  # noqa: F401  (the op table: the entries claim their names)
+from .ops.dispatch import constant, convert_to_tensor  # noqa: F401
+from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: F401
+from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
-from .api import math, nn, random  # noqa: F401
-from .api.callbacks import eager_py_func, numpy_function, py_func, py_function  # noqa: F401
-from .api.core import (abs, add, argmax, argmin, assert_, cast, clip_by_value,  # noqa: F401
-                       concat, cumsum, divide, equal, exp, expand_dims, eye, fill, floordiv,
-                       gather, greater, greater_equal, less, less_equal, linspace,
-                       logical_and, logical_not, logical_or, matmul, maximum, minimum,
-                       multiply, negative, not_equal, ones, ones_like, print, range, rank,
-                       reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
-                       reduce_prod, reduce_sum, reshape, setitem, shape, sign, size, split,
-                       sqrt, square, squeeze, stack, subtract, transpose, where, zeros,
-                       zeros_like)
+from .api import core as _core, math, nn, random  # noqa: F401
+from .api import callbacks as _callbacks  # noqa: F401  (ag.py_func, ag.py_function)
+from . import front_door as _front_door
 
+_front_door.install()
 function = defun
 __version__ = "0.1.0"
 

@@ -13,6 +13,7 @@ import threading
 import numpy as np
 
 from . import contiguity, nest
+from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import interpreter
 from .tensor import EagerTensor, TensorSpec
 
@@ -43,10 +44,9 @@ class ConcreteFunction:
         # the top-level arguments that are graph inputs, in order, when every input is
         # one (the others are Python values the key fixes); None otherwise (nesting)
         self._plain = _input_positions(graph, function, key)
-        self._single = (len(template) == 1 and template[0] is _out_marker()
+        self._single = (len(template) == 1 and template[0] is OUT
                         and not isinstance(structured, (tuple, list, dict)))
         # relaxed Python scalar arguments (function.py ``_scalar_key``): weak 0-d inputs
-        from .function import is_weak_part
         self._weak = tuple(i for i, part in enumerate(key) if is_weak_part(part))
 
     # introspection ------------------------------------------------------------------------
@@ -72,7 +72,6 @@ class ConcreteFunction:
         if kwargs or f._simple_arity != len(args):
             args = f._bind(args, kwargs)
         if self.layouts:
-            from .function import layouts_fit
             if not layouts_fit(self.layouts, args):
                 raise ValueError(f"{f._name}: this concrete function was traced for array "
                                  f"arguments laid out as {self.layouts} (leaf: C-contiguous) "
@@ -84,7 +83,6 @@ class ConcreteFunction:
     # calling --------------------------------------------------------------------------------
     def _call_args(self, args):
         if self._weak:
-            from .function import weak_arguments
             args = weak_arguments(args, self._weak)
         flat = _flat_tensors(args)
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
@@ -108,7 +106,7 @@ class ConcreteFunction:
             raw = ()
         outs = [w(r) for w, r in zip(self._wrappers, raw)]
         it = iter(outs)
-        leaves = [next(it) if t is _out_marker() else t for t in self._template]
+        leaves = [next(it) if t is OUT else t for t in self._template]
         return nest.pack_as(self._structured, leaves)
 
     def _fast_entry(self, args):
@@ -175,7 +173,6 @@ class ConcreteFunction:
 
     def _compile_and_call(self, flat):
         from .backends import cache
-        from .function import compile_notice
         from .ops import callback
         src = self.source
         consts = tuple(self._kernel.const_args)
@@ -216,7 +213,6 @@ def _input_positions(graph, function, key):
     if not n or not isinstance(key, tuple) or len(key) < n or function.input_signature:
         return None
     names = function._param_names
-    from .function import is_weak_part
     positions = [i for i in range(n) if is_weak_part(key[i]) or (
         isinstance(key[i], tuple) and len(key[i]) == 2 and isinstance(key[i][1], np.dtype))]
     if len(positions) != len(graph.inputs) or any(
@@ -263,11 +259,6 @@ def _entry_point(dispatcher, flat, consts):
 
 def _sig_text(graph):
     return "(" + ", ".join(str(v.type) for v in graph.inputs) + ")"
-
-
-def _out_marker():
-    from .function import _OUT
-    return _OUT
 
 
 def _wrapper(t):

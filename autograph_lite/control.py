@@ -12,6 +12,7 @@ from . import contiguity, dtypes, mutation, nest, region_aliases
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
 from .ops.dispatch import apply, as_value, stage_node
+from .ops.registry import public
 from .tensor import SymbolicTensor, Tensor, is_symbolic
 from .trace.context import current_graph, graph_scope
 
@@ -24,6 +25,7 @@ def _is_value(x):
     return isinstance(x, (Tensor, bool, int, float, complex)) or hasattr(x, "dtype")
 
 
+@public("ag.cond")
 def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
     """Runs ``true_fn()`` or ``false_fn()``; staged when ``pred`` is a symbolic tensor."""
     if not callable(true_fn) or not callable(false_fn):
@@ -148,6 +150,7 @@ def _cast_in(graph, value, dt):
         return apply("cast", SymbolicTensor(value), dtype=dt)._value
 
 
+@public("ag.while_loop")
 def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, *,
                loop_var_names=None):
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``.

@@ -8,9 +8,7 @@ key with a few type checks and one dict lookup; it never traces, imports or call
 """
 import functools
 import inspect
-import os
 import re
-import sys
 import threading
 import warnings
 import weakref
@@ -25,6 +23,9 @@ from .ir.types import TensorType
 from .ops.dispatch import as_value
 from . import mutation
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_value
+from .concrete import ConcreteFunction
+from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
+from .call_keys import layout_of as _layout_of, layouts_fit
 from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
 
 _RUN_EAGERLY = [False]
@@ -427,7 +428,6 @@ class Function:
         optimize(graph)
         self._tracing_count += 1
         self._note_retrace(key)
-        from .concrete import ConcreteFunction
         return ConcreteFunction(self, graph, result, template, key)
 
     def _spec_call_key(self, args):
@@ -568,7 +568,6 @@ class _Call(list):
         self.kwargs = kwargs
 
 
-_OUT = object()
 FAST_TABLE_LIMIT = 64
 _NOARG = object()  # the default of a generated __call__'s parameters: "not passed"
 
@@ -712,32 +711,6 @@ def _widen(pattern, shape):
 
 
 _UNSEEN, _RELAXED = object(), object()
-_WEAK = {int: ("weak", int), float: ("weak", float)}
-
-
-def _fits(a):
-    """Whether Python scalar ``a`` fits the weak tensor it would become (an int beyond
-    int64 stays a signature value, as NumPy would refuse it)."""
-    return type(a) is float or -2 ** 63 <= a < 2 ** 63
-
-
-def is_weak_part(part):
-    """Whether a signature-key part is a relaxed Python scalar's (``_scalar_key``)."""
-    return part in _WEAK_PARTS
-
-
-_WEAK_PARTS = frozenset(_WEAK.values())
-
-
-def weak_arguments(args, positions):
-    """``args`` with the relaxed Python scalars at ``positions`` as the NumPy scalars the
-    kernel takes."""
-    out = list(args)
-    for i in positions:
-        out[i] = np.int64(out[i]) if type(out[i]) is int else np.float64(out[i])
-    return tuple(out)
-
-
 def _python_part(k):
     """A signature-key entry with its tensor leaves blanked: what Python values it holds."""
     if _is_tensor_key(k) or (isinstance(k, tuple) and k[:1] == ("sym",)):
@@ -768,15 +741,6 @@ def _check_signature(sig, params, name):
     return tuple(sig)
 
 
-COMPILE_NOTICE_SECONDS = 1.0
-
-
-def compile_notice(name, key, seconds):
-    quiet = os.environ.get("AUTOGRAPH_LITE_QUIET", "") in ("1", "true")
-    if seconds > COMPILE_NOTICE_SECONDS and not quiet:
-        print(f"autograph_lite: compiling {name}{key} took {seconds:.1f} s", file=sys.stderr)
-
-
 def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
     """Compiles ``func`` per input signature: ``@ag.defun``, ``@ag.defun(...)``, ``ag.defun(f)``."""
     if func is None:
@@ -785,18 +749,6 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
         func = func.python_function
     return Function(func, input_signature, autograph, backend)
 
-
-
-def _layout_of(layouts, args):
-    """{leaf index: whether it is C-contiguous now} of the array arguments a trace relied
-    on the layout of (``layouts``, the same at trace time: contiguity.py)."""
-    leaves = nest.flatten(args)
-    return {i: bool(leaves[i].flags.c_contiguous) for i in layouts}
-
-
-def layouts_fit(layouts, args):
-    """Whether those arguments have the layout the trace relied on."""
-    return _layout_of(layouts, args) == layouts
 
 
 def _layouts(layouts, args):

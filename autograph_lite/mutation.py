@@ -39,13 +39,17 @@ import threading
 
 import numpy as np
 
+from .ir.graph import Graph
+from .ir.types import TensorType, relax
+from .tensor import SymbolicTensor, serials
+from .trace.context import current_graph, graph_scope
+
 MADE, ARG, TENSOR, SCALAR = "made", "arg", "tensor", "scalar"
 # a NumPy array of trace time that may not become a box (captured, or a view of another):
 # writing into it is refused with the reason the storage holds (``frozen``)
 FROZEN = "frozen"
 
-_serial = itertools.count()
-serials = _serial  # boxes take their birth serial from the same counter (tensor.py)
+_serial = serials  # (the counter boxes take their birth serial from: tensor.py)
 _generations = itertools.count(1)  # one counter: a restored storage never repeats a number
 
 
@@ -221,7 +225,6 @@ def refresh(box):
 
 
 def _current_graph():
-    from .trace.context import current_graph
     return current_graph()
 
 
@@ -281,7 +284,6 @@ def uncertain_view(parent, result, node):
 
 
 def _sym(value):
-    from .tensor import SymbolicTensor
     return SymbolicTensor(value)
 
 
@@ -388,7 +390,6 @@ def write(box, key, value):
 def _set(target, key, value):
     """The functional update of Value ``target``; a whole-array write of a fresh value of
     the same type is the value itself (no copy)."""
-    from .tensor import SymbolicTensor
     if (key is Ellipsis and isinstance(value, SymbolicTensor) and value._storage is None
             and value.dtype == target.type.dtype and None not in target.type.shape
             and tuple(value.shape) == tuple(target.type.shape)):
@@ -511,10 +512,7 @@ def _select(flag, thunk, other):
     runs only where the flag holds); ``thunk()`` when flag is None."""
     if flag is None:
         return thunk()
-    from .ir.graph import Graph
-    from .ir.types import TensorType, relax
     from .ops.dispatch import stage_node
-    from .trace.context import current_graph, graph_scope
     outer = current_graph()
     yes, no = Graph("select_true", outer), Graph("select_false", outer)
     with graph_scope(yes):
@@ -756,3 +754,7 @@ def _birth(array, graph):
         if alive is not None and id(array) not in alive:
             return start
     return -1
+
+
+# a box reads its current Value through this module, which made its storage (tensor.py)
+SymbolicTensor._refreshed = refresh

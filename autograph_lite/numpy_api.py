@@ -10,22 +10,45 @@ import numpy as np
 
 from . import dtypes, mutation
 from .ops.creation import split_shape
-from .ops.dispatch import apply
+from .ops.dispatch import apply, convert_to_tensor
+from .ops.indexing import getitem
 from .ops.reduce import norm_axis
-from .tensor import (EagerTensor, SymbolicTensor, convert_to_tensor, holds_symbolic,
-                     type_of_constant)
+from .ops.registry import PUBLIC, expose, public
+from .tensor import EagerTensor, SymbolicTensor, holds_symbolic, type_of_constant
 from .trace.context import current_graph
 
-_UFUNCS = {np.absolute: "abs", np.remainder: "mod", np.divide: "true_divide"}
-for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
-           "tanh arcsinh arccosh arctanh floor ceil rint trunc sign square reciprocal isnan "
-           "isinf isfinite negative logical_not invert add subtract multiply true_divide "
-           "floor_divide power maximum minimum arctan2 equal not_equal less less_equal greater "
-           "greater_equal logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor "
-           "fmod matmul").split():
-    _UFUNCS[getattr(np, _n)] = _n
-_REDUCE = {np.add: "reduce_sum", np.multiply: "reduce_prod", np.maximum: "reduce_max",
-           np.minimum: "reduce_min", np.logical_and: "reduce_all", np.logical_or: "reduce_any"}
+def _tables():
+    """NumPy's protocol tables, made from the public names of the op table
+    (ops/registry.py ``PUBLIC``): ufunc -> op, ufunc -> op of its ``reduce``, ufunc ->
+    front, function -> front. Made on the first NumPy call on a tensor (every module that
+    claims names has been imported by then) and again if names were claimed since."""
+    global _TABLES
+    if _TABLES is None or _TABLES[0] != len(PUBLIC):
+        ufuncs, reduce, ufunc_fronts, functions = {}, {}, {}, {}
+        for name, entry in PUBLIC.items():
+            if not name.startswith("np."):
+                continue
+            obj = numpy_object(name)
+            if name.endswith(".reduce"):
+                reduce[obj.__self__] = entry.op
+            elif isinstance(obj, np.ufunc):
+                (ufuncs if entry.op else ufunc_fronts)[obj] = entry.op or entry.impl
+            else:
+                functions[obj] = entry.impl
+        _TABLES = (len(PUBLIC), ufuncs, reduce, ufunc_fronts, functions)
+    return _TABLES[1:]
+
+
+_TABLES = None
+
+
+def numpy_object(name):
+    """The NumPy object a public ``np.`` name stands for (``np.linalg.norm``,
+    ``np.add.reduce``)."""
+    obj = np
+    for part in name.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
 
 
 def _unwrap(x):
@@ -58,13 +81,14 @@ def _symbolic_in(args):
 def array_ufunc(ufunc, method, inputs, kwargs):
     if kwargs.get("out") is not None:
         return _ufunc_out(ufunc, method, inputs, dict(kwargs))
-    if method == "__call__" and ufunc in _UFUNCS and not (set(kwargs) - {"dtype"}):
-        res = apply(_UFUNCS[ufunc], *inputs)
+    ufuncs, reduce, ufunc_fronts, _ = _tables()
+    if method == "__call__" and ufunc in ufuncs and not (set(kwargs) - {"dtype"}):
+        res = apply(ufuncs[ufunc], *inputs)
         return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
-    if method == "__call__" and ufunc in _UFUNC_COMPOSITES and _symbolic_in(inputs):
-        return _UFUNC_COMPOSITES[ufunc](*inputs, **kwargs)
-    if method == "reduce" and ufunc in _REDUCE:
-        return _reduce(_REDUCE[ufunc], inputs[0], kwargs.get("axis", 0),
+    if method == "__call__" and ufunc in ufunc_fronts and _symbolic_in(inputs):
+        return ufunc_fronts[ufunc](*inputs, **kwargs)
+    if method == "reduce" and ufunc in reduce:
+        return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
@@ -78,14 +102,15 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
     out = kwargs.pop("out")
     out = out if isinstance(out, tuple) else (out,)
     name = f"np.{ufunc.__name__}"
-    if len(out) != 1 or method != "__call__" or ufunc not in _UFUNCS or (
+    ufuncs = _tables()[0]
+    if len(out) != 1 or method != "__call__" or ufunc not in ufuncs or (
             set(kwargs) - {"dtype", "casting"}):
         raise TypeError(f"{name}(..., out=) is supported for one output of a plain call "
                         f"with dtype= and casting= only")
     if not _symbolic_in(inputs + out):  # eager values: NumPy itself (o must be writable)
         return ufunc(*_unwrap(inputs), out=(_writable(out[0], name),), **kwargs)
     target = _writable(out[0], name)
-    res = apply(_UFUNCS[ufunc], *inputs)
+    res = apply(ufuncs[ufunc], *inputs)
     if kwargs.get("dtype") is not None:
         res = cast(res, kwargs["dtype"])
     return mutation.store(target, res, lambda a, b: f"Cannot cast ufunc '{ufunc.__name__}' "
@@ -94,6 +119,7 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
                           kwargs.get("casting", "same_kind"))
 
 
+@public("np.copyto")
 def copyto(dst, src, casting="same_kind", where=True):
     """``np.copyto(dst, src)``: ``src`` written into the whole of ``dst`` as NumPy writes it
     (mutation.store); ``where=`` keeps ``dst``'s elements where it is False."""
@@ -138,38 +164,47 @@ def cast(x, dtype):
 
 
 # methods and functions -------------------------------------------------------------------
+@public("np.sum", "Tensor.sum")
 def sum(x, axis=None, dtype=None, keepdims=False):  # noqa: A001
     return _reduce("reduce_sum", x, axis, keepdims, dtype)
 
 
+@public("np.mean", "Tensor.mean")
 def mean(x, axis=None, dtype=None, keepdims=False):
     return _reduce("reduce_mean", x, axis, keepdims, dtype)
 
 
+@public("np.max", "np.amax", "Tensor.max")
 def max(x, axis=None, keepdims=False):  # noqa: A001
     return _reduce("reduce_max", x, axis, keepdims)
 
 
+@public("np.min", "np.amin", "Tensor.min")
 def min(x, axis=None, keepdims=False):  # noqa: A001
     return _reduce("reduce_min", x, axis, keepdims)
 
 
+@public("np.prod", "Tensor.prod")
 def prod(x, axis=None, dtype=None, keepdims=False):
     return _reduce("reduce_prod", x, axis, keepdims, dtype)
 
 
+@public("np.any", "Tensor.any")
 def any(x, axis=None, keepdims=False):  # noqa: A001
     return _reduce("reduce_any", x, axis, keepdims)
 
 
+@public("np.all", "Tensor.all")
 def all(x, axis=None, keepdims=False):  # noqa: A001
     return _reduce("reduce_all", x, axis, keepdims)
 
 
+@public("np.argmax", "Tensor.argmax")
 def argmax(x, axis=None, keepdims=False):
     return _reduce("argmax", x, axis, keepdims)
 
 
+@public("np.argmin", "Tensor.argmin")
 def argmin(x, axis=None, keepdims=False):
     return _reduce("argmin", x, axis, keepdims)
 
@@ -181,10 +216,12 @@ def _cumulative(op, x, axis, dtype):
     return apply(op, x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
 
 
+@public("np.cumsum", "Tensor.cumsum")
 def cumsum(x, axis=None, dtype=None):
     return _cumulative("cumsum", x, axis, dtype)
 
 
+@public("np.cumprod", "Tensor.cumprod")
 def cumprod(x, axis=None, dtype=None):
     return _cumulative("cumprod", x, axis, dtype)
 
@@ -204,20 +241,24 @@ def _along_last(name, x, axis, kind):
     return transpose(apply(name, transpose(x, perm)), back)
 
 
+@public("np.sort")
 def sort(x, axis=-1, kind=None, order=None, stable=None):
     return _along_last("sort", x, axis, kind)
 
 
+@public("np.argsort", "Tensor.argsort")
 def argsort(x, axis=-1, kind=None, order=None, stable=None):
     return _along_last("argsort", x, axis, kind)
 
 
+@public("Tensor.sort")
 def sort_in_place(x, axis=-1, kind=None, order=None, stable=None):
     """``x.sort()``: NumPy sorts the array itself (every alias sees it) and returns None."""
     target = _writable(x, "sort")
     mutation.store(target, sort(target, axis, kind), lambda a, b: "")
 
 
+@public("np.searchsorted")
 def searchsorted(a, v, side="left", sorter=None):
     if sorter is not None:
         raise NotImplementedError("np.searchsorted(..., sorter=) is not staged; pass "
@@ -227,6 +268,7 @@ def searchsorted(a, v, side="left", sorter=None):
     return apply("searchsorted", cast(a, dt), cast(v, dt), side=side)
 
 
+@public("np.bincount")
 def bincount(x, weights=None, minlength=0):
     x = convert_to_tensor(x)
     inputs = [x, cast(minlength, np.int64) if holds_symbolic(minlength)
@@ -238,14 +280,17 @@ def bincount(x, weights=None, minlength=0):
     return apply("bincount", *inputs, weighted=weights is not None)
 
 
+@public("Tensor.astype")
 def astype(x, dtype, copy=True):
     return cast(x, dtype)
 
 
+@public("np.copy", "Tensor.copy")
 def copy(x):
     return apply("cast", x, dtype=convert_to_tensor(x).dtype)
 
 
+@public("np.clip", "Tensor.clip")
 def clip(x, a_min=None, a_max=None):
     x = convert_to_tensor(x)
     lo = -np.inf if a_min is None else a_min
@@ -257,6 +302,7 @@ def clip(x, a_min=None, a_max=None):
     return apply("clip", x, lo, hi)
 
 
+@public("np.reshape")
 def reshape(x, shape, order="C"):
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
     if order == "F":  # (the same values; a view only in cases refused, contiguity.py)
@@ -267,40 +313,49 @@ def reshape(x, shape, order="C"):
     return apply("reshape", x, shape=shape)
 
 
+@public("Tensor.reshape")
 def reshape_method(x, *shape, order="C"):
     return reshape(x, shape[0] if len(shape) == 1 else shape, order)
 
 
+@public("np.transpose")
 def transpose(x, axes=None):
     return apply("transpose", x, axes=None if axes is None else tuple(axes))
 
 
+@public("Tensor.transpose")
 def transpose_method(x, *axes):
     return transpose(x, axes[0] if len(axes) == 1 else (axes or None))
 
 
+@public("np.ravel", "Tensor.ravel")
 def ravel(x, order="C"):
     return reshape(x, (-1,), order)
 
 
+@public("Tensor.flatten")
 def flatten(x, order="C"):
     """``x.flatten()``: always a copy (``ravel`` may be a view)."""
     return copy(ravel(x, order))
 
 
+@public("np.squeeze", "Tensor.squeeze")
 def squeeze(x, axis=None):
     x = convert_to_tensor(x)
     return apply("squeeze", x, axis=norm_axis(axis, x.ndim))
 
 
+@public("np.expand_dims")
 def expand_dims(x, axis):
     return apply("expand_dims", x, axis=int(axis))
 
 
+@public("np.dot", "Tensor.dot")
 def dot(a, b):
     return apply("matmul", a, b)
 
 
+@public("np.where")
 def where(cond, x=None, y=None):
     if x is None or y is None:
         raise TypeError("np.where with one argument (nonzero) has no staged form; "
@@ -308,14 +363,17 @@ def where(cond, x=None, y=None):
     return apply("where", cond, x, y)
 
 
+@public("np.concatenate")
 def concatenate(arrays, axis=0):
     return apply("concat", *arrays, axis=int(axis))
 
 
+@public("np.stack")
 def stack(arrays, axis=0):
     return apply("stack", *arrays, axis=int(axis))
 
 
+@public("np.split")
 def split(x, sections, axis=0):
     if not isinstance(sections, int):
         raise TypeError("np.split on tensors takes a number of equal sections; "
@@ -329,6 +387,7 @@ def _like(x, value, dtype, shape):
     return full(x.shape if shape is None else shape, value, dt, like=x)
 
 
+@public("np.full")
 def full(shape, fill_value, dtype=None, like=None):
     dt = dtypes.as_dtype(dtype) if dtype is not None else convert_to_tensor(fill_value).dtype
     if isinstance(like, SymbolicTensor) and shape == like.shape:
@@ -340,51 +399,58 @@ def full(shape, fill_value, dtype=None, like=None):
     return apply("full", fill_value, *dyn, shape=static, dtype=dt)
 
 
+@public("np.zeros")
 def zeros(shape, dtype=float):
     return full(shape, 0, dtypes.as_dtype(dtype))
 
 
+@public("np.ones")
 def ones(shape, dtype=float):
     return full(shape, 1, dtypes.as_dtype(dtype))
 
 
+@public("np.empty")
 def empty(shape, dtype=float):
     static, dyn = split_shape(shape)
     return apply("empty", *dyn, shape=static, dtype=dtypes.as_dtype(dtype))
 
 
+@public("np.zeros_like")
 def zeros_like(x, dtype=None, shape=None):
     return _like(x, 0, dtype, shape)
 
 
+@public("np.ones_like")
 def ones_like(x, dtype=None, shape=None):
     return _like(x, 1, dtype, shape)
 
 
+@public("np.full_like")
 def full_like(x, fill_value, dtype=None, shape=None):
     return _like(x, fill_value, dtype, shape)
 
 
+@public("np.empty_like")
 def empty_like(x, dtype=None, shape=None):
     return _like(x, 0, dtype, shape)
 
 
+@public("np.shape")
 def shape(x):
     return convert_to_tensor(x).numpy_shape()
 
 
+@public("np.size")
 def size(x):
     return convert_to_tensor(x).size
 
 
+@public("np.ndim")
 def ndim(x):
     return convert_to_tensor(x).ndim
 
 
-def matmul(a, b):
-    return apply("matmul", a, b)
-
-
+@public("np.linspace")
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     if not endpoint or retstep or axis != 0:
         raise NotImplementedError("linspace: endpoint=False, retstep and axis are not "
@@ -398,32 +464,99 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return apply("linspace", start, stop, num=int(num), dtype=dt)
 
 
+@public("np.arange")
 def arange(start, stop=None, step=1, dtype=None):
-    from .api.core import range as ag_range
-    return ag_range(start, stop, step, dtype=dtype)
-
-
-_FUNCTIONS = {np.sum: sum, np.mean: mean, np.max: max, np.amax: max, np.min: min,
-              np.amin: min, np.prod: prod, np.any: any, np.all: all, np.argmax: argmax,
-              np.argmin: argmin, np.cumsum: cumsum, np.cumprod: cumprod, np.sort: sort,
-              np.searchsorted: searchsorted, np.bincount: bincount, np.argsort: argsort,
-              np.clip: clip, np.reshape: reshape,
-              np.transpose: transpose, np.ravel: ravel, np.squeeze: squeeze,
-              np.expand_dims: expand_dims, np.dot: dot, np.where: where,
-              np.concatenate: concatenate, np.stack: stack, np.split: split,
-              np.zeros_like: zeros_like, np.ones_like: ones_like, np.full_like: full_like,
-              np.empty_like: empty_like, np.shape: shape, np.size: size, np.ndim: ndim,
-              np.copy: copy, np.matmul: matmul, np.linspace: linspace, np.copyto: copyto}
+    """np.arange / ag.range: tensor bounds are staged (the length then too)."""
+    if stop is None:
+        start, stop = 0, start
+    parts = (start, stop, step)
+    if dtype is None:
+        dtype = dtypes.result_type(*[convert_to_tensor(p).type if holds_symbolic(p) else
+                                     np.asarray(p).dtype for p in parts])
+        if builtins.all(isinstance(p, int) for p in parts):
+            dtype = dtypes.int64
+    dtype = dtypes.as_dtype(dtype)
+    length = None
+    if builtins.all(isinstance(p, (int, float, np.number)) for p in parts):
+        if step == 0:
+            raise ValueError("arange/ag.range: the step (delta) must not be zero")
+        length = len(np.arange(start, stop, step))
+    return apply("range", start, stop, step, dtype=dtype, length=length)
 
 
 def array_function(func, args, kwargs):
-    impl = _FUNCTIONS.get(func)
+    impl = _tables()[3].get(func)
     if impl is not None:
         return impl(*args, **kwargs)
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):
         _no_counterpart(_np_name(func))
     return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})
 
-# NumPy ufuncs built from several ops: numpy_composites.py registers them (and its functions
-# in _FUNCTIONS) when it is imported, which the package does (it builds on this module)
-_UFUNC_COMPOSITES = {}
+
+# -- the Tensor surface that is more than one op on its operands (front_door.py attaches it)
+@public("Tensor.__array_ufunc__")
+def _array_ufunc_method(x, ufunc, method, *inputs, **kwargs):
+    return array_ufunc(ufunc, method, inputs, kwargs)
+
+
+@public("Tensor.__array_function__")
+def _array_function_method(x, func, types, args, kwargs):
+    return array_function(func, args, kwargs)
+
+
+def _not_repeated(t, o):
+    """``o`` for ``t * o``: NumPy repeats a list or tuple times a 0-d integer array (its
+    ``__index__``), which a tensor count cannot do while tracing: refused, not turned into
+    an elementwise product (``[0.0] * len(x)`` with a size known only at run time)."""
+    if isinstance(o, (list, tuple)) and t.ndim == 0 and t.dtype.kind in "iub":
+        raise TypeError("a Python list or tuple repeated a tensor number of times (e.g. "
+                        "[0.0] * len(x) where the size is known only at run time) has no "
+                        "staged form; use np.zeros(n) or np.full(n, v)")
+    return o
+
+
+@public("Tensor.__mul__")
+def _mul(x, o):
+    return apply("multiply", x, _not_repeated(x, o))
+
+
+@public("Tensor.__rmul__")
+def _rmul(x, o):
+    return apply("multiply", _not_repeated(x, o), x)
+
+
+@public("Tensor.__invert__")
+def _invert(x):  # (~ of booleans is logical not, as NumPy's)
+    return apply("logical_not" if x.dtype == dtypes.bool_ else "invert", x)
+
+
+@public("Tensor.__pos__")
+def _pos(x):
+    return x
+
+
+@public("Tensor.numpy_shape")
+def numpy_shape(x):
+    """The shape as NumPy gives it, for user code (``x.shape`` and ``np.shape(x)`` in
+    converted code): Python ints, and a staged (weak) int for a size known only at run
+    time. ``.shape`` itself keeps ``None`` there (SPEC §1, what the library reads), which
+    user code would compare silently (``x.shape[0] == 3`` was False on every run of a
+    trace with relaxed sizes)."""
+    return tuple(d if d is not None else apply("as_weak", apply("dim", x, axis=k))
+                 for k, d in enumerate(x.shape))
+
+
+def _size(x):
+    """The number of elements: a Python int when every size is known while tracing, else
+    a staged one (weak, as NumPy's Python int)."""
+    n = 1
+    for d in x.shape:
+        if d is None:
+            return apply("as_weak", apply("size", x))
+        n *= d
+    return n
+
+
+expose("Tensor.__getitem__", getitem)
+expose("Tensor.T", property(lambda x: apply("transpose", x, axes=None)))
+expose("Tensor.size", property(_size))

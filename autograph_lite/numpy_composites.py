@@ -6,8 +6,8 @@ of its own. Most reorder elements with one gather along an axis (``_take``) whos
 indices come from ``arange``, so they work for sizes known only at run time: ``roll``,
 ``tile``, ``repeat``, ``pad`` (its modes are index maps), ``meshgrid``. Arguments that
 must be static (a shift, a repeat count, pad widths) are Python ints; a tensor there is
-refused naming it. Importing this module registers them with numpy_api.py's protocols
-(``FUNCTIONS``, ``UFUNCS``); the package imports it.
+refused naming it. Each claims its public names with ``@public`` (ops/registry.py), from
+which front_door.py makes NumPy's protocol tables and the Tensor methods.
 """
 import builtins
 
@@ -16,9 +16,9 @@ import numpy as np
 from . import dtypes
 from . import numpy_api as npa
 from .ops import linalg
-from .ops.dispatch import apply
+from .ops.dispatch import apply, convert_to_tensor
 from .ops.reduce import norm_axis
-from .tensor import convert_to_tensor
+from .ops.registry import expose, public
 
 
 def _static_int(v, what):
@@ -62,6 +62,7 @@ def _along(v, axis, ndim):
 
 
 # -- reordering along an axis ------------------------------------------------------------------
+@public("np.roll")
 def roll(a, shift, axis=None):
     x = convert_to_tensor(a)
     if axis is None:
@@ -78,6 +79,7 @@ def roll(a, shift, axis=None):
     return x
 
 
+@public("np.tile")
 def tile(A, reps):
     x = convert_to_tensor(A)
     reps = _ints(reps, "np.tile's reps")
@@ -92,6 +94,7 @@ def tile(A, reps):
     return out
 
 
+@public("np.repeat", "Tensor.repeat")
 def repeat(a, repeats, axis=None):
     x = convert_to_tensor(a)
     r = _static_int(repeats, "np.repeat's repeats (an array of counts is not staged)")
@@ -103,6 +106,7 @@ def repeat(a, repeats, axis=None):
     return _take(x, npa.arange(_dim(x, ax) * r) // builtins.max(r, 1), ax)
 
 
+@public("np.flip")
 def flip(m, axis=None):
     x = convert_to_tensor(m)
     axes = builtins.range(x.ndim) if axis is None else [_axis(a, x.ndim) for a in
@@ -113,10 +117,12 @@ def flip(m, axis=None):
     return x[tuple(index)]  # (a view, as NumPy's)
 
 
+@public("np.fliplr")
 def fliplr(m):
     return flip(m, 1)
 
 
+@public("np.flipud")
 def flipud(m):
     return flip(m, 0)
 
@@ -134,6 +140,7 @@ def _pad_widths(pad_width, ndim):
     return [(int(b), int(e)) for b, e in w]
 
 
+@public("np.pad")
 def pad(array, pad_width, mode="constant", constant_values=0):
     x = convert_to_tensor(array)
     if mode not in _PAD_MODES:
@@ -167,6 +174,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     return x if x is not array else npa.copy(x)
 
 
+@public("np.meshgrid")
 def meshgrid(*xi, indexing="xy", copy=True, sparse=False):
     if sparse or not copy:
         raise NotImplementedError("np.meshgrid: sparse=True and copy=False are not staged")
@@ -190,6 +198,7 @@ def meshgrid(*xi, indexing="xy", copy=True, sparse=False):
 
 
 # -- arithmetic ---------------------------------------------------------------------------------
+@public("np.diff")
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     x = convert_to_tensor(a)
     n = _static_int(n, "np.diff's n")
@@ -217,12 +226,14 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     return x
 
 
+@public("np.outer")
 def outer(a, b, out=None):
     if out is not None:
         raise NotImplementedError("np.outer(..., out=) is not staged")
     return npa.ravel(a)[:, None] * npa.ravel(b)[None, :]
 
 
+@public("np.round", "np.around", "Tensor.round")
 def around(a, decimals=0, out=None):
     if out is not None:
         raise NotImplementedError("np.round(..., out=) is not staged")
@@ -238,10 +249,12 @@ def around(a, decimals=0, out=None):
     return np.rint(x * scale) / scale if d > 0 else np.rint(x / scale) * scale
 
 
+@public("np.count_nonzero")
 def count_nonzero(a, axis=None, *, keepdims=False):
     return npa.sum(convert_to_tensor(a) != 0, axis=axis, keepdims=keepdims)
 
 
+@public("np.append")
 def append(arr, values, axis=None):
     a, v = convert_to_tensor(arr), convert_to_tensor(values)
     if axis is None:
@@ -249,12 +262,14 @@ def append(arr, values, axis=None):
     return npa.concatenate([a, v], axis=axis)
 
 
+@public("np.column_stack")
 def column_stack(tup):
     cols = [convert_to_tensor(t) for t in tup]
     return npa.concatenate([npa.reshape(c, (-1, 1)) if c.ndim < 2 else c for c in cols],
                            axis=1)
 
 
+@public("np.isclose")
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     x, y = convert_to_tensor(a), convert_to_tensor(b)
     dt = np.result_type(y.dtype, 1.0)  # (NumPy's: integers compared as floats)
@@ -264,10 +279,12 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return out | (np.isnan(x) & np.isnan(y)) if equal_nan else out
 
 
+@public("np.allclose")
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return npa.all(isclose(a, b, rtol, atol, equal_nan))
 
 
+@public("np.linalg.norm")
 def norm(x, ord=None, axis=None, keepdims=False):
     """np.linalg.norm for ord None/'fro' (the 2-norm of all elements, or along ``axis``),
     and, on vectors, ord 1, 2 and inf."""
@@ -298,6 +315,7 @@ def _count(x, axis):
     return n
 
 
+@public("np.var", "Tensor.var")
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
         mean=None, correction=None):
     if out is not None or where is not True or mean is not None or correction is not None:
@@ -314,10 +332,12 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
             / _in(_max(n - ddof, 0), x.dtype))
 
 
+@public("np.std", "Tensor.std")
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, **kwargs):
     return np.sqrt(var(a, axis, dtype, out, ddof, keepdims, **kwargs))
 
 
+@public("np.median")
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if out is not None:
         raise NotImplementedError("np.median(..., out=) is not staged")
@@ -340,6 +360,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return med
 
 
+@public("np.average")
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     x = convert_to_tensor(a)
     if weights is None:
@@ -364,16 +385,19 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 
 
 # -- complex parts ------------------------------------------------------------------------------
+@public("np.conjugate", "Tensor.conj", "Tensor.conjugate")
 def conjugate(x, **kwargs):
     x = convert_to_tensor(x)
     return apply("conjugate", x) if x.dtype.kind == "c" else npa.copy(x)
 
 
+@public("np.real")
 def real(x):
     x = convert_to_tensor(x)  # (of a real array NumPy gives the array itself)
     return apply("real", x) if x.dtype.kind == "c" else x
 
 
+@public("np.imag")
 def imag(x):
     x = convert_to_tensor(x)  # (of a real array: zeros NumPy will not let you write)
     return apply("imag", x) if x.dtype.kind == "c" else npa.zeros_like(x)
@@ -388,6 +412,11 @@ def set_part(x, part, value):
     target = real(x) if part == "real" else imag(x)
     if value is not target:  # (`z.real += v` wrote it already and sets the view back)
         npa.copyto(target, value, casting="unsafe")
+
+
+# `z.real`, `z.imag` read the part; `z.real = v`, `z.real += v` write it as NumPy does
+expose("Tensor.real", property(real, lambda x, v: set_part(x, "real", v)))
+expose("Tensor.imag", property(imag, lambda x, v: set_part(x, "imag", v)))
 
 
 # -- products and convolution -------------------------------------------------------------------
@@ -422,6 +451,7 @@ def _einsum_terms(subscripts, n):
     return terms, output
 
 
+@public("np.einsum")
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
            optimize=False):
     """np.einsum as a broadcast product summed over the letters not in the output: each
@@ -464,6 +494,7 @@ def _sum_as(x, axis, dt):
     return npa.cast(npa.sum(x, axis=axis, dtype=dt), dt)
 
 
+@public("np.convolve")
 def convolve(a, v, mode="full"):
     """1-D discrete convolution (the ``convolve`` op: one pass per output, sizes may be
     known only at run time; empty inputs raise NumPy's ValueError when the call runs)."""
@@ -477,6 +508,7 @@ def convolve(a, v, mode="full"):
     return apply("convolve", a, v, mode=mode)
 
 
+@public("np.interp")
 def interp(x, xp, fp, left=None, right=None, period=None):
     """np.interp (the ``interp`` op: NumPy's own loop, one pass). Here: NumPy's checks of
     the arguments, float64 inputs, and the left/right values (fp's ends by default)."""
@@ -509,31 +541,20 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 
 # -- linear systems (ops/linalg.py) ---------------------------------------------------------------
+@public("np.linalg.solve")
 def solve(a, b):
     a, b = convert_to_tensor(a), convert_to_tensor(b)
     dt = linalg.solve_dtype(a, b)
     return apply("solve", npa.cast(a, dt), npa.cast(b, dt))
 
 
+@public("np.linalg.inv")
 def inv(a):
     a = convert_to_tensor(a)
     return apply("inv", npa.cast(a, linalg.solve_dtype(a)))
 
 
+@public("np.linalg.det")
 def det(a):
     a = convert_to_tensor(a)
     return apply("det", npa.cast(a, linalg.solve_dtype(a)))
-
-
-FUNCTIONS = {np.roll: roll, np.tile: tile, np.repeat: repeat, np.flip: flip,
-             np.fliplr: fliplr, np.flipud: flipud, np.pad: pad, np.meshgrid: meshgrid,
-             np.diff: diff, np.outer: outer, np.round: around, np.around: around,
-             np.count_nonzero: count_nonzero, np.var: var, np.std: std,
-             np.average: average, np.median: median, np.real: real, np.imag: imag,
-             np.append: append, np.column_stack: column_stack, np.isclose: isclose,
-             np.allclose: allclose, np.linalg.norm: norm,
-             np.einsum: einsum, np.convolve: convolve, np.interp: interp,
-             np.linalg.solve: solve, np.linalg.inv: inv, np.linalg.det: det}
-UFUNCS = {np.conjugate: conjugate}
-npa._FUNCTIONS.update(FUNCTIONS)  # (numpy_api's protocols dispatch to them from now on)
-npa._UFUNC_COMPOSITES.update(UFUNCS)

@@ -1,32 +1,22 @@
 """Tensor kinds: EagerTensor (a NumPy value) and SymbolicTensor (a Value seen while tracing).
 
-Both share one operator surface, which dispatches through the op table: on eager inputs
-the op's NumPy kernel runs at once, on symbolic inputs a Node is added to the Graph.
+A bottom-layer data class: both kinds share one operator and method surface, which
+front_door.py attaches from the op table's public names (as JAX's array_methods.py
+attaches jax.numpy's to its arrays). Through it, on eager inputs the op's NumPy kernel runs
+at once, and on symbolic inputs a Node is added to the Graph.
 """
-import functools
-from importlib import import_module
+import itertools
 
 import numpy as np
 
 from . import dtypes
+from .errors import UnstagedAttributeError, user_location
 from .ir.types import TensorType
-from .mutation import serials as _births
 
 
-def _apply(name, *args, **attrs):
-    from .ops.dispatch import apply
-    return apply(name, *args, **attrs)
-
-
-def _not_repeated(t, o):
-    """``o`` for ``t * o``: NumPy repeats a list or tuple times a 0-d integer array (its
-    ``__index__``), which a tensor count cannot do while tracing: refused, not turned into
-    an elementwise product (``[0.0] * len(x)`` with a size known only at run time)."""
-    if isinstance(o, (list, tuple)) and t.ndim == 0 and t.dtype.kind in "iub":
-        raise TypeError("a Python list or tuple repeated a tensor number of times (e.g. "
-                        "[0.0] * len(x) where the size is known only at run time) has no "
-                        "staged form; use np.zeros(n) or np.full(n, v)")
-    return o
+# Every box's birth serial, and every Storage's (mutation.py), from one counter.
+serials = itertools.count()
+_births = serials
 
 
 class Tensor:
@@ -38,120 +28,13 @@ class Tensor:
     def ndim(self):
         return len(self.shape)
 
-    # arithmetic ---------------------------------------------------------------
-    def __add__(self, o): return _apply("add", self, o)
-    def __radd__(self, o): return _apply("add", o, self)
-    def __sub__(self, o): return _apply("subtract", self, o)
-    def __rsub__(self, o): return _apply("subtract", o, self)
-    def __mul__(self, o): return _apply("multiply", self, _not_repeated(self, o))
-    def __rmul__(self, o): return _apply("multiply", _not_repeated(self, o), self)
-    def __truediv__(self, o): return _apply("true_divide", self, o)
-    def __rtruediv__(self, o): return _apply("true_divide", o, self)
-    def __floordiv__(self, o): return _apply("floor_divide", self, o)
-    def __rfloordiv__(self, o): return _apply("floor_divide", o, self)
-    def __mod__(self, o): return _apply("mod", self, o)
-    def __rmod__(self, o): return _apply("mod", o, self)
-    def __pow__(self, o): return _apply("power", self, o)
-    def __rpow__(self, o): return _apply("power", o, self)
-    def __matmul__(self, o): return _apply("matmul", self, o)
-    def __rmatmul__(self, o): return _apply("matmul", o, self)
-    def __neg__(self): return _apply("negative", self)
-    def __pos__(self): return self
-    def __abs__(self): return _apply("abs", self)
-    def __invert__(self):
-        return _apply("logical_not" if self.dtype == dtypes.bool_ else "invert", self)
-    def __and__(self, o): return _apply("bitwise_and", self, o)
-    def __rand__(self, o): return _apply("bitwise_and", o, self)
-    def __or__(self, o): return _apply("bitwise_or", self, o)
-    def __ror__(self, o): return _apply("bitwise_or", o, self)
-    def __xor__(self, o): return _apply("bitwise_xor", self, o)
-    def __rxor__(self, o): return _apply("bitwise_xor", o, self)
-    def __lt__(self, o): return _apply("less", self, o)
-    def __le__(self, o): return _apply("less_equal", self, o)
-    def __gt__(self, o): return _apply("greater", self, o)
-    def __ge__(self, o): return _apply("greater_equal", self, o)
-    def __eq__(self, o): return _apply("equal", self, o)
-    def __ne__(self, o): return _apply("not_equal", self, o)
+    # (comparisons return tensors, so NumPy's __eq__ would leave them unhashable)
     __hash__ = object.__hash__
 
-    def __getitem__(self, index):
-        from .ops.indexing import getitem
-        return getitem(self, index)
-
-    # NumPy protocol -------------------------------------------------------------
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from .numpy_api import array_ufunc
-        return array_ufunc(ufunc, method, inputs, kwargs)
-
-    def __array_function__(self, func, types, args, kwargs):
-        from .numpy_api import array_function
-        return array_function(func, args, kwargs)
-
-    # array methods ----------------------------------------------------------------
-    def _m(name, module="numpy_api"):  # noqa: N805 - methods that forward to the NumPy layer
-        def method(self, *args, **kwargs):
-            return getattr(import_module(f".{module}", __package__), name)(self, *args,
-                                                                           **kwargs)
-        method.__name__ = name
-        return method
-
-    sum = _m("sum"); mean = _m("mean"); max = _m("max"); min = _m("min")  # noqa: E702
-    prod = _m("prod"); any = _m("any"); all = _m("all")  # noqa: E702
-    argmax = _m("argmax"); argmin = _m("argmin"); cumsum = _m("cumsum")  # noqa: E702
-    cumprod = _m("cumprod"); argsort = _m("argsort"); sort = _m("sort_in_place")  # noqa: E702
-    reshape = _m("reshape_method"); transpose = _m("transpose_method")  # noqa: E702
-    astype = _m("astype"); copy = _m("copy"); clip = _m("clip")  # noqa: E702
-    squeeze = _m("squeeze"); ravel = _m("ravel"); flatten = _m("flatten")  # noqa: E702
-    dot = _m("dot")
-    _c = functools.partial(_m, module="numpy_composites")
-    var = _c("var"); std = _c("std"); repeat = _c("repeat"); round = _c("around")  # noqa: E702
-    conj = _c("conjugate"); conjugate = _c("conjugate")  # noqa: E702
-    del _m, _c
-
-    @property
-    def real(self):
-        from .numpy_composites import real
-        return real(self)
-
-    @real.setter
-    def real(self, value):  # `z.real = v`, `z.real += v`: written as NumPy writes it
-        from .numpy_composites import set_part
-        set_part(self, "real", value)
-
-    @property
-    def imag(self):
-        from .numpy_composites import imag
-        return imag(self)
-
-    @imag.setter
-    def imag(self, value):
-        from .numpy_composites import set_part
-        set_part(self, "imag", value)
-
-    @property
-    def T(self):
-        return _apply("transpose", self, axes=None)
-
-    @property
-    def size(self):
-        """The number of elements: a Python int when every size is known while tracing,
-        else a staged one (weak, as NumPy's Python int; was None: `x[x > t].size > 0`
-        compared None)."""
-        n = 1
-        for d in self.shape:
-            if d is None:
-                return _apply("as_weak", _apply("size", self))
-            n *= d
-        return n
-
-    def numpy_shape(self):
-        """The shape as NumPy gives it, for user code (``x.shape`` and ``np.shape(x)`` in
-        converted code): Python ints, and a staged (weak) int for a size known only at run
-        time. ``.shape`` itself keeps ``None`` there (SPEC §1, what the library reads), which
-        user code would compare silently (``x.shape[0] == 3`` was False on every run of a
-        trace with relaxed sizes)."""
-        return tuple(d if d is not None else _apply("as_weak", _apply("dim", self, axis=k))
-                     for k, d in enumerate(self.shape))
+    # The operators, NumPy's protocols (__array_ufunc__, __array_function__), the array
+    # methods (sum, reshape, ...) and properties (T, real, size) are attached by
+    # front_door.py from the op table's public names ("Tensor.__add__", "Tensor.sum"):
+    # this module stays below the ops and the NumPy layer.
 
 
 class EagerTensor(Tensor):
@@ -232,24 +115,11 @@ class SymbolicTensor(Tensor):
     def _value(self):
         s = self._storage
         if s is not None and (self._gen != s.gen or self._chain or s.options or s.hazards):
-            from .mutation import refresh  # (a view's cached value may be a region's)
-            return refresh(self)
+            return self._refreshed()  # (mutation.refresh: a view's value may be a region's)
         return self._v
 
-    def _inplace(op):  # noqa: N805 - builds x op= y (NumPy's in-place ufuncs)
-        def method(self, other):
-            from .mutation import augmented
-            return augmented(self, op, other)
-        method.__name__ = f"__i{op}__"
-        return method
-
-    __iadd__ = _inplace("add"); __isub__ = _inplace("subtract")  # noqa: E702
-    __imul__ = _inplace("multiply"); __itruediv__ = _inplace("true_divide")  # noqa: E702
-    __ifloordiv__ = _inplace("floor_divide"); __imod__ = _inplace("mod")  # noqa: E702
-    __ipow__ = _inplace("power"); __iand__ = _inplace("bitwise_and")  # noqa: E702
-    __ior__ = _inplace("bitwise_or"); __ixor__ = _inplace("bitwise_xor")  # noqa: E702
-    __imatmul__ = _inplace("matmul")
-    del _inplace
+    # (x += y and the other in-place operators: attached by front_door.py, as NumPy's
+    # in-place ufuncs written through mutation.augmented; an ag.Tensor is immutable)
 
     @property
     def shape(self):
@@ -270,7 +140,6 @@ class SymbolicTensor(Tensor):
         # (only for names found nowhere else) an ndarray method or attribute with no staged
         # form is refused naming it and the user's line, never a raw AttributeError
         if not name.startswith("_") and hasattr(np.ndarray, name):
-            from .errors import UnstagedAttributeError, user_location
             at = user_location()
             raise UnstagedAttributeError(
                 f"the array attribute .{name}{f' at {at}' if at else ''} has no staged form "
@@ -400,29 +269,3 @@ def to_numpy_value(value, dtype=None):
                         f"{a.dtype} is not a supported dtype (supported: "
                         f"{', '.join(map(str, dtypes.ALL))})")
     return a[()] if a.ndim == 0 else a
-
-
-def constant(value, dtype=None):
-    """An eager tensor holding ``value`` (NumPy semantics; Python floats become float64)."""
-    if dtype is not None:
-        dtype = dtypes.as_dtype(dtype)
-    from .trace import current_graph
-    g = current_graph()
-    if isinstance(value, SymbolicTensor):
-        return value if dtype is None else _apply("cast", value, dtype=dtype)
-    if isinstance(value, (list, tuple)) and holds_symbolic(value):
-        # `traj[i] = [x, y, z]` of 0-d tensors: their stack, as NumPy's array of them
-        from .numpy_api import stack
-        out = stack([constant(v) for v in value])
-        return out if dtype is None else _apply("cast", out, dtype=dtype)
-    v = to_numpy_value(value, dtype)
-    if g is not None:
-        from .ops.dispatch import const
-        return const(g, v)
-    return EagerTensor(v)
-
-
-def convert_to_tensor(value, dtype=None):
-    if isinstance(value, Tensor) and (dtype is None or value.dtype == dtypes.as_dtype(dtype)):
-        return value
-    return constant(value, dtype)

@@ -14,6 +14,7 @@ import autograph_lite as ag
 from differential import BACKENDS, agree, assert_same
 
 function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
+call_keys = importlib.import_module("autograph_lite.call_keys")
 
 
 def _dispatcher(f, *args):
@@ -456,7 +457,7 @@ def test_no_retracing_warning_for_new_shapes():
 
 def test_compile_notice_on_stderr(monkeypatch, capsys):
     monkeypatch.delenv("AUTOGRAPH_LITE_QUIET", raising=False)
-    monkeypatch.setattr(function_mod, "COMPILE_NOTICE_SECONDS", -1.0)
+    monkeypatch.setattr(call_keys, "COMPILE_NOTICE_SECONDS", -1.0)
     f = ag.defun(doubled, autograph=False)
     f(np.ones(2))
     err = capsys.readouterr().err
@@ -471,9 +472,9 @@ def test_compile_notice_on_stderr(monkeypatch, capsys):
 
 def test_compile_notice_threshold(capsys, monkeypatch):
     monkeypatch.delenv("AUTOGRAPH_LITE_QUIET", raising=False)
-    function_mod.compile_notice("fast", "(float64[?])", 0.2)
+    call_keys.compile_notice("fast", "(float64[?])", 0.2)
     assert capsys.readouterr().err == ""
-    function_mod.compile_notice("slow", "(float64[?])", 2.5)
+    call_keys.compile_notice("slow", "(float64[?])", 2.5)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "slow(float64[?])" in err and "2.5 s" in err
 

@@ -97,6 +97,21 @@ def old_value_read_before_the_update(out):
     return s, t.sum()
 
 
+def _copy_then_overwrite(u, x, k):
+    r = u * 1.0          # a new array: u's old buffer is dead after this ...
+    u[1] += 0.5
+    np.copyto(u, np.ones(4) * x)  # ... u's final contents come from elsewhere
+    r[k % 4] += 1.0      # r, updated in place, is returned
+    return r
+
+
+def test_a_result_never_lives_in_a_written_argument_that_is_copied_back():
+    """Random program seed 50102: the elementwise ``u * 1.0`` took the argument's dead
+    buffer, and the closing ``u[...] = final`` overwrote the returned value with it."""
+    check_writes(_copy_then_overwrite, [(np.array([0.0, 3.5, 0.25, 2.75]), 2.0, 3),
+                                        (np.array([1.0, -1.0, 4.0, 8.0]), -0.5, 6)])
+
+
 def test_reads_of_the_old_value_keep_it_and_views_see_the_update():
     check_writes(old_value_read_before_the_update, [(np.arange(3.0),), (np.ones(3),)])
 

@@ -11,10 +11,12 @@ import numpy as np
 from .. import dtypes, errors
 from ..ops.callback import Text, _Site, callback_name, out_types, spec_text, staged_outs
 from ..ops.dispatch import as_value, stage_node, wrap
+from ..ops.registry import public
 from ..tensor import EagerTensor, TensorSpec, is_tensor_value
 from ..trace.context import current_graph
 
 
+@public("ag.py_func", "ag.numpy_function")
 def py_func(func, inp, Tout, stateful=True, name=None):
     """Wraps a NumPy function as an op: ``func(*arrays) -> array(s)``.
 
@@ -28,13 +30,12 @@ def py_func(func, inp, Tout, stateful=True, name=None):
                  name)
 
 
+@public("ag.py_function", "ag.eager_py_func")
 def py_function(func, inp, Tout, name=None):
     """Like :func:`py_func`, but ``func`` receives eager tensors and may use ag ops."""
     return _call("py_function", "py_function", func, inp, Tout, name)
 
 
-numpy_function = py_func
-eager_py_func = py_function
 
 
 def _parse_tout(Tout, what):

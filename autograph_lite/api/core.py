@@ -1,60 +1,18 @@
-"""Top-level TensorFlow-style ops: ag.add, ag.reduce_sum, ag.concat, ag.range, ag.print, ..."""
+"""TensorFlow-style fronts (ag.reduce_sum, ag.concat, ag.range, ag.print, ...): argument
+handling over the ops. One-op names (ag.add, ag.sqrt) are claimed by the op entries."""
 import builtins
 
 import numpy as np
 
 from .. import dtypes
 from .. import numpy_api as npa
-from ..ops.dispatch import apply
-from ..ops.indexing import setitem  # noqa: F401  (ag.setitem)
-from ..tensor import convert_to_tensor, is_symbolic, is_tensor_value
+from ..ops.dispatch import apply, convert_to_tensor
+from ..ops.indexing import setitem
+from ..ops.registry import expose, public
+from ..tensor import is_symbolic, is_tensor_value
 
 
-def _binary(name):
-    def op(x, y, name=None):
-        return apply(_OP, x, y)
-    _OP = name
-    op.__name__ = name
-    return op
-
-
-add = _binary("add")
-subtract = _binary("subtract")
-multiply = _binary("multiply")
-divide = _binary("true_divide")
-truediv = divide
-floordiv = _binary("floor_divide")
-mod = _binary("mod")
-pow = _binary("power")  # noqa: A001
-maximum = _binary("maximum")
-minimum = _binary("minimum")
-equal = _binary("equal")
-not_equal = _binary("not_equal")
-less = _binary("less")
-less_equal = _binary("less_equal")
-greater = _binary("greater")
-greater_equal = _binary("greater_equal")
-logical_and = _binary("logical_and")
-logical_or = _binary("logical_or")
-logical_xor = _binary("logical_xor")
-
-
-def _unary(opname):
-    def op(x, name=None):
-        return apply(opname, x)
-    op.__name__ = opname
-    return op
-
-
-abs = _unary("abs")  # noqa: A001
-negative = _unary("negative")
-square = _unary("square")
-sqrt = _unary("sqrt")
-exp = _unary("exp")
-logical_not = _unary("logical_not")
-sign = _unary("sign")
-
-
+@public("ag.cast")
 def cast(x, dtype, name=None):
     return npa.cast(x, dtype)
 
@@ -63,46 +21,57 @@ def _axis(axis):
     return axis if axis is None or isinstance(axis, int) else tuple(axis)
 
 
+@public("ag.reduce_sum", "ag.math.reduce_sum")
 def reduce_sum(x, axis=None, keepdims=False, name=None):
     return npa.sum(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.reduce_mean", "ag.math.reduce_mean")
 def reduce_mean(x, axis=None, keepdims=False, name=None):
     return npa.mean(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.reduce_max", "ag.math.reduce_max")
 def reduce_max(x, axis=None, keepdims=False, name=None):
     return npa.max(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.reduce_min", "ag.math.reduce_min")
 def reduce_min(x, axis=None, keepdims=False, name=None):
     return npa.min(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.reduce_prod", "ag.math.reduce_prod")
 def reduce_prod(x, axis=None, keepdims=False, name=None):
     return npa.prod(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.reduce_any", "ag.math.reduce_any")
 def reduce_any(x, axis=None, keepdims=False, name=None):
     return npa.any(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.reduce_all", "ag.math.reduce_all")
 def reduce_all(x, axis=None, keepdims=False, name=None):
     return npa.all(x, _axis(axis), keepdims=keepdims)
 
 
+@public("ag.argmax", "ag.math.argmax")
 def argmax(x, axis=None, output_type=dtypes.int64, name=None):
     return npa.argmax(x, axis)
 
 
+@public("ag.argmin", "ag.math.argmin")
 def argmin(x, axis=None, output_type=dtypes.int64, name=None):
     return npa.argmin(x, axis)
 
 
+@public("ag.cumsum", "ag.math.cumsum")
 def cumsum(x, axis=0, name=None):
     return npa.cumsum(x, axis)
 
 
+@public("ag.matmul")
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     if transpose_a:
         a = npa.transpose(a)
@@ -111,111 +80,119 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     return apply("matmul", a, b)
 
 
+@public("ag.transpose")
 def transpose(x, perm=None, name=None):
     return npa.transpose(x, perm)
 
 
+@public("ag.reshape")
 def reshape(x, shape, name=None):
     return npa.reshape(x, shape)
 
 
+@public("ag.expand_dims")
 def expand_dims(x, axis, name=None):
     return npa.expand_dims(x, axis)
 
 
+@public("ag.squeeze")
 def squeeze(x, axis=None, name=None):
     return npa.squeeze(x, axis)
 
 
+@public("ag.concat")
 def concat(values, axis, name=None):
     return npa.concatenate(values, axis)
 
 
+@public("ag.stack")
 def stack(values, axis=0, name=None):
     if not values:
         raise ValueError("ag.stack needs a non-empty list of tensors")
     return npa.stack(values, axis)
 
 
+@public("ag.split")
 def split(value, num_or_size_splits, axis=0, name=None):
     sections = (num_or_size_splits if isinstance(num_or_size_splits, int)
                 else tuple(int(s) for s in num_or_size_splits))
     return list(apply("split", value, sections=sections, axis=int(axis)))
 
 
+@public("ag.gather")
 def gather(params, indices, axis=0, name=None):
     index = (slice(None),) * (axis % convert_to_tensor(params).ndim) + (indices,)
     return convert_to_tensor(params)[index]
 
 
+@public("ag.where")
 def where(condition, x=None, y=None, name=None):
     return npa.where(condition, x, y)
 
 
+@public("ag.clip_by_value")
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return apply("clip", t, clip_value_min, clip_value_max)
 
 
+@public("ag.fill")
 def fill(dims, value, name=None):
     return npa.full(dims, value)
 
 
+@public("ag.zeros")
 def zeros(shape, dtype=dtypes.float32, name=None):
     return npa.zeros(shape, dtype)
 
 
+@public("ag.ones")
 def ones(shape, dtype=dtypes.float32, name=None):
     return npa.ones(shape, dtype)
 
 
+@public("ag.zeros_like")
 def zeros_like(x, dtype=None, name=None):
     return npa.zeros_like(x, dtype)
 
 
+@public("ag.ones_like")
 def ones_like(x, dtype=None, name=None):
     return npa.ones_like(x, dtype)
 
 
+@public("ag.eye")
 def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
     m = num_rows if num_columns is None else num_columns
     return apply("eye", n=int(num_rows), m=int(m), dtype=dtypes.as_dtype(dtype))
 
 
+@public("ag.range")
 def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001
     """ag.range(n), ag.range(start, limit, delta): tensor bounds are staged."""
-    if limit is None:
-        start, limit = 0, start
-    parts = (start, limit, delta)
-    if dtype is None:
-        dtype = dtypes.result_type(*[convert_to_tensor(p).type if is_symbolic(p) else
-                                     np.asarray(p).dtype for p in parts])
-        if builtins.all(isinstance(p, int) for p in parts):
-            dtype = dtypes.int64
-    dtype = dtypes.as_dtype(dtype)
-    length = None
-    if builtins.all(isinstance(p, (int, float, np.number)) for p in parts):
-        if delta == 0:
-            raise ValueError("ag.range: delta must not be zero")
-        length = len(np.arange(start, limit, delta))
-    return apply("range", start, limit, delta, dtype=dtype, length=length)
+    return npa.arange(start, limit, delta, dtype)
 
 
+@public("ag.linspace")
 def linspace(start, stop, num, name=None):
     return npa.linspace(start, stop, num)
 
 
+@public("ag.shape")
 def shape(x, out_type=dtypes.int64, name=None):
     return apply("shape", x)
 
 
+@public("ag.size")
 def size(x, out_type=dtypes.int64, name=None):
     return apply("size", x)
 
 
+@public("ag.rank")
 def rank(x, name=None):
     return convert_to_tensor(x).ndim
 
 
+@public("ag.print")
 def print(*inputs, sep=" ", end="\n"):  # noqa: A001
     """Prints tensors on every call of a compiled function (eagerly: at once).
 
@@ -234,6 +211,7 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
     return apply("print", *tensors, sep=sep, end=end, parts=tuple(parts))
 
 
+@public("ag.assert_")
 def assert_(pred, message="assertion failed"):
     """A staged assertion: checked every call; raises AssertionError(message)."""
     if not is_symbolic(pred):
@@ -243,3 +221,6 @@ def assert_(pred, message="assertion failed"):
     if pred.ndim:
         pred = reduce_all(pred)
     return apply("assert", pred, message=str(message))
+
+
+expose("ag.setitem", setitem)

@@ -2,26 +2,28 @@
 import numpy as np
 
 from .. import dtypes
-from ..ops.creation import split_shape
-from ..ops.dispatch import apply
+from ..ops import creation, dispatch, registry
 
 
+@registry.public("ag.random.normal")
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     if seed is not None:
         set_seed(seed)
-    static, dyn = split_shape(shape)
-    return apply("random_normal", mean, stddev, *dyn, shape=static,
+    static, dyn = creation.split_shape(shape)
+    return dispatch.apply("random_normal", mean, stddev, *dyn, shape=static,
                  dtype=dtypes.as_dtype(dtype))
 
 
+@registry.public("ag.random.uniform")
 def uniform(shape, minval=0.0, maxval=1.0, dtype=dtypes.float32, seed=None, name=None):
     if seed is not None:
         set_seed(seed)
-    static, dyn = split_shape(shape)
-    return apply("random_uniform", minval, maxval, *dyn, shape=static,
+    static, dyn = creation.split_shape(shape)
+    return dispatch.apply("random_uniform", minval, maxval, *dyn, shape=static,
                  dtype=dtypes.as_dtype(dtype))
 
 
+@registry.public("ag.random.set_seed")
 def set_seed(seed):
     """Seeds NumPy's global generator (eager, interpreter) and Numba's (compiled kernels)."""
     np.random.seed(seed)

@@ -73,3 +73,6 @@ def to_code(func, recursive=True):
 
 do_not_convert = calls.do_not_convert
 is_library_code = calls.is_library_code
+
+
+calls.CONVERTER[0] = convert_plain

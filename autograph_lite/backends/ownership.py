@@ -103,7 +103,7 @@ class Ownership:
             if w.id in read_ids or (self.regions.visible(w, node)
                                     and self.regions.live_after(w, node)):
                 return False
-        return True
+        return not any(b[0] == ARG and self._clobbered_at_end(node, b[1]) for b in buffers)
 
     def entry_copy(self, loop, k):
         """Whether while ``loop`` starts loop variable ``k`` from a copy of its initial
@@ -123,6 +123,48 @@ class Ownership:
         return same_object_roots(self.graph, self.copies, decisions).get(final.id)
 
     # internals ------------------------------------------------------------------------
+    def _clobbered_at_end(self, node, i):
+        """Whether ``node``'s result, once in mutated argument ``i``'s buffer, could be
+        overwritten there by the kernel's closing ``arg[...] = final`` while the caller
+        still gets it: a result (or another argument's final value) that holds the
+        buffer through views, in-place updates or regions and is not ``i``'s final value
+        (random program seed 50102: ``r0 = u * 1.0`` took ``u``'s dead buffer, ``r0`` was
+        returned, and ``u``'s write-back overwrote it). Rule 2 protects values read inside
+        the kernel; this is the one read after it."""
+        final = dict(self.graph.input_updates)[i]
+        ends = {v.id for v in self.graph.outputs if v.type.ndim}
+        ends |= {v.id for j, v in self.graph.input_updates if j != i}
+        ends.discard(final.id)
+        return bool(ends & self._holders_of(node))
+
+    def _holders_of(self, node):
+        """Ids of the values that may hold ``node``'s result buffer: it, the views and
+        in-place updates of them, and what a region hands them on to (conservatively:
+        every array result of the region's node)."""
+        if not hasattr(self, "_users"):
+            self._users, self._owner = {}, {}
+            for n in self.graph.walk():
+                for k, v in enumerate(n.inputs):
+                    self._users.setdefault(v.id, []).append((n, k))
+                for r in n.regions:
+                    for v in r.outputs:
+                        self._owner.setdefault(v.id, []).append(n)
+        todo = [v for v in node.outputs if v.type.ndim]
+        seen = {v.id for v in todo}
+        while todo:
+            v = todo.pop()
+            nexts = [w for n in self._owner.get(v.id, ()) for w in n.outputs]
+            for n, k in self._users.get(v.id, ()):
+                if n.regions:
+                    nexts += list(n.outputs) + [x for r in n.regions for x in r.inputs]
+                elif k == 0 and (n.opdef.view or n.opdef.updates_input):
+                    nexts += list(n.outputs)
+            for w in nexts:
+                if w.type.ndim and w.id not in seen:
+                    seen.add(w.id)
+                    todo.append(w)
+        return seen
+
     def _writable(self, buf):
         return buf[0] in (NEW, COPY) or (buf[0] == ARG and buf[1] in self.mutated)
 

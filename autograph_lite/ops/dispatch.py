@@ -6,8 +6,8 @@ fresh values on every call); Python scalars become weak constants, NumPy values 
 """
 import numpy as np
 
-from .. import errors
-from ..tensor import (EagerTensor, SymbolicTensor, convert_to_tensor, to_numpy_value,
+from .. import dtypes, errors
+from ..tensor import (EagerTensor, SymbolicTensor, Tensor, holds_symbolic, to_numpy_value,
                       type_of_constant)
 from ..mutation import lifted, link_view, root_graph
 from ..trace.context import current_graph
@@ -44,6 +44,28 @@ def const(graph, value, weak=False, loc=None):
         value = np.asarray(value, t.dtype)[()]
     node = graph.add_node("const", [], {"value": value}, [t], loc=loc)
     return SymbolicTensor(node.outputs[0])
+
+
+def constant(value, dtype=None):
+    """A tensor holding ``value`` (NumPy semantics; Python floats become float64): eager
+    outside a trace, a const Node while tracing."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, SymbolicTensor):
+        return value if dtype is None else apply("cast", value, dtype=dtype)
+    if isinstance(value, (list, tuple)) and holds_symbolic(value):
+        # `traj[i] = [x, y, z]` of 0-d tensors: their stack, as NumPy's array of them
+        out = apply("stack", *[constant(v) for v in value], axis=0)
+        return out if dtype is None else apply("cast", out, dtype=dtype)
+    v = to_numpy_value(value, dtype)
+    g = current_graph()
+    return const(g, v) if g is not None else EagerTensor(v)
+
+
+def convert_to_tensor(value, dtype=None):
+    if isinstance(value, Tensor) and (dtype is None or value.dtype == dtypes.as_dtype(dtype)):
+        return value
+    return constant(value, dtype)
 
 
 def as_value(graph, x):

@@ -34,13 +34,41 @@ def _ufunc(name, ufunc, scalar, **kw):
     return defop(name, infer=infer_from(ufunc), eager=ufunc, scalar=scalar, **kw)
 
 
-# Unary math: np.<f>(x) is supported by Numba on scalars of every dtype.
-for _n in ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
-           "tanh arcsinh arccosh arctanh floor ceil rint trunc sign square reciprocal "
-           "isnan isinf isfinite").split():
+def _binary_names(numpy_name, tf_name, operator=None, in_place=True, top=True):
+    """np.<numpy_name>, ag.<tf_name> (and ag.math.<tf_name>), and the Tensor operator
+    ``__<operator>__`` with its reflected (and in-place) forms."""
+    names = (f"np.{numpy_name}", f"ag.math.{tf_name}") + ((f"ag.{tf_name}",) if top else ())
+    if operator:
+        names += (f"Tensor.__{operator}__", f"Tensor.__r{operator}__")
+        names += (f"Tensor.__i{operator}__",) if in_place else ()
+    return names
+
+
+# Unary math: np.<f>(x) is supported by Numba on scalars of every dtype. The value: its
+# TensorFlow names (ag.math.<name>; "+": also ag.<name>).
+_UNARY = {"sqrt": "sqrt+", "exp": "exp+", "log": "log", "log1p": "log1p", "expm1": "expm1",
+          "log2": "", "log10": "", "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin",
+          "arccos": "acos", "arctan": "atan", "sinh": "sinh", "cosh": "cosh",
+          "tanh": "tanh nn", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
+          "floor": "floor", "ceil": "ceil", "rint": "round", "trunc": "", "sign": "sign+",
+          "square": "square+", "reciprocal": "reciprocal", "isnan": "is_nan",
+          "isinf": "is_inf", "isfinite": "is_finite"}
+
+
+def _tf_names(spec):
+    if not spec:
+        return ()
+    tf, *where = spec.split()
+    names = (f"ag.math.{tf.rstrip('+')}",) + ((f"ag.{tf[:-1]}",) if tf.endswith("+") else ())
+    return names + tuple(f"ag.{w}.{tf}" for w in where)
+
+
+for _n, _tf in _UNARY.items():
     _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}",
-           differentiable=not _n.startswith("is"))  # isnan/isinf/isfinite give bools
-_ufunc("negative", np.negative, "(-{0})")
+           differentiable=not _n.startswith("is"),  # isnan/isinf/isfinite give bools
+           names=(f"np.{_n}",) + _tf_names(_tf))
+_ufunc("negative", np.negative, "(-{0})",
+       names=("np.negative", "ag.negative", "ag.math.negative", "Tensor.__neg__"))
 _ufunc("conjugate", np.conjugate, "({0}).conjugate()", doc="np.conjugate")
 
 
@@ -65,22 +93,31 @@ def _make_complex(re, im):
 defop("make_complex", infer=infer_from(_make_complex), eager=_make_complex,
       scalar="complex({0}, {1})", differentiable=False,
       doc="a complex tensor from its real and imaginary parts (z.real = v, inverted)")
-_ufunc("abs", np.absolute, "abs({0})")
-_ufunc("logical_not", np.logical_not, "(not {0})", differentiable=False)
-_ufunc("invert", np.invert, "(~{0})", differentiable=False)
+_ufunc("abs", np.absolute, "abs({0})",
+       names=("np.absolute", "ag.abs", "ag.math.abs", "Tensor.__abs__"))
+_ufunc("logical_not", np.logical_not, "(not {0})", differentiable=False,
+       names=("np.logical_not", "ag.logical_not", "ag.math.logical_not"))
+_ufunc("invert", np.invert, "(~{0})", differentiable=False, names=("np.invert",))
 
 # Binary arithmetic: Numba computes in its own (wider) types; the emitter casts operands to
 # NumPy's common dtype first and the result back, so wrap-around and dtypes match NumPy.
-_ufunc("add", np.add, "({0} + {1})")
-_ufunc("subtract", np.subtract, "({0} - {1})")
-_ufunc("multiply", np.multiply, "({0} * {1})")
-_ufunc("true_divide", np.true_divide, "({0} / {1})")
-_ufunc("floor_divide", np.floor_divide, "({0} // {1})", differentiable=False)
-_ufunc("mod", np.remainder, "({0} % {1})")
-_ufunc("power", np.power, "({0} ** {1})")
-_ufunc("maximum", np.maximum, "np.maximum({0}, {1})")
-_ufunc("minimum", np.minimum, "np.minimum({0}, {1})")
-_ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})")
+_ufunc("add", np.add, "({0} + {1})", names=_binary_names("add", "add", "add"))
+_ufunc("subtract", np.subtract, "({0} - {1})",
+       names=_binary_names("subtract", "subtract", "sub"))
+_ufunc("multiply", np.multiply, "({0} * {1})",  # (x * [..]: Tensor.__mul__, a front)
+       names=_binary_names("multiply", "multiply") + ("Tensor.__imul__",))
+_ufunc("true_divide", np.true_divide, "({0} / {1})",
+       names=_binary_names("true_divide", "divide", "truediv")
+       + ("ag.truediv", "ag.math.truediv"))
+_ufunc("floor_divide", np.floor_divide, "({0} // {1})", differentiable=False,
+       names=_binary_names("floor_divide", "floordiv", "floordiv"))
+_ufunc("mod", np.remainder, "({0} % {1})",
+       names=_binary_names("remainder", "floormod", "mod", top=False))
+_ufunc("power", np.power, "({0} ** {1})", names=_binary_names("power", "pow", "pow"))
+_ufunc("maximum", np.maximum, "np.maximum({0}, {1})", names=_binary_names("maximum", "maximum"))
+_ufunc("minimum", np.minimum, "np.minimum({0}, {1})", names=_binary_names("minimum", "minimum"))
+_ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})",
+       names=_binary_names("arctan2", "atan2", top=False))
 def real_only(infer, what):
     """``infer`` that refuses complex operands: NumPy orders complex numbers
     lexicographically, which Numba does not compile."""
@@ -92,17 +129,26 @@ def real_only(infer, what):
     return checked
 
 
-for _n, _op in (("equal", "=="), ("not_equal", "!=")):
-    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
-for _n, _op in (("less", "<"), ("less_equal", "<="), ("greater", ">"), ("greater_equal", ">=")):
+# (the comparison's Tensor operator: a == b is __eq__; NumPy has no reflected forms)
+for _n, _op, _dunder in (("equal", "==", "eq"), ("not_equal", "!=", "ne")):
+    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False,
+           names=_binary_names(_n, _n) + (f"Tensor.__{_dunder}__",))
+for _n, _op, _dunder in (("less", "<", "lt"), ("less_equal", "<=", "le"),
+                         ("greater", ">", "gt"), ("greater_equal", ">=", "ge")):
     defop(_n, infer=real_only(infer_from(getattr(np, _n)), f"np.{_n}"), eager=getattr(np, _n),
-          scalar=f"({{0}} {_op} {{1}})", differentiable=False)
+          scalar=f"({{0}} {_op} {{1}})", differentiable=False,
+          names=_binary_names(_n, _n) + (f"Tensor.__{_dunder}__",))
 for _n, _op in (("logical_and", "and"), ("logical_or", "or")):
-    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False,
+           names=_binary_names(_n, _n))
 # xor of truth values: `a != b` would compare the numbers (1.0 xor 2.0 is False)
-_ufunc("logical_xor", np.logical_xor, "(bool({0}) != bool({1}))", differentiable=False)
-for _n, _op in (("bitwise_and", "&"), ("bitwise_or", "|"), ("bitwise_xor", "^")):
-    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False)
+_ufunc("logical_xor", np.logical_xor, "(bool({0}) != bool({1}))", differentiable=False,
+       names=_binary_names("logical_xor", "logical_xor", top=False))
+for _n, _op, _dunder in (("bitwise_and", "&", "and"), ("bitwise_or", "|", "or"),
+                         ("bitwise_xor", "^", "xor")):
+    _ufunc(_n, getattr(np, _n), f"({{0}} {_op} {{1}})", differentiable=False,
+           names=(f"np.{_n}", f"Tensor.__{_dunder}__", f"Tensor.__r{_dunder}__",
+                  f"Tensor.__i{_dunder}__"))
 
 
 def _fmod_scalar(em, exprs, in_types, out_type):
@@ -113,7 +159,7 @@ def _fmod_scalar(em, exprs, in_types, out_type):
     return f"np.fmod({a}, {b})"
 
 
-defop("fmod", infer=infer_from(np.fmod), eager=np.fmod, scalar=_fmod_scalar)
+defop("fmod", infer=infer_from(np.fmod), eager=np.fmod, scalar=_fmod_scalar, names=("np.fmod",))
 
 
 def _sigmoid(x):
@@ -126,9 +172,10 @@ def _relu(x):
 
 
 defop("sigmoid", infer=infer_from(_sigmoid), eager=_sigmoid,
+      names=("ag.math.sigmoid", "ag.nn.sigmoid"),
       scalar=lambda em, e, ts, out: (f"({em.lit(1, out.dtype)} / ({em.lit(1, out.dtype)} + "
                                      f"np.exp(-{e[0]})))"))
-defop("relu", infer=infer_from(_relu), eager=_relu,
+defop("relu", infer=infer_from(_relu), eager=_relu, names=("ag.nn.relu",),
       scalar=lambda em, e, ts, out: f"np.maximum({e[0]}, {em.lit(0, out.dtype)})")
 
 

@@ -189,21 +189,25 @@ def _highest(dt):
 
 _R = dict(fuses_inputs=True)
 defop("reduce_sum", infer=_make_infer(np.sum), eager=_eager(np.sum),
-      **_lower_reduction(lambda dt: 0, _assign("({0} + {1})")), **_R)
+      **_lower_reduction(lambda dt: 0, _assign("({0} + {1})")),
+      names=("np.add.reduce",), **_R)
 defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
-      **_lower_reduction(lambda dt: 1, _assign("({0} * {1})")), **_R)
+      **_lower_reduction(lambda dt: 1, _assign("({0} * {1})")),
+      names=("np.multiply.reduce",), **_R)
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
       **_lower_reduction(lambda dt: 0, _assign("({0} + {1})"), _mean_finalize), **_R)
 defop("reduce_max", infer=real_only(_make_infer(np.max), "np.max"), eager=_eager(np.max),
-      **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"), **_R)
+      **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"),
+      names=("np.maximum.reduce",), **_R)
 defop("reduce_min", infer=real_only(_make_infer(np.min), "np.min"), eager=_eager(np.min),
-      **_lower_reduction(_highest, _extreme("<"), nonempty="minimum"), **_R)
+      **_lower_reduction(_highest, _extreme("<"), nonempty="minimum"),
+      names=("np.minimum.reduce",), **_R)
 defop("reduce_any", infer=_make_infer(np.any, dtypes.bool_), eager=_eager(np.any),
       **_lower_reduction(lambda dt: False, _assign("({0} or {1})")),
-      differentiable=False, **_R)
+      differentiable=False, names=("np.logical_or.reduce",), **_R)
 defop("reduce_all", infer=_make_infer(np.all, dtypes.bool_), eager=_eager(np.all),
       **_lower_reduction(lambda dt: True, _assign("({0} and {1})")),
-      differentiable=False, **_R)
+      differentiable=False, names=("np.logical_and.reduce",), **_R)
 
 
 def _arg_infer(in_types, axis=None, keepdims=False):

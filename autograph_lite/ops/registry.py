@@ -23,6 +23,16 @@ Field contracts:
   ``"branches"`` when every region's result is (cond), ``"carried"`` when the initial value
   and the body's result are (while_loop), ``"unknown"`` never known; a ``view`` op's by
   the view rules there.
+- ``names``: the op's public names, each with its namespace: ``"np.sin"`` (a ufunc:
+  ``np.sin(t)`` is the op on ``t``; ``"np.add.reduce"`` a ufunc's reduce),
+  ``"ag.add"``/``"ag.math.add"``/``"ag.nn.relu"`` (TensorFlow's: ``f(*tensors,
+  name=None)``), ``"Tensor.__add__"`` (an operator; ``__radd__`` swaps the operands,
+  ``__iadd__`` writes in place as NumPy's ``x += y``). Names that need a front (argument
+  handling, several ops) are claimed by that function with ``@public`` instead.
+
+The public surface is made from this module and nothing else (``front_door.py``): the
+NumPy protocol tables, the ``ag``/``ag.math``/``ag.nn``/``ag.random`` names and the
+Tensor methods are all read from ``PUBLIC``.
 """
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -52,7 +62,7 @@ class OpDef:
     overlap_safe: tuple = ()     # inputs it may read where they overlap what it writes
     layout: str = "inputs"       # when NumPy's result is C-contiguous (contiguity.py)
     doc: str = ""
-    aliases: tuple = field(default=())
+    names: tuple = field(default=())  # public names (see the module docstring)
 
     @property
     def elementwise(self):
@@ -69,7 +79,47 @@ def defop(name, **fields):
         raise ValueError(f"op {name!r} is defined twice")
     op = OpDef(name=name, **fields)
     OPS[name] = op
+    for public_name in op.names:
+        _claim(Public(public_name, None, name))
     return op
+
+
+# -- public names -------------------------------------------------------------------------
+PUBLIC = {}
+NAMESPACES = ("np.", "ag.math.", "ag.nn.", "ag.random.", "ag.", "Tensor.")
+
+
+@dataclass(frozen=True)
+class Public:
+    """One public name: made from op ``op`` (``impl`` None: front_door.py writes it), or
+    the front function (or property) ``impl`` that builds on the ops."""
+    name: str
+    impl: object
+    op: Optional[str]
+
+
+def _claim(entry):
+    if not entry.name.startswith(NAMESPACES):
+        raise ValueError(f"public name {entry.name!r} is in none of {NAMESPACES}")
+    if entry.name in PUBLIC:
+        raise ValueError(f"public name {entry.name!r} is claimed twice")
+    PUBLIC[entry.name] = entry
+
+
+def public(*names):
+    """Decorator: ``func`` is the front of public ``names`` (``"np.sum"``,
+    ``"ag.reduce_sum"``, ``"Tensor.sum"``: a Tensor name's function takes the tensor
+    first); returns ``func`` unchanged."""
+    def claim(func):
+        for n in names:
+            _claim(Public(n, func, None))
+        return func
+    return claim
+
+
+def expose(name, obj):
+    """A public name for an object that is not a plain front function (a property)."""
+    _claim(Public(name, obj, None))
 
 
 def lookup(name):

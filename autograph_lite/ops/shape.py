@@ -296,4 +296,5 @@ def _matmul_lower(em, node):
 
 
 defop("matmul", infer=_matmul_infer, eager=lambda a, b: np.matmul(a, b)[()],
-      lower=_matmul_lower)
+      lower=_matmul_lower, names=("np.matmul", "Tensor.__matmul__", "Tensor.__rmatmul__",
+                                  "Tensor.__imatmul__"))

@@ -20,6 +20,9 @@ _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _CONVERTED = weakref.WeakKeyDictionary()
 _WARNED = set()
 _ATTR = "__ag_do_not_convert__"
+# The converter of a plain function: autograph/api.py's convert_plain, which sets it when it
+# is imported (it imports this module; converted code exists only after it converted some)
+CONVERTER = [None]
 
 
 def do_not_convert(func):
@@ -68,13 +71,12 @@ def _should_convert(func):
 
 def convert_function(func, recursive=True):
     """The converted version of a plain function, or `func` itself when it cannot be."""
-    from autograph_lite.autograph import api  # late: api imports this module
     if not _should_convert(func):
         return func
     per_fn = _CONVERTED.setdefault(func, {})
     if recursive not in per_fn:
         try:
-            per_fn[recursive] = api.convert_plain(func, recursive)
+            per_fn[recursive] = CONVERTER[0](func, recursive)
         except NotImplementedError:
             raise
         except Exception as e:  # noqa: BLE001 - conversion must never break the user's call

@@ -43,7 +43,7 @@ def _check(ok, message, error):
 
 
 def _float(x, name):
-    x = core.module("autograph_lite.tensor").convert_to_tensor(x)
+    x = core.ag().convert_to_tensor(x)
     if x.dtype.kind == "c":
         raise TypeError(f"math.{name}() takes a real number, got a complex tensor; use the "
                         f"NumPy function")
@@ -93,7 +93,7 @@ def to_int(fn, name):
     """``name(x)`` to a Python int (weak int64) by the NumPy rounding ``fn``, with CPython's
     errors for NaN and infinities (a bare cast would give a number there)."""
     def call(x):
-        t = core.module("autograph_lite.tensor").convert_to_tensor(x)
+        t = core.ag().convert_to_tensor(x)
         if t.dtype.kind in "iub":
             return _apply("as_weak", _api().cast(t, np.int64))
         v = fn(_float(t, name))

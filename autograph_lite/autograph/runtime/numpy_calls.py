@@ -38,7 +38,7 @@ def _array_of(f):
             return f(obj, dtype, *args, **kwargs)
         numpy_api = core.module("autograph_lite.numpy_api")
         copy = f is np.array and kwargs.get("copy", True)
-        out = core.tensor_module().convert_to_tensor(obj)  # (a list's: the stack)
+        out = core.ag().convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return numpy_api.astype(out, dtype)

@@ -105,10 +105,35 @@ class Flagged(tuple):
     is_set = property(lambda self: tuple.__getitem__(self, 1))
 
 
+class Undefined:
+    """The value of variable `name` before anything set it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<undefined {self.name}>"
+
+    def _fail(self, *args, **kwargs):
+        raise UnboundLocalError(message(self.name))
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        self._fail()
+
+    for _op in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow "
+                "rpow matmul rmatmul neg pos abs invert and rand or ror xor rxor lt le gt ge "
+                "getitem setitem iter len bool call float int index contains").split():
+        locals()[f"__{_op}__"] = _fail
+    del _op
+
+
 def is_unset_kind(value):
     """Whether `value` stands for a variable without a value now (`Undefined`) or maybe
     without one at run time (`MaybeUnset`)."""
-    from autograph_lite.autograph.runtime.variables import Undefined
     return isinstance(value, (Undefined, MaybeUnset))
 
 
@@ -131,7 +156,6 @@ def flagged(value, stand_in=None):
     """A branch's or an iteration's value of a flagged variable as (value, is_set): a set
     value is set (a Python True, which the core does not stage when both sides agree);
     `Undefined` (deleted) is unset, with `stand_in` as its value (None: cannot say)."""
-    from autograph_lite.autograph.runtime.variables import Undefined
     if isinstance(value, MaybeUnset):
         return Flagged(value.value, value.is_set)
     if isinstance(value, Undefined):

@@ -8,32 +8,7 @@ check that raises the same error at run time.
 """
 
 from autograph_lite.autograph.runtime import core, unset, where
-
-
-class Undefined:
-    """The value of variable `name` before anything set it."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"<undefined {self.name}>"
-
-    def _fail(self, *args, **kwargs):
-        raise UnboundLocalError(unset.message(self.name))
-
-    def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__"):
-            raise AttributeError(attr)
-        self._fail()
-
-    for _op in ("add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow "
-                "rpow matmul rmatmul neg pos abs invert and rand or ror xor rxor lt le gt ge "
-                "getitem setitem iter len bool call float int index contains").split():
-        locals()[f"__{_op}__"] = _fail
-    del _op
+from autograph_lite.autograph.runtime.unset import Undefined  # noqa: F401  (ag__.Undefined)
 
 
 class UndefinedReturnValue:

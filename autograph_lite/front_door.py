@@ -1,0 +1,84 @@
+"""Every public name, made from the op table's ``PUBLIC`` (ops/registry.py) and nothing else.
+
+An op entry lists its names (``names=("np.add", "ag.add", "ag.math.add",
+"Tensor.__add__", "Tensor.__radd__", "Tensor.__iadd__")``) and a front function claims
+its own with ``@public``. ``install()`` (run once, at the end of the package's import)
+turns them into:
+- the ``ag``, ``ag.math``, ``ag.nn`` and ``ag.random`` names: a one-op name is
+  ``f(*tensors, name=None)`` (TensorFlow's signature), a front is itself;
+- the Tensor methods, operators and properties (tensor.py is a bottom-layer data class):
+  ``__rX__`` swaps the operands, ``__iX__`` writes in place (mutation.augmented) and is
+  attached to symbolic tensors only (an ``ag.Tensor`` is immutable, as in TensorFlow).
+NumPy's protocol tables (``np.*``) are read from the same table by numpy_api.py.
+See docs/architecture.md, "Adding an op".
+"""
+import operator
+import sys
+
+from . import mutation
+from .ops.dispatch import apply
+from .ops.registry import PUBLIC
+from .tensor import SymbolicTensor, Tensor
+
+# the module each ag namespace lives in (the longest prefix first)
+_NAMESPACES = (("ag.math.", "autograph_lite.api.math"), ("ag.nn.", "autograph_lite.api.nn"),
+               ("ag.random.", "autograph_lite.api.random"), ("ag.", "autograph_lite"))
+
+
+def op_function(op, attr):
+    """``ag.<attr>``/``ag.math.<attr>`` for one op: ``f(*tensors, name=None)``."""
+    def fn(*tensors, name=None):
+        return apply(op, *tensors)
+    fn.__name__ = fn.__qualname__ = attr
+    fn.__doc__ = f"The op {op!r} on the tensors (ops/ table), as TensorFlow's {attr}."
+    return fn
+
+
+def _binary_operator(attr):
+    """``"add"`` for ``__radd__``/``__iadd__`` (a Python binary operator's reflected or
+    in-place form), else None."""
+    base = "__" + attr[3:]
+    return base if attr[:3] in ("__r", "__i") and hasattr(operator, base) else None
+
+
+def op_method(op, attr):
+    """The Tensor operator ``attr`` for one op."""
+    form = attr[:3] if _binary_operator(attr) else ""
+    if form == "__r":
+        def method(x, o):
+            return apply(op, o, x)
+    elif form == "__i":
+        def method(x, o):
+            return mutation.augmented(x, op, o)
+    else:
+        def method(x, *operands):
+            return apply(op, x, *operands)
+    method.__name__ = method.__qualname__ = attr
+    return method
+
+
+def public_object(entry):
+    """What a public name is bound to: the front itself, or the function made for its op."""
+    if entry.impl is not None:
+        return entry.impl
+    attr = entry.name.rsplit(".", 1)[1]
+    return (op_method if entry.name.startswith("Tensor.") else op_function)(entry.op, attr)
+
+
+INSTALLED = {}  # public name -> (the class or module, attribute, the object bound there)
+
+
+def install():
+    """Binds every ``ag.*`` and ``Tensor.*`` name of the table (idempotent)."""
+    for name, entry in PUBLIC.items():
+        if name.startswith("np.") or name in INSTALLED:
+            continue  # (numpy_api.py reads the np names itself)
+        obj = public_object(entry)
+        if name.startswith("Tensor."):
+            attr = name[len("Tensor."):]
+            owner = SymbolicTensor if attr[:3] == "__i" and _binary_operator(attr) else Tensor
+        else:
+            prefix, module = next((p, m) for p, m in _NAMESPACES if name.startswith(p))
+            owner, attr = sys.modules[module], name[len(prefix):]
+        setattr(owner, attr, obj)
+        INSTALLED[name] = (owner, attr, obj)
