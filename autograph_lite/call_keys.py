@@ -12,7 +12,8 @@ from . import nest
 OUT = object()  # a tensor slot in a result's template (the rest are Python values)
 
 
-WEAK = {int: ("weak", int), float: ("weak", float)}
+WEAK = {int: ("weak", int), float: ("weak", float)}  # a relaxed Python scalar's key part
+WEAK_PARTS = frozenset(WEAK.values())
 
 
 def fits(a):
@@ -24,9 +25,6 @@ def fits(a):
 def is_weak_part(part):
     """Whether a signature-key part is a relaxed Python scalar's (``_scalar_key``)."""
     return part in WEAK_PARTS
-
-
-WEAK_PARTS = frozenset(WEAK.values())
 
 
 def weak_arguments(args, positions):

@@ -17,12 +17,8 @@ import sys
 
 from . import mutation
 from .ops.dispatch import apply
-from .ops.registry import PUBLIC
+from .ops.registry import NAMESPACES, PUBLIC
 from .tensor import SymbolicTensor, Tensor
-
-# the module each ag namespace lives in (the longest prefix first)
-_NAMESPACES = (("ag.math.", "autograph_lite.api.math"), ("ag.nn.", "autograph_lite.api.nn"),
-               ("ag.random.", "autograph_lite.api.random"), ("ag.", "autograph_lite"))
 
 
 def op_function(op, attr):
@@ -35,8 +31,8 @@ def op_function(op, attr):
 
 
 def _binary_operator(attr):
-    """``"add"`` for ``__radd__``/``__iadd__`` (a Python binary operator's reflected or
-    in-place form), else None."""
+    """``"__add__"`` for ``__radd__``/``__iadd__`` (a Python binary operator's reflected
+    or in-place form), else None."""
     base = "__" + attr[3:]
     return base if attr[:3] in ("__r", "__i") and hasattr(operator, base) else None
 
@@ -78,7 +74,8 @@ def install():
             attr = name[len("Tensor."):]
             owner = SymbolicTensor if attr[:3] == "__i" and _binary_operator(attr) else Tensor
         else:
-            prefix, module = next((p, m) for p, m in _NAMESPACES if name.startswith(p))
+            prefix, module = next((p, m) for p, m in NAMESPACES.items()
+                                  if m and name.startswith(p))
             owner, attr = sys.modules[module], name[len(prefix):]
         setattr(owner, attr, obj)
         INSTALLED[name] = (owner, attr, obj)

@@ -711,6 +711,8 @@ def _widen(pattern, shape):
 
 
 _UNSEEN, _RELAXED = object(), object()
+
+
 def _python_part(k):
     """A signature-key entry with its tensor leaves blanked: what Python values it holds."""
     if _is_tensor_key(k) or (isinstance(k, tuple) and k[:1] == ("sym",)):

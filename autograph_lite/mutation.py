@@ -41,7 +41,7 @@ import numpy as np
 
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
-from .tensor import SymbolicTensor, serials
+from .tensor import SymbolicTensor, serials  # (one counter for boxes and storages)
 from .trace.context import current_graph, graph_scope
 
 MADE, ARG, TENSOR, SCALAR = "made", "arg", "tensor", "scalar"
@@ -49,7 +49,6 @@ MADE, ARG, TENSOR, SCALAR = "made", "arg", "tensor", "scalar"
 # writing into it is refused with the reason the storage holds (``frozen``)
 FROZEN = "frozen"
 
-_serial = serials  # (the counter boxes take their birth serial from: tensor.py)
 _generations = itertools.count(1)  # one counter: a restored storage never repeats a number
 
 
@@ -66,7 +65,7 @@ class Storage:
         self.name = name
         self.index = index        # argument position (origin ARG)
         # storages with a serial below a region's mark existed before it
-        self.serial = next(_serial) if serial is None else serial
+        self.serial = next(serials) if serial is None else serial
         self.sources = sources    # FROZEN: (the error a write raises,)
         # the buffers of other storages this one may be at run time (a staged branch or
         # loop result, see "merges" below): Options, first match wins
@@ -95,7 +94,7 @@ class Log:
     def __init__(self, start=None):
         self.before = {}
         # storages with a smaller serial existed before the scope (or a given mark)
-        self.start = next(_serial) if start is None else start
+        self.start = next(serials) if start is None else start
 
     def pre_existing(self):
         return sorted((s for s in self.before if s.serial < self.start),
@@ -114,7 +113,7 @@ class Log:
 
 def mark():
     """A serial: storages made from now on compare greater."""
-    return next(_serial)
+    return next(serials)
 
 
 class scope:

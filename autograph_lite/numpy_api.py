@@ -35,8 +35,8 @@ def _tables():
                 (ufuncs if entry.op else ufunc_fronts)[obj] = entry.op or entry.impl
             else:
                 functions[obj] = entry.impl
-        _TABLES = (len(PUBLIC), ufuncs, reduce, ufunc_fronts, functions)
-    return _TABLES[1:]
+        _TABLES = (len(PUBLIC), (ufuncs, reduce, ufunc_fronts, functions))
+    return _TABLES[1]
 
 
 _TABLES = None

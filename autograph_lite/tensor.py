@@ -16,7 +16,6 @@ from .ir.types import TensorType
 
 # Every box's birth serial, and every Storage's (mutation.py), from one counter.
 serials = itertools.count()
-_births = serials
 
 
 class Tensor:
@@ -109,7 +108,7 @@ class SymbolicTensor(Tensor):
         self._storage = None   # mutation.Storage, made on the first view or write
         self._chain = ()       # view steps from the storage's root
         self._gen = 0
-        self._born = next(_births)  # the serial its storage gets (mutation.Storage)
+        self._born = next(serials)  # the serial its storage gets (mutation.Storage)
 
     @property
     def _value(self):

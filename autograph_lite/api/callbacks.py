@@ -36,8 +36,6 @@ def py_function(func, inp, Tout, name=None):
     return _call("py_function", "py_function", func, inp, Tout, name)
 
 
-
-
 def _parse_tout(Tout, what):
     def one(t):
         if isinstance(t, TensorSpec):

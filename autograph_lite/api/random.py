@@ -11,7 +11,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
         set_seed(seed)
     static, dyn = creation.split_shape(shape)
     return dispatch.apply("random_normal", mean, stddev, *dyn, shape=static,
-                 dtype=dtypes.as_dtype(dtype))
+                          dtype=dtypes.as_dtype(dtype))
 
 
 @registry.public("ag.random.uniform")
@@ -20,7 +20,7 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=dtypes.float32, seed=None, name
         set_seed(seed)
     static, dyn = creation.split_shape(shape)
     return dispatch.apply("random_uniform", minval, maxval, *dyn, shape=static,
-                 dtype=dtypes.as_dtype(dtype))
+                          dtype=dtypes.as_dtype(dtype))
 
 
 @registry.public("ag.random.set_seed")

@@ -75,4 +75,4 @@ do_not_convert = calls.do_not_convert
 is_library_code = calls.is_library_code
 
 
-calls.CONVERTER[0] = convert_plain
+calls.CONVERTER = convert_plain

@@ -63,8 +63,12 @@ as the kernel's own (rule 1) and the final values are read at the end of the ker
 the same rules decide whether an update may happen in the caller's array itself. The
 kernel ends with ``arg[...] = final`` unless ``final`` is provably the argument's array
 object (every update in between done in place: ``same_object``), so filling an ``out``
-argument in a loop is one in-place loop with no copy and no write-back. The call path
-refuses read-only and overlapping mutated arguments before the kernel runs.
+argument in a loop is one in-place loop with no copy and no write-back. That closing
+write is the one read of the buffer after the kernel: no value may take an argument's
+buffer when it (or a view, an in-place update or a region result of it) is a result or
+another argument's final value, which the write-back would overwrite
+(``_clobbered_at_end``). The call path refuses read-only and overlapping mutated
+arguments before the kernel runs.
 """
 from .ownership_flow import ARG, CONST, COPY, EMPTY, NEW, Regions, flow_pts, same_object_roots
 
@@ -79,6 +83,8 @@ class Ownership:
         self.graph = graph
         self.inline = frozenset(inline)
         self.mutated = frozenset(i for i, _ in getattr(graph, "input_updates", ()))
+        if self.mutated:
+            self._index_write_backs()
         self.regions = Regions(graph, self.inline)
         self.copies = {(id(n), k) for n in graph.walk() if n.op == "while_loop"
                        for k, v in enumerate(n.inputs) if v.type.ndim}
@@ -123,6 +129,22 @@ class Ownership:
         return same_object_roots(self.graph, self.copies, decisions).get(final.id)
 
     # internals ------------------------------------------------------------------------
+    def _index_write_backs(self):
+        """For ``_clobbered_at_end``: per mutated argument, the ids of the array values the
+        caller reads after its write-back (the results and the other arguments' final
+        values, less its own); every value's users; the nodes whose regions output it."""
+        outputs = {v.id for v in self.graph.outputs if v.type.ndim}
+        finals = {i: v.id for i, v in self.graph.input_updates}
+        self._read_after = {i: (outputs | set(finals.values())) - {f}
+                            for i, f in finals.items()}
+        self._users, self._owner = {}, {}
+        for n in self.graph.walk():
+            for k, v in enumerate(n.inputs):
+                self._users.setdefault(v.id, []).append((n, k))
+            for r in n.regions:
+                for v in r.outputs:
+                    self._owner.setdefault(v.id, []).append(n)
+
     def _clobbered_at_end(self, node, i):
         """Whether ``node``'s result, once in mutated argument ``i``'s buffer, could be
         overwritten there by the kernel's closing ``arg[...] = final`` while the caller
@@ -131,24 +153,12 @@ class Ownership:
         (random program seed 50102: ``r0 = u * 1.0`` took ``u``'s dead buffer, ``r0`` was
         returned, and ``u``'s write-back overwrote it). Rule 2 protects values read inside
         the kernel; this is the one read after it."""
-        final = dict(self.graph.input_updates)[i]
-        ends = {v.id for v in self.graph.outputs if v.type.ndim}
-        ends |= {v.id for j, v in self.graph.input_updates if j != i}
-        ends.discard(final.id)
-        return bool(ends & self._holders_of(node))
+        return not self._read_after[i].isdisjoint(self._holders_of(node))
 
     def _holders_of(self, node):
         """Ids of the values that may hold ``node``'s result buffer: it, the views and
         in-place updates of them, and what a region hands them on to (conservatively:
         every array result of the region's node)."""
-        if not hasattr(self, "_users"):
-            self._users, self._owner = {}, {}
-            for n in self.graph.walk():
-                for k, v in enumerate(n.inputs):
-                    self._users.setdefault(v.id, []).append((n, k))
-                for r in n.regions:
-                    for v in r.outputs:
-                        self._owner.setdefault(v.id, []).append(n)
         todo = [v for v in node.outputs if v.type.ndim]
         seen = {v.id for v in todo}
         while todo:

@@ -34,39 +34,35 @@ def _ufunc(name, ufunc, scalar, **kw):
     return defop(name, infer=infer_from(ufunc), eager=ufunc, scalar=scalar, **kw)
 
 
-def _binary_names(numpy_name, tf_name, operator=None, in_place=True, top=True):
-    """np.<numpy_name>, ag.<tf_name> (and ag.math.<tf_name>), and the Tensor operator
-    ``__<operator>__`` with its reflected (and in-place) forms."""
+def _binary_names(numpy_name, tf_name, operator=None, top=True):
+    """np.<numpy_name>, ag.math.<tf_name> (and ag.<tf_name> when ``top``), and the Tensor
+    operator ``__<operator>__`` with its reflected and in-place forms."""
     names = (f"np.{numpy_name}", f"ag.math.{tf_name}") + ((f"ag.{tf_name}",) if top else ())
     if operator:
-        names += (f"Tensor.__{operator}__", f"Tensor.__r{operator}__")
-        names += (f"Tensor.__i{operator}__",) if in_place else ()
+        names += tuple(f"Tensor.__{form}{operator}__" for form in ("", "r", "i"))
     return names
 
 
+def _math(*tf_names):
+    return tuple(f"ag.math.{n}" for n in tf_names)
+
+
 # Unary math: np.<f>(x) is supported by Numba on scalars of every dtype. The value: its
-# TensorFlow names (ag.math.<name>; "+": also ag.<name>).
-_UNARY = {"sqrt": "sqrt+", "exp": "exp+", "log": "log", "log1p": "log1p", "expm1": "expm1",
-          "log2": "", "log10": "", "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin",
-          "arccos": "acos", "arctan": "atan", "sinh": "sinh", "cosh": "cosh",
-          "tanh": "tanh nn", "arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh",
-          "floor": "floor", "ceil": "ceil", "rint": "round", "trunc": "", "sign": "sign+",
-          "square": "square+", "reciprocal": "reciprocal", "isnan": "is_nan",
-          "isinf": "is_inf", "isfinite": "is_finite"}
-
-
-def _tf_names(spec):
-    if not spec:
-        return ()
-    tf, *where = spec.split()
-    names = (f"ag.math.{tf.rstrip('+')}",) + ((f"ag.{tf[:-1]}",) if tf.endswith("+") else ())
-    return names + tuple(f"ag.{w}.{tf}" for w in where)
-
-
+# TensorFlow names (np.<f> is claimed for every one).
+_UNARY = {"sqrt": ("ag.sqrt",) + _math("sqrt"), "exp": ("ag.exp",) + _math("exp"),
+          "log": _math("log"), "log1p": _math("log1p"), "expm1": _math("expm1"), "log2": (),
+          "log10": (), "sin": _math("sin"), "cos": _math("cos"), "tan": _math("tan"),
+          "arcsin": _math("asin"), "arccos": _math("acos"), "arctan": _math("atan"),
+          "sinh": _math("sinh"), "cosh": _math("cosh"), "tanh": _math("tanh") + ("ag.nn.tanh",),
+          "arcsinh": _math("asinh"), "arccosh": _math("acosh"), "arctanh": _math("atanh"),
+          "floor": _math("floor"), "ceil": _math("ceil"), "rint": _math("round"), "trunc": (),
+          "sign": ("ag.sign",) + _math("sign"), "square": ("ag.square",) + _math("square"),
+          "reciprocal": _math("reciprocal"), "isnan": _math("is_nan"), "isinf": _math("is_inf"),
+          "isfinite": _math("is_finite")}
 for _n, _tf in _UNARY.items():
     _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}",
            differentiable=not _n.startswith("is"),  # isnan/isinf/isfinite give bools
-           names=(f"np.{_n}",) + _tf_names(_tf))
+           names=(f"np.{_n}",) + _tf)
 _ufunc("negative", np.negative, "(-{0})",
        names=("np.negative", "ag.negative", "ag.math.negative", "Tensor.__neg__"))
 _ufunc("conjugate", np.conjugate, "({0}).conjugate()", doc="np.conjugate")

@@ -86,7 +86,11 @@ def defop(name, **fields):
 
 # -- public names -------------------------------------------------------------------------
 PUBLIC = {}
-NAMESPACES = ("np.", "ag.math.", "ag.nn.", "ag.random.", "ag.", "Tensor.")
+# each namespace's prefix and the module its names are bound in (front_door.py; the np
+# names are read by numpy_api.py, the Tensor names attached to the classes), longest first
+NAMESPACES = {"np.": None, "ag.math.": "autograph_lite.api.math",
+              "ag.nn.": "autograph_lite.api.nn", "ag.random.": "autograph_lite.api.random",
+              "ag.": "autograph_lite", "Tensor.": None}
 
 
 @dataclass(frozen=True)
@@ -99,8 +103,8 @@ class Public:
 
 
 def _claim(entry):
-    if not entry.name.startswith(NAMESPACES):
-        raise ValueError(f"public name {entry.name!r} is in none of {NAMESPACES}")
+    if not entry.name.startswith(tuple(NAMESPACES)):
+        raise ValueError(f"public name {entry.name!r} is in none of {tuple(NAMESPACES)}")
     if entry.name in PUBLIC:
         raise ValueError(f"public name {entry.name!r} is claimed twice")
     PUBLIC[entry.name] = entry

@@ -22,7 +22,7 @@ _WARNED = set()
 _ATTR = "__ag_do_not_convert__"
 # The converter of a plain function: autograph/api.py's convert_plain, which sets it when it
 # is imported (it imports this module; converted code exists only after it converted some)
-CONVERTER = [None]
+CONVERTER = None
 
 
 def do_not_convert(func):
@@ -76,7 +76,7 @@ def convert_function(func, recursive=True):
     per_fn = _CONVERTED.setdefault(func, {})
     if recursive not in per_fn:
         try:
-            per_fn[recursive] = CONVERTER[0](func, recursive)
+            per_fn[recursive] = CONVERTER(func, recursive)
         except NotImplementedError:
             raise
         except Exception as e:  # noqa: BLE001 - conversion must never break the user's call
