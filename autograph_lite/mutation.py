@@ -41,6 +41,7 @@ import numpy as np
 
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
+from .ops.registry import lookup
 from .tensor import SymbolicTensor, serials  # (one counter for boxes and storages)
 from .trace.context import current_graph, graph_scope
 
@@ -261,6 +262,13 @@ def make_view(parent, result, node, output=None):
     return result
 
 
+def read_only_view(parent, result):
+    """``result``, made by a ``read_only`` op on box ``parent`` (np.broadcast_to), as
+    NumPy's read-only view of it: a later write into ``parent`` is seen through it (the
+    step is replayed), a write through it raises (``check_writable``)."""
+    return make_view(parent, result, result._value.node)
+
+
 def uncertain_view(parent, result, node):
     """``result`` of ``node`` may or may not share ``parent``'s buffer at run time: its
     own storage, refusing a write into it and a read of it once any buffer ``parent`` may
@@ -348,6 +356,8 @@ def _may_be_argument(s):
 
 def check_writable(box, what=None):
     """Raises the SPEC's error when ``box`` may not be written."""
+    if any(lookup(step[0]).read_only for step in box._chain):
+        raise ValueError("assignment destination is read-only")
     _check_storage(storage_of(box), what)
 
 

@@ -363,14 +363,31 @@ def where(cond, x=None, y=None):
     return apply("where", cond, x, y)
 
 
+def _joined(op, arrays, axis, out, dtype, casting):
+    if out is not None:
+        raise NotImplementedError(f"np.{op}(..., out=) is not staged; assign the result "
+                                  f"instead (out[...] = np.{op}(...))")
+    arrays = [convert_to_tensor(a) for a in arrays]
+    if axis is None:  # (NumPy: flattened first)
+        arrays, axis = [ravel(a) for a in arrays], 0
+    if dtype is not None:
+        dt = dtypes.as_dtype(dtype)
+        for a in arrays:
+            if not np.can_cast(a.dtype, dt, casting):
+                raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to "
+                                f"dtype('{dt}') according to the rule '{casting}'")
+        arrays = [cast(a, dt) for a in arrays]
+    return apply("concat" if op == "concatenate" else op, *arrays, axis=int(axis))
+
+
 @public("np.concatenate")
-def concatenate(arrays, axis=0):
-    return apply("concat", *arrays, axis=int(axis))
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    return _joined("concatenate", arrays, axis, out, dtype, casting)
 
 
 @public("np.stack")
-def stack(arrays, axis=0):
-    return apply("stack", *arrays, axis=int(axis))
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    return _joined("stack", arrays, axis, out, dtype, casting)
 
 
 @public("np.split")

@@ -13,12 +13,13 @@ import builtins
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, mutation
 from . import numpy_api as npa
 from .ops import linalg
 from .ops.dispatch import apply, convert_to_tensor
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
+from .tensor import SymbolicTensor
 
 
 def _static_int(v, what):
@@ -267,6 +268,130 @@ def column_stack(tup):
     cols = [convert_to_tensor(t) for t in tup]
     return npa.concatenate([npa.reshape(c, (-1, 1)) if c.ndim < 2 else c for c in cols],
                            axis=1)
+
+
+# -- ranks and joins ---------------------------------------------------------------------------
+def _atleast(a, ndim):
+    """NumPy's ``atleast_<ndim>d`` of one array: the array itself when its rank is enough,
+    else a view with sizes of 1 added where NumPy adds them (1-D ``(n,)``: ``(1, n)``,
+    ``(1, n, 1)``; 2-D ``(m, n)``: ``(m, n, 1)``)."""
+    x = convert_to_tensor(a)
+    if x.ndim >= ndim:
+        return x
+    if x.ndim == 0:
+        return npa.reshape(x, (1,) * ndim)
+    if x.ndim == 1:
+        x = npa.expand_dims(x, 0)
+    return npa.expand_dims(x, 2) if ndim == 3 else x
+
+
+def _atleast_front(ndim):
+    def front(*arys):
+        out = tuple(_atleast(a, ndim) for a in arys)
+        return out[0] if len(out) == 1 else out
+    front.__name__ = f"atleast_{ndim}d"
+    return front
+
+
+for _nd in (1, 2, 3):
+    public(f"np.atleast_{_nd}d")(_atleast_front(_nd))
+
+
+def _stack_along(tup, ndim, axis, dtype, casting):
+    arrays = [_atleast(a, ndim) for a in tup]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    ax = axis(arrays[0].ndim) if callable(axis) else axis
+    return npa.concatenate(arrays, axis=ax, dtype=dtype, casting=casting)
+
+
+@public("np.hstack")
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """1-D arrays end to end, else joined along axis 1 (NumPy's rule, read off the first)."""
+    return _stack_along(tup, 1, lambda nd: 0 if nd == 1 else 1, dtype, casting)
+
+
+@public("np.vstack")
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    return _stack_along(tup, 2, 0, dtype, casting)
+
+
+@public("np.dstack")
+def dstack(tup):
+    return _stack_along(tup, 3, 2, None, "same_kind")
+
+
+def _sizes(dims):
+    return "(" + ", ".join("?" if d is None else str(d) for d in dims) + (",)" if len(dims) == 1
+                                                                          else ")")
+
+
+@public("np.broadcast_to", "ag.broadcast_to")
+def broadcast_to(array, shape, subok=False):
+    """NumPy's read-only view of ``array`` at ``shape``: the sizes are checked as NumPy
+    checks them (a size known only at run time by a staged check), the value is a fresh
+    array in the kernel, and mutation.py keeps it a view (a later write into ``array`` is
+    seen through it; a write through it raises NumPy's read-only error)."""
+    x = convert_to_tensor(array)
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    static = [s if isinstance(s, (int, np.integer)) else None for s in shape]
+    if builtins.any(s is not None and s < 0 for s in static):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    if x.ndim > len(shape):
+        raise ValueError("input operand has more dimensions than allowed by the axis "
+                         "remapping")
+    fits = []
+    for k in builtins.range(1, x.ndim + 1):
+        have, want = x.shape[-k], static[-k]
+        if have is not None and want is not None:
+            if have not in (1, want):
+                raise ValueError(
+                    "operands could not be broadcast together with remapped shapes "
+                    f"[original->remapped]: {tuple(x.shape)}  and requested shape "
+                    f"{tuple(shape)}")
+        elif have != 1:  # a size known only at run time on one side: checked there
+            n, target = _dim(x, x.ndim - k), shape[-k]
+            fits.append((n == target) | (n == 1))
+    if fits:
+        ok = fits[0]
+        for f in fits[1:]:
+            ok = ok & f
+        apply("assert", ok, message="operands could not be broadcast together with "
+              f"remapped shapes [original->remapped]: {_sizes(x.shape)}  and requested "
+              f"shape {_sizes(static)} (? = a size known at run time)", error="ValueError")
+    out = apply("broadcast_to", x, npa.zeros(shape, dtype=bool))
+    return mutation.read_only_view(x, out) if isinstance(x, SymbolicTensor) else out
+
+
+@public("np.unique")
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
+           *, equal_nan=True, sorted=True):
+    """np.unique of the flattened array, as NumPy computes it: sorted (stably, when the first
+    indices are asked for), each value kept where it differs from the one before (NaNs
+    equal when ``equal_nan``, so one is kept); the result's size is known at run time."""
+    if axis is not None:
+        raise NotImplementedError("np.unique(..., axis=) is not staged; use ag.py_func")
+    if not sorted:
+        raise NotImplementedError("np.unique(..., sorted=False) is not staged")
+    x = convert_to_tensor(ar)
+    flat = npa.ravel(x)
+    perm = npa.argsort(flat, kind="stable") if return_index or return_inverse else None
+    s = flat[perm] if perm is not None else npa.sort(flat)
+    n = _dim(s, 0)
+    new = s[1:] != s[:-1]
+    if equal_nan and s.dtype.kind in "fc":
+        new = new & ~(np.isnan(s[1:]) & np.isnan(s[:-1]))
+    keep = npa.concatenate([npa.ones(1, dtype=bool), new])[:n]
+    out = (s[keep],)
+    if return_index:
+        out += (perm[keep],)
+    if return_inverse:
+        inverse = mutation.write(npa.empty(n, dtype=np.int64), perm, npa.cumsum(keep) - 1)
+        out += (npa.reshape(inverse, x.shape) if x.ndim > 1 else inverse,)
+    if return_counts:
+        starts = npa.arange(n)[keep]
+        out += (diff(npa.concatenate([starts, npa.reshape(n, (1,))])),)
+    return out[0] if len(out) == 1 else out
 
 
 @public("np.isclose")

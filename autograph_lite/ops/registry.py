@@ -57,6 +57,7 @@ class OpDef:
     fuses_inputs: bool = False   # lower() reads input 0 through em.elem (fusion)
     fold: object = None          # full reductions: computed inside another loop nest
     view: bool = False           # outputs may share memory with input 0
+    read_only: bool = False      # NumPy's result is a read-only view of input 0
     multi_output: bool = False   # always returns a tuple, even of one tensor (split)
     updates_input: bool = False  # lowering may write into input 0 (setitem; ownership.py)
     overlap_safe: tuple = ()     # inputs it may read where they overlap what it writes

@@ -195,6 +195,20 @@ defop("stack", infer=_join_infer(True), eager=_join_eager(np.stack),
       lower=_join_lower("stack"))
 
 
+# np.broadcast_to(x, shape): x read along a shape given by a second operand (any tensor of
+# the target's shape; its values are never read). A fresh array in the kernel; the front
+# (numpy_composites.broadcast_to) checks the sizes and links it to x as NumPy's read-only
+# view (mutation.py replays it after a write into x and refuses writes through it).
+def _broadcast_infer(in_types):
+    x, like = in_types
+    return [TensorType(x.dtype, broadcast_shapes(x.shape, like.shape))]
+
+
+defop("broadcast_to", infer=_broadcast_infer,
+      eager=lambda x, like: np.broadcast_to(x, np.shape(like))[()],
+      scalar=lambda em, e, ts, out: e[0], cast_operands=False, read_only=True, doc="np.broadcast_to: x broadcast to the shape of input 1 (read-only in NumPy)")
+
+
 def _split_infer(in_types, sections, axis=0):
     t = in_types[0]
     ax = axis % t.ndim

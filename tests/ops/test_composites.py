@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import autograph_lite as ag
 from differential import agree
-from ops_strategies import arrays, examples, shapes
+from ops_strategies import arrays, dtypes, examples, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 F64, I64 = np.float64, np.int64
@@ -206,6 +206,100 @@ def test_joins_closeness_and_norms_match_numpy():
     with pytest.raises(NotImplementedError, match="np.linalg.norm with ord=2 on a tensor of "
                                                   "rank 2"):
         ag.defun(lambda m: np.linalg.norm(m, 2), backend="interpreter")(np.eye(2))
+
+
+# -- ranks, stacks, broadcast_to, unique -------------------------------------------------------
+def stacks(x, y, n):
+    return (np.hstack((x, y)), np.hstack([x[:, None], y[:, None]]), np.vstack((x, y)),
+            np.vstack([x[None], y]), np.dstack((x, y)), np.atleast_1d(n), np.atleast_2d(x),
+            np.atleast_3d(x), np.atleast_3d(np.outer(x, y)), np.atleast_2d(n),
+            np.atleast_1d(x, n), np.concatenate([x, y], dtype=np.float32),
+            np.concatenate([np.outer(x, y), x[None]], axis=None),
+            np.stack([x, y], axis=1, dtype=np.float64), np.hstack((x, [n, n])))
+
+
+_STACKS = _functions(stacks)
+
+
+@pytest.mark.parametrize("family", ["bool", "int", "uint", "float"])
+@examples(4)
+@given(data=st.data())
+def test_stacks_and_ranks_match_numpy(family, data):
+    dt = data.draw(dtypes(family))
+    x = data.draw(arrays(dt, shapes(1)))
+    y = data.draw(arrays(dt, (len(x),)))
+    agree(stacks, x, y, data.draw(arrays(dt, ())), functions=_STACKS, exact=True)
+
+
+def stack_views(x):
+    v = np.atleast_2d(x)            # a view of x: the write below reaches x
+    v[0, 0] = 7.0
+    return np.hstack((x, x)), np.vstack((x, x))  # new arrays: not views
+
+
+def test_atleast_gives_views_and_stacks_copy():
+    agree(stack_views, np.arange(3.0), exact=True)
+    agree(lambda x: np.concatenate([x, x], dtype=np.int64), np.arange(3.0), errors=[])
+
+
+def broadcasts(x, n):
+    b = np.broadcast_to(x, (3,) + x.shape)    # a view: sees the write into x below
+    c = np.broadcast_to(x[:1], (n, 1))         # a size known only at run time
+    x += 1.0
+    return b * 1.0, c, np.broadcast_to(n, (2, 2)), np.broadcast_to(x[None], (n, x.shape[0]))
+
+
+def write_through_broadcast(x):
+    b = np.broadcast_to(x, (2,) + x.shape)
+    b[0, 0] = 1.0                             # NumPy's view is read-only
+    return b
+
+
+@examples(6)
+@given(arrays(F64, shapes(1, min_side=1)), st.integers(0, 3))
+def test_broadcast_to_is_a_read_only_view_as_numpy(x, n):
+    agree(broadcasts, x, I64(n), functions=_BROADCASTS, exact=True)
+
+
+_BROADCASTS = _functions(broadcasts)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (write_through_broadcast, (np.arange(3.0),)),
+    (lambda x: np.broadcast_to(x, (2, 2)), (np.arange(3.0),)),      # sizes checked...
+    (lambda x, n: np.broadcast_to(x, (n,)), (np.arange(3.0), I64(2))),  # ...at run time
+    (lambda x: np.broadcast_to(x, (3,)), (np.ones((2, 3)),)),
+    (lambda x: np.broadcast_to(x, (-1, 3)), (np.ones(3),)),
+])
+def test_broadcast_to_refuses_as_numpy(fn, args):
+    raised = []  # (agree checks that each side raised NumPy's exception type)
+    agree(fn, calls=[args, args], errors=raised)
+    assert len(raised) == 4, raised
+
+
+def uniques(x):
+    return (np.unique(x), np.unique(x, return_counts=True),
+            np.unique(x, return_index=True, return_inverse=True, return_counts=True),
+            np.unique(x, equal_nan=False))
+
+
+_UNIQUES = _functions(uniques)
+
+
+@pytest.mark.parametrize("family", ["int", "float"])
+@examples(6)
+@given(data=st.data())
+def test_unique_matches_numpy(family, data):
+    dt = data.draw(dtypes(family))
+    x = data.draw(arrays(dt, shapes(2), nan=True, lo=-3, hi=3))
+    agree(uniques, x, functions=_UNIQUES, exact=True)
+
+
+def test_unique_of_booleans_and_refusals():
+    agree(lambda b: np.unique(b, return_inverse=True), np.array([True, False, True]),
+          exact=True)
+    with pytest.raises(NotImplementedError, match="axis"):
+        ag.defun(lambda x: np.unique(x, axis=0), backend="interpreter")(np.ones((2, 2)))
 
 
 # -- einsum, convolve, interp, searchsorted ------------------------------------------------------
