@@ -154,6 +154,9 @@ def render_index(em, node, spec, first):
 
 def _getitem_lower(em, node):
     x = node.inputs[0]
+    if x.type.ndim == 0:  # (a scalar in the kernel: `s[None]`, `s[...]` add sizes of 1)
+        n = node.outputs[0].type.ndim
+        return em.name(x) if n == 0 else f"np.full(({'1, ' * n}), {em.name(x)})"
     return f"{em.name(x)}[{render_index(em, node, node.attrs['spec'], 1)}]"
 
 

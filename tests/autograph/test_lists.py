@@ -1,6 +1,11 @@
 """lists: `l.append(x)` in a loop rebinds `l` via `ag__.list_append`."""
 
+import numpy as np
+import pytest
+
+import autograph_lite as ag
 from autograph_lite.autograph.converters.lists import ListTransformer
+from differential import agree
 
 from .conftest import assert_equivalent, convert_only
 
@@ -49,3 +54,118 @@ def test_a_comprehension_variable_is_not_a_local_of_the_function():
     assert_equivalent(appends_to_module_list_with_a_same_named_comprehension_variable,
                       [(3,)])
     assert SHARED == [0, 1, 2] * 4  # two calls each, plain and converted, all appended
+
+
+# -- a list appended to under a staged condition becomes a tensor list ----------------------
+def peaks(x):
+    found = []
+    for i in range(1, len(x) - 1):      # unrolled at a small exact size, staged at a large one
+        if x[i] > x[i - 1] and x[i] > x[i + 1]:
+            found.append(i)
+    return np.array(found, dtype=np.int64), len(found)
+
+
+def branch_appends(x):
+    rows = [x[0]]
+    if x[1] > 0:                        # a staged `if` outside any loop
+        rows.append(x[1])
+    else:
+        rows.append(x[2])
+        rows.append(x[3] * 2.0)
+    return np.array(rows), len(rows)
+
+
+def mixed_items(x, n):
+    items = [0.5]                       # a float first, then ints: NumPy's float64 array
+    for i in range(n):
+        if x[i] > 0:
+            items.append(1)
+        elif x[i] < -0.5:
+            items.append(x[i])
+    total = 0.0
+    for v in items:
+        total += v
+    return total, np.array(items)
+
+
+def test_peaks_collected_in_a_list_under_a_staged_if():
+    agree(peaks, calls=[(np.array([0.0, 2, 1, 3, 0, 5, 4]),), (np.sin(np.arange(300.0) / 7),),
+                        (np.arange(9.0),)], exact=True)
+
+
+def test_a_staged_if_appending_different_rows():
+    agree(branch_appends, calls=[(np.array([1.0, 2, 3, 4]),), (np.array([1.0, -2, 3, 4]),)],
+          exact=True)
+
+
+def test_list_dtype_is_numpys_for_all_items():
+    agree(mixed_items, calls=[(np.array([1.0, -2, 3, 0.2, -0.7]), np.int64(5)),
+                              (np.array([-1.0, 2]), np.int64(2))], exact=True)
+
+
+def starts_float_appends_ints(n):
+    out = [0.5]
+    for i in range(n):                  # a staged loop (a tensor bound): ints appended
+        out.append(i)
+    return np.array(out)
+
+
+def test_a_list_of_floats_appended_ints_in_a_staged_loop_stays_float():
+    # (the buffer once took the appended row's int64, and 0.5 became 0)
+    agree(starts_float_appends_ints, calls=[(np.int64(3),), (np.int64(0),)], exact=True)
+
+
+def aliased(x):
+    a = []
+    b = a
+    for i in range(len(x)):
+        if x[i] > 0:
+            a.append(x[i])
+    return b
+
+
+def appends_to_param(lst, x):
+    for i in range(len(x)):
+        if x[i] > 0:
+            lst.append(x[i])
+    return len(lst)
+
+
+def caller_keeps_list(x):
+    lst = [1.0]
+    appends_to_param(lst, x)
+    return lst
+
+
+@pytest.mark.parametrize("fn,match", [
+    (aliased, r"'a' is a Python list that the staged code at .*test_lists.py:\d+ appends "
+              r"to, and 'b' holds the same list"),
+    (caller_keeps_list, r"'lst' of caller_keeps_list\(\) holds the same list"),
+])
+def test_a_list_another_name_holds_is_refused(fn, match):
+    # the other name would not see the rows: refused, never a stale list
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(ValueError, match=match):
+            ag.defun(fn, backend=backend)(np.array([1.0, -1.0, 2.0]))
+
+
+def other_change(x):
+    items = [1.0, 2.0]
+    if x[0] > 0:
+        items[0] = 5.0                  # not an append: no tensor list can say it
+    return items
+
+
+def test_a_list_changed_otherwise_under_a_staged_if_is_refused():
+    with pytest.raises(ValueError, match="'items' is a Python list that the branches of the "
+                                         "staged `if` .* change differently"):
+        ag.defun(other_change, backend="interpreter")(np.ones(2))
+
+
+def scalar_rows(x):
+    s = x[0] * 2.0
+    return s[None], s[None, None], np.expand_dims(s, 0)
+
+
+def test_new_axes_on_a_scalar_tensor():
+    agree(scalar_rows, np.array([1.5, 2.0]), exact=True)

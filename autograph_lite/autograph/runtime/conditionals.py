@@ -87,7 +87,10 @@ def _staged_positions(values):
 
 
 def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, deleted=()):
-    init = get_state()
+    before = get_state()
+    init = _lists_as_tensor_lists(before, body, orelse, get_state, set_state, names, nouts,
+                                  loc)
+    set_state(init)
     alive = _reachable()
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
     traced, order = {}, []
@@ -134,7 +137,46 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     final = [unset.unflagged(name, v) for name, v in zip(names, final)]
+    # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop)
+    final = [v.stacked() if isinstance(v, data.TensorList) and type(b) is list else v
+             for v, b in zip(final, before)]
     set_state(tuple(final) + tuple(init[nouts:]))
+
+
+def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nouts, loc):
+    """The state with each Python list that the branches append different rows to made a
+    TensorList (data.py), as a staged loop makes one: `if x[i] > 0: peaks.append(i)`.
+    The branches are traced once each into scratch graphs (trial.py) to see what they do
+    to the lists; lists changed otherwise than by appending tensors are left as they are
+    (`_settle_lists` names the difference)."""
+    lists = [i for i, v in enumerate(init[:nouts]) if type(v) is list]
+    if not lists or trial.active():
+        return init
+    try:
+        after = [trial.scratch_run(init, branch, get_state, set_state, init)
+                 for branch in (body, orelse)]
+    except Exception:  # noqa: BLE001 - the real trace raises the real error
+        return init
+    out = list(init)
+    for i in lists:
+        orig, grown = init[i], [a[i] for a in after]
+        if not all(_appended_rows(orig, g) is not None for g in grown) or _same_items(*grown):
+            continue
+        rows = _appended_rows(orig, grown[0]) + _appended_rows(orig, grown[1])
+        if rows and all(core.is_tensor_like(v) for v in orig):
+            out[i] = trial.as_tensor_list(orig, rows[0], names[i], loc,
+                                          max(len(g) for g in grown) - len(orig), rows)
+    return tuple(out)
+
+
+def _appended_rows(orig, grown):
+    """The tensors list ``grown`` appended to the items of ``orig``; None when it changed
+    otherwise."""
+    if not (isinstance(grown, list) and len(grown) >= len(orig)
+            and all(a is b for a, b in zip(orig, grown))):
+        return None
+    rows = grown[len(orig):]
+    return rows if all(core.is_tensor_like(v) for v in rows) else None
 
 
 def _flag_unset(values, init, deleted):
@@ -209,6 +251,7 @@ def _settle_lists(traced, init, names, loc):
         if _same_items(t, f):
             merged = list(t)
         elif trial.active():
+            trial.list_split()
             merged = []
             for k in range(max(len(t), len(f))):
                 if k < len(t) and k < len(f) and t[k] is f[k]:

@@ -115,6 +115,23 @@ def _converted_frames(f):
     return frames
 
 
+def other_names(obj, name):
+    """The names other than ``name`` under which the user's converted code (its locals,
+    closure variables and globals, and those of the converted functions that called it)
+    holds the object ``obj`` now (``b = a`` of a list), quoted for a message."""
+    found, mine = set(), True  # (frames up to the function whose local ``name`` is)
+    for f in _converted_frames(sys._getframe(1)):
+        held = {k for k, v in f.f_locals.items() if v is obj and not k.startswith("ag__")}
+        held.update(k for k in _global_names(f.f_code) if f.f_globals.get(k) is obj)
+        if mine:
+            mine = name not in f.f_code.co_varnames + f.f_code.co_cellvars
+            held.discard(name)
+            found.update(repr(k) for k in held)
+        else:  # (a caller's variable: another name even when spelled alike)
+            found.update(f"{k!r} of {f.f_code.co_name}()" for k in held)
+    return sorted(found)
+
+
 def _captured(a):
     """The name of the global or closure variable of the user's converted code whose
     array ``a`` is (or views), or None. The converted code's own nested functions

@@ -17,6 +17,13 @@ from autograph_lite.autograph.runtime import core, data, staging, trace_arrays, 
 from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
 
 _DEPTH = [0]
+# staged `if`s whose branches changed a Python list differently, in trial traces so far
+# (conditionals._settle_lists): a Python loop whose one iteration does that must be staged
+_LIST_SPLITS = [0]
+
+
+def list_split():
+    _LIST_SPLITS[0] += 1
 
 
 def active():
@@ -77,8 +84,18 @@ class _TrialList(list):
         return list.__getitem__(self, index)
 
 
-def _as_tensor_list(items, element, name, loc, capacity):
-    """The TensorList form of a list (data.py): its items, then the rows the loop appends."""
+def as_tensor_list(items, element, name, loc, capacity, rows=()):
+    """The TensorList form of a list (data.py): its items, then the rows the loop appends.
+    Its dtype is the one ``np.array`` gives the items, ``element`` and ``rows`` (other rows
+    known to be appended) together, so no item is cast to a narrower type. A list that
+    another name holds too is refused: that name would not see the rows."""
+    others = data.other_names(items, name)
+    if others:
+        raise ValueError(
+            f"'{name}' is a Python list that the staged code at {loc} appends to, and "
+            f"{', '.join(others)} holds the same list: a list appended to in a staged "
+            f"loop or `if` becomes a tensor, which the other name would not see; copy it "
+            f"(b = list(a)) or keep one name for it")
     if element is None or not core.is_tensor_like(element):
         if items and not core.is_symbolic(items[0]):
             element = np.asarray(items[0])
@@ -88,8 +105,10 @@ def _as_tensor_list(items, element, name, loc, capacity):
             raise ValueError(f"'{name}' is an empty list before the staged loop at {loc} and "
                              f"the loop does not append a tensor to it; append tensors or "
                              f"give it a first element before the loop")
-    if isinstance(element, (bool, int, float, complex)):
-        element = np.asarray(element)
+    dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
+                             for v in (*items, element, *rows)])
+    element = np.zeros(core.concrete_shape(np.shape(element) if not core.is_tensor(element)
+                                           else element.shape), dtype)
     return data.new_tensor_list(items, element, capacity)
 
 
@@ -154,13 +173,15 @@ def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
 def iteration_cost(item, body, get_state, set_state, nouts):
     """(Whether one iteration of `body(item)` turns a loop variable into a symbolic tensor,
     how many ops it stages); (False, 0) when that cannot be known (see iteration_stages)."""
-    values, nodes = tuple(get_state()), []
+    values, nodes, splits = tuple(get_state()), [], _LIST_SPLITS[0]
     try:
         after = scratch_run(values, lambda: body(item), get_state, set_state, values,
                             nodes=nodes)
     except Exception:  # noqa: BLE001 - any failure: unroll as plain Python would
         return False, 0
-    return any(core.is_symbolic(v) for v in after[:nouts]), nodes[0]
+    # (a list appended to under a staged condition: a list of tensors the loop carries)
+    return (any(core.is_symbolic(v) for v in after[:nouts]) or _LIST_SPLITS[0] > splits,
+            nodes[0])
 
 
 def iteration_stages(item, body, get_state, set_state, nouts):
@@ -203,8 +224,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         # (set by an inner staged loop: its type is that of the value, unset.py)
         after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
         if isinstance(values[i], list):
-            out[i] = _as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
-                                     capacity)
+            out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
+                                    capacity)
         elif traced is not None and is_undefined(after):
             continue  # the loop never sets it (e.g. an unreachable `return`): not carried
         elif is_undefined(after) or not core.is_carriable(after):
