@@ -11,6 +11,7 @@ from .dtypes import (bool_, float16, float32, float64, int8, int16, int32, int64
 from .tensor import Tensor, TensorSpec, is_tensor  # noqa: F401
 from . import ops as _ops  # noqa: F401  (the op table: the entries claim their names)
 from .ops.dispatch import constant, convert_to_tensor  # noqa: F401
+from . import mutation as _mutation  # noqa: F401  (NumPy's aliasing, on the dispatcher)
 from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: F401
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401

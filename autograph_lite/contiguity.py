@@ -24,7 +24,10 @@ The rules, from NumPy's behaviour (checked in tests/test_contiguity.py):
   not ``x[:, 1:3]`` or ``x[::2]``). ``squeeze``/``expand_dims`` keep it, a reshape that is a
   view makes it, ``transpose`` keeps it only in one dimension, ``split`` only on axis 0.
 """
-from .mutation import root_graph, step_output, storage_of
+from .ir.graph import root_graph
+from .ops.indexing import expand_spec
+from .ops.registry import OPS
+from .storage import step_output, storage_of
 
 _INPUTS = "_c_contiguous_inputs"   # root graph: {input Value id: (leaf index, flag)}
 _USED = "_c_contiguous_used"       # root graph: {leaf index: flag} the trace relied on
@@ -133,7 +136,6 @@ def step_keeps_c(op, attrs, parent_type, out_type, index=0):
 
 
 def _selects_one_block(spec, ndim):
-    from .ops.indexing import expand_spec
     parts = [s for s in expand_spec(spec, ndim) if s[0] != "new"]
     if any(s[0] in ("gather", "mask") for s in parts):
         return False  # (a copy: not a view at all)
@@ -164,7 +166,6 @@ def box_is_c(box):
 
 
 def _step_type(op, attrs, extra, parent):
-    from .ops.registry import OPS
     attrs, k = step_output(attrs)
     return OPS[op].infer([parent] + [x.type for x in extra], **attrs)[k or 0]
 

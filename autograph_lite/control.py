@@ -8,7 +8,7 @@ variables whose sizes change are relaxed to ``None`` in those dimensions and ret
 """
 import numpy as np
 
-from . import contiguity, dtypes, mutation, nest, region_aliases
+from . import contiguity, dtypes, mutation, nest, region_aliases, storage
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
 from .ops.dispatch import apply, as_value, stage_node
@@ -247,8 +247,8 @@ def _staged_while(cond, body, init, names):
     identity = [is_symbolic(x) and (x.ndim > 0 or mutation.is_argument(x)) for x in leaves]
     carried = []
     for x, ident in zip(leaves, identity):
-        if ident and mutation.storage_of(x) not in carried:
-            carried.append(mutation.storage_of(x))
+        if ident and storage.storage_of(x) not in carried:
+            carried.append(storage.storage_of(x))
     vtypes = {i: as_value(outer, x).type for i, x in enumerate(leaves) if not identity[i]}
     # a loop variable's layout (contiguity.py): its initial value's, while the body keeps it
     layouts = {i: contiguity.value_is_c(x._value) for i, x in enumerate(leaves)
@@ -294,8 +294,8 @@ def _staged_while(cond, body, init, names):
                 if p._storage is not None and p._storage in log.before:  # written in the body
                     if res[i] is p and is_symbolic(leaves[i]):
                         identity[i], changed = True, True  # updated, never rebound: identity
-                        if mutation.storage_of(leaves[i]) not in carried:
-                            carried.append(mutation.storage_of(leaves[i]))
+                        if storage.storage_of(leaves[i]) not in carried:
+                            carried.append(storage.storage_of(leaves[i]))
                 if layouts.get(i) and not contiguity.value_is_c(getattr(o, "_value", o)):
                     layouts[i], changed = False, True  # the body changes its layout
                 if not identity[i]:
@@ -307,7 +307,7 @@ def _staged_while(cond, body, init, names):
                     written.append(st)
             # carried: the arrays of identity variables and the arrays the body writes
             new_carried = []
-            for st in [mutation.storage_of(x) for x, ident in zip(leaves, identity) if ident] \
+            for st in [storage.storage_of(x) for x, ident in zip(leaves, identity) if ident] \
                     + written:
                 if st not in new_carried:
                     new_carried.append(st)

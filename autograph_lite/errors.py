@@ -14,16 +14,30 @@ GENERATED = "<autograph_lite "  # filename prefix of code this package generates
 
 
 def register_origin_map(filename, mapping):
-    """Lines of ``filename`` (generated) -> (user_file, user_line)."""
+    """Lines of ``filename`` (generated) -> (user_file, user_line): the one origin map, for
+    AutoGraph's output (autograph/pyct/origin.py makes its maps) and the kernels."""
     _ORIGINS[filename] = dict(mapping)
+
+
+def is_generated(filename):
+    return filename in _ORIGINS
+
+
+def lookup(filename, lineno):
+    """The user's (file, line) for a line of generated ``filename`` (that of the nearest
+    mapped line at or above it: a statement's continuation lines), or None when the file
+    is not generated."""
+    m = _ORIGINS.get(filename)
+    if m is None:
+        return None
+    while lineno > 0 and lineno not in m:
+        lineno -= 1
+    return m.get(lineno)
 
 
 def origin_of(filename, lineno):
     """The user's (file, line) for a generated line, or the location itself."""
-    m = _ORIGINS.get(filename)
-    if m is not None and lineno in m:
-        return m[lineno]
-    return filename, lineno
+    return lookup(filename, lineno) or (filename, lineno)
 
 
 def _is_library(filename):
@@ -40,9 +54,10 @@ def _normalized(filename):
     return filename if filename.startswith("<") else os.path.abspath(filename)
 
 
-def user_frame(depth=1):
-    """The innermost frame that belongs to the user (not autograph_lite, not NumPy glue)."""
-    f = sys._getframe(depth)
+def user_frame(depth=1, frame=None):
+    """The innermost frame that belongs to the user (not autograph_lite, not NumPy glue),
+    from ``frame`` (default: ``depth`` frames up) outwards."""
+    f = frame or sys._getframe(depth)
     while f is not None:
         fn = f.f_code.co_filename
         if not _is_library(fn) and "numpy" + os.sep not in fn:
@@ -60,9 +75,9 @@ def user_stacklevel():
     return level
 
 
-def user_location(depth=2):
-    """'file:line' of the innermost user frame (mapped through origin maps)."""
-    f = user_frame(depth)
+def user_location(depth=2, frame=None):
+    """'file:line' of the innermost user frame (mapped through origin maps), or None."""
+    f = user_frame(depth, frame)
     if f is None:
         return None
     fn, line = origin_of(f.f_code.co_filename, f.f_lineno)

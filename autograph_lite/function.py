@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import contiguity, nest
+from . import contiguity, nest, storage
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -764,8 +764,8 @@ def _argument_box(value, arg, name):
     NumPy array (or a spec, standing for one) may be written, the write reaching the
     caller's array; an ag.Tensor is immutable; a NumPy scalar has no items to write."""
     box = SymbolicTensor(value)
-    origin = (mutation.TENSOR if isinstance(arg, EagerTensor)
-              else mutation.SCALAR if isinstance(arg, np.generic) else mutation.ARG)
+    origin = (storage.TENSOR if isinstance(arg, EagerTensor)
+              else storage.SCALAR if isinstance(arg, np.generic) else storage.ARG)
     return mutation.attach(box, origin, name, value.index)
 
 
@@ -774,6 +774,6 @@ def _input_updates(graph, sym):
     updates = []
     for box in sym:
         s = getattr(box, "_storage", None)
-        if s is not None and s.origin == mutation.ARG and s.base is not graph.inputs[s.index]:
+        if s is not None and s.origin == storage.ARG and s.base is not graph.inputs[s.index]:
             updates.append((s.index, s.base))
     return updates

@@ -33,52 +33,23 @@ into a merge that may be a view this module cannot replay after the region (a vi
 index computed inside the branch; a loop variable that is a different view of one array in
 different iterations).
 """
-import itertools
 import sys
 import threading
 
 import numpy as np
 
-from .ir.graph import Graph
+from .contiguity import box_is_c
+from .errors import user_location
+from .ir.graph import Graph, root_graph
 from .ir.types import TensorType, relax
+from .ops import dispatch
+from .ops.dispatch import apply, stage_node
+from .ops.indexing import setitem
 from .ops.registry import lookup
+from .storage import (ARG, FROZEN, MADE, SCALAR, TENSOR, Storage, generations,
+                      step_output, storage_of)
 from .tensor import SymbolicTensor, serials  # (one counter for boxes and storages)
 from .trace.context import current_graph, graph_scope
-
-MADE, ARG, TENSOR, SCALAR = "made", "arg", "tensor", "scalar"
-# a NumPy array of trace time that may not become a box (captured, or a view of another):
-# writing into it is refused with the reason the storage holds (``frozen``)
-FROZEN = "frozen"
-
-_generations = itertools.count(1)  # one counter: a restored storage never repeats a number
-
-
-class Storage:
-    """One buffer's identity while tracing (see the module docstring)."""
-    __slots__ = ("base", "gen", "origin", "name", "index", "serial", "sources", "options",
-                 "synced", "refusal", "writes", "hazards", "first")
-
-    def __init__(self, base, origin=MADE, name=None, index=None, sources=(), serial=None):
-        self.base = base
-        self.first = base         # the Value it was made as: its layout (contiguity.py)
-        self.gen = 0
-        self.origin = origin
-        self.name = name
-        self.index = index        # argument position (origin ARG)
-        # storages with a serial below a region's mark existed before it
-        self.serial = next(serials) if serial is None else serial
-        self.sources = sources    # FROZEN: (the error a write raises,)
-        # the buffers of other storages this one may be at run time (a staged branch or
-        # loop result, see "merges" below): Options, first match wins
-        self.options = ()
-        self.synced = None        # gen_of(self) when base last agreed with every option
-        self.refusal = None       # why a merge cannot be written (an exception), or None
-        self.writes = 0           # set_base calls: a hazard below is written when it moves
-        self.hazards = ()         # ((storage, writes)): buffers a refused merge may view
-
-    def __repr__(self):
-        return f"<Storage #{self.serial} {self.origin} {self.name or ''} gen={self.gen}>"
-
 
 # -- logs of writes, per thread -------------------------------------------------------------
 class _Logs(threading.local):
@@ -109,7 +80,7 @@ class Log:
                 continue
             s.base = base
             s.writes = writes  # (a hazard, below, was not written after all)
-            s.gen = next(_generations)  # boxes read since the write refresh again
+            s.gen = next(generations)  # boxes read since the write refresh again
 
 
 def mark():
@@ -174,7 +145,7 @@ def set_base(storage, value):
     """Gives ``storage`` a new root value (a write, or a region's carried result)."""
     _record(storage)
     storage.base = value
-    storage.gen = next(_generations)
+    storage.gen = next(generations)
     storage.writes += 1
 
 
@@ -182,7 +153,7 @@ def rebase(storage, value):
     """Sets a storage's root without logging it as a write (a region's own view of a
     carried storage, or putting it back after a trace)."""
     storage.base = value
-    storage.gen = next(_generations)
+    storage.gen = next(generations)
 
 
 def describe(storages):
@@ -190,15 +161,6 @@ def describe(storages):
 
 
 # -- boxes ---------------------------------------------------------------------------------
-def storage_of(box):
-    """The box's storage (a box made by an op gets one on first need)."""
-    s = box._storage
-    if s is None:  # made lazily: as old as the box, which may predate the region
-        s = box._storage = Storage(box._v, serial=box._born)
-        box._gen = 0
-    return s
-
-
 def attach(box, origin, name=None, index=None, **storage):
     """Makes ``box`` the root of a new storage of the given origin (arguments, arrays of
     trace time); ``storage``: Storage's other fields (``serial``, ``sources``)."""
@@ -239,7 +201,6 @@ def link_view(parent, results, node):
     NumPy shares it: a basic index, transpose, squeeze, expand_dims and split always view
     it; a reshape (ravel) views a C-contiguous array, and of any other array may be a view
     or a copy (NumPy decides by its strides), so it is an ``uncertain`` view."""
-    from .contiguity import box_is_c
     if node.op == "getitem" and (results[0].ndim == 0 or any(
             s[0] in ("gather", "mask") for s in node.attrs["spec"])):
         return  # a copy: advanced indexing, or indexing down to a scalar
@@ -295,16 +256,7 @@ def _sym(value):
 
 
 def _apply(name, *args, **attrs):
-    from .ops.dispatch import apply
     return apply(name, *args, **attrs)
-
-
-def step_output(attrs):
-    """A view step's op attributes, and which output of several it is (split; else None)."""
-    if "_output" not in attrs:
-        return attrs, None
-    attrs = dict(attrs)
-    return attrs, attrs.pop("_output")
 
 
 def _replay(step, value):
@@ -403,7 +355,6 @@ def _set(target, key, value):
             and value.dtype == target.type.dtype and None not in target.type.shape
             and tuple(value.shape) == tuple(target.type.shape)):
         return value._v
-    from .ops.indexing import setitem
     return setitem(_sym(target), key, value)._v
 
 
@@ -521,7 +472,6 @@ def _select(flag, thunk, other):
     runs only where the flag holds); ``thunk()`` when flag is None."""
     if flag is None:
         return thunk()
-    from .ops.dispatch import stage_node
     outer = current_graph()
     yes, no = Graph("select_true", outer), Graph("select_false", outer)
     with graph_scope(yes):
@@ -605,13 +555,6 @@ def merged(box, options, name=None, refusal=None, hazards=()):
 # them). The NumPy object keeps standing for that box for the rest of the trace, so every
 # later read of it through the runtime (op inputs, calls, subscripts, results) sees the
 # writes: ``lifted`` looks it up.
-def root_graph(graph):
-    """The outermost Graph of ``graph``'s trace (regions have parents)."""
-    while graph.parent is not None:
-        graph = graph.parent
-    return graph
-
-
 def _registry(graph):
     return root_graph(graph).__dict__.setdefault("_lifted", {})
 
@@ -665,7 +608,6 @@ def _untracked_view(array, graph):
         if box is not None:
             if same_buffer(array, entry.array):
                 return _apply("reshape", box, shape=tuple(array.shape))
-            from .errors import user_location
             raise NotImplementedError(
                 f"a NumPy array made while tracing, read at {user_location() or 'here'}, "
                 f"shares memory with one that was written with tensors (a reshape, ravel or "
@@ -765,5 +707,10 @@ def _birth(array, graph):
     return -1
 
 
-# a box reads its current Value through this module, which made its storage (tensor.py)
+# A box reads its current Value through this module, which made its storage (tensor.py);
+# the dispatcher asks it for the box a NumPy array of trace time became, and has it link
+# a view op's results to their parent's buffer (ops/dispatch.py: NumPy's aliasing is this
+# layer's business, as functionalization is a layer of torch's dispatcher).
 SymbolicTensor._refreshed = refresh
+dispatch.LIFTED = lifted
+dispatch.LINK_VIEW = link_view

@@ -14,7 +14,7 @@ cond is staged, makes the merged results.
 """
 import numpy as np
 
-from . import mutation
+from . import mutation, storage
 
 
 class BranchAliases:
@@ -27,7 +27,7 @@ class BranchAliases:
         for pos, x in enumerate(leaves):
             if not hasattr(x, "_storage"):
                 continue
-            mutation.storage_of(x)  # a box two names share gets the storage they share
+            storage.storage_of(x)  # a box two names share gets the storage they share
             opts = self.options.get(id(x))
             if opts is None:
                 opts = self.options[id(x)] = mutation.options_of(x, start)
@@ -90,7 +90,7 @@ def merge_results(branches, aliases, staged, start, names):
 
     def finish(extra, boxes):
         flag_of = dict(zip(flags, extra[:len(flags)]))
-        storages = {h: mutation.Storage(o._v) for h, o in zip(hidden, extra[len(flags):])}
+        storages = {h: storage.Storage(o._v) for h, o in zip(hidden, extra[len(flags):])}
         for pos, r in results.items():
             options = []
             for key, (target, chain, _) in r.entries.items():
@@ -153,7 +153,7 @@ class LoopAliases:
 
     def _merge(self, boxes, vpos, flags):
         for i in vpos:
-            opts = [(mutation.storage_of(boxes.get(t, self.leaves[t])) if isinstance(t, int)
+            opts = [(storage.storage_of(boxes.get(t, self.leaves[t])) if isinstance(t, int)
                      else t, chain,
                      next(flags)._v) for t, chain in self.keys.get(i, {}).values()]
             if opts or i in self.refusal:
@@ -205,14 +205,14 @@ class LoopAliases:
         variable's position, or None: another variable's buffer) that is not modelled:
         writing into it is refused, and reading it after ``target`` is written."""
         what = ("another loop variable's array, viewed differently" if not isinstance(
-            target, mutation.Storage) else
+            target, storage.Storage) else
             f"a different view of '{target.name or 'an array'}' in different iterations")
         new = i not in self.refusal
         self.refusal[i] = NotImplementedError(
             f"loop variable '{self._name(i)}' may be {what} after a staged loop's "
             f"iteration; writing into it (or reading it after that array is written) is "
             f"not supported: make it a .copy() where it is assigned in the loop")
-        if isinstance(target, mutation.Storage) and target not in self.hazards.get(i, ()):
+        if isinstance(target, storage.Storage) and target not in self.hazards.get(i, ()):
             self.hazards.setdefault(i, []).append(target)
             new = True
         return new
@@ -228,7 +228,7 @@ def _is_array(x):
         return False
     if x.ndim == 0:  # a number, unless it is (or may be) a 0-d NumPy-array argument
         return mutation.is_argument(x)
-    mutation.storage_of(x)
+    storage.storage_of(x)
     return True
 
 

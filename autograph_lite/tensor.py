@@ -105,10 +105,10 @@ class SymbolicTensor(Tensor):
 
     def __init__(self, value):
         self._v = value
-        self._storage = None   # mutation.Storage, made on the first view or write
+        self._storage = None   # storage.Storage, made on the first view or write
         self._chain = ()       # view steps from the storage's root
         self._gen = 0
-        self._born = next(serials)  # the serial its storage gets (mutation.Storage)
+        self._born = next(serials)  # the serial its storage gets (storage.Storage)
 
     @property
     def _value(self):

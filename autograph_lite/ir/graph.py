@@ -134,3 +134,10 @@ class Graph:
     def __str__(self):
         from .printer import format_graph
         return format_graph(self)
+
+
+def root_graph(graph):
+    """The outermost Graph of ``graph``'s trace (regions have parents)."""
+    while graph.parent is not None:
+        graph = graph.parent
+    return graph

@@ -9,9 +9,16 @@ import numpy as np
 from .. import dtypes, errors
 from ..tensor import (EagerTensor, SymbolicTensor, Tensor, holds_symbolic, to_numpy_value,
                       type_of_constant)
-from ..mutation import lifted, link_view, root_graph
+from ..ir.graph import root_graph
 from ..trace.context import current_graph
 from .registry import OPS
+
+# NumPy's aliasing is a layer above the dispatcher (mutation.py, which installs these on
+# import, as functionalization is a layer of torch's dispatcher): ``LIFTED(array, graph)``,
+# the box a NumPy array of trace time became (or None); ``LINK_VIEW(parent, results,
+# node)``, which links a view op's results to the parent box's buffer.
+LIFTED = None
+LINK_VIEW = None
 
 
 def _snapshot(graph, array):
@@ -79,7 +86,7 @@ def as_value(graph, x):
     elif isinstance(x, (list, tuple)):
         return convert_to_tensor(x)._value  # (tensors in it: their stack)
     elif isinstance(x, np.ndarray):
-        box = lifted(x, graph)  # an array of trace time that became a box (mutation.py)
+        box = LIFTED(x, graph)  # an array of trace time that became a box (mutation.py)
         if box is not None:
             return box._value
     return const(graph, x)._value
@@ -121,7 +128,7 @@ def apply(name, *args, **attrs):
     node = graph.add_node(name, values, attrs, out_types, loc=loc)
     outs = [SymbolicTensor(v) for v in node.outputs]
     if op.view and isinstance(args[0], SymbolicTensor) and name != "reshape_as":
-        link_view(args[0], outs, node)  # writes through either reach both, as in NumPy
+        LINK_VIEW(args[0], outs, node)  # writes through either reach both, as in NumPy
     if not outs:
         return None
     return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)

@@ -8,7 +8,8 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType, broadcast_shapes
-from ..tensor import Tensor, to_numpy_value
+from ..tensor import SymbolicTensor, Tensor, to_numpy_value
+from .dispatch import apply
 from .registry import defop
 
 
@@ -210,7 +211,6 @@ defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lowe
 
 
 def getitem(x, index):
-    from .dispatch import apply
     spec, tensors = encode_index(index)
     entry = _shape_entry(x, spec)
     if entry is not None:  # ag.shape(x)[k] is x's k-th size: read it, build no shape array
@@ -222,7 +222,6 @@ def getitem(x, index):
 def _shape_entry(x, spec):
     """(source tensor, axis) when ``x`` is ``shape(source)`` traced and ``spec`` one
     in-range static int, else None."""
-    from ..tensor import SymbolicTensor
     node = getattr(getattr(x, "_value", None), "node", None)
     if (not isinstance(x, SymbolicTensor) or node is None or node.op != "shape"
             or len(spec) != 1 or spec[0][0] != "int"):
@@ -235,6 +234,5 @@ def _shape_entry(x, spec):
 
 
 def setitem(x, index, value):
-    from .dispatch import apply
     spec, tensors = encode_index(index)
     return apply("setitem", x, value, *tensors, spec=spec)

@@ -8,8 +8,9 @@ import textwrap
 
 import pytest
 
+from autograph_lite import errors
 from autograph_lite.autograph import api, pipeline
-from autograph_lite.autograph.pyct import conversion_cache, origin, parser, transpiler
+from autograph_lite.autograph.pyct import conversion_cache, parser, transpiler
 
 
 def clipped_sum(xs, limit):
@@ -50,10 +51,10 @@ def test_a_hit_skips_the_converters_and_gives_the_same_code_and_origin_map(fresh
     assert fresh.runs == [1]  # read from disk
     assert again.ag__converted.source == first.ag__converted.source
     assert again.ag__converted.function_source == first.ag__converted.function_source
-    assert origin._MAPS[again.ag__converted.path] == origin._MAPS[first.ag__converted.path]
+    assert errors._ORIGINS[again.ag__converted.path] == errors._ORIGINS[first.ag__converted.path]
     assert again([1.0, 2.0, 3.0, 4.0], 2.5) == clipped_sum([1.0, 2.0, 3.0, 4.0], 2.5) == 3.0
     # the map still points every generated line of the loop at this file
-    lines = origin._MAPS[again.ag__converted.path].values()
+    lines = errors._ORIGINS[again.ag__converted.path].values()
     assert {f for f, _ in lines} == {__file__}
 
 

@@ -11,6 +11,7 @@ import numbers
 
 import numpy as np
 
+from autograph_lite.api import core as api
 from autograph_lite.autograph.runtime import core, data, iteration, math_calls, trial
 
 
@@ -38,7 +39,7 @@ def shape_of(x):
 
 def _cast(x, dtype, fallback, *args):
     if core.is_symbolic(x) and not args:
-        return core.ag().cast(x, dtype)
+        return api.cast(x, dtype)
     return fallback(x, *args)
 
 
@@ -136,7 +137,7 @@ def zip_(*iterables, **kwargs):
 
 def print_(*args, **kwargs):
     if _any_staged(args):
-        return core.ag().print(*args, **kwargs)
+        return api.print(*args, **kwargs)
     if trial.active():  # a thrown-away scratch trace (trial.py) prints nothing
         return None
     return print(*args, **kwargs)

@@ -8,6 +8,8 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
+from autograph_lite import control, nest
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, data, staging, trial, unset, where
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
@@ -34,12 +36,12 @@ def if_exp(cond, true_fn, false_fn):
             return lambda: data.leaving_region([fn()], [None],
                                                alive)[0]
         with where.located("conditional expression", loc):
-            return core.control().cond(cond, leaving(true_fn), leaving(false_fn))
+            return control.cond(cond, leaving(true_fn), leaving(false_fn))
     return true_fn() if cond else false_fn()
 
 
 def _reachable():
-    graph = core.module("autograph_lite.trace.context").current_graph()
+    graph = context.current_graph()
     return data.reachable_arrays(graph)
 
 
@@ -131,7 +133,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         return run
 
     with where.located("staged `if`", loc):
-        merged = core.control().cond(cond, branch(True), branch(False),
+        merged = control.cond(cond, branch(True), branch(False),
                                      output_names=staged_names)
     final = list(_flag_unset(traced[order[0]], init, flag))
     for i, v in zip(_staged_positions(final), merged):
@@ -199,18 +201,14 @@ def _flag_unset(values, init, deleted):
     return tuple(out)
 
 
-def _nest():
-    return core.module("autograph_lite.nest")
-
-
 def _leaf_names(values, names):
     """The name of each leaf the core sees (a flag: "<'x' is set>"), for its errors."""
     out = []
     for v, name in zip(values, names):
         if isinstance(v, unset.Flagged):
-            out += [name] * len(_nest().flatten(v.value)) + [f"<'{name}' is set>"]
+            out += [name] * len(nest.flatten(v.value)) + [f"<'{name}' is set>"]
         else:
-            out += [name] * len(_nest().flatten(v))
+            out += [name] * len(nest.flatten(v))
     return out
 
 

@@ -1,60 +1,13 @@
-"""Late access to the core (tensors, control flow, ops), so autograph imports without it.
+"""What AutoGraph's runtime asks of a value: is it a tensor (symbolic: staged), can a
+staged cond or loop carry it, its dtype and rank. The runtime imports the core's modules
+directly (the core never imports AutoGraph at module level: ``autograph_lite/__init__.py``
+loads it on first use, so the core is complete by then)."""
 
-`autograph_lite/__init__.py` may import this package while it is itself importing, so
-nothing from the core is imported at module level. Until the core exists every value
-is a Python value and all these helpers answer "not a tensor".
-"""
-
-import importlib
 import numbers
-import sys
 
 import numpy as np
 
-_TRIED = set()
-
-
-def _module(name):
-    """The module if it is (or can be) imported; a failed import is tried only once, later
-    calls just look in sys.modules (the core may be imported after us)."""
-    mod = sys.modules.get(name)
-    if mod is None and name not in _TRIED:
-        _TRIED.add(name)
-        try:
-            mod = importlib.import_module(name)
-        except ImportError:
-            mod = None
-    return mod
-
-
-def module(name):
-    return _module(name)
-
-
-def tensor_module():
-    return _module("autograph_lite.tensor")
-
-
-def is_symbolic(x):
-    mod = tensor_module()
-    return mod is not None and mod.is_symbolic(x)
-
-
-def is_tensor(x):
-    mod = tensor_module()
-    return mod is not None and mod.is_tensor(x)
-
-
-def control():
-    mod = _module("autograph_lite.control")
-    if mod is None:
-        raise RuntimeError("autograph_lite.control is missing: cannot stage control flow")
-    return mod
-
-
-def ag():
-    """The public `autograph_lite` namespace (ops such as ag.cast, ag.print)."""
-    return _module("autograph_lite")
+from autograph_lite.tensor import is_symbolic, is_tensor  # noqa: F401  (the runtime's names)
 
 
 def is_tensor_like(x):

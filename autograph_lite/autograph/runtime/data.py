@@ -11,6 +11,11 @@ import types
 
 import numpy as np
 
+from autograph_lite import errors, mutation, nest, numpy_api, ops, tensor
+from autograph_lite.api import core as api
+from autograph_lite.ir import graph as graph_ir
+from autograph_lite.ops import dispatch, indexing
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, trace_arrays, where
 
 _AUG = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
@@ -58,17 +63,15 @@ class TensorList(tuple):
         buf = self.buffer
         row = x if core.is_tensor(x) else np.asarray(x)
         if core.dtype_of(row) != buf.dtype and np.can_cast(row.dtype, buf.dtype, "same_kind"):
-            row = core.ag().cast(row, buf.dtype)
-        ops = core.module("autograph_lite.ops")
+            row = api.cast(row, buf.dtype)
         return TensorList(ops.apply("list_push", buf, self.length, row), self.length + 1)
 
 
 def new_tensor_list(items, row, capacity):
     """A TensorList holding `items`, room for `capacity` more rows of `row`'s type."""
-    numpy_api = core.module("autograph_lite.numpy_api")
     buf = numpy_api.empty((len(items) + capacity,) + core.concrete_shape(row.shape), row.dtype)
     for k, item in enumerate(items):
-        buf = core.ag().setitem(buf, k, item)
+        buf = indexing.setitem(buf, k, item)
     return TensorList(buf, np.int64(len(items)))
 
 
@@ -106,10 +109,9 @@ def _global_names(code):
 
 def _converted_frames(f):
     """The frames of the user's converted code from frame ``f`` outwards."""
-    errors = core.module("autograph_lite.errors")
     frames = []
     while f is not None:
-        if f.f_code.co_filename in errors._ORIGINS:
+        if errors.is_generated(f.f_code.co_filename):
             frames.append(f)
         f = f.f_back
     return frames
@@ -186,7 +188,6 @@ def reachable_arrays(graph):
     None when the search is cut short: then no array counts as made inside (the safe
     answer; a wrong "made inside" would drop the loop's writes). Holding the arrays keeps
     their ids from being reused."""
-    mutation = core.module("autograph_lite.mutation")
     found, seen, stack = {}, set(), []
     for f in _converted_frames(sys._getframe(1)):
         stack.extend(f.f_locals.values())
@@ -232,8 +233,7 @@ def lift(a, name):
     box = trace_arrays.resolve(a)
     if box is not a:
         return box
-    mutation = core.module("autograph_lite.mutation")
-    graph = core.module("autograph_lite.trace.context").current_graph()
+    graph = context.current_graph()
     a = mutation.original(a, graph)  # a branch's copy of the array stands for it
     view = mutation.view_of(a, graph)
     if view is not None and _unliftable(view[0], name) is None:  # `w = r0[1:]; w[0] = t`
@@ -247,8 +247,8 @@ def lift(a, name):
     error = _unliftable(a, name)
     if error is not None:
         raise error
-    with core.module("autograph_lite.trace.context").graph_scope(mutation.root_graph(graph)):
-        box = core.ag().convert_to_tensor(staged_array(a))
+    with context.graph_scope(graph_ir.root_graph(graph)):
+        box = dispatch.convert_to_tensor(staged_array(a))
     return mutation.register_lifted(a, box, graph, name)
 
 
@@ -259,9 +259,7 @@ def leaving_region(values, names, alive):
     (``entering_loop``): `v = t0 if c else t0 * 2` must be `t0` itself on the runs where
     `c` holds, so a later write into either name is seen through the other (a constant
     copy of `t0` would not see it). Arrays the region made stay constants."""
-    mutation = core.module("autograph_lite.mutation")
-    nest = core.module("autograph_lite.nest")
-    graph = core.module("autograph_lite.trace.context").current_graph()
+    graph = context.current_graph()
 
     def leave(v, name):
         if not isinstance(v, np.ndarray):
@@ -280,7 +278,6 @@ def _whole_buffer_owner(a):
     """The array whose whole buffer NumPy view ``a`` is, in the same C order
     (`t.reshape(2, 2)`, `np.ravel(t)`), else ``a`` itself."""
     owner = a.base
-    mutation = core.module("autograph_lite.mutation")
     return owner if isinstance(owner, np.ndarray) and mutation.same_buffer(a, owner) else a
 
 
@@ -289,15 +286,14 @@ def entering_loop(a, name):
     now on when the function made it (``lift``), so the loop's writes reach every name
     that holds it; otherwise (captured, or a view) a tensor of its value that refuses
     writes (``_unliftable``): the array itself would not see them."""
-    mutation = core.module("autograph_lite.mutation")
-    graph = core.module("autograph_lite.trace.context").current_graph()
+    graph = context.current_graph()
     a0 = mutation.original(a, graph)
     view = mutation.view_of(a0, graph)
     owner = _whole_buffer_owner(a0)  # (written through that array: ``lift``)
     error = _unliftable(view[0] if view is not None else owner, name)
     if error is None:
         return lift(a, name)
-    return mutation.frozen(core.ag().convert_to_tensor(staged_array(a)), error)
+    return mutation.frozen(dispatch.convert_to_tensor(staged_array(a)), error)
 
 
 def staged_array(a):
@@ -306,7 +302,7 @@ def staged_array(a):
     the kernel allocates itself, instead of a constant it must receive and copy."""
     flat = a.reshape(-1)
     if a.size and (flat == flat[0]).all():
-        return core.module("autograph_lite.numpy_api").full(a.shape, flat[0], a.dtype)
+        return numpy_api.full(a.shape, flat[0], a.dtype)
     return a
 
 
@@ -325,10 +321,9 @@ def setitem(target, key, value, op=None, name=None):
     (or at a traced index, or inside a staged branch or loop) becomes a box first
     (`lift`). `name`: the target's variable name, for error messages."""
     # (a list holding tensors, `traj[i] = [x, y, z]`, is their stack)
-    target = for_write(target, core.tensor_module().holds_symbolic(value)
+    target = for_write(target, tensor.holds_symbolic(value)
                        or _symbolic_key(key), name)
     if core.is_symbolic(target):
-        mutation = core.module("autograph_lite.mutation")
         if op is None:
             return mutation.write(target, key, value)
         current = target[key]
@@ -338,8 +333,8 @@ def setitem(target, key, value, op=None, name=None):
         return mutation.write(target, key, _BINARY[op](current, value))
     if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
         value = _AUG[op](trace_arrays.getitem(target, key), value)
-    if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
-        return core.ag().setitem(target, key, value)
+    if core.is_tensor(target):  # an eager tensor.Tensor: immutable, the name gets a new value
+        return indexing.setitem(target, key, value)
     target[key] = value
     return target
 
@@ -359,9 +354,9 @@ def for_write(target, traced, name=None):
 def setitem_held(target, key, value, op=None, name=None):
     """`x[key] = value` where `x` is not a local name (`rows[0]`, `self.a`, a global): as
     `setitem`, but nothing can be rebound, so an update that would need a new value (an
-    eager ag.Tensor, which is immutable) is refused rather than lost."""
+    eager tensor.Tensor, which is immutable) is refused rather than lost."""
     if core.is_tensor(target) and not core.is_symbolic(target):
-        raise TypeError(f"'{name}' at {where.caller()} is an ag.Tensor, which is immutable: "
+        raise TypeError(f"'{name}' at {where.caller()} is an tensor.Tensor, which is immutable: "
                         f"writing into it is not supported (make a NumPy copy, "
                         f"np.array(...), and write into that)")
     setitem(target, key, value, op, name)
@@ -379,7 +374,7 @@ def assert_stmt(test, msg=None):
     """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
     if core.is_symbolic(test):
         text = str(msg()) if msg is not None else f"assertion failed at {where.caller()}"
-        core.ag().assert_(test, text)
+        api.assert_(test, text)
         return
     if not test:
         raise AssertionError(msg()) if msg is not None else AssertionError()

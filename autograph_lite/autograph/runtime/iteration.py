@@ -9,12 +9,13 @@ import itertools
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core
+from autograph_lite.api import core as api
+from autograph_lite.autograph.runtime import core, trace_arrays
 
 
 def _int64(x):
     if core.is_symbolic(x) and core.dtype_of(x) != np.int64:
-        return core.ag().cast(x, np.int64)
+        return api.cast(x, np.int64)
     return x
 
 
@@ -50,7 +51,7 @@ class StagedRange(StagedIter):
         if core.is_symbolic(step):
             up = (stop - start + step - 1) // step
             down = (start - stop - step - 1) // (-step)
-            return _nonneg(core.ag().where(step > 0, up, down))
+            return _nonneg(api.where(step > 0, up, down))
         if step > 0:
             return _nonneg((stop - start + step - 1) // step)
         return _nonneg((start - stop - step - 1) // (-step))
@@ -85,7 +86,7 @@ class TensorRows(StagedIter):
         shape = self.x.shape
         if shape and shape[0] is not None:
             return np.int64(shape[0])
-        return core.ag().shape(self.x)[0]
+        return api.shape(self.x)[0]
 
     def item(self, i):
         return self.x[i]
@@ -178,7 +179,6 @@ class NdEnumerate(NdIndex):
 
     def item(self, i):
         index = super().item(i)
-        trace_arrays = core.module("autograph_lite.autograph.runtime.trace_arrays")
         return index, trace_arrays.getitem(self.a, index)
 
 

@@ -16,6 +16,8 @@ import threading
 
 import numpy as np
 
+from autograph_lite import control
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop,
                                               trace_arrays, trial, where)
 from autograph_lite.autograph.runtime.logical import and_
@@ -59,7 +61,7 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
     """Runs `while test(): body()`; stages from the first iteration whose test is a tensor."""
     opts = opts or {}
     while True:
-        cond, staged = core.control().probe_condition(test)
+        cond, staged = control.probe_condition(test)
         if staged:
             loc = where.caller()
             _reject_else(opts, "while", loc)
@@ -123,7 +125,7 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
     go = True if extra_test is None else extra_test()
     if not core.is_symbolic(go) and not go:
         return
-    graph = core.module("autograph_lite.trace.context").current_graph()
+    graph = context.current_graph()
     for k, item in enumerate(_items(iter_)):
         mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):

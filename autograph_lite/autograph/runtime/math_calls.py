@@ -14,7 +14,8 @@ import math
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import core
+from autograph_lite import numpy_api
+from autograph_lite.ops import dispatch
 
 # math function -> (NumPy ufunc, whether an infinite result of a finite argument is an
 # overflow rather than a domain error)
@@ -31,11 +32,11 @@ _TESTS = {math.isnan: np.isnan, math.isinf: np.isinf, math.isfinite: np.isfinite
 
 
 def _api():
-    return core.module("autograph_lite.numpy_api")
+    return numpy_api
 
 
 def _apply(name, *args, **attrs):
-    return core.module("autograph_lite.ops.dispatch").apply(name, *args, **attrs)
+    return dispatch.apply(name, *args, **attrs)
 
 
 def _check(ok, message, error):
@@ -43,7 +44,7 @@ def _check(ok, message, error):
 
 
 def _float(x, name):
-    x = core.ag().convert_to_tensor(x)
+    x = dispatch.convert_to_tensor(x)
     if x.dtype.kind == "c":
         raise TypeError(f"math.{name}() takes a real number, got a complex tensor; use the "
                         f"NumPy function")
@@ -93,7 +94,7 @@ def to_int(fn, name):
     """``name(x)`` to a Python int (weak int64) by the NumPy rounding ``fn``, with CPython's
     errors for NaN and infinities (a bare cast would give a number there)."""
     def call(x):
-        t = core.ag().convert_to_tensor(x)
+        t = dispatch.convert_to_tensor(x)
         if t.dtype.kind in "iub":
             return _apply("as_weak", _api().cast(t, np.int64))
         v = fn(_float(t, name))

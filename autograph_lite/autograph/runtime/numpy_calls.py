@@ -10,13 +10,16 @@ that appends to it, the list is a TensorList (data.py): its stack is its rows so
 
 import numpy as np
 
+from autograph_lite import numpy_api, tensor
+from autograph_lite.api import core as api
+from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, data, iteration
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 
 
 def _has_symbolic(args):
-    return core.tensor_module().holds_symbolic(tuple(args))
+    return tensor.holds_symbolic(tuple(args))
 
 
 def _stack_of_tensor(stack):
@@ -36,9 +39,8 @@ def _array_of(f):
     def call(obj, dtype=None, *args, **kwargs):
         if not _has_symbolic((obj,)) or args or set(kwargs) - {"copy"}:
             return f(obj, dtype, *args, **kwargs)
-        numpy_api = core.module("autograph_lite.numpy_api")
         copy = f is np.array and kwargs.get("copy", True)
-        out = core.ag().convert_to_tensor(obj)  # (a list's: the stack)
+        out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return numpy_api.astype(out, dtype)
@@ -55,7 +57,6 @@ def overload(f):
     if name is not None:
         def allocate(*args, **kwargs):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):
-                numpy_api = core.module("autograph_lite.numpy_api")
                 return getattr(numpy_api, name)(*args, **kwargs)
             if f is np.empty:
                 # Undefined contents may as well be zeros: a uniform array that later
@@ -63,8 +64,7 @@ def overload(f):
                 return np.zeros(*args, **kwargs)
             return f(*args, **kwargs)
         return allocate
-    ag = core.ag()
-    if f is np.stack or (ag is not None and f is getattr(ag, "stack", None)):
+    if f is np.stack or f is api.stack:
         return _stack_of_tensor(f)
     if f is np.copyto:
         def copyto(dst, src, *args, **kwargs):
@@ -81,7 +81,7 @@ def overload(f):
     if f is np.arange:
         def arange(*args, **kwargs):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):
-                return core.module("autograph_lite.numpy_api").arange(*args, **kwargs)
+                return numpy_api.arange(*args, **kwargs)
             return f(*args, **kwargs)
         return arange
     if f is np.array or f is np.asarray:

@@ -11,6 +11,8 @@ loop's line.
 
 import numpy as np
 
+from autograph_lite import control, mutation
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, logical, staging, trial, unset,
                                               where)
 from autograph_lite.autograph.runtime.variables import is_undefined
@@ -78,8 +80,8 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
 
 
 def _loop_reachable():
-    graph = core.module("autograph_lite.trace.context").current_graph()
-    return core.module("autograph_lite.mutation").loop_reachable(graph)
+    graph = context.current_graph()
+    return mutation.loop_reachable(graph)
 
 
 def _is_set_before(value):
@@ -129,7 +131,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         return out
 
     with where.located("staged loop", loc):
-        final = core.control().while_loop(cond, loop_body, tuple(values_c),
+        final = control.while_loop(cond, loop_body, tuple(values_c),
                                           maximum_iterations=opts.get("maximum_iterations"),
                                           loop_var_names=names_c)
     return full(final)  # the flagged variables are MaybeUnset now

@@ -14,6 +14,9 @@ Python keys) costs one call and a type check while tracing, nothing at run time.
 
 import numpy as np
 
+from autograph_lite import dtypes, mutation, ops, tensor
+from autograph_lite.ops import dispatch
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core
 
 
@@ -26,7 +29,7 @@ _SYMBOLIC = None  # the SymbolicTensor class, looked up once (isinstance is the 
 
 def _symbolic_type():
     global _SYMBOLIC
-    mod = core.tensor_module()
+    mod = tensor
     if mod is None:
         return _NoTensor
     _SYMBOLIC = mod.SymbolicTensor
@@ -68,7 +71,7 @@ def _numpy_values(seq):
 
 def _weak(t):
     """`t` (a scalar) as a weakly typed value: it promotes as the Python number it was."""
-    return core.module("autograph_lite.ops").apply("as_weak", t)
+    return ops.apply("as_weak", t)
 
 
 def _sequence_item(seq, key):
@@ -79,7 +82,7 @@ def _sequence_item(seq, key):
         return None
     kind = _python_numbers(seq)
     if kind is not None:
-        table = core.ag().constant(np.asarray(seq, dtype={bool: np.bool_, int: np.int64,
+        table = dispatch.constant(np.asarray(seq, dtype={bool: np.bool_, int: np.int64,
                                                           float: np.float64}[kind]))
         return _weak(table[key])
     if _numpy_values(seq):
@@ -88,18 +91,17 @@ def _sequence_item(seq, key):
 
 
 def _as_constant(array):
-    dtypes = core.module("autograph_lite.dtypes")
     if array.dtype not in dtypes.ALL:  # never a silent conversion (complex, object, ...)
         raise TypeError(f"a NumPy array of dtype {array.dtype} cannot be read with a tensor "
                         f"index: it would become a constant of the graph, and {array.dtype} "
                         f"is not a supported dtype ({', '.join(map(str, dtypes.ALL))})")
-    return core.ag().constant(array)
+    return dispatch.constant(array)
 
 
 def in_region():
     """Whether a staged branch or loop body is being traced now (a write into a NumPy
     array there happens at run time, if at all, not now)."""
-    graph = core.module("autograph_lite.trace.context").current_graph()
+    graph = context.current_graph()
     return graph is not None and graph.parent is not None
 
 
@@ -107,9 +109,9 @@ def resolve(x):
     """`x`, or the box a NumPy array of trace time became when a staged branch or loop
     wrote into it (mutation.py, ``lifted``)."""
     if type(x) is np.ndarray:
-        graph = core.module("autograph_lite.trace.context").current_graph()
+        graph = context.current_graph()
         if graph is not None:
-            box = core.module("autograph_lite.mutation").lifted(x, graph)
+            box = mutation.lifted(x, graph)
             if box is not None:
                 return box
     return x
@@ -121,9 +123,9 @@ def _view(target, key):
     staged code makes it one (data.lift), the view stands for the box's `[key]`."""
     item = target[key]
     if isinstance(item, np.ndarray) and item.size and np.shares_memory(item, target):
-        graph = core.module("autograph_lite.trace.context").current_graph()
+        graph = context.current_graph()
         if graph is not None:
-            core.module("autograph_lite.mutation").record_view(item, target, key, graph)
+            mutation.record_view(item, target, key, graph)
     return item
 
 

@@ -13,6 +13,10 @@ import contextlib
 
 import numpy as np
 
+from autograph_lite import contiguity, mutation, numpy_api, tensor
+from autograph_lite.ir import graph as graph_ir
+from autograph_lite.ops import dispatch
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, data, staging, trace_arrays, unset
 from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
 
@@ -32,11 +36,9 @@ def active():
 
 @contextlib.contextmanager
 def _scratch_graph():
-    context = core.module("autograph_lite.trace.context")
-    graph = core.module("autograph_lite.ir.graph")
+    graph = graph_ir
     g = graph.Graph("autograph_trial", parent=context.current_graph())
     _DEPTH[0] += 1
-    mutation = core.module("autograph_lite.mutation")
     try:
         with context.graph_scope(g), mutation.scope() as log:
             try:
@@ -56,11 +58,10 @@ def _placeholder_input(g, value):
         return _rebuild(value, [_placeholder_input(g, v) for v in value])
     if isinstance(value, dict):
         return {k: _placeholder_input(g, v) for k, v in value.items()}
-    dispatch = core.module("autograph_lite.ops.dispatch")
     v = dispatch.as_value(g, value)
     param = g.add_input(v.type)
-    core.module("autograph_lite.contiguity").stand_in(param, v)  # (its layout, too)
-    return core.tensor_module().SymbolicTensor(param)
+    contiguity.stand_in(param, v)  # (its layout, too)
+    return tensor.SymbolicTensor(param)
 
 
 def zeros_like(value):
@@ -80,7 +81,7 @@ class _TrialList(list):
 
     def __getitem__(self, index):
         if core.is_symbolic(index):
-            return core.module("autograph_lite.numpy_api").stack(list(self))[index]
+            return numpy_api.stack(list(self))[index]
         return list.__getitem__(self, index)
 
 
@@ -120,13 +121,13 @@ def copy_for_trial(v):
         # a write at trace time mutates a NumPy array: keep the real one intact. While
         # tracing, the copy stands for the original (a write inside a staged region makes
         # the original a tensor, mutation.py `lifted`), or is the tensor it already became
-        graph = core.module("autograph_lite.trace.context").current_graph()
+        graph = context.current_graph()
         if graph is None:
             return v.copy()
         box = trace_arrays.resolve(v)
         if box is not v:
             return box
-        return core.module("autograph_lite.mutation").copy_of(v, graph)
+        return mutation.copy_of(v, graph)
     return v
 
 
