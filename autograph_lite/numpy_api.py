@@ -496,7 +496,7 @@ def arange(start, stop=None, step=1, dtype=None):
     length = None
     if builtins.all(isinstance(p, (int, float, np.number)) for p in parts):
         if step == 0:
-            raise ValueError("arange/ag.range: the step (delta) must not be zero")
+            raise ZeroDivisionError("division by zero (np.arange's step is 0)")
         length = len(np.arange(start, stop, step))
     return apply("range", start, stop, step, dtype=dtype, length=length)
 

@@ -95,9 +95,14 @@ def _range_infer(in_types, dtype, length=None):
     return [TensorType(dtypes.as_dtype(dtype), (length,))]
 
 
+# NumPy's error for a zero step that is a NumPy number (a tensor here); of Python numbers
+# only, a ZeroDivisionError (numpy_api.arange raises that while tracing)
+_ZERO_STEP = "Maximum allowed size exceeded (np.arange's step is 0)"
+
+
 def _range_eager(start, limit, delta, dtype, length=None):
     if delta == 0:
-        raise ValueError("range: delta must not be zero")
+        raise ValueError(_ZERO_STEP)
     return np.arange(start, limit, delta).astype(dtype)
 
 
@@ -105,7 +110,7 @@ def _range_lower(em, node):
     a, b, c = (em.name(v) for v in node.inputs)
     dt = node.attrs["dtype"]
     em.line(f"if {c} == 0:")
-    em.line("    raise ValueError('range: delta must not be zero')")
+    em.line(f"    raise ValueError({_ZERO_STEP!r})")
     return f"np.arange({a}, {b}, {c}).astype({em.dt(dt)})"
 
 

@@ -132,6 +132,20 @@ def test_np_array_of_tensors_and_arange_of_a_tensor():
           exact=True)
 
 
+def arange_by(x, step):
+    return np.arange(0, x.shape[0], step) * 1.0, np.arange(5, 0, -2), np.arange(0.0, 1.0, 0.25)
+
+
+def test_a_zero_arange_step_raises_numpys_error():
+    # NumPy: ValueError for a NumPy number step (a tensor here), checked at run time...
+    raised = []  # (agree checks each side raised NumPy's exception type)
+    agree(arange_by, calls=[(np.ones(4), I64(2)), (np.ones(3), I64(0))], errors=raised)
+    assert len(raised) == 2 and all("Maximum allowed size" in m for *_, m in raised), raised
+    # ...and ZeroDivisionError when every part is a Python number
+    with pytest.raises(ZeroDivisionError):
+        ag.defun(lambda x: np.arange(0, 3, 0) * x, backend="interpreter")(1.0)
+
+
 def write_through_flip(x):
     y = x * 1.0
     v = np.flip(y)
