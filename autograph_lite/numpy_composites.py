@@ -19,7 +19,7 @@ from .ops import linalg
 from .ops.dispatch import apply, convert_to_tensor
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
-from .tensor import SymbolicTensor
+from .tensor import SymbolicTensor, Tensor
 
 
 def _static_int(v, what):
@@ -483,6 +483,84 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if keepdims:
         med = npa.reshape(med, (1,) * len(shape)) if axis is None else npa.expand_dims(med, ax)
     return med
+
+
+def _quantile(a, q, axis, keepdims, method, what):
+    """np.quantile's 'linear' method as NumPy computes it (numpy/lib/_function_base_impl.py
+    ``_quantile``/``_lerp``), step for step so the bits agree: virtual index ``(n - 1) *
+    q``, the two neighbours in the sorted array (the last one from ``n - 1`` on, where
+    NumPy's index is -1, which its ``gamma`` keeps), their lerp from whichever end is
+    nearer, NaN where the sorted slice ends in NaN. A Python-number ``q`` is NumPy's weak
+    scalar (a float32 array's quantile is float32); ``q`` must be known while tracing."""
+    x = convert_to_tensor(a)
+    if x.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    if method != "linear":
+        raise NotImplementedError(f"np.{what}(..., method={method!r}) is not staged; "
+                                  f"'linear' (the default) is")
+    if isinstance(q, Tensor) or (isinstance(q, (list, tuple))
+                                 and builtins.any(isinstance(v, Tensor) for v in q)):
+        raise TypeError(f"np.{what}'s q must be known while tracing (numbers or a list of "
+                        f"them), got a tensor; use ag.py_func for a q known at run time")
+    weak = type(q) in (int, float)
+    qa = np.true_divide(q, 100) if what == "percentile" else np.asanyarray(q, np.float64)
+    qa = np.asarray(qa, np.float64)
+    if qa.size and not (qa.min() >= 0 and qa.max() <= 1):
+        raise ValueError("Percentiles must be in the range [0, 100]" if what == "percentile"
+                         else "Quantiles must be in the range [0, 1]")
+    if qa.ndim > 1:
+        raise ValueError("q must be a scalar or 1d")
+    shape = x.shape
+    if axis is None:
+        x, ax = npa.ravel(x), 0
+    else:
+        ax = _axis(_static_int(axis, f"np.{what}'s axis (one axis)"), x.ndim)
+    s = npa.sort(x, axis=ax)
+    n = _dim(s, ax)
+    last = n - 1
+    vi = npa.cast(last, np.float64) * qa if isinstance(n, Tensor) else last * qa
+    above = vi >= last
+    floor = np.floor(vi)
+    prev = npa.where(above, -1.0, floor)
+    gamma = vi - prev                       # (NumPy's: -1 where above kept)
+    at = [npa.cast(npa.where(above, last, i), np.int64) for i in (floor, floor + 1)]
+    lo, hi = (_take(s, i, ax) for i in at)
+    if qa.ndim:  # the q axis first, as NumPy's
+        perm = [ax] + [k for k in builtins.range(lo.ndim) if k != ax]
+        lo, hi = (npa.transpose(v, perm) for v in (lo, hi))
+        gamma = npa.reshape(gamma, gamma.shape + (1,) * (lo.ndim - 1))
+    t, u = gamma, 1.0 - gamma
+    if weak and s.dtype.kind == "f":        # (a weak Python float in NumPy's lerp)
+        t, u = npa.cast(t, s.dtype), npa.cast(u, s.dtype)
+    diff = hi - lo
+    out = npa.where(gamma >= 0.5, hi - diff * u, lo + diff * t)
+    if s.dtype.kind == "f":                 # a NaN sorts last: the result is that NaN
+        tail = _take(s, last, ax)
+        out = npa.where(np.isnan(tail), tail, out)
+    if keepdims:
+        out = (npa.reshape(out, qa.shape + (1,) * len(shape)) if axis is None
+               else npa.expand_dims(out, ax + qa.ndim))
+    return out
+
+
+@public("np.percentile")
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    _no_out(out, weights, interpolation, "percentile")
+    return _quantile(a, q, axis, keepdims, method, "percentile")
+
+
+@public("np.quantile")
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    _no_out(out, weights, interpolation, "quantile")
+    return _quantile(a, q, axis, keepdims, method, "quantile")
+
+
+def _no_out(out, weights, interpolation, what):
+    for name, v in (("out", out), ("weights", weights), ("interpolation", interpolation)):
+        if v is not None:
+            raise NotImplementedError(f"np.{what}(..., {name}=) is not staged")
 
 
 @public("np.average")
