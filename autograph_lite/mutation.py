@@ -255,14 +255,10 @@ def _sym(value):
     return SymbolicTensor(value)
 
 
-def _apply(name, *args, **attrs):
-    return apply(name, *args, **attrs)
-
-
 def _replay(step, value):
     op, attrs, extra = step
     attrs, k = step_output(attrs)
-    out = _apply(op, _sym(value), *map(_sym, extra), **attrs)
+    out = apply(op, _sym(value), *map(_sym, extra), **attrs)
     return (out if k is None else out[k])._v
 
 
@@ -270,25 +266,25 @@ def _invert(step, parent, child):
     """The parent's new value after its view ``step`` became ``child``."""
     op, attrs, extra = step
     if op == "getitem":
-        return _apply("setitem", _sym(parent), _sym(child), *map(_sym, extra),
+        return apply("setitem", _sym(parent), _sym(child), *map(_sym, extra),
                       **attrs)._v
     if op == "transpose":
         axes = attrs.get("axes")
         n = child.type.ndim
         axes = tuple(range(n))[::-1] if axes is None else tuple(a % n for a in axes)
         inverse = tuple(int(k) for k in np.argsort(axes))
-        return _apply("transpose", _sym(child), axes=inverse)._v
+        return apply("transpose", _sym(child), axes=inverse)._v
     if op in ("real", "imag"):  # the other part kept
-        re = _sym(child) if op == "real" else _apply("real", _sym(parent))
-        im = _sym(child) if op == "imag" else _apply("imag", _sym(parent))
-        return _cast(_apply("make_complex", re, im)._v, parent.type.dtype)
+        re = _sym(child) if op == "real" else apply("real", _sym(parent))
+        im = _sym(child) if op == "imag" else apply("imag", _sym(parent))
+        return _cast(apply("make_complex", re, im)._v, parent.type.dtype)
     if op in ("reshape", "squeeze", "expand_dims"):  # (a reshape here views a C array)
-        return _apply("reshape_as", _sym(child), _sym(parent))._v
+        return apply("reshape_as", _sym(child), _sym(parent))._v
     if op == "split":  # the parent's parts again, this one replaced
         attrs, k = step_output(attrs)
-        parts = list(_apply(op, _sym(parent), **attrs))
+        parts = list(apply(op, _sym(parent), **attrs))
         parts[k] = _sym(child)
-        return _apply("concat", *parts, axis=attrs.get("axis", 0))._v
+        return apply("concat", *parts, axis=attrs.get("axis", 0))._v
     raise NotImplementedError(f"writing through the result of '{op}' is not supported; "
                               f"index the original array instead, or write into a .copy()")
 
@@ -362,7 +358,7 @@ def augmented(box, op, other):
     """``box op= other`` (``x += y``): NumPy's in-place ufunc on arrays (same_kind
     casting, the target keeps its shape), a new value for scalars (0-d tensors that are
     not array arguments: NumPy scalars rebind)."""
-    result = _apply(op, box, other)
+    result = apply(op, box, other)
     if box.ndim == 0 and not is_argument(box) and not box._chain:
         return result  # (with a chain: NumPy's 0-d view, `np.squeeze(x)`: written)
     return store(box, result, lambda a, b: f"Cannot cast ufunc '{op}' output from "
@@ -382,7 +378,7 @@ def store(box, value, cast_error, casting="same_kind"):
         raise ValueError(f"non-broadcastable output operand with shape {box.shape} doesn't "
                          f"match the broadcast shape {value.shape}")
     if value.dtype != box.dtype:
-        value = _apply("cast", value, dtype=box.dtype)
+        value = apply("cast", value, dtype=box.dtype)
     return write(box, Ellipsis, value)
 
 
@@ -464,7 +460,7 @@ def _invert_chain(chain, base, child):
 
 
 def _cast(v, dtype):
-    return v if v.type.dtype == dtype else _apply("cast", _sym(v), dtype=dtype)._v
+    return v if v.type.dtype == dtype else apply("cast", _sym(v), dtype=dtype)._v
 
 
 def _select(flag, thunk, other):
@@ -485,13 +481,13 @@ def _select(flag, thunk, other):
 def _and(a, b):
     if a is None or b is None:
         return b if a is None else a
-    return _apply("logical_and", _sym(a), _sym(b))._v
+    return apply("logical_and", _sym(a), _sym(b))._v
 
 
 def _or(a, b):
     if a is None or b is None:
         return None
-    return _apply("logical_or", _sym(a), _sym(b))._v
+    return apply("logical_or", _sym(a), _sym(b))._v
 
 
 def options_of(box, start):
@@ -607,7 +603,7 @@ def _untracked_view(array, graph):
         box = entry.box if entry.original is None else lifted(entry.original, graph)
         if box is not None:
             if same_buffer(array, entry.array):
-                return _apply("reshape", box, shape=tuple(array.shape))
+                return apply("reshape", box, shape=tuple(array.shape))
             raise NotImplementedError(
                 f"a NumPy array made while tracing, read at {user_location() or 'here'}, "
                 f"shares memory with one that was written with tensors (a reshape, ravel or "

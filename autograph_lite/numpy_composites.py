@@ -503,8 +503,7 @@ def _quantile(a, q, axis, keepdims, method, what):
         raise TypeError(f"np.{what}'s q must be known while tracing (numbers or a list of "
                         f"them), got a tensor; use ag.py_func for a q known at run time")
     weak = type(q) in (int, float)
-    qa = np.true_divide(q, 100) if what == "percentile" else np.asanyarray(q, np.float64)
-    qa = np.asarray(qa, np.float64)
+    qa = np.asarray(np.true_divide(q, 100) if what == "percentile" else q, np.float64)
     if qa.size and not (qa.min() >= 0 and qa.max() <= 1):
         raise ValueError("Percentiles must be in the range [0, 100]" if what == "percentile"
                          else "Quantiles must be in the range [0, 1]")

@@ -9,7 +9,7 @@ liveness), `converters/` (one rewrite each), `pipeline.py` (their order),
 from autograph_lite.autograph.api import (convert, do_not_convert, is_library_code, to_code,
                                           to_graph)
 from autograph_lite.autograph.operators import UNROLL_LIMIT, set_loop_options
-from autograph_lite.autograph.pyct.origin import lookup as origin_of
+from autograph_lite.errors import lookup as origin_of
 from autograph_lite.autograph.pyct.origin import user_location
 
 __all__ = ["convert", "to_graph", "to_code", "do_not_convert", "is_library_code",

@@ -206,7 +206,8 @@ def _broadcast_infer(in_types):
 
 defop("broadcast_to", infer=_broadcast_infer,
       eager=lambda x, like: np.broadcast_to(x, np.shape(like))[()],
-      scalar=lambda em, e, ts, out: e[0], cast_operands=False, read_only=True, doc="np.broadcast_to: x broadcast to the shape of input 1 (read-only in NumPy)")
+      scalar=lambda em, e, ts, out: e[0], cast_operands=False, read_only=True,
+      doc="np.broadcast_to: x broadcast to the shape of input 1 (read-only in NumPy)")
 
 
 def _split_infer(in_types, sections, axis=0):

@@ -6,7 +6,8 @@ import gast
 import pytest
 
 import autograph_lite.autograph as autograph
-from autograph_lite.autograph.pyct import origin, parser, templates
+from autograph_lite import errors
+from autograph_lite.autograph.pyct import parser, templates
 
 
 def decorated(fn):
@@ -79,9 +80,9 @@ def test_origin_map_points_generated_lines_at_user_lines():
     path = g.ag__converted.path
     text = open(path).read().splitlines()
     line = next(i for i, t in enumerate(text, 1) if "ag__.if_stmt" in t)
-    assert origin.lookup(path, line) == (__file__, f.__code__.co_firstlineno + 1)
+    assert errors.lookup(path, line) == (__file__, f.__code__.co_firstlineno + 1)
     body = next(i for i, t in enumerate(text, 1) if "x = x - 1" in t)
-    assert origin.lookup(path, body) == (__file__, f.__code__.co_firstlineno + 2)
+    assert errors.lookup(path, body) == (__file__, f.__code__.co_firstlineno + 2)
 
 
 def test_closure_cells_and_globals_are_shared():

@@ -269,13 +269,13 @@ def write_through_broadcast(x):
     return b
 
 
+_BROADCASTS = _functions(broadcasts)
+
+
 @examples(6)
 @given(arrays(F64, shapes(1, min_side=1)), st.integers(0, 3))
 def test_broadcast_to_is_a_read_only_view_as_numpy(x, n):
     agree(broadcasts, x, I64(n), functions=_BROADCASTS, exact=True)
-
-
-_BROADCASTS = _functions(broadcasts)
 
 
 @pytest.mark.parametrize("fn,args", [

@@ -13,7 +13,6 @@ import sys
 import gast
 
 from autograph_lite import errors
-from autograph_lite.errors import is_generated, lookup  # noqa: F401  (pyct's names)
 
 
 def source_map(module):

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from autograph_lite.autograph.pyct import origin
+from autograph_lite import errors
 from autograph_lite.autograph.runtime import builtins_, math_calls, numpy_calls, where
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
@@ -64,7 +64,7 @@ def _warn_once(func, reason):
 def _should_convert(func):
     if getattr(func, _ATTR, False) or hasattr(func, "ag__converted"):
         return False
-    if origin.is_generated(func.__code__.co_filename):
+    if errors.is_generated(func.__code__.co_filename):
         return False  # defined inside converted code: already converted with its parent
     return not is_library_code(func)
 

@@ -92,7 +92,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     before = get_state()
     init = _lists_as_tensor_lists(before, body, orelse, get_state, set_state, names, nouts,
                                   loc)
-    set_state(init)
+    if init is not before:
+        set_state(init)
     alive = _reachable()
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
     traced, order = {}, []
@@ -162,13 +163,14 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
     out = list(init)
     for i in lists:
         orig, grown = init[i], [a[i] for a in after]
-        if not all(_appended_rows(orig, g) is not None for g in grown) or _same_items(*grown):
+        appended = [_appended_rows(orig, g) for g in grown]
+        if None in appended or _same_items(*grown):
             continue
-        rows = _appended_rows(orig, grown[0]) + _appended_rows(orig, grown[1])
+        rows = appended[0] + appended[1]
         if rows and all(core.is_tensor_like(v) for v in orig):
             out[i] = trial.as_tensor_list(orig, rows[0], names[i], loc,
                                           max(len(g) for g in grown) - len(orig), rows)
-    return tuple(out)
+    return tuple(out) if out != list(init) else init
 
 
 def _appended_rows(orig, grown):

@@ -11,7 +11,7 @@ import types
 
 import numpy as np
 
-from autograph_lite import errors, mutation, nest, numpy_api, ops, tensor
+from autograph_lite import errors, mutation, nest, numpy_api, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
@@ -64,7 +64,7 @@ class TensorList(tuple):
         row = x if core.is_tensor(x) else np.asarray(x)
         if core.dtype_of(row) != buf.dtype and np.can_cast(row.dtype, buf.dtype, "same_kind"):
             row = api.cast(row, buf.dtype)
-        return TensorList(ops.apply("list_push", buf, self.length, row), self.length + 1)
+        return TensorList(dispatch.apply("list_push", buf, self.length, row), self.length + 1)
 
 
 def new_tensor_list(items, row, capacity):
@@ -333,7 +333,7 @@ def setitem(target, key, value, op=None, name=None):
         return mutation.write(target, key, _BINARY[op](current, value))
     if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
         value = _AUG[op](trace_arrays.getitem(target, key), value)
-    if core.is_tensor(target):  # an eager tensor.Tensor: immutable, the name gets a new value
+    if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return indexing.setitem(target, key, value)
     target[key] = value
     return target
@@ -354,9 +354,9 @@ def for_write(target, traced, name=None):
 def setitem_held(target, key, value, op=None, name=None):
     """`x[key] = value` where `x` is not a local name (`rows[0]`, `self.a`, a global): as
     `setitem`, but nothing can be rebound, so an update that would need a new value (an
-    eager tensor.Tensor, which is immutable) is refused rather than lost."""
+    eager ag.Tensor, which is immutable) is refused rather than lost."""
     if core.is_tensor(target) and not core.is_symbolic(target):
-        raise TypeError(f"'{name}' at {where.caller()} is an tensor.Tensor, which is immutable: "
+        raise TypeError(f"'{name}' at {where.caller()} is an ag.Tensor, which is immutable: "
                         f"writing into it is not supported (make a NumPy copy, "
                         f"np.array(...), and write into that)")
     setitem(target, key, value, op, name)

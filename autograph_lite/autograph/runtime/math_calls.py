@@ -31,16 +31,8 @@ _TO_INT = {math.floor: np.floor, math.ceil: np.ceil, math.trunc: np.trunc}
 _TESTS = {math.isnan: np.isnan, math.isinf: np.isinf, math.isfinite: np.isfinite}
 
 
-def _api():
-    return numpy_api
-
-
-def _apply(name, *args, **attrs):
-    return dispatch.apply(name, *args, **attrs)
-
-
 def _check(ok, message, error):
-    _apply("assert", ok, message=message, error=error)
+    dispatch.apply("assert", ok, message=message, error=error)
 
 
 def _float(x, name):
@@ -48,7 +40,7 @@ def _float(x, name):
     if x.dtype.kind == "c":
         raise TypeError(f"math.{name}() takes a real number, got a complex tensor; use the "
                         f"NumPy function")
-    return _api().cast(x, np.float64)
+    return numpy_api.cast(x, np.float64)
 
 
 def _checked(r, args, overflow):
@@ -67,7 +59,7 @@ def _checked(r, args, overflow):
     else:
         _check(~(inf & ~overflow), "math domain error", "ValueError")
         _check(~(inf & overflow), "math range error", "OverflowError")
-    return _apply("as_weak", r)
+    return dispatch.apply("as_weak", r)
 
 
 def _log(x, base=None):
@@ -87,7 +79,7 @@ def _pow(x, y):
 
 
 def _atan2(y, x):
-    return _apply("as_weak", np.arctan2(_float(y, "atan2"), _float(x, "atan2")))
+    return dispatch.apply("as_weak", np.arctan2(_float(y, "atan2"), _float(x, "atan2")))
 
 
 def to_int(fn, name):
@@ -96,12 +88,12 @@ def to_int(fn, name):
     def call(x):
         t = dispatch.convert_to_tensor(x)
         if t.dtype.kind in "iub":
-            return _apply("as_weak", _api().cast(t, np.int64))
+            return dispatch.apply("as_weak", numpy_api.cast(t, np.int64))
         v = fn(_float(t, name))
         _check(~np.isnan(v), "cannot convert float NaN to integer", "ValueError")
         _check(np.abs(v) < 2.0 ** 63, "cannot convert float infinity (or a number past "
                "int64) to integer", "OverflowError")
-        return _apply("as_weak", _api().cast(v, np.int64))
+        return dispatch.apply("as_weak", numpy_api.cast(v, np.int64))
     return call
 
 

@@ -14,7 +14,7 @@ Python keys) costs one call and a type check while tracing, nothing at run time.
 
 import numpy as np
 
-from autograph_lite import dtypes, mutation, ops, tensor
+from autograph_lite import dtypes, mutation, tensor
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core
@@ -71,7 +71,7 @@ def _numpy_values(seq):
 
 def _weak(t):
     """`t` (a scalar) as a weakly typed value: it promotes as the Python number it was."""
-    return ops.apply("as_weak", t)
+    return dispatch.apply("as_weak", t)
 
 
 def _sequence_item(seq, key):

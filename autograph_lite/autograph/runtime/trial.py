@@ -36,8 +36,7 @@ def active():
 
 @contextlib.contextmanager
 def _scratch_graph():
-    graph = graph_ir
-    g = graph.Graph("autograph_trial", parent=context.current_graph())
+    g = graph_ir.Graph("autograph_trial", parent=context.current_graph())
     _DEPTH[0] += 1
     try:
         with context.graph_scope(g), mutation.scope() as log:

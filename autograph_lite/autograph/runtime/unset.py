@@ -32,7 +32,7 @@ import operator
 
 import numpy as np
 
-from autograph_lite import ops
+from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core
 
 
@@ -63,7 +63,7 @@ class MaybeUnset:
         """The value, after a staged check that raises Python's error where it is unset."""
         error, text = (NameError, free_message) if free else (UnboundLocalError, message)
         if core.is_symbolic(self.is_set):
-            ops.apply("assert", self.is_set, message=text(self.name), error=error.__name__)
+            dispatch.apply("assert", self.is_set, message=text(self.name), error=error.__name__)
         elif not self.is_set:
             raise error(text(self.name))
         return self.value
