@@ -9,7 +9,6 @@ Placeholders are plain names in the template. A substitution may be:
 Converters build all statements this way instead of constructing gast nodes by hand.
 """
 
-import copy
 import functools
 
 import gast
@@ -19,6 +18,31 @@ import gast
 def _parse_template(template):
     import textwrap
     return gast.parse(textwrap.dedent(template))
+
+
+def copy_tree(node):
+    """A copy of `node` (an AST node, or a list of them) whose every node is new.
+
+    Converters substitute parts of the tree they are rewriting, and a part may land in
+    more than one place, so each substitution is a copy. Only the nodes are copied:
+    the annotations converters and analyses set on them (`ag_origin`, `ag_live_out`, ...)
+    are shared, since no one changes an annotation's value in place (they are set
+    anew). ``copy.deepcopy`` copied those too, through its generic protocol, and took
+    half of a large function's conversion time."""
+    if isinstance(node, list):
+        return [copy_tree(n) for n in node]
+    if not isinstance(node, gast.AST):
+        return node
+    new = node.__class__.__new__(node.__class__)
+    fields = new.__dict__
+    fields.update(node.__dict__)
+    for field in node._fields:
+        value = fields.get(field)
+        if isinstance(value, list):
+            fields[field] = [copy_tree(v) if isinstance(v, gast.AST) else v for v in value]
+        elif isinstance(value, gast.AST):
+            fields[field] = copy_tree(value)
+    return new
 
 
 def _name(id_, ctx):
@@ -44,7 +68,7 @@ def _as_expr(value, ctx):
     if isinstance(value, (list, tuple)):
         return gast.Tuple(elts=[_as_expr(v, ctx) for v in value], ctx=ctx)
     if isinstance(value, gast.AST):
-        return set_ctx(copy.deepcopy(value), ctx)
+        return set_ctx(copy_tree(value), ctx)
     return gast.Constant(value=value, kind=None)
 
 
@@ -79,9 +103,9 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(item, gast.Expr) and isinstance(item.value, gast.Name):
             value = self.subs.get(item.value.id)
             if isinstance(value, list):
-                return [copy.deepcopy(v) for v in value]
+                return [copy_tree(v) for v in value]
             if isinstance(value, gast.stmt):
-                return copy.deepcopy(value)
+                return copy_tree(value)
         if (splice_exprs and isinstance(item, gast.Name)
                 and isinstance(self.subs.get(item.id), list)):
             return [_as_expr(v, item.ctx) for v in self.subs[item.id]]
@@ -114,7 +138,7 @@ class _Replacer(gast.NodeTransformer):
 
 def replace(template, **subs):
     """Returns the list of statements of `template` with placeholders substituted."""
-    module = copy.deepcopy(_parse_template(template))
+    module = copy_tree(_parse_template(template))
     replacer = _Replacer(subs)
     replacer.generic_visit(module)
     return module.body
