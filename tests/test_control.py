@@ -170,3 +170,40 @@ def test_while_loop_variable_errors():
     with pytest.raises(TypeError, match="'hello'"):
         graph_text(lambda x: ag.while_loop(lambda v, s: np.sum(v) < 10,
                                            lambda v, s: (v + 1.0, s), (x, "hello")), x)
+
+
+# --- dead results of regions (ir/passes/dce.py) ----------------------------------------------
+
+def unread_branch_and_loop_values(x, n):
+    spare = x[0]            # set in the branch below, never read afterwards
+    i = 0
+    total = x[0] * 0.0
+    trips = x[0] * 0.0      # a loop variable only an unused value reads after the loop
+    while i < n:
+        if x[i % 3] > 0:
+            total = total + x[i % 3]
+            spare = x[1] * 2.0
+        else:
+            spare = x[2] - 1.0
+        trips = trips + 1.0
+        i += 1
+    unused = trips * 2.0  # noqa: F841 - what the test is about
+    return total
+
+
+def test_unread_branch_results_and_loop_variables_are_dropped():
+    args = (np.array([1.5, -2.0, 3.0]), np.int64(5))
+    cf = ag.defun(unread_branch_and_loop_values, backend="interpreter").get_concrete_function(
+        *args)
+    loops = [n for n in cf.graph.walk() if n.op == "while_loop"]
+    conds = [n for n in cf.graph.walk() if n.op == "cond"]
+    # the loop keeps the counter and the sum (`trips` goes: only `unused` read it), and the
+    # `if` keeps only the sum
+    assert [len(n.outputs) for n in loops] == [2]
+    assert max(len(n.outputs) for n in conds) == 1
+    for n in loops + conds:
+        assert [v.index for v in n.outputs] == list(range(len(n.outputs)))
+        for r in n.regions:
+            assert len(r.outputs) >= 1
+    agree(unread_branch_and_loop_values, *args)
+    agree(unread_branch_and_loop_values, np.array([-1.0, -2.0, -3.0]), np.int64(0))
