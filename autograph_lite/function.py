@@ -596,12 +596,15 @@ _FAST_PYTHON = frozenset((int, float, bool, str, type(None)))
 _NUMPY_SCALARS = frozenset(np.dtype(c).type for c in "?bhilqBHILQefdgFDG")
 # one argument's part of the key, as the generated __call__ computes it (= _fast_key's)
 # (an ndarray: shape, dtype, strides; a NumPy scalar: its type, which fixes them; a Python
-# value: type and value; an ag.Tensor or another NumPy scalar type: all four)
-_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype, a{i}.strides) if type(a{i}) is ndarray else "
-                  "(type(a{i}), a{i}) if type(a{i}) in PYTHON else "
-                  "type(a{i}) if type(a{i}) in SCALARS else "
-                  "(type(a{i}), a{i}.shape, a{i}.dtype, a{i}.strides)")
-_KEY_NAMES = {"ndarray": np.ndarray, "PYTHON": _FAST_PYTHON, "SCALARS": _NUMPY_SCALARS}
+# value: type and value; an ag.Tensor (its array's, read without the properties' calls) or
+# another NumPy scalar type: all four)
+_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype, a{i}.strides) if (t{i} := type(a{i})) is ndarray else "
+                  "(t{i}, a{i}) if t{i} in PYTHON else "
+                  "t{i} if t{i} in SCALARS else "
+                  "(t{i}, a{i}._np.shape, a{i}._np.dtype, a{i}._np.strides) if t{i} is TENSOR else "
+                  "(t{i}, a{i}.shape, a{i}.dtype, a{i}.strides)")
+_KEY_NAMES = {"ndarray": np.ndarray, "PYTHON": _FAST_PYTHON, "SCALARS": _NUMPY_SCALARS,
+              "TENSOR": EagerTensor}
 _key_part = eval("lambda a0: " + _FAST_KEY_PART.format(i=0), dict(_KEY_NAMES))  # noqa: S307
 
 

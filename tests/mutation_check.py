@@ -107,8 +107,8 @@ MUTANTS = {
         ["tests/test_smoke.py", "tests/test_cache.py", "tests/ops/test_elementwise.py"]),
     "fast_path_ignores_strides": (
         "autograph_lite/function.py",
-        '_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype, a{i}.strides) if type(a{i}) is ndarray',
-        '_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype) if type(a{i}) is ndarray',
+        '_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype, a{i}.strides) if (t{i} := type(a{i})) is ndarray',
+        '_FAST_KEY_PART = ("(a{i}.shape, a{i}.dtype) if (t{i} := type(a{i})) is ndarray',
         "the call fast path ignores strides: a strided argument runs the kernel compiled "
         "for a contiguous one",
         ["tests/test_fast_path.py"]),
