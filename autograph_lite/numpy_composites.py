@@ -19,7 +19,7 @@ from .ops import linalg
 from .ops.dispatch import apply, convert_to_tensor
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
-from .tensor import SymbolicTensor, Tensor
+from .tensor import EagerTensor, SymbolicTensor, Tensor
 
 
 def _static_int(v, what):
@@ -407,6 +407,75 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 @public("np.allclose")
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return npa.all(isclose(a, b, rtol, atol, equal_nan))
+
+
+# -- elementwise functions that are not ufuncs (NumPy's own steps, so the bits agree) --------
+@public("np.sinc")
+def sinc(x):
+    y = np.pi * npa.where(x == 0, 1.0e-20, x)
+    return np.sin(y) / y
+
+
+@public("np.isposinf")
+def isposinf(x):
+    return np.isinf(x) & ~np.signbit(x)
+
+
+@public("np.isneginf")
+def isneginf(x):
+    return np.isinf(x) & np.signbit(x)
+
+
+@public("np.nan_to_num")
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN and infinities replaced (by 0 and the dtype's extremes unless given); integers
+    and booleans come back as they are (a copy, or ``x`` itself with ``copy=False``)."""
+    x = convert_to_tensor(x)
+    if x.dtype.kind == "c":
+        raise NotImplementedError("np.nan_to_num of a complex tensor is not staged; apply it "
+                                  "to z.real and z.imag")
+    if x.dtype.kind not in "f":
+        return npa.copy(x) if copy else x
+    info = np.finfo(x.dtype)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+    out = npa.where(np.isnan(x), npa.cast(nan, x.dtype), x)
+    out = npa.where(isposinf(x), npa.cast(big, x.dtype), out)
+    out = npa.where(isneginf(x), npa.cast(small, x.dtype), out)
+    if not copy:  # NumPy replaces in place and returns x
+        npa.copyto(x, out)
+        return x
+    return out
+
+
+@public("Tensor.item")
+def item(a, *args):
+    """One element as a scalar: a Python number from an eager tensor (NumPy's), a 0-d
+    tensor while tracing (its value exists at run time only)."""
+    if isinstance(a, EagerTensor):
+        return a._np.item(*args)
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if not args:
+        n = _dim(npa.reshape(a, (-1,)), 0)
+        if isinstance(n, int):
+            if n != 1:
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
+        else:
+            apply("assert", n == 1, error="ValueError",
+                  message="can only convert an array of size 1 to a Python scalar")
+        return npa.reshape(a, (-1,))[0]
+    if len(args) == 1:
+        return npa.reshape(a, (-1,))[args[0]]
+    if len(args) != a.ndim:
+        raise ValueError("incorrect number of indices for array")
+    return a[tuple(args)]
+
+
+@public("Tensor.fill")
+def fill(a, value):
+    """``a[...] = value``: written in place, cast as NumPy's ``fill`` casts."""
+    npa.copyto(a, value, casting="unsafe")
 
 
 @public("np.linalg.norm")

@@ -53,6 +53,36 @@ def int_fmod(a, b):
     return -r if a < 0 else r
 
 
+@register_jitable
+def left_shift(a, b, bits):
+    """NumPy's ``a << b``: 0 once the shift reaches the type's width (negative shifts too,
+    compared as unsigned), where C leaves it undefined."""
+    if b < 0 or b >= bits:
+        return a - a
+    return a << b
+
+
+@register_jitable
+def right_shift(a, b, bits):
+    """NumPy's ``a >> b``: the sign (0 or -1) once the shift reaches the type's width."""
+    if b < 0 or b >= bits:
+        return a - a - 1 if a < 0 else a - a
+    return a >> b
+
+
+@register_jitable
+def heaviside(x, h):
+    """np.heaviside: 0 below zero, ``h`` at zero, 1 above, NaN for NaN (the caller casts
+    the result to NumPy's dtype)."""
+    if x < 0:
+        return 0.0
+    if x > 0:
+        return 1.0
+    if x == 0:
+        return h
+    return x
+
+
 def py_print(*args):
     """ag.print's body: formats tensors as NumPy does and prints (runs in objmode)."""
     print(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args])

@@ -158,6 +158,49 @@ def _fmod_scalar(em, exprs, in_types, out_type):
 defop("fmod", infer=infer_from(np.fmod), eager=np.fmod, scalar=_fmod_scalar, names=("np.fmod",))
 
 
+# More of NumPy's math ufuncs, each Numba's np.<f> on scalars (checked against NumPy,
+# signed zeros, NaN and overflow included, in tests/ops/test_elementwise.py).
+for _n, _tf in {"cbrt": (), "exp2": (), "fabs": (), "deg2rad": (), "rad2deg": (),
+                "degrees": (), "radians": (), "signbit": ()}.items():
+    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}",
+           differentiable=_n != "signbit", names=(f"np.{_n}",) + _tf)
+_ufunc("positive", np.positive, "(+{0})", names=("np.positive",))
+for _n, _tf in {"hypot": (), "logaddexp": (), "logaddexp2": (), "copysign": (),
+                "fmax": (), "fmin": (), "float_power": (), "gcd": (), "lcm": ()}.items():
+    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}}, {{1}})", doc=f"np.{_n}",
+           differentiable=_n not in ("gcd", "lcm"), names=(f"np.{_n}",) + _tf)
+
+
+def _common_operands(em, exprs, in_types):
+    ct = dtypes.result_type(*in_types)
+    return [em.cast(e, t.dtype, ct) for e, t in zip(exprs, in_types)], ct
+
+
+def _shift_scalar(direction):
+    # C leaves a shift by the type's width or more undefined (Numba gives what the CPU
+    # does); NumPy defines it: rt.left_shift / rt.right_shift
+    def scalar(em, exprs, in_types, out_type):
+        (a, b), ct = _common_operands(em, exprs, in_types)
+        return f"rt.{direction}_shift({a}, {b}, {8 * ct.itemsize})"
+    return scalar
+
+
+for _n, _dunder in (("left_shift", "lshift"), ("right_shift", "rshift")):
+    defop(_n, infer=infer_from(getattr(np, _n)), eager=getattr(np, _n),
+          scalar=_shift_scalar(_n.split("_")[0]), differentiable=False,
+          names=(f"np.{_n}", f"Tensor.__{_dunder}__", f"Tensor.__r{_dunder}__",
+                 f"Tensor.__i{_dunder}__"))
+
+
+def _heaviside_scalar(em, exprs, in_types, out_type):
+    (x, h), _ = _common_operands(em, exprs, in_types)
+    return f"rt.heaviside({x}, {h})"  # (Numba has no np.heaviside)
+
+
+defop("heaviside", infer=infer_from(np.heaviside), eager=np.heaviside,
+      scalar=_heaviside_scalar, differentiable=False, names=("np.heaviside",))
+
+
 def _sigmoid(x):
     with np.errstate(over="ignore"):
         return np.asarray(1.0 / (1.0 + np.exp(-np.asarray(x))))[()]

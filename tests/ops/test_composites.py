@@ -20,6 +20,13 @@ def _functions(fn):
     return {b: ag.defun(fn, backend=b) for b in ("interpreter", "cpu")}
 
 
+def _draw_and_agree(data, family, fn, functions, shape, lo=-100, hi=100, **kw):
+    """A dtype of ``family`` and an array of it (NaN and infinities among floats), drawn,
+    and ``fn`` run three ways on it."""
+    x = data.draw(arrays(data.draw(dtypes(family)), shape, nan=True, lo=lo, hi=hi))
+    agree(fn, x, functions=functions, **kw)
+
+
 def reorder(x):
     return (np.roll(x, 1), np.roll(x, -2, axis=0), np.roll(x, (1, 3), axis=(0, 1)),
             np.tile(x, 2), np.tile(x, (2, 1, 3)), np.repeat(x, 2), x.repeat(3, axis=-1),
@@ -304,9 +311,7 @@ _UNIQUES = _functions(uniques)
 @examples(6)
 @given(data=st.data())
 def test_unique_matches_numpy(family, data):
-    dt = data.draw(dtypes(family))
-    x = data.draw(arrays(dt, shapes(2), nan=True, lo=-3, hi=3))
-    agree(uniques, x, functions=_UNIQUES, exact=True)
+    _draw_and_agree(data, family, uniques, _UNIQUES, shapes(2), lo=-3, hi=3, exact=True)
 
 
 def test_unique_of_booleans_and_refusals():
@@ -331,9 +336,7 @@ _QUANTILES = _functions(quantiles)
 @given(data=st.data())
 def test_percentile_and_quantile_match_numpy_bit_for_bit(family, data):
     # (a Python-number q is NumPy's weak scalar: float32 data gives float32; NaN, inf)
-    dt = data.draw(dtypes(family))
-    x = data.draw(arrays(dt, shapes(2, min_side=1), nan=True))
-    agree(quantiles, x, functions=_QUANTILES, exact=True)
+    _draw_and_agree(data, family, quantiles, _QUANTILES, shapes(2, min_side=1), exact=True)
 
 
 @pytest.mark.parametrize("fn,error,match", [
@@ -526,3 +529,54 @@ def test_interp_matches_numpy_on_drawn_samples(m, n, data):
     # (two calls of our own: the default second call rolls xp, which must stay sorted)
     agree(lambda x, xp, fp: np.interp(x, xp, fp), calls=[(x, xp, fp), (x[::-1], xp, fp[::-1])],
           functions=_INTERP, exact=True)
+
+
+# -- elementwise functions that are not ufuncs; Tensor.item and Tensor.fill ----------------------
+def not_ufuncs(x):
+    return (np.sinc(x), np.isposinf(x), np.isneginf(x), np.nan_to_num(x),
+            np.nan_to_num(x, nan=-1.5, posinf=7.0, neginf=-7.0))
+
+
+_NOT_UFUNCS = _functions(not_ufuncs)
+
+
+@pytest.mark.parametrize("family", ["int", "float"])
+@examples(6)
+@given(data=st.data())
+def test_sinc_isposinf_isneginf_nan_to_num_match_numpy(family, data):
+    # sinc: NumPy's own steps (pi * where(x == 0, 1e-20, x), sin(y) / y); sin is libm's in
+    # the kernel and NumPy's SIMD loop in the oracle, hence the tolerance for floats
+    _draw_and_agree(data, family, not_ufuncs, _NOT_UFUNCS, shapes(1), rtol=1e-12, atol=1e-15)
+
+
+def items_and_fill(x, m, k):
+    m.fill(k)  # cast as NumPy casts (unsafe: 2.75 -> 2 in an int array)
+    return x.item(0), x[1:2].item(), x.item(-1), x.reshape(2, -1).item(1, 0), x.item((0,))
+
+
+def test_item_and_fill_three_ways():
+    agree(items_and_fill, np.arange(6.0) * 1.5, np.zeros(3, np.int32), 2.75, exact=True)
+    agree(items_and_fill, np.arange(6.0) * 1.5, np.ones((2, 2)), np.float64(-0.5), exact=True)
+    t = ag.constant(np.array([3.5]))
+    assert t.item() == 3.5 and type(t.item()) is float  # an eager tensor: a Python number
+
+
+@pytest.mark.parametrize("fn,error,match", [
+    (lambda x: x.item(), ValueError, "can only convert an array of size 1"),
+    (lambda x: x[:0].item(), ValueError, "can only convert an array of size 1"),
+    (lambda x: x.item(0, 1), ValueError, "incorrect number of indices"),
+    (lambda x: np.nan_to_num(x.astype(np.complex128)), NotImplementedError, "z.real"),
+])
+def test_item_and_nan_to_num_refusals(fn, error, match):
+    with pytest.raises(error, match=match):
+        ag.defun(fn, backend="interpreter")(np.arange(3.0))
+    if error is ValueError and "size 1" in match:
+        with pytest.raises(error, match=match):  # (NumPy's own error, as NumPy words it)
+            fn(np.arange(3.0))
+
+
+def test_item_of_a_size_known_at_run_time_is_checked_there():
+    f = ag.defun(lambda x, n: x[:n].item())
+    assert f(np.arange(3.0), np.int64(1)) == 0.0
+    with pytest.raises(ValueError, match="can only convert an array of size 1"):
+        f(np.arange(3.0), np.int64(2))

@@ -31,10 +31,13 @@ def _tolerance(dt):
 
 UNARY = ("sqrt exp log log1p expm1 log2 log10 sin cos tan arcsin arccos arctan sinh cosh "
          "tanh arcsinh arccosh arctanh floor ceil rint trunc sign square reciprocal isnan "
-         "isinf isfinite negative absolute logical_not invert").split()
+         "isinf isfinite negative absolute logical_not invert cbrt exp2 fabs deg2rad rad2deg "
+         "degrees radians signbit positive").split()
 BINARY = ("add subtract multiply true_divide floor_divide remainder power maximum minimum "
           "arctan2 fmod equal not_equal less less_equal greater greater_equal logical_and "
-          "logical_or logical_xor bitwise_and bitwise_or bitwise_xor").split()
+          "logical_or logical_xor bitwise_and bitwise_or bitwise_xor hypot logaddexp "
+          "logaddexp2 copysign fmax fmin float_power gcd lcm left_shift right_shift "
+          "heaviside").split()
 
 
 def _numpy_accepts(name, *dts):

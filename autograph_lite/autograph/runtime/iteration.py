@@ -19,8 +19,17 @@ def _int64(x):
     return x
 
 
+def _is_zero(x):
+    return isinstance(x, int) and x == 0
+
+
 def _nonneg(n):
-    return np.maximum(n, 0) if core.is_symbolic(n) else max(n, 0)
+    if not core.is_symbolic(n):
+        return max(n, 0)
+    node = n._value.node
+    if node is not None and node.op == "dim":
+        return n  # an array's size: never negative (`range(len(x))`)
+    return np.maximum(n, 0)
 
 
 class StagedIter:
@@ -52,9 +61,12 @@ class StagedRange(StagedIter):
             up = (stop - start + step - 1) // step
             down = (start - stop - step - 1) // (-step)
             return _nonneg(api.where(step > 0, up, down))
-        if step > 0:
-            return _nonneg((stop - start + step - 1) // step)
-        return _nonneg((start - stop - step - 1) // (-step))
+        if step < 0:
+            start, stop, step = stop, start, -step
+        span = stop if _is_zero(start) else stop - start
+        if step == 1:  # (the common case: no node for `+ 0` and `// 1`, less to compile)
+            return _nonneg(span)
+        return _nonneg((span + (step - 1)) // step)
 
     def item(self, i):
         start, step = self.start, self.step
