@@ -13,6 +13,8 @@ from . import ops as _ops  # noqa: F401  (the op table: the entries claim their 
 from .ops.dispatch import constant, convert_to_tensor  # noqa: F401
 from . import mutation as _mutation  # noqa: F401  (NumPy's aliasing, on the dispatcher)
 from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: F401
+from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
+               numpy_selection as _selection, numpy_statistics as _statistics)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
 from .api import core as _core, math, nn, random  # noqa: F401

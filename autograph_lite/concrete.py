@@ -15,12 +15,22 @@ import numpy as np
 from . import contiguity, nest
 from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import interpreter
+from .ops.indexing import mask_mismatch
 from .tensor import EagerTensor, TensorSpec
 
 
-def _is_index_error(exc):
+def _index_error(exc, sites):
+    """A kernel's bounds-check error (cpu_runtime.index, gather_index, mask_index) in
+    NumPy's words at the user's line, or None for any other error."""
     from .backends import cpu_runtime  # a kernel ran: Numba is imported already
-    return isinstance(exc, IndexError) and exc.args[0] == cpu_runtime.INDEX_ERROR
+    if not (isinstance(exc, IndexError) and len(exc.args) == 4
+            and exc.args[0] in (cpu_runtime.INDEX_ERROR, cpu_runtime.MASK_ERROR)):
+        return None
+    i, n, site = exc.args[1:]
+    loc, axis = sites[site]
+    text = (f"index {i} is out of bounds for axis {axis} with size {n}"
+            if exc.args[0] == cpu_runtime.INDEX_ERROR else mask_mismatch(axis, n, i))
+    return IndexError(text + (f" (at {loc})" if loc else ""))
 
 
 class ConcreteFunction:
@@ -136,11 +146,9 @@ class ConcreteFunction:
         raising, and `print`'s output is discarded in the second run, so those may."""
         if self._call == self._interpret or " (at " in str(exc):
             return exc
-        if self._kernel is not None and len(exc.args) == 4 and _is_index_error(exc):
-            i, n, site = exc.args[1:]
-            loc, axis = self._kernel.sites[site]
-            return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}"
-                              + (f" (at {loc})" if loc else ""))
+        located = self._kernel is not None and _index_error(exc, self._kernel.sites)
+        if located:
+            return located
         if any(not n.opdef.pure and n.op not in ("assert", "print")
                for n in self.graph.walk()):
             return exc

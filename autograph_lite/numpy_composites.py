@@ -22,7 +22,7 @@ from .ops.registry import expose, public
 from .tensor import EagerTensor, SymbolicTensor, Tensor
 
 
-def _static_int(v, what):
+def static_int(v, what):
     if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
         return int(v)
     raise TypeError(f"{what} must be a Python int when the array is a tensor, got "
@@ -30,10 +30,10 @@ def _static_int(v, what):
 
 
 def _ints(v, what):
-    return tuple(_static_int(x, what) for x in (v if isinstance(v, (tuple, list)) else (v,)))
+    return tuple(static_int(x, what) for x in (v if isinstance(v, (tuple, list)) else (v,)))
 
 
-def _dim(x, axis):
+def size_of(x, axis):
     """The size of ``x`` along ``axis``: a Python int when static, else a 0-d tensor."""
     n = x.shape[axis]
     return n if n is not None else apply("dim", x, axis=axis)
@@ -53,7 +53,7 @@ def _take(x, index, axis):
     return x[(slice(None),) * axis + (index,)]
 
 
-def _axis(axis, ndim):
+def one_axis(axis, ndim):
     return norm_axis(axis, ndim)[0] if ndim else 0
 
 
@@ -74,8 +74,8 @@ def roll(a, shift, axis=None):
     if len(shifts) != len(axes):
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
     for s, ax in zip(shifts, axes):
-        ax = _axis(ax, x.ndim)
-        n = _dim(x, ax)
+        ax = one_axis(ax, x.ndim)
+        n = size_of(x, ax)
         x = _take(x, (npa.arange(n) - s) % _max(n, 1), ax)
     return x
 
@@ -90,7 +90,7 @@ def tile(A, reps):
     out = npa.copy(x)  # (a copy even when every rep is 1)
     for ax, r in enumerate(reps):
         if r != 1:
-            n = _dim(out, ax)
+            n = size_of(out, ax)
             out = _take(out, npa.arange(n * r) % _max(n, 1), ax)
     return out
 
@@ -98,19 +98,19 @@ def tile(A, reps):
 @public("np.repeat", "Tensor.repeat")
 def repeat(a, repeats, axis=None):
     x = convert_to_tensor(a)
-    r = _static_int(repeats, "np.repeat's repeats (an array of counts is not staged)")
+    r = static_int(repeats, "np.repeat's repeats (an array of counts is not staged)")
     if r < 0:
         raise ValueError("negative dimensions are not allowed")
     if axis is None:
         x, axis = npa.ravel(x), 0
-    ax = _axis(axis, x.ndim)
-    return _take(x, npa.arange(_dim(x, ax) * r) // builtins.max(r, 1), ax)
+    ax = one_axis(axis, x.ndim)
+    return _take(x, npa.arange(size_of(x, ax) * r) // builtins.max(r, 1), ax)
 
 
 @public("np.flip")
 def flip(m, axis=None):
     x = convert_to_tensor(m)
-    axes = builtins.range(x.ndim) if axis is None else [_axis(a, x.ndim) for a in
+    axes = builtins.range(x.ndim) if axis is None else [one_axis(a, x.ndim) for a in
                                                         _ints(axis, "np.flip's axis")]
     index = [slice(None)] * x.ndim
     for ax in axes:
@@ -153,7 +153,7 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     for ax, (before, after) in enumerate(_pad_widths(pad_width, x.ndim)):
         if before == after == 0:
             continue
-        n = _dim(x, ax)
+        n = size_of(x, ax)
         idx = npa.arange(-before, n + after)
         if mode == "constant":
             fill = np.asarray(constant_values).astype(x.dtype)[()]  # (NumPy casts it)
@@ -186,7 +186,7 @@ def meshgrid(*xi, indexing="xy", copy=True, sparse=False):
         order = [1, 0] + list(builtins.range(2, len(vs)))
     else:
         order = list(builtins.range(len(vs)))
-    sizes = [_dim(v, 0) for v in vs]
+    sizes = [size_of(v, 0) for v in vs]
     shape = [sizes[k] for k in order]  # the output's axes: which input each one runs over
     out = []
     for i, v in enumerate(vs):
@@ -202,12 +202,12 @@ def meshgrid(*xi, indexing="xy", copy=True, sparse=False):
 @public("np.diff")
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     x = convert_to_tensor(a)
-    n = _static_int(n, "np.diff's n")
+    n = static_int(n, "np.diff's n")
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
-    ax = _axis(axis, x.ndim)
+    ax = one_axis(axis, x.ndim)
     parts = []
     for extra in (prepend, append):
         if extra is None:
@@ -239,7 +239,7 @@ def around(a, decimals=0, out=None):
     if out is not None:
         raise NotImplementedError("np.round(..., out=) is not staged")
     x = convert_to_tensor(a)
-    d = _static_int(decimals, "np.round's decimals")
+    d = static_int(decimals, "np.round's decimals")
     if x.dtype.kind in "iub":
         if d >= 0:
             return npa.copy(x)
@@ -350,7 +350,7 @@ def broadcast_to(array, shape, subok=False):
                     f"[original->remapped]: {tuple(x.shape)}  and requested shape "
                     f"{tuple(shape)}")
         elif have != 1:  # a size known only at run time on one side: checked there
-            n, target = _dim(x, x.ndim - k), shape[-k]
+            n, target = size_of(x, x.ndim - k), shape[-k]
             fits.append((n == target) | (n == 1))
     if fits:
         ok = fits[0]
@@ -377,7 +377,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     flat = npa.ravel(x)
     perm = npa.argsort(flat, kind="stable") if return_index or return_inverse else None
     s = flat[perm] if perm is not None else npa.sort(flat)
-    n = _dim(s, 0)
+    n = size_of(s, 0)
     new = s[1:] != s[:-1]
     if equal_nan and s.dtype.kind in "fc":
         new = new & ~(np.isnan(s[1:]) & np.isnan(s[:-1]))
@@ -457,7 +457,7 @@ def item(a, *args):
     if len(args) == 1 and isinstance(args[0], tuple):
         args = args[0]
     if not args:
-        n = _dim(npa.reshape(a, (-1,)), 0)
+        n = size_of(npa.reshape(a, (-1,)), 0)
         if isinstance(n, int):
             if n != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
@@ -505,7 +505,7 @@ def _count(x, axis):
     axes = builtins.range(x.ndim) if axis is None else norm_axis(axis, x.ndim)
     n = 1
     for ax in axes:
-        n = n * _dim(x, ax)
+        n = n * size_of(x, ax)
     return n
 
 
@@ -540,9 +540,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     if axis is None:
         x, ax = npa.ravel(x), 0
     else:
-        ax = _axis(_static_int(axis, "np.median's axis (one axis)"), x.ndim)
+        ax = one_axis(static_int(axis, "np.median's axis (one axis)"), x.ndim)
     s = npa.sort(x, axis=ax)
-    n = _dim(s, ax)
+    n = size_of(s, ax)
     lo, hi = _take(s, (n - 1) // 2, ax), _take(s, n // 2, ax)
     if s.dtype.kind in "iub":
         lo, hi = npa.cast(lo, np.float64), npa.cast(hi, np.float64)
@@ -582,9 +582,9 @@ def _quantile(a, q, axis, keepdims, method, what):
     if axis is None:
         x, ax = npa.ravel(x), 0
     else:
-        ax = _axis(_static_int(axis, f"np.{what}'s axis (one axis)"), x.ndim)
+        ax = one_axis(static_int(axis, f"np.{what}'s axis (one axis)"), x.ndim)
     s = npa.sort(x, axis=ax)
-    n = _dim(s, ax)
+    n = size_of(s, ax)
     last = n - 1
     vi = npa.cast(last, np.float64) * qa if isinstance(n, Tensor) else last * qa
     above = vi >= last
@@ -644,7 +644,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
             if w.ndim != 1:
                 raise TypeError("1D weights expected when shapes of a and weights differ.")
-            w = _along(w, _axis(axis, x.ndim), x.ndim)
+            w = _along(w, one_axis(axis, x.ndim), x.ndim)
         dt = np.result_type(x.dtype, w.dtype, np.float64 if x.dtype.kind in "iub"
                             else x.dtype)
         scale = npa.sum(npa.cast(w, dt) + npa.zeros_like(x, dtype=dt), axis=axis,
@@ -794,7 +794,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
                          else "object of too small depth for desired array")
     f64 = np.dtype(np.float64)
     x, xp, fp = (npa.cast(t, f64) for t in (x, xp, fp))
-    n, nf = _dim(xp, 0), _dim(fp, 0)
+    n, nf = size_of(xp, 0), size_of(fp, 0)
     if isinstance(n, int) and isinstance(nf, int):
         if n != nf:
             raise ValueError("fp and xp are not of the same length.")

@@ -239,7 +239,10 @@ def is_tensor_value(x):
 
 
 def type_of_constant(value):
-    """TensorType of a Python or NumPy value (Python scalars are weak)."""
+    """TensorType of a Python or NumPy value (Python scalars are weak; NumPy scalars are
+    not, although np.float64 and np.complex128 are subclasses of float and complex)."""
+    if isinstance(value, np.generic):
+        return TensorType(dtypes.as_dtype(value.dtype), ())
     if isinstance(value, bool):
         return TensorType(dtypes.bool_, (), True)
     if isinstance(value, int):

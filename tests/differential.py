@@ -31,6 +31,13 @@ import autograph_lite as ag
 BACKENDS = ("interpreter", "cpu")
 
 
+def shared_functions(fn):
+    """One ``ag.defun`` of ``fn`` per backend, for ``agree(..., functions=)``: made once at
+    import, its kernels are shared by a test's examples (sizes relax, so new shapes of a
+    rank and dtype compile nothing new)."""
+    return {b: ag.defun(fn, backend=b) for b in BACKENDS}
+
+
 # --- fresh copies ------------------------------------------------------------------------
 
 def _root(a):

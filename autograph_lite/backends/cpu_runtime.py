@@ -94,6 +94,7 @@ def seed(s):
 
 
 INDEX_ERROR = "index is out of bounds"
+MASK_ERROR = "boolean index did not match"
 
 
 @register_jitable
@@ -106,6 +107,24 @@ def index(i, n, site):
     if np.uint64(j) >= np.uint64(n):
         raise IndexError(INDEX_ERROR, i, n, site)
     return j
+
+
+@register_jitable
+def gather_index(idx, n, site):
+    """An integer-array index, every entry bounds-checked as ``index`` checks one (Numba's
+    array indexing reads past the array); Numba wraps the negative ones itself."""
+    for i in idx.flat:
+        index(i, n, site)
+    return idx
+
+
+@register_jitable
+def mask_index(mask, n, site):
+    """A boolean-mask index, its length checked against the axis (Numba would use the
+    shorter one and read or write the wrong elements)."""
+    if mask.shape[0] != n:
+        raise IndexError(MASK_ERROR, mask.shape[0], n, site)
+    return mask
 
 
 @register_jitable

@@ -69,6 +69,12 @@ def expand_spec(spec, ndim):
     return out
 
 
+def mask_mismatch(axis, n, m):
+    """NumPy's words for a boolean index of length ``m`` on an axis of size ``n``."""
+    return (f"boolean index did not match indexed array along axis {axis}; size of axis is "
+            f"{n} but size of corresponding boolean axis is {m}")
+
+
 def _infer_shape(xt, spec, in_types):
     shape, dim = [], 0
     if sum(1 for s in spec if s[0] in ("gather", "mask")) > 1:
@@ -89,6 +95,9 @@ def _infer_shape(xt, spec, in_types):
         elif kind == "mask":
             if in_types[s[1]].ndim != 1:
                 raise IndexError("only 1-D boolean masks are supported")
+            m = in_types[s[1]].shape[0]
+            if None not in (m, n) and m != n:
+                raise IndexError(mask_mismatch(dim, n, m))
             shape.append(None)
         else:
             parts = s[1:]
@@ -139,13 +148,16 @@ def render_index(em, node, spec, first):
         if kind == "new":
             out.append("None")
             continue
-        if kind == "int":
-            out.append(str(s[1]))
-        elif kind == "tint":
-            out.append(f"rt.index({part(('t', s[1]))}, {em.name(x)}.shape[{dim}], "
-                       f"{em.site(node, dim)})")
-        elif kind in ("gather", "mask"):
-            out.append(part(("t", s[1])))
+        size = f"{em.name(x)}.shape[{dim}]"
+        if kind == "int" and x.type.shape[dim] is not None:
+            out.append(str(s[1]))  # (checked while tracing)
+        elif kind in ("int", "tint"):
+            i = str(s[1]) if kind == "int" else part(("t", s[1]))
+            out.append(f"rt.index({i}, {size}, {em.site(node, dim)})")
+        elif kind == "gather":
+            out.append(f"rt.gather_index({part(('t', s[1]))}, {size}, {em.site(node, dim)})")
+        elif kind == "mask":
+            out.append(f"rt.mask_index({part(('t', s[1]))}, {size}, {em.site(node, dim)})")
         else:
             a, b, c = (part(p) for p in s[1:])
             out.append(f"{a}:{b}" + (f":{c}" if c else ""))

@@ -22,6 +22,15 @@ def test_math_functions_on_tensors_match_python():
     agree(scalar_math, [(F64(2.0), F64(-1.5)), (F64(0.5), F64(3.25))])
 
 
+def more_math(x, y):
+    return (math.cbrt(y), math.exp2(x), math.degrees(y), math.radians(x),
+            math.copysign(x, y), math.copysign(3, x) * np.float32(1))
+
+
+def test_cbrt_exp2_degrees_radians_copysign_match_python():
+    agree(more_math, [(F64(2.0), F64(-1.5)), (F64(-0.0), F64(1e308)), (F64(1e3), F64(-0.0))])
+
+
 def domain(kind, x):
     if kind == 0:
         return math.sqrt(x)
@@ -31,6 +40,8 @@ def domain(kind, x):
         return math.log(x)
     if kind == 3:
         return math.acos(x)
+    if kind == 5:
+        return math.exp2(x)
     return math.pow(x, -1.0)
 
 
@@ -41,7 +52,7 @@ def to_int(x):
 def test_math_errors_are_pythons_on_the_runs_that_raise_them():
     agree(domain, [(I64(0), F64(-1.0)), (I64(0), F64(4.0)), (I64(1), F64(1000.0)),
                    (I64(2), F64(0.0)), (I64(3), F64(2.0)), (I64(4), F64(0.0)),
-                   (I64(4), F64(2.0))])
+                   (I64(4), F64(2.0)), (I64(5), F64(2000.0)), (I64(5), F64(3.0))])
     agree(to_int, [(F64(np.nan),), (F64(np.inf),), (F64(-2.5),)])
 
 

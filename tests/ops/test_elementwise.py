@@ -324,3 +324,17 @@ def test_empty_and_zero_d(dt):
 def test_complex_values():
     z = np.array([1 + 2j, -0.5j, 3.0])
     _agree(lambda z: (z * z + 1, np.abs(z), z.real, z.imag, np.conjugate(z), np.exp(z)), z)
+
+
+def numpy_scalars_are_strong(x):
+    # np.float64 and np.complex128 subclass float and complex, yet NumPy 2 promotes them
+    # as the arrays they are (float32 / np.float64 is float64); Python numbers stay weak
+    s = np.float64(0.0)
+    for v in x:
+        s += v  # a loop variable that starts as a NumPy scalar keeps its dtype
+    return (x / np.float64(3.0), x * np.complex128(2j), x - 1.5, np.float64(2.0) ** x,
+            x / np.uint64(10), s)
+
+
+def test_numpy_scalars_promote_as_numpy_2_promotes_them():
+    agree(numpy_scalars_are_strong, np.array([0.1, 0.2, 0.3], np.float32), exact=True)

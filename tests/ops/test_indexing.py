@@ -172,3 +172,70 @@ def test_setitem_forms():
     _agree(lambda x: (ag.setitem(x, 0, 7), ag.setitem(x, 1, 7.9)), np.arange(3, dtype=np.int32),
            oracle=lambda x: (s(x, 0, 7), s(x, 1, 7.9)))
     _agree(lambda x: ag.setitem(x, (), 3.0), np.float64(1), oracle=lambda x: s(x, (), 3.0)[()])
+
+
+# -- out-of-bounds array indices and masks of the wrong length raise NumPy's IndexError -------
+# (Numba's array indexing does not check: it read past the array or used the shorter mask)
+def gather_rows(x, i):
+    return x[i] * 1.0
+
+
+def scatter_rows(x, i):
+    y = x.copy()
+    y[i] = -1.0
+    return y
+
+
+def masked(x, m):
+    return x[m] * 1.0
+
+
+def masked_write(x, m):
+    x[m] = 7.0  # (into the caller's array: NumPy checks before writing anything)
+    return x.sum()
+
+
+def first_row(x):
+    return np.triu(x[0])  # x[0] of a size known only at run time
+
+
+def _numpy_error(fn, *args):
+    with pytest.raises(IndexError) as e:
+        fn(*[np.array(a, copy=True) for a in args])
+    return str(e.value)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_bad_indices_raise_numpys_index_error(backend):
+    x = np.arange(12.0).reshape(4, 3)
+    cases = [(gather_rows, np.array([0, 4])), (gather_rows, np.array([[1], [-5]])),
+             (scatter_rows, np.array([3, 9])), (masked, np.array([True, False])),
+             (masked_write, np.array([True, False, True]))]
+    for fn, index in cases:
+        f = ag.defun(fn, backend=backend)
+        ok = np.array([True, False, True, True]) if index.dtype == bool else np.array([0, -1])
+        np.testing.assert_array_equal(np.asarray(f(x.copy(), ok)), fn(x.copy(), ok))
+        want = _numpy_error(fn, x, index)
+        with pytest.raises(IndexError, match=rf"^{want} \(at .*test_indexing\.py:\d+\)$"):
+            f(x.copy(), index)
+    f = ag.defun(first_row, backend=backend)
+    for shape in [(2, 3), (3, 2), (1, 4)]:  # sizes relax: x[0] is checked at run time
+        np.testing.assert_array_equal(np.asarray(f(np.ones(shape))), np.triu(np.ones(shape)[0]))
+    with pytest.raises(IndexError, match=r"index 0 is out of bounds for axis 0 with size 0"):
+        f(np.zeros((0, 1)))
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_mask_length_is_checked_when_sizes_are_known_at_run_time_only(backend):
+    specs = [ag.TensorSpec([None, 3], ag.float64), ag.TensorSpec([None], ag.bool_)]
+    x = np.arange(12.0).reshape(4, 3)
+    for fn in (masked, masked_write):
+        f = ag.defun(fn, backend=backend, input_signature=specs)
+        ok = np.array([True, False, False, True])
+        np.testing.assert_array_equal(np.asarray(f(x.copy(), ok)), fn(x.copy(), ok))
+        for bad in (np.array([True, False]), np.ones(6, bool)):
+            arg = x.copy()
+            want = _numpy_error(fn, x, bad)
+            with pytest.raises(IndexError, match=rf"^{want} \(at .*test_indexing\.py:\d+\)$"):
+                f(arg, bad)
+            np.testing.assert_array_equal(arg, x)  # nothing written before the check

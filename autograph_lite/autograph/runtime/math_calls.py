@@ -26,7 +26,10 @@ _ONE = {math.sqrt: (np.sqrt, False), math.exp: (np.exp, True), math.expm1: (np.e
         math.acos: (np.arccos, False), math.atan: (np.arctan, False),
         math.sinh: (np.sinh, True), math.cosh: (np.cosh, True), math.tanh: (np.tanh, False),
         math.asinh: (np.arcsinh, False), math.acosh: (np.arccosh, False),
-        math.atanh: (np.arctanh, False), math.fabs: (np.abs, False)}
+        math.atanh: (np.arctanh, False), math.fabs: (np.abs, False),
+        math.cbrt: (np.cbrt, False), math.exp2: (np.exp2, True)}
+# no errors in CPython either: the same multiplication by the same constant, or a sign
+_PLAIN = {math.degrees: np.rad2deg, math.radians: np.deg2rad, math.copysign: np.copysign}
 _TO_INT = {math.floor: np.floor, math.ceil: np.ceil, math.trunc: np.trunc}
 _TESTS = {math.isnan: np.isnan, math.isinf: np.isinf, math.isfinite: np.isfinite}
 
@@ -107,6 +110,8 @@ def _one(f, fn, overflow):
 STAGED = {f: _one(f, fn, overflow) for f, (fn, overflow) in _ONE.items()}
 STAGED.update({f: to_int(fn, f.__name__) for f, fn in _TO_INT.items()})
 STAGED.update({f: (lambda x, fn=fn, f=f: fn(_float(x, f.__name__))) for f, fn in _TESTS.items()})
+STAGED.update({f: (lambda *xs, fn=fn, f=f: dispatch.apply(
+    "as_weak", fn(*[_float(x, f.__name__) for x in xs]))) for f, fn in _PLAIN.items()})
 STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2})
 
 

@@ -38,7 +38,7 @@ def _is_weak(value):
     staged loop gives a Python-number variable): it adopts the dtype the body gives it,
     NumPy 2 style (`s = 0; for row in m: for v in row: s += v` is int32 for an int32 `m`,
     at every depth of the nest)."""
-    if isinstance(value, (bool, int, float, complex)):
+    if type(value) in (bool, int, float, complex):  # (np.float64 is a float, not weak)
         return True
     return core.is_symbolic(value) and value.type.weak
 
