@@ -50,7 +50,7 @@ def _divide_by_count(total, count):
     return npa.cast(total / count, total.dtype)
 
 
-def _inexact(dtype, what):
+def _inexact(dtype):
     if dtype is not None and np.dtype(dtype).kind not in "fc":
         raise TypeError("If a is inexact, then dtype must be inexact")
 
@@ -80,7 +80,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     x, mask = _replace_nan(a, 0)
     if mask is None:
         return npa.mean(x, axis=axis, dtype=dtype, keepdims=keepdims)
-    _inexact(dtype, "nanmean")
+    _inexact(dtype)
     total = npa.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
     return _divide_by_count(total, _non_nan_count(mask, axis, keepdims))  # 0/0: NaN
 
@@ -96,7 +96,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     x, mask = _replace_nan(a, 0)
     if mask is None:
         return np.var(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    _inexact(dtype, "nanvar")
+    _inexact(dtype)
     if x.dtype.kind == "c":
         raise NotImplementedError("np.nanvar/np.nanstd of complex tensors are not staged; "
                                   "use np.nanvar(z.real) + np.nanvar(z.imag)")

@@ -226,10 +226,15 @@ class Emitter:
             text = op.scalar(self, exprs, in_types, out, **node.attrs)
         else:
             if op.cast_operands and in_types:
-                ct = dtypes.result_type(*in_types)
-                exprs = [self.cast(e, t.dtype, ct) for e, t in zip(exprs, in_types)]
+                exprs, _ = self.common_operands(exprs, in_types)
             text = op.scalar.format(*exprs)
         return self.fix(text, out.dtype)
+
+    def common_operands(self, exprs, in_types):
+        """The operands cast to NumPy's common dtype of ``in_types`` (Numba would compute
+        in its own, wider types), and that dtype."""
+        ct = dtypes.result_type(*in_types)
+        return [self.cast(e, t.dtype, ct) for e, t in zip(exprs, in_types)], ct
 
     def materialize(self, node):
         """Emits an elementwise node as a scalar assignment or one loop nest."""

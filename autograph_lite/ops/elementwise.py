@@ -171,16 +171,11 @@ for _n, _tf in {"hypot": (), "logaddexp": (), "logaddexp2": (), "copysign": (),
            differentiable=_n not in ("gcd", "lcm"), names=(f"np.{_n}",) + _tf)
 
 
-def _common_operands(em, exprs, in_types):
-    ct = dtypes.result_type(*in_types)
-    return [em.cast(e, t.dtype, ct) for e, t in zip(exprs, in_types)], ct
-
-
 def _shift_scalar(direction):
     # C leaves a shift by the type's width or more undefined (Numba gives what the CPU
     # does); NumPy defines it: rt.left_shift / rt.right_shift
     def scalar(em, exprs, in_types, out_type):
-        (a, b), ct = _common_operands(em, exprs, in_types)
+        (a, b), ct = em.common_operands(exprs, in_types)
         return f"rt.{direction}_shift({a}, {b}, {8 * ct.itemsize})"
     return scalar
 
@@ -193,7 +188,7 @@ for _n, _dunder in (("left_shift", "lshift"), ("right_shift", "rshift")):
 
 
 def _heaviside_scalar(em, exprs, in_types, out_type):
-    (x, h), _ = _common_operands(em, exprs, in_types)
+    (x, h), _ = em.common_operands(exprs, in_types)
     return f"rt.heaviside({x}, {h})"  # (Numba has no np.heaviside)
 
 
