@@ -678,8 +678,9 @@ def _literal(a):
     return f"np.array({a.tolist()!r})" if isinstance(a, np.ndarray) else repr(a)
 
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """A BaseException, so that no ``except Exception`` in the product (the conversion
+    fallback that runs a function as is) can swallow the harness's own time limit."""
 
 
 def _one(job):
@@ -688,8 +689,9 @@ def _one(job):
 
     def alarm(*_):
         raise _Timeout()
-    signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(limit)
+    # CPU time, not wall time: a paused or starved worker does not time out
+    signal.signal(signal.SIGPROF, alarm)
+    signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(None):
             found = differences(seed, grammar, backends, folder, without)
@@ -698,7 +700,7 @@ def _one(job):
     except Exception:  # noqa: BLE001 - a crash of the harness itself is reported too
         found = [("-", None, "harness error: " + traceback.format_exc().splitlines()[-1])]
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
     return seed, found
 
 
@@ -713,7 +715,7 @@ def main(argv=None):
                    help="arrays features to leave out, comma-separated: " + ", ".join(FEATURES))
     p.add_argument("--backends", default="interpreter,cpu")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
-    p.add_argument("--timeout", type=int, default=300, help="seconds per program")
+    p.add_argument("--timeout", type=int, default=300, help="CPU seconds per program")
     p.add_argument("--out", default="random_program_repros", help="repro files go here")
     args = p.parse_args(argv)
     os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
