@@ -33,7 +33,7 @@ _CALCULUS = shared_functions(calculus)
 def test_gradient_trapezoid_polyval_match_numpy(family, data):
     # (NumPy's steps, so the bits agree; a sum of more than a few terms is pairwise in
     # NumPy and left to right in the kernel, hence the tolerance)
-    dt = data.draw(dtypes(family))
+    dt = data.draw(dtypes(family, narrowest=True))
     x = data.draw(arrays(dt, shapes(2, min_side=3), lo=-20, hi=20))
     v = data.draw(arrays(dt, shapes(1, min_side=3), lo=-20, hi=20))
     c = data.draw(arrays(np.float64, (3,), lo=-4, hi=4))

@@ -31,7 +31,7 @@ _SELECTIONS = shared_functions(selections)
 @examples(5)
 @given(data=st.data())
 def test_selections_match_numpy(family, data):
-    dt = data.draw(dtypes(family))
+    dt = data.draw(dtypes(family, narrowest=True))
     x = data.draw(arrays(dt, (2, 3), nan=True, lo=-2, hi=2))
     v = data.draw(arrays(dt, shapes(1, min_side=3), nan=True, lo=-2, hi=2))
     i = data.draw(arrays(np.int64, (data.draw(st.integers(1, 4)),), lo=0, hi=1))

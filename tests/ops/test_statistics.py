@@ -216,7 +216,7 @@ _HIST = shared_functions(histograms)
 @examples(8)
 @given(st.data())
 def test_histogram_matches_numpy(data):
-    x = data.draw(arrays(data.draw(dtypes("float")), shapes(1, max_side=12), lo=-20, hi=20))
+    x = data.draw(arrays(data.draw(dtypes("float", narrowest=True)), shapes(1, max_side=12), lo=-20, hi=20))
     w = data.draw(arrays(F64, (len(x),), lo=0, hi=5))
     agree(histograms, x, w, functions=_HIST, exact=True)
 
