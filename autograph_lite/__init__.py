@@ -16,6 +16,7 @@ from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: 
 from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
                numpy_selection as _selection, numpy_statistics as _statistics)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
+from . import gradients as _gradients  # noqa: F401  (grad rules; ag.gradients)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
 from .api import core as _core, math, nn, random  # noqa: F401
 from .api import callbacks as _callbacks  # noqa: F401  (ag.py_func, ag.py_function)

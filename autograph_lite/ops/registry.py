@@ -17,7 +17,13 @@ Field contracts:
 - ``fold``: full reductions: ``fold.applies(node)``, and ``fold(em, node, dims) ->
   (step(idx), finish())`` computes it inside a loop nest the emitter opens for other
   outputs (one pass instead of two).
-- ``grad(node, out_grads) -> in_grads``: built from other ops (a later issue fills these).
+- ``grad(site, out_grads) -> in_grads``: the vector-Jacobian product, built from other ops
+  (so it stages in a trace and runs eagerly alike): ``site`` has the node's ``inputs``,
+  ``outputs`` (tensors) and ``attrs``; ``out_grads`` has one tensor or None per output;
+  the result one tensor or None per input, in the output's broadcast shape (the reverse
+  sweep sums it to the input's shape and casts it to its dtype). Attached by
+  ``defgrad`` (the rules live in autograph_lite/gradients/, above the NumPy layer whose
+  functions they use); a differentiable op without one refuses to be differentiated.
 - ``layout``: when NumPy's result is C-contiguous (contiguity.py): ``"inputs"`` when every
   array input is (NumPy's default order), ``"first"`` when input 0 is (its buffer),
   ``"branches"`` when every region's result is (cond), ``"carried"`` when the initial value
@@ -125,6 +131,15 @@ def public(*names):
 def expose(name, obj):
     """A public name for an object that is not a plain front function (a property)."""
     _claim(Public(name, obj, None))
+
+
+def defgrad(name, rule):
+    """Gives op ``name`` its ``grad`` rule (once; only a differentiable op)."""
+    import dataclasses
+    op = lookup(name)
+    if op.grad is not None or not op.differentiable:
+        raise ValueError(f"op {name!r} already has a grad rule or is not differentiable")
+    OPS[name] = dataclasses.replace(op, grad=rule)
 
 
 def lookup(name):

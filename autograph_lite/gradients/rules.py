@@ -1,0 +1,310 @@
+"""The ``grad`` field of each differentiable op: its vector-Jacobian product, from other ops.
+
+A rule takes ``(site, out_grads)`` (registry.py's contract) and returns one gradient or
+None per input, in the output's broadcast shape; the sweep sums each to its input's
+shape (``sum_to``) and casts it to its dtype, so the elementwise rules below are the
+textbook derivatives and nothing else. Where a function is not differentiable at a point
+the rule picks TensorFlow's convention (a tie of ``maximum`` goes to the first operand,
+``abs`` has 0 at 0, ``floor`` and ``sign`` have 0 everywhere)."""
+import math
+
+import numpy as np
+
+from .. import numpy_api as npa
+from ..ops.dispatch import apply
+from ..ops.registry import defgrad
+
+
+def _ap(name, *args, **attrs):
+    return apply(name, *args, **attrs)
+
+
+def _mul(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = _ap("multiply", out, x)
+    return out
+
+
+def _div(a, b):
+    return _ap("true_divide", a, b)
+
+
+def _unary(name, derivative):
+    """``derivative(x, y)``: dy/dx elementwise; the rule is g * dy/dx."""
+    defgrad(name, lambda s, g: [_mul(g[0], derivative(s.inputs[0], s.outputs[0]))])
+
+
+_SQ = lambda x: _ap("multiply", x, x)  # noqa: E731
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
+
+for _name, _d in {
+    "negative": lambda x, y: -1.0,
+    "positive": lambda x, y: 1.0,
+    "abs": lambda x, y: _ap("sign", x),
+    "fabs": lambda x, y: _ap("sign", x),
+    "sqrt": lambda x, y: _div(0.5, y),
+    "cbrt": lambda x, y: _div(1.0 / 3.0, _SQ(y)),
+    "square": lambda x, y: _mul(x, 2.0),
+    "exp": lambda x, y: y,
+    "exp2": lambda x, y: _mul(y, _LN2),
+    "expm1": lambda x, y: _ap("add", y, 1.0),
+    "log": lambda x, y: _ap("reciprocal", x),
+    "log2": lambda x, y: _div(1.0 / _LN2, x),
+    "log10": lambda x, y: _div(1.0 / _LN10, x),
+    "log1p": lambda x, y: _div(1.0, _ap("add", x, 1.0)),
+    "reciprocal": lambda x, y: _ap("negative", _SQ(y)),
+    "sin": lambda x, y: _ap("cos", x),
+    "cos": lambda x, y: _ap("negative", _ap("sin", x)),
+    "tan": lambda x, y: _ap("add", _SQ(y), 1.0),
+    "arcsin": lambda x, y: _div(1.0, _ap("sqrt", _ap("subtract", 1.0, _SQ(x)))),
+    "arccos": lambda x, y: _div(-1.0, _ap("sqrt", _ap("subtract", 1.0, _SQ(x)))),
+    "arctan": lambda x, y: _div(1.0, _ap("add", _SQ(x), 1.0)),
+    "sinh": lambda x, y: _ap("cosh", x),
+    "cosh": lambda x, y: _ap("sinh", x),
+    "tanh": lambda x, y: _ap("subtract", 1.0, _SQ(y)),
+    "arcsinh": lambda x, y: _div(1.0, _ap("sqrt", _ap("add", _SQ(x), 1.0))),
+    "arccosh": lambda x, y: _div(1.0, _ap("sqrt", _ap("subtract", _SQ(x), 1.0))),
+    "arctanh": lambda x, y: _div(1.0, _ap("subtract", 1.0, _SQ(x))),
+    "sigmoid": lambda x, y: _mul(y, _ap("subtract", 1.0, y)),
+    "relu": lambda x, y: _ap("cast", _ap("greater", x, 0), dtype=y.dtype),
+    "deg2rad": lambda x, y: math.pi / 180.0,
+    "radians": lambda x, y: math.pi / 180.0,
+    "rad2deg": lambda x, y: 180.0 / math.pi,
+    "degrees": lambda x, y: 180.0 / math.pi,
+}.items():
+    _unary(_name, _d)
+
+for _name in ("sign", "floor", "ceil", "trunc", "rint"):  # piecewise constant
+    defgrad(_name, lambda s, g: [None])
+
+defgrad("as_weak", lambda s, g: [g[0]])
+defgrad("cast", lambda s, g: [g[0]])  # (the sweep casts it back to the input's dtype)
+
+
+def _where(c, a, b):
+    return _ap("where", c, a, b)
+
+
+def _binary(name, rule):
+    """``rule(a, b, y, g) -> (grad a, grad b)``."""
+    defgrad(name, lambda s, g: list(rule(*s.inputs, s.outputs[0], g[0])))
+
+
+_binary("add", lambda a, b, y, g: (g, g))
+_binary("subtract", lambda a, b, y, g: (g, _ap("negative", g)))
+_binary("multiply", lambda a, b, y, g: (_mul(g, b), _mul(g, a)))
+_binary("true_divide", lambda a, b, y, g: (_div(g, b), _ap("negative", _div(_mul(g, y), b))))
+_binary("maximum", lambda a, b, y, g: (_where(_ap("greater_equal", a, b), g, 0.0),
+                                       _where(_ap("greater_equal", a, b), 0.0, g)))
+_binary("minimum", lambda a, b, y, g: (_where(_ap("less_equal", a, b), g, 0.0),
+                                       _where(_ap("less_equal", a, b), 0.0, g)))
+_binary("fmax", lambda a, b, y, g: (_where(_ap("equal", y, a), g, 0.0),
+                                    _where(_ap("equal", y, a), 0.0, g)))
+_binary("fmin", lambda a, b, y, g: (_where(_ap("equal", y, a), g, 0.0),
+                                    _where(_ap("equal", y, a), 0.0, g)))
+
+
+def _power(a, b, y, g):
+    da = _mul(g, b, _ap("power", a, _ap("subtract", b, 1)))
+    # d/db a**b = a**b log a, taken as 0 where a <= 0 (TensorFlow's convention)
+    positive = _ap("greater", a, 0)
+    db = _where(positive, _mul(g, y, _ap("log", _where(positive, a, 1.0))), 0.0)
+    return da, db
+
+
+_binary("power", _power)
+_binary("float_power", lambda a, b, y, g: _power(_ap("cast", a, dtype=y.dtype),
+                                                 _ap("cast", b, dtype=y.dtype), y, g))
+
+
+def _atan2(a, b, y, g):
+    r = _ap("add", _SQ(a), _SQ(b))
+    return _div(_mul(g, b), r), _ap("negative", _div(_mul(g, a), r))
+
+
+_binary("arctan2", _atan2)
+_binary("hypot", lambda a, b, y, g: (_div(_mul(g, a), y), _div(_mul(g, b), y)))
+_binary("logaddexp", lambda a, b, y, g: (_mul(g, _ap("exp", _ap("subtract", a, y))),
+                                         _mul(g, _ap("exp", _ap("subtract", b, y)))))
+_binary("logaddexp2", lambda a, b, y, g: (_mul(g, _ap("exp2", _ap("subtract", a, y))),
+                                          _mul(g, _ap("exp2", _ap("subtract", b, y)))))
+_binary("copysign", lambda a, b, y, g: (
+    _mul(g, _ap("sign", a), _ap("sign", y)), None))
+_binary("fmod", lambda a, b, y, g: (g, _ap("negative", _mul(g, _ap("trunc", _div(a, b))))))
+_binary("mod", lambda a, b, y, g: (g, _ap("negative", _mul(g, _ap("floor", _div(a, b))))))
+
+defgrad("where", lambda s, g: [None, _where(s.inputs[0], g[0], 0.0),
+                               _where(s.inputs[0], 0.0, g[0])])
+
+
+def _clip(s, g):
+    x, lo, hi = s.inputs
+    inside = _ap("logical_and", _ap("greater_equal", x, lo), _ap("less_equal", x, hi))
+    return [_where(inside, g[0], 0.0), _where(_ap("less", x, lo), g[0], 0.0),
+            _where(_ap("greater", x, hi), g[0], 0.0)]
+
+
+defgrad("clip", _clip)
+
+
+# -- reductions ------------------------------------------------------------------------------
+def _axes(s):
+    axis = s.attrs.get("axis")
+    return tuple(range(s.inputs[0].ndim)) if axis is None else tuple(axis)
+
+
+def _spread(s, g):
+    """``g`` (a reduction's gradient) broadcast back over the reduced axes of input 0."""
+    x = s.inputs[0]
+    if not s.attrs.get("keepdims"):
+        for k in sorted(_axes(s)):  # (ascending: each axis is a position in the result)
+            g = npa.expand_dims(g, k)
+    return _ap("broadcast_to", g, x)
+
+
+def _count(s):
+    """The number of elements each output of a reduction over ``_axes`` sums."""
+    x = s.inputs[0]
+    n = 1
+    for k in _axes(s):
+        n = _mul(n, x.shape[k]) if x.shape[k] is not None else _mul(n, _ap("dim", x, axis=k))
+    return n
+
+
+defgrad("reduce_sum", lambda s, g: [_spread(s, g[0])])
+defgrad("reduce_mean", lambda s, g: [_div(_spread(s, g[0]), _ap("cast", _count(s),
+                                                                  dtype=s.outputs[0].dtype))])
+
+
+def _extreme(s, g):
+    # the gradient is shared equally by the elements equal to the extreme (TensorFlow)
+    x, y = s.inputs[0], s.outputs[0]
+    hit = _ap("cast", _ap("equal", x, _spread(s, y)), dtype=y.dtype)
+    ties = npa.sum(hit, axis=_axes(s), keepdims=bool(s.attrs.get("keepdims")))
+    return [_mul(_spread(s, _div(g[0], ties)), hit)]
+
+
+defgrad("reduce_max", _extreme)
+defgrad("reduce_min", _extreme)
+
+
+def _flip(t, axis):
+    return t[(slice(None),) * axis + (slice(None, None, -1),)]
+
+
+def _cumsum(s, g):
+    # each input adds to the outputs from its place on: the reversed cumulative sum
+    axis = s.attrs.get("axis")
+    if axis is None:  # (over the flattened array)
+        flat = _flip(npa.cumsum(_flip(g[0], 0)), 0)
+        return [_ap("reshape_as", flat, s.inputs[0])]
+    return [_flip(npa.cumsum(_flip(g[0], axis), axis), axis)]
+
+
+defgrad("cumsum", _cumsum)
+
+
+# -- shapes and indexing -----------------------------------------------------------------------
+defgrad("reshape", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
+defgrad("expand_dims", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
+defgrad("squeeze", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
+defgrad("broadcast_to", lambda s, g: [g[0], None])  # (the sweep sums it to x's shape)
+
+
+def _transpose(s, g):
+    axes = s.attrs.get("axes")
+    inverse = None if axes is None else tuple(int(k) for k in np.argsort(axes))
+    return [_ap("transpose", g[0], axes=inverse)]
+
+
+defgrad("transpose", _transpose)
+
+
+def _basic(spec, what):
+    if any(part[0] == "gather" for part in spec):
+        raise NotImplementedError(
+            f"the gradient of {what} with an integer-array index is not built yet (a repeated "
+            f"index must add its gradients); index with slices, ints or a boolean mask")
+
+
+def _getitem(s, g):
+    spec = s.attrs["spec"]
+    _basic(spec, "x[index]")
+    x, tensors = s.inputs[0], s.inputs[1:]
+    return [_ap("setitem", npa.zeros_like(x), g[0], *tensors, spec=spec)] + [None] * len(tensors)
+
+
+def _setitem(s, g):
+    spec = s.attrs["spec"]
+    _basic(spec, "x[index] = v")
+    tensors = s.inputs[2:]
+    dx = _ap("setitem", g[0], 0.0, *tensors, spec=spec)
+    return [dx, _ap("getitem", g[0], *tensors, spec=spec)] + [None] * len(tensors)
+
+
+defgrad("getitem", _getitem)
+defgrad("setitem", _setitem)
+
+
+def _join(stacked):
+    def rule(s, g):
+        axis = s.attrs["axis"]
+        grads, start = [], 0
+        for x in s.inputs:
+            if stacked:
+                index = (slice(None),) * axis + (len(grads),)
+            else:
+                size = x.shape[axis] if x.shape[axis] is not None else _ap("dim", x, axis=axis)
+                stop = _ap("add", start, size) if not isinstance(start, int) or \
+                    not isinstance(size, int) else start + size
+                index = (slice(None),) * axis + (slice(start, stop),)
+                start = stop
+            grads.append(g[0][index])
+        return grads
+    return rule
+
+
+defgrad("concat", _join(False))
+defgrad("stack", _join(True))
+
+
+def _split(s, g):
+    parts = [gi if gi is not None else npa.zeros_like(o) for gi, o in zip(g, s.outputs)]
+    return [npa.concatenate(parts, axis=s.attrs["axis"])] + [None] * (len(s.inputs) - 1)
+
+
+defgrad("split", _split)
+
+
+# -- linear algebra --------------------------------------------------------------------------
+def _swap(x):
+    return npa.transpose(x, tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2))
+
+
+def _matmul(s, g):
+    a, b = s.inputs
+    g = g[0]
+    if a.ndim == 1 and b.ndim == 1:
+        return [_mul(g, b), _mul(g, a)]
+    if a.ndim == 1:   # (k) @ (..., k, n) -> (..., n)
+        da = _ap("matmul", b, npa.expand_dims(g, -1))[..., 0]
+        db = _mul(npa.expand_dims(a, -1), npa.expand_dims(g, -2))
+        return [da, db]
+    if b.ndim == 1:   # (..., m, k) @ (k) -> (..., m)
+        da = _mul(npa.expand_dims(g, -1), b)
+        db = _ap("matmul", _swap(a), npa.expand_dims(g, -1))[..., 0]
+        return [da, db]
+    return [_ap("matmul", g, _swap(b)), _ap("matmul", _swap(a), g)]
+
+
+defgrad("matmul", _matmul)
+
+
+# Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
+# with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex
+# parts wait for complex gradients; while_loop for its reverse sweep (a stack of the values
+# each iteration overwrites); reduce_prod/cumprod for a rule exact at zeros; list_push for
+# the list stack; py_function for its recorded tape.
+PENDING = frozenset({"conjugate", "real", "imag", "while_loop", "reduce_prod", "cumprod",
+                     "list_push", "py_function"})

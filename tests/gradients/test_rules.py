@@ -1,0 +1,169 @@
+"""Every grad rule of the op table (autograph_lite/gradients/rules.py) against central
+finite differences in float64, through ``ag.gradients`` in a compiled function, on both
+backends, two calls each (gradcheck.py). Each test function combines many ops with
+distinct weights, so a swapped or missing term shows, in few kernels."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import autograph_lite as ag
+from gradcheck import BACKENDS, check, gradient_function
+
+RNG = np.random.default_rng(0)
+
+
+def unary(x):
+    u = x - 0.5                       # in (-0.4, 0.4): away from the kinks at 0
+    terms = [np.sin(x), np.cos(x), np.tan(x), np.exp(x), np.expm1(x), np.exp2(x), np.log(x),
+             np.log2(x), np.log10(x), np.log1p(x), np.sqrt(x), np.cbrt(x), np.square(x),
+             np.reciprocal(x), np.arcsin(x), np.arccos(x), np.arctan(x), np.sinh(x),
+             np.cosh(x), np.tanh(x), np.arcsinh(x), np.arctanh(x), np.arccosh(x + 1.5),
+             ag.nn.sigmoid(x), ag.nn.relu(u), np.abs(u), np.fabs(u), -x, +x, np.deg2rad(x),
+             np.rad2deg(x), np.radians(x), np.degrees(x), 1.0 / x, x ** 3, np.floor(x) * x,
+             np.sign(u) * x, np.float_power(x, 2.5), np.maximum(u, 0.0)]
+    total = 0.0
+    for k, t in enumerate(terms):
+        total = total + (k + 1) * np.sum(t)
+    return total
+
+
+def test_unary_rules():
+    check(unary, RNG.uniform(0.1, 0.9, (3, 4)))
+
+
+def binary(a, b):
+    # b broadcasts along a's rows: its gradient is summed over them
+    terms = [a + b, a - b, a * b, a / b, a ** b, b ** 2.0, np.maximum(a, b), np.minimum(a, b),
+             np.arctan2(a, b), np.hypot(a, b), np.logaddexp(a, b), np.logaddexp2(a, b),
+             np.where(a > 0.5, a, b * 3.0), np.clip(a, 0.3, 0.7) * b, np.fmax(a, b),
+             np.fmin(a, b), np.copysign(a, b - 0.8), np.fmod(a * 5.0, b), np.mod(a * 5.0, b)]
+    total = 0.0
+    for k, t in enumerate(terms):
+        total = total + (k + 1) * np.sum(np.sin(t))
+    return total
+
+
+def test_binary_rules_with_broadcasting():
+    a = RNG.uniform(0.1, 0.9, (3, 4))
+    b = np.array([0.15, 0.45, 0.6, 0.85])  # no ties with a: the kinks are away
+    check(binary, a, b, wrt=(0, 1))
+
+
+def reductions(x):
+    return (np.sum(np.sum(x, axis=0) ** 2) + np.sum(np.mean(x, axis=1, keepdims=True) * x)
+            + 2.0 * np.sum(np.max(x, axis=0)) + 3.0 * np.min(x) + np.sum(np.cumsum(x, axis=1) ** 2)
+            + np.sum(np.cumsum(x) * np.arange(12.0)) + np.mean(x) * np.sum(x, axis=(0, 1)))
+
+
+def test_reduction_rules():
+    check(reductions, RNG.normal(size=(3, 4)))
+
+
+def test_max_shares_the_gradient_among_ties():
+    def f(x):
+        return np.max(x) * 6.0
+    got = check(f, np.array([1.0, 3.0, 3.0, 2.0]), calls=[(np.array([1.0, 3.0, 0.0, 2.0]),)])
+    x = np.array([1.0, 3.0, 3.0, 2.0])
+    for backend in BACKENDS:
+        (g,) = gradient_function(f, (0,), backend)(x)
+        np.testing.assert_array_equal(np.asarray(g), [0.0, 3.0, 3.0, 0.0])  # as TensorFlow
+    assert got
+
+
+def shapes(x, i):
+    top, bottom = np.split(x, 2, axis=0)
+    parts = [np.reshape(x, (-1,)) * np.arange(24.0), x.T * 2.0, np.expand_dims(x, 1),
+             np.squeeze(x[:, :1, :]), np.concatenate([x, 2.0 * x], axis=2),
+             np.stack([x, x * x], axis=1), top * 3.0 - bottom, np.broadcast_to(x[0], (5, 3, 4)),
+             x[1:, ::2, 1], x[i], x[1, 2][x[1, 2] > 0.0], x[..., -1] ** 2, np.transpose(x, (2, 0, 1))[1]]
+    total = 0.0
+    for k, t in enumerate(parts):
+        total = total + (k + 1) * np.sum(np.sin(t))
+    y = x * 1.0
+    y[0, 1] = 5.0                     # a write: the overwritten elements get no gradient
+    y[1, :, 2] = x[0, :, 0] * 3.0     # and the written value gets the gradient of the slice
+    return total + np.sum(y * y)
+
+
+def test_shape_and_indexing_rules():
+    check(shapes, RNG.normal(size=(2, 3, 4)), np.int64(1))
+
+
+def products(a, b, v, w, t):
+    return (np.sum(np.sin(a @ b)) + np.sum((v @ b) ** 2) + np.sum(np.cos(a @ w)) + (v @ v) * 2.0
+            + np.sum(np.tanh(t @ b)) + np.sum(a.T @ a))
+
+
+def test_matmul_rules():
+    check(products, RNG.normal(size=(3, 4)), RNG.normal(size=(4, 2)), RNG.normal(size=4),
+          RNG.normal(size=4), RNG.normal(size=(2, 3, 4)), wrt=(0, 1, 2, 3, 4))
+
+
+def test_float32_sources_get_float32_gradients():
+    def f(x, y):
+        return np.sum(x * y)
+    got = gradient_function(f, (0, 1), "cpu")(np.ones(3, np.float32), np.arange(3.0))
+    assert np.asarray(got[0]).dtype == np.float32 and np.asarray(got[1]).dtype == np.float64
+    np.testing.assert_array_equal(np.asarray(got[0]), [0.0, 1.0, 2.0])
+
+
+# sizes relax: one kernel serves every size of a rank, the broadcast axes read at run time
+def broadcast(a, b):
+    return np.sum(np.exp(a * b) + a / (b + 2.0))
+
+
+_BROADCAST = {b: gradient_function(broadcast, (0, 1), b) for b in BACKENDS}
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.data())
+def test_broadcast_gradients_for_any_sizes(data):
+    n = data.draw(st.sampled_from([1, 2, 5]))
+    m = data.draw(st.sampled_from([1, 3]))
+    k = data.draw(st.sampled_from([1, 3]))
+    a = data.draw(st.lists(st.floats(-1, 1), min_size=n * m, max_size=n * m))
+    b = data.draw(st.lists(st.floats(-1, 1), min_size=k, max_size=k))
+    a, b = np.array(a).reshape(n, m), np.array(b)
+    if m != k and 1 not in (m, k):
+        return
+    check(broadcast, a, b, wrt=(0, 1), functions=_BROADCAST)
+
+
+def test_python_scalar_and_unconnected_and_integer_sources():
+    def f(x, n, z):
+        y = np.sum(x * x) * 2.0
+        return ag.gradients(y, [x, n, z, x])
+    for backend in BACKENDS:
+        gx, gn, gz, gx2 = ag.defun(f, backend=backend)(np.arange(3.0), np.arange(3),
+                                                       np.ones(2))
+        np.testing.assert_array_equal(np.asarray(gx), [0.0, 4.0, 8.0])
+        np.testing.assert_array_equal(np.asarray(gx2), np.asarray(gx))
+        assert gn is None and gz is None
+
+
+def test_grad_ys_and_several_targets():
+    def f(x):
+        a, b = x * 2.0, np.sin(x)
+        return ag.gradients([a, b], x, grad_ys=[np.array([1.0, 0.0, 2.0]), None])
+    for backend in BACKENDS:
+        (g,) = ag.defun(f, backend=backend)(np.arange(3.0))
+        np.testing.assert_allclose(np.asarray(g), [2.0, 0.0, 4.0] + np.cos(np.arange(3.0)))
+
+
+@pytest.mark.parametrize("fn,error,match", [
+    (lambda x: ag.gradients(np.sum(x > 0), [x]), TypeError, "floating"),
+    (lambda x: ag.gradients(np.sum(x[np.array([0, 0])]), [x]), NotImplementedError,
+     "integer-array index"),
+    (lambda x: ag.gradients(np.sum(np.sort(x)), [x]), NotImplementedError, "'sort'"),
+    (lambda x: ag.gradients(np.sum(x), [3.0]), TypeError, "must be a tensor"),
+])
+def test_refusals(fn, error, match):
+    for backend in BACKENDS:
+        with pytest.raises(error, match=match):
+            ag.defun(fn, backend=backend)(np.ones(3))
+
+
+def test_outside_a_trace_is_an_error():
+    with pytest.raises(RuntimeError, match="inside an ag.defun"):
+        ag.gradients(ag.constant(1.0), [ag.constant(2.0)])
