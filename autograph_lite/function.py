@@ -20,7 +20,7 @@ from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
 from .ir.types import TensorType
-from .ops.dispatch import as_value
+from .ops.dispatch import RECORDERS, as_value
 from . import mutation
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_value
 from .concrete import ConcreteFunction
@@ -177,6 +177,8 @@ class Function:
             key += (_layouts(cf.layouts, args),)
             cf = self._cache.get(key) or self._trace_locked(key, args)
         out = cf._call_args(args)
+        for tape in RECORDERS:  # eager GradientTapes (gradients/tape.py)
+            tape.record_call(self, args, out)
         if (self._fast is not None and not kwargs and len(given) == self._fast_arity
                 and all(a is b for a, b in zip(args, given))):  # the rest are defaults
             self._install_fast(cf, given)

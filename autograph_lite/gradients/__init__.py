@@ -9,3 +9,4 @@ differentiates a staged ``cond`` by replaying each branch inside a new ``cond``;
 """
 from . import rules as _rules  # noqa: F401  (attaches the grad rules to the op table)
 from .sweep import gradients  # noqa: F401
+from .tape import GradientTape  # noqa: F401

@@ -18,15 +18,25 @@ from ..tensor import SymbolicTensor
 from ..trace.context import current_graph
 
 
-class Site:
-    """What a grad rule sees of a node: its inputs (with a region op's captured values
-    after them), outputs and attributes, as tensors."""
-    __slots__ = ("inputs", "outputs", "attrs", "node", "depends")
+class Entry:
+    """One step of a sweep, what a grad rule sees of it (its ``site``): the op, its inputs
+    (with a region op's captured values after them) and outputs as tensors, the keys their
+    adjoints are filed under (a graph Value's id; an eager tensor's ``id``; None: not
+    differentiable), its attributes and, for a graph node, the node itself."""
+    __slots__ = ("op", "inputs", "outputs", "in_keys", "out_keys", "attrs", "node", "loc",
+                 "depends")
 
-    def __init__(self, node, inputs, depends):
-        self.node, self.attrs, self.depends = node, node.attrs, depends
-        self.inputs = [SymbolicTensor(v) for v in inputs]
-        self.outputs = [SymbolicTensor(v) for v in node.outputs]
+    def __init__(self, op, inputs, outputs, in_keys, out_keys, attrs, node=None, loc=None):
+        self.op, self.inputs, self.outputs = op, inputs, outputs
+        self.in_keys, self.out_keys, self.attrs = in_keys, out_keys, attrs
+        self.node, self.loc, self.depends = node, loc, None
+
+    @classmethod
+    def of_node(cls, node):
+        inputs = node.inputs + captures(node)
+        return cls(node.opdef, [SymbolicTensor(v) for v in inputs],
+                   [SymbolicTensor(v) for v in node.outputs], [v.id for v in inputs],
+                   [v.id for v in node.outputs], node.attrs, node, node.loc)
 
 
 def _inexact(t):
@@ -56,106 +66,123 @@ def captures(node):
     return out
 
 
-def _reach(nodes, depends):
-    """``depends`` (value ids) grown by every output of ``nodes`` that reads one."""
-    for node in nodes:
-        if any(v.id in depends for v in node.inputs + captures(node)):
-            depends.update(o.id for o in node.outputs)
+def _fit(g, like):
+    """Gradient ``g`` as the input ``like`` (a tensor) takes it: summed over the axes
+    ``like`` was broadcast along (read at run time where a size is not known), in its
+    dtype."""
+    g = convert_to_tensor(g)
+    shape = tuple(like.shape)
+    if tuple(g.shape) != shape or None in shape:
+        if not shape and g.ndim:
+            g = npa.sum(g)
+        elif shape or g.ndim:
+            g = apply("sum_to", g, like)
+    return g if g.dtype == like.dtype else apply("cast", g, dtype=like.dtype)
+
+
+def _add(adjoints, key, g):
+    prev = adjoints.get(key)
+    adjoints[key] = g if prev is None else apply("add", prev, g)
+
+
+def backprop(entries, adjoints, depends):
+    """Walks ``entries`` backwards, adding each input's share of the adjoints (key ->
+    tensor) of the outputs; only keys in ``depends`` get one."""
+    for e in reversed(entries):
+        outs = [adjoints.get(k) for k in e.out_keys]
+        if all(g is None for g in outs):
+            continue
+        wanted = [k is not None and k in depends and _inexact(t)
+                  for k, t in zip(e.in_keys, e.inputs)]
+        if not any(wanted):
+            continue
+        if e.op.grad is None:
+            raise errors.with_location(NotImplementedError(
+                f"the gradient of '{e.op.name}' is not built yet, and a source reaches the "
+                f"target through it"), e.loc)
+        e.depends = depends
+        try:
+            grads = e.op.grad(e, outs)
+        except NotImplementedError as exc:
+            raise errors.with_location(exc, e.loc) from None
+        for k, t, want, g in zip(e.in_keys, e.inputs, wanted, grads):
+            if want and g is not None:
+                _add(adjoints, k, _fit(g, t))
+
+
+def reach(entries, depends):
+    """``depends`` (keys) grown by every output of ``entries`` that reads one."""
+    for e in entries:
+        if any(k in depends for k in e.in_keys):
+            depends.update(k for k in e.out_keys if k is not None)
     return depends
 
 
-def _fit(g, v):
-    """Gradient ``g`` as input ``v`` takes it: summed over the axes ``v`` was broadcast
-    along (read at run time where a size is not known), in ``v``'s dtype."""
-    g = convert_to_tensor(g)
-    if g.shape != v.type.shape or None in v.type.shape:
-        if v.type.ndim == 0 and g.ndim:
-            g = npa.sum(g)
-        elif v.type.ndim or g.ndim:
-            g = apply("sum_to", g, SymbolicTensor(v))
-    return g if g.dtype == v.type.dtype else apply("cast", g, dtype=v.type.dtype)
-
-
-def _add(adjoints, v, g):
-    prev = adjoints.get(v.id)
-    adjoints[v.id] = g if prev is None else apply("add", prev, g)
-
-
-def backprop(nodes, adjoints, depends):
-    """Walks ``nodes`` backwards, adding each input's share of the adjoints (value id ->
-    tensor) of the outputs; only values in ``depends`` get one."""
-    for node in reversed(nodes):
-        outs = [adjoints.get(v.id) for v in node.outputs]
-        if all(g is None for g in outs):
-            continue
-        inputs = node.inputs + captures(node)
-        wanted = [v.id in depends and _inexact(v.type) for v in inputs]
-        if not any(wanted):
-            continue
-        op = node.opdef
-        if op.grad is None:
-            raise errors.with_location(NotImplementedError(
-                f"ag.gradients: the gradient of '{node.op}' is not built yet, and a source "
-                f"reaches the target through it"), node.loc)
-        try:
-            grads = op.grad(Site(node, inputs, depends), outs)
-        except NotImplementedError as e:
-            raise errors.with_location(e, node.loc) from None
-        for v, want, g in zip(inputs, wanted, grads):
-            if want and g is not None:
-                _add(adjoints, v, _fit(g, v))
+def seed(adjoints, ys, grad_ys, key):
+    """The targets' adjoints: ``grad_ys`` (ones where None: a target is summed)."""
+    grad_ys = [None] * len(ys) if grad_ys is None else grad_ys
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"{len(grad_ys)} output gradients for {len(ys)} targets")
+    for y, gy in zip(ys, grad_ys):
+        if not _inexact(y):
+            raise TypeError(f"a target must be a floating tensor; got {y.dtype}")
+        _add(adjoints, key(y), _fit(npa.ones_like(y) if gy is None else gy, y))
 
 
 def _symbolic(x, what):
     if not isinstance(x, SymbolicTensor):
-        raise TypeError(f"ag.gradients: each of {what} must be a tensor of the traced "
-                        f"function; got {type(x).__name__}")
+        raise TypeError(f"each of {what} must be a tensor of the traced function; got "
+                        f"{type(x).__name__}")
     return x
 
 
-def _visible_nodes(graph):
+def visible_nodes(graph, since=None):
+    """The nodes of ``graph`` and of the graphs enclosing it (whose nodes all come before
+    it), in program order; ``since``: (graph, mark) the nodes before which are left out."""
     chain = []
     while graph is not None:
         chain.append(graph)
+        if since is not None and graph is since[0]:
+            break
         graph = graph.parent
-    return [n for g in reversed(chain) for n in g.nodes]
+    nodes = []
+    for g in reversed(chain):
+        start = since[1] if since is not None and g is since[0] else 0
+        nodes.extend(g.nodes[start:])
+    return nodes
+
+
+def graph_gradients(ys, xs, grad_ys=None, since=None):
+    """The gradient sweep over the graph being traced (``ag.gradients``, and a tape's
+    ``gradient`` inside a trace): one tensor or None per source."""
+    graph = current_graph()
+    ys = [_symbolic(y, "the targets") for y in ys]
+    xs = [_symbolic(x, "the sources") for x in xs]
+    entries = [Entry.of_node(n) for n in visible_nodes(graph, since)]
+    depends = reach(entries, {x._value.id for x in xs})
+    adjoints = {}
+    seed(adjoints, ys, grad_ys, lambda y: y._value.id)
+    backprop(entries, adjoints, depends)
+    return [adjoints.get(x._value.id) if _inexact(x) else None for x in xs]
+
+
+def _listed(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
 @public("ag.gradients")
 def gradients(ys, xs, grad_ys=None, name=None):
     """SPEC §5: the gradients of ``sum(ys)`` with respect to each of ``xs``, built into the
     traced function; a list with one entry per source (None where a source does not reach
-    a target)."""
-    graph = current_graph()
-    if graph is None:
+    a target, and for integer and boolean sources, as in TensorFlow)."""
+    if current_graph() is None:
         raise RuntimeError("ag.gradients builds the gradient into a traced function: call it "
                            "inside an ag.defun (eagerly, use ag.GradientTape)")
-    ys = list(ys) if isinstance(ys, (list, tuple)) else [ys]
-    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
-    if grad_ys is None:
-        grad_ys = [None] * len(ys)
-    grad_ys = list(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys]
-    if len(grad_ys) != len(ys):
-        raise ValueError(f"ag.gradients: grad_ys has {len(grad_ys)} entries for {len(ys)} "
-                         f"targets")
-    xs = [_symbolic(x, "xs") for x in xs]
-    nodes = _visible_nodes(graph)
-    depends = _reach(nodes, {x._value.id for x in xs})
-    adjoints = {}
-    for y, gy in zip(ys, grad_ys):
-        y = _symbolic(y, "ys")
-        if not _inexact(y):
-            raise TypeError(f"ag.gradients: a target must be a floating tensor; got {y.dtype}")
-        seed = npa.ones_like(y) if gy is None else convert_to_tensor(gy)
-        _add(adjoints, y._value, _fit(seed, y._value))
-    backprop(nodes, adjoints, depends)
-    out = []
-    for x in xs:
-        g = adjoints.get(x._value.id)
-        if g is not None and not _inexact(x):
-            g = None  # (integer and boolean sources get none, as in TensorFlow)
-        out.append(g)
-    return out
+    try:
+        return graph_gradients(_listed(ys), _listed(xs),
+                               None if grad_ys is None else _listed(grad_ys))
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"ag.gradients: {e}") from None
 
 
 # -- cond: each branch replayed, then swept backwards ----------------------------------------
@@ -184,25 +211,27 @@ def _clone_graph(g, mapping, parent):
 
 def _cond_grad(site, out_grads):
     node = site.node
-    caps = node.inputs[1:] + captures(node)
-    wanted = [v for v in caps if v.id in site.depends and _inexact(v.type)]
+    caps = site.inputs[1:]
+    wanted = [t for k, t in zip(site.in_keys[1:], caps)
+              if k in site.depends and _inexact(t)]
 
     def branch(region):
         def replay():
             mapping = {}
-            nodes = _clone_nodes(region.nodes, mapping, current_graph())
+            entries = [Entry.of_node(n)
+                       for n in _clone_nodes(region.nodes, mapping, current_graph())]
             adjoints = {}
             for v, g in zip(region.outputs, out_grads):
                 if g is not None:
-                    _add(adjoints, mapping.get(v.id, v), g)
-            backprop(nodes, adjoints, _reach(nodes, set(site.depends)))
-            return [_fit(adjoints[v.id], v) if v.id in adjoints
-                    else npa.zeros_like(SymbolicTensor(v)) for v in wanted]
+                    _add(adjoints, mapping.get(v.id, v).id, g)
+            backprop(entries, adjoints, reach(entries, set(site.depends)))
+            return [_fit(adjoints[t._value.id], t) if t._value.id in adjoints
+                    else npa.zeros_like(t) for t in wanted]
         return replay
 
     grads = control.cond(site.inputs[0], branch(node.regions[0]), branch(node.regions[1]))
-    by_id = {v.id: g for v, g in zip(wanted, grads)}
-    return [None] + [by_id.get(v.id) for v in caps]
+    by_key = {t._value.id: g for t, g in zip(wanted, grads)}
+    return [None] + [by_key.get(t._value.id) for t in caps]
 
 
 defgrad("cond", _cond_grad)

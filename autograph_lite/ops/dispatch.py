@@ -19,6 +19,9 @@ from .registry import OPS
 # node)``, which links a view op's results to the parent box's buffer.
 LIFTED = None
 LINK_VIEW = None
+# The eager GradientTapes recording now (gradients/tape.py): each op run eagerly is handed
+# to their ``record(op, args, attrs, result)``.
+RECORDERS = []
 
 
 def _snapshot(graph, array):
@@ -118,7 +121,10 @@ def apply(name, *args, **attrs):
     op = OPS[name]
     graph = current_graph()
     if graph is None:
-        return wrap(op.eager(*[_eager_input(a) for a in args], **attrs))
+        result = wrap(op.eager(*[_eager_input(a) for a in args], **attrs))
+        for tape in RECORDERS:
+            tape.record(op, args, attrs, result)
+        return result
     loc = errors.user_location()
     values = [as_value(graph, a) for a in args]
     try:

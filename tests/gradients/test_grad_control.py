@@ -50,5 +50,5 @@ def test_staged_loop_refuses_naming_the_line():
             i += 1
         return ag.gradients(np.sum(y), [x])
     for backend in BACKENDS:
-        with pytest.raises(NotImplementedError, match="'while_loop' is not built yet.*test_control.py:"):
+        with pytest.raises(NotImplementedError, match="'while_loop' is not built yet.*test_grad_control.py:"):
             ag.defun(f, backend=backend)(np.ones(2), np.int64(3))

@@ -1,0 +1,162 @@
+"""``ag.GradientTape`` (SPEC §5): records eager ops and calls of compiled functions, and
+sweeps them backwards; inside a traced function it is the graph sweep itself.
+
+Eagerly, ``ops/dispatch.apply`` hands each op it runs to the active tapes (``RECORDERS``;
+a tape records its own thread's);
+a tape keeps the op when one of its inputs is watched or was made by an op it kept. A call
+of a compiled ``Function`` is one entry (function.py hands it over): its gradient is itself
+a compiled, cached Function (the call's ``ag.gradients``, so the forward values it needs
+are recomputed inside that kernel). Inside a trace a tape records nothing: ``gradient``
+sweeps the nodes traced since the tape was entered (``sweep.graph_gradients``), and
+sources that were not watched get None, as eagerly."""
+import threading
+
+from .. import nest
+from ..ops import dispatch
+from ..ops.dispatch import convert_to_tensor
+from ..ops.registry import expose
+from ..tensor import EagerTensor, SymbolicTensor, Tensor
+from ..trace.context import block_fast_path, current_graph
+from . import sweep
+
+def _key(t):
+    if isinstance(t, SymbolicTensor):
+        return t._value.id
+    return id(t) if isinstance(t, EagerTensor) else None
+
+
+class _CallOp:
+    """The op of a compiled call's tape entry: ``grad`` runs the compiled gradient."""
+    name = "a compiled function"
+
+    def __init__(self, function, n_args):
+        self.function, self.n_args = function, n_args
+
+    def grad(self, entry, out_grads):
+        have = tuple(g is not None for g in out_grads)
+        wrt = tuple(i for i, (k, t) in enumerate(zip(entry.in_keys, entry.inputs))
+                    if k in entry.depends and t.dtype.kind in "fc")
+        backward = _backward_function(self.function, self.n_args, wrt, have)
+        grads = backward(*entry.inputs, *[g for g in out_grads if g is not None])
+        out = [None] * len(entry.inputs)
+        for i, g in zip(wrt, grads):
+            out[i] = g
+        return out
+
+
+def _backward_function(function, n_args, wrt, have):
+    """The compiled gradient of ``function`` for sources ``wrt`` (argument positions) and
+    the outputs ``have`` marks as having a gradient; made once per such pair."""
+    cache = function.__dict__.setdefault("_backward", {})
+    key = (n_args, wrt, have)
+    if key not in cache:
+        from ..function import defun
+
+        def backward(*a):
+            args, gys = a[:n_args], a[n_args:]
+            outs = [o for o, h in zip(nest.flatten(function(*args)), have) if h]
+            return sweep.gradients(outs, [args[i] for i in wrt], list(gys))
+        backward.__name__ = f"{function.__name__}_backward"
+        cache[key] = defun(backward, backend=function.backend)
+    return cache[key]
+
+
+class GradientTape:
+    """SPEC §5: ``with ag.GradientTape() as tape: ...; tape.gradient(target, sources)``."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self.persistent = persistent
+        self.watch_accessed_variables = watch_accessed_variables
+        self._entries, self._tracked, self._watched = [], set(), set()
+        self._keep = []          # the watched tensors (their ids are keys)
+        self._since, self._used, self._open, self._thread = None, False, False, None
+
+    # recording ------------------------------------------------------------------------
+    def __enter__(self):
+        if self._open:
+            raise RuntimeError("this GradientTape is already recording")
+        self._open = True
+        graph = current_graph()
+        if graph is not None:
+            self._since = (graph, len(graph.nodes))
+        else:
+            self._thread = threading.get_ident()
+            dispatch.RECORDERS.append(self)
+            block_fast_path(1)  # compiled calls take the path that records them
+        return self
+
+    def __exit__(self, *exc):
+        self._open = False
+        if self._since is None:
+            dispatch.RECORDERS.remove(self)
+            block_fast_path(-1)
+        return False
+
+    def watch(self, tensor):
+        for t in nest.flatten(tensor):
+            if not isinstance(t, Tensor):
+                raise TypeError(f"GradientTape.watch takes tensors (ag.constant(...)); got "
+                                f"{type(t).__name__}")
+            self._keep.append(t)
+            self._watched.add(_key(t))
+            self._tracked.add(_key(t))
+
+    def record(self, op, args, attrs, result):
+        """An eager op that ran (dispatch.apply): kept if it reads a tracked tensor."""
+        keys = [_key(a) for a in args]
+        if self._thread != threading.get_ident() or not any(
+                k in self._tracked for k in keys if k is not None):
+            return
+        outs = [r for r in (result if isinstance(result, tuple) else (result,))
+                if r is not None]
+        self._entries.append(sweep.Entry(op, [convert_to_tensor(a) for a in args], outs, keys,
+                                         [id(o) for o in outs], dict(attrs)))
+        self._tracked.update(id(o) for o in outs)
+
+    def record_call(self, function, args, result):
+        """A call of a compiled Function (function.py): one entry."""
+        keys = [_key(a) for a in args]
+        if self._thread != threading.get_ident() or not any(
+                k in self._tracked for k in keys if k is not None):
+            return
+        outs = [o for o in nest.flatten(result) if isinstance(o, EagerTensor)]
+        self._entries.append(sweep.Entry(_CallOp(function, len(args)),
+                                         [convert_to_tensor(a) for a in args], outs, keys,
+                                         [id(o) for o in outs], {}))
+        self._tracked.update(id(o) for o in outs)
+
+    # the sweep ------------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None):
+        if self._used and not self.persistent:
+            raise RuntimeError("a non-persistent GradientTape can compute one set of "
+                               "gradients: make it with persistent=True to call gradient "
+                               "again")
+        if self._open and self._since is None:
+            raise RuntimeError("GradientTape.gradient is called after the `with` block "
+                               "that records (inside it, the sweep would record itself)")
+        self._used = True
+        ys, xs = nest.flatten(target), nest.flatten(sources)
+        gys = None if output_gradients is None else nest.flatten(output_gradients)
+        try:
+            if self._since is not None:
+                grads = sweep.graph_gradients(ys, xs, gys, self._since)
+                grads = [g if _key(x) in self._watched else None for x, g in zip(xs, grads)]
+            else:
+                grads = self._eager(ys, xs, gys)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"GradientTape.gradient: {e}") from None
+        return nest.pack_as(sources, grads)
+
+    def _eager(self, ys, xs, gys):
+        for x in xs:
+            if not isinstance(x, Tensor):
+                raise TypeError(f"a source must be a tensor; got {type(x).__name__}")
+        ys = [convert_to_tensor(y) for y in ys]
+        depends = sweep.reach(self._entries, {_key(x) for x in xs if _key(x) in self._watched})
+        adjoints = {}
+        sweep.seed(adjoints, ys, gys, id)
+        sweep.backprop(self._entries, adjoints, depends)
+        return [adjoints.get(_key(x)) if x.dtype.kind in "fc" else None for x in xs]
+
+
+expose("ag.GradientTape", GradientTape)
