@@ -303,8 +303,7 @@ defgrad("matmul", _matmul)
 
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex
-# parts wait for complex gradients; while_loop for its reverse sweep (a stack of the values
-# each iteration overwrites); reduce_prod/cumprod for a rule exact at zeros; list_push for
+# parts wait for complex gradients; reduce_prod/cumprod for a rule exact at zeros; list_push for
 # the list stack; py_function for its recorded tape.
-PENDING = frozenset({"conjugate", "real", "imag", "while_loop", "reduce_prod", "cumprod",
+PENDING = frozenset({"conjugate", "real", "imag", "reduce_prod", "cumprod",
                      "list_push", "py_function"})

@@ -10,10 +10,9 @@ regions read (implicit capture, ir/graph.py): a ``cond``'s gradient is a ``cond`
 same predicate whose branches replay the forward branch and sweep it backwards. A node on
 the path that has no rule refuses (never a silent zero): ``while_loop`` today.
 """
-from .. import control, errors, numpy_api as npa
-from ..ir.graph import Graph
+from .. import errors, numpy_api as npa
 from ..ops.dispatch import apply, convert_to_tensor
-from ..ops.registry import defgrad, public
+from ..ops.registry import public
 from ..tensor import SymbolicTensor
 from ..trace.context import current_graph
 
@@ -43,27 +42,26 @@ def _inexact(t):
     return t.dtype.kind in "fc"
 
 
-def _region_graphs(regions):
-    out, todo = set(), list(regions)
-    while todo:
-        g = todo.pop()
-        out.add(g)
-        for n in g.nodes:
-            todo.extend(n.regions)
-    return out
-
-
 def captures(node):
-    """The outer Values a region op's regions read (in first-read order)."""
+    """The outer Values a region op's regions read, as node inputs or as region results
+    (a branch may return an outer value as it is), at any depth; in first-read order."""
     if not node.regions:
         return []
-    inner, seen, out = _region_graphs(node.regions), set(), []
-    for r in node.regions:
-        for v in [v for n in r.walk() for v in n.inputs] + list(r.outputs):
+    inner = set(_graphs_in_order(node.regions))
+    seen, out = set(), []
+    for g in _graphs_in_order(node.regions):
+        for v in [v for n in g.nodes for v in n.inputs] + list(g.outputs):
             if v.graph not in inner and v.id not in seen:
                 seen.add(v.id)
                 out.append(v)
     return out
+
+
+def _graphs_in_order(regions):
+    for r in regions:
+        yield r
+        for n in r.nodes:
+            yield from _graphs_in_order(n.regions)
 
 
 def _fit(g, like):
@@ -183,55 +181,3 @@ def gradients(ys, xs, grad_ys=None, name=None):
                                None if grad_ys is None else _listed(grad_ys))
     except (TypeError, ValueError) as e:
         raise type(e)(f"ag.gradients: {e}") from None
-
-
-# -- cond: each branch replayed, then swept backwards ----------------------------------------
-def _clone_nodes(nodes, mapping, graph):
-    """Re-adds ``nodes`` to ``graph`` (the one being traced), inputs renamed by ``mapping``
-    (value id -> Value; missing: the Value itself, an outer one), regions cloned too."""
-    added = []
-    for n in nodes:
-        regions = [_clone_graph(r, mapping, graph) for r in n.regions]
-        new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs], n.attrs,
-                             [v.type for v in n.outputs], regions, n.loc)
-        for a, b in zip(n.outputs, new.outputs):
-            mapping[a.id] = b
-        added.append(new)
-    return added
-
-
-def _clone_graph(g, mapping, parent):
-    new = Graph(g.name, parent)
-    for v in g.inputs:
-        mapping[v.id] = new.add_input(v.type, v.hint)
-    _clone_nodes(g.nodes, mapping, new)
-    new.outputs = [mapping.get(v.id, v) for v in g.outputs]
-    return new
-
-
-def _cond_grad(site, out_grads):
-    node = site.node
-    caps = site.inputs[1:]
-    wanted = [t for k, t in zip(site.in_keys[1:], caps)
-              if k in site.depends and _inexact(t)]
-
-    def branch(region):
-        def replay():
-            mapping = {}
-            entries = [Entry.of_node(n)
-                       for n in _clone_nodes(region.nodes, mapping, current_graph())]
-            adjoints = {}
-            for v, g in zip(region.outputs, out_grads):
-                if g is not None:
-                    _add(adjoints, mapping.get(v.id, v).id, g)
-            backprop(entries, adjoints, reach(entries, set(site.depends)))
-            return [_fit(adjoints[t._value.id], t) if t._value.id in adjoints
-                    else npa.zeros_like(t) for t in wanted]
-        return replay
-
-    grads = control.cond(site.inputs[0], branch(node.regions[0]), branch(node.regions[1]))
-    by_key = {t._value.id: g for t, g in zip(wanted, grads)}
-    return [None] + [by_key.get(t._value.id) for t in caps]
-
-
-defgrad("cond", _cond_grad)

@@ -42,13 +42,83 @@ def test_branch_reads_values_of_the_enclosing_code():
     check(reading_outer_values, calls=[(x, np.int64(1)), (x, np.int64(-1))])
 
 
-def test_staged_loop_refuses_naming_the_line():
+def loop(x, w, n):
+    y, i = x, 0
+    while i < n:                      # the trip count is known only at run time
+        y = np.tanh(y * w) + x
+        i += 1
+    return np.sum(y ** 2)
+
+
+def test_while_loop_with_a_run_time_trip_count():
+    x, w = RNG.normal(size=3), RNG.normal(size=3)
+    check(loop, calls=[(x, w, np.int64(5)), (x, w, np.int64(0)), (x * 0.5, w, np.int64(1)),
+                       (x, w, np.int64(40))], wrt=(0, 1))
+
+
+def loop_with_break(x, w):
+    acc = x * 0.0
+    for i in range(10):               # a for over range with a staged break
+        acc = acc + np.sin(x * w * float(i))
+        if np.sum(acc) > 1.5:
+            break
+    return np.sum(acc * acc) + np.sum(w)
+
+
+def test_for_loop_with_break():
+    x, w = RNG.uniform(0.1, 0.3, 3), RNG.uniform(0.5, 1.0, 3)
+    check(loop_with_break, calls=[(x, w), (x * 3.0, w), (x * 0.01, w)], wrt=(0, 1))
+
+
+def converge(x, tol):
+    # Newton's iteration for sqrt(x): the trip count depends on the values
+    y = x * 1.0 + 1.0
+    while np.max(np.abs(y * y - x)) > tol:
+        y = 0.5 * (y + x / y)
+    return np.sum(y)
+
+
+def test_while_loop_whose_condition_reads_the_values():
+    x = RNG.uniform(1.0, 4.0, 3)
+    check(converge, calls=[(x, 1e-12), (x * 2.0, 1e-12)], rtol=1e-5)
+
+
+def updates(x, n):
+    out = np.zeros((n, 3))
+    h = x
+    for i in range(n):                # out[i] = ... inside a loop over range(tensor)
+        h = np.cos(h) * x
+        out[i] = h * float(i + 1)
+    return np.sum(out ** 2)
+
+
+def test_loop_writing_rows_of_an_array():
+    x = RNG.normal(size=3)
+    check(updates, calls=[(x, np.int64(4)), (x, np.int64(1))])
+
+
+def nested(x, m):
+    y = x
+    for i in range(m):
+        j = 0
+        while j < i:
+            y = y * 0.9 + np.sin(y)
+            j += 1
+    return np.sum(y)
+
+
+def test_nested_loops():
+    check(nested, calls=[(RNG.normal(size=2), np.int64(4)), (RNG.normal(size=2), np.int64(0))])
+
+
+def test_loop_with_a_side_effect_refuses_naming_the_line():
     def f(x, n):
         i, y = 0, x
         while i < n:
+            print(i)
             y = y * 2.0
             i += 1
         return ag.gradients(np.sum(y), [x])
     for backend in BACKENDS:
-        with pytest.raises(NotImplementedError, match="'while_loop' is not built yet.*test_grad_control.py:"):
+        with pytest.raises(NotImplementedError, match="'print'.*would run it again"):
             ag.defun(f, backend=backend)(np.ones(2), np.int64(3))

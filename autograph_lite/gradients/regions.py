@@ -1,0 +1,176 @@
+"""The grad rules of the region ops, by replaying their regions (docs/architecture.md,
+"Gradients").
+
+A region's intermediate values live in the region; the gradient reads them by re-adding
+the region's nodes (``clone_nodes``) where the backward pass runs:
+
+- ``cond``: a ``cond`` on the same predicate whose branches replay the forward branch and
+  sweep it backwards (the gradient of the branch taken).
+- ``while_loop``: the forward loop again, with an iteration counter and one stack per loop
+  variable holding its value at the start of each iteration (grown by doubling: the trip
+  count is known only at run time, ``break`` and ``maximum_iterations`` included); then a
+  loop from the last iteration down to the first that reads the values back, replays the
+  body on them and sweeps it backwards, carrying the loop variables' adjoints and summing
+  those of the outer values the body reads. All of it is in the same kernel.
+
+A region with a stateful op or a side effect (``print``, ``py_func``, random draws) would
+run it again: such a gradient refuses.
+"""
+import numpy as np
+
+from .. import control, numpy_api as npa
+from ..ir.graph import Graph
+from ..ops.dispatch import apply, convert_to_tensor
+from ..ops.registry import defgrad
+from ..tensor import SymbolicTensor
+from ..trace.context import current_graph
+from .sweep import Entry, _add, _fit, _inexact, backprop, reach
+
+
+def clone_nodes(nodes, mapping, graph):
+    """Re-adds ``nodes`` to ``graph`` (the one being traced), inputs renamed by ``mapping``
+    (value id -> Value; missing: the Value itself, an outer one), regions cloned too."""
+    added = []
+    for n in nodes:
+        regions = [_clone_graph(r, mapping, graph) for r in n.regions]
+        new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs], n.attrs,
+                             [v.type for v in n.outputs], regions, n.loc)
+        for a, b in zip(n.outputs, new.outputs):
+            mapping[a.id] = b
+        added.append(new)
+    return added
+
+
+def _clone_graph(g, mapping, parent):
+    new = Graph(g.name, parent)
+    for v in g.inputs:
+        mapping[v.id] = new.add_input(v.type, v.hint)
+    clone_nodes(g.nodes, mapping, new)
+    new.outputs = [mapping.get(v.id, v) for v in g.outputs]
+    return new
+
+
+def _replayable(node):
+    for r in node.regions:
+        for n in r.walk():
+            if not n.opdef.pure:
+                raise NotImplementedError(
+                    f"the gradient of a staged {'if' if node.op == 'cond' else 'loop'} whose "
+                    f"body has '{n.op}' (at {n.loc}) would run it again: not supported; "
+                    f"move it out of the differentiated code")
+
+
+def replay(region, inputs, out_grads, depends):
+    """Re-adds ``region``'s nodes with its inputs bound to ``inputs`` (Values) and sweeps
+    them backwards from ``out_grads`` (one per region output); the adjoints by key."""
+    mapping = {v.id: x for v, x in zip(region.inputs, inputs)}
+    entries = [Entry.of_node(n) for n in clone_nodes(region.nodes, mapping, current_graph())]
+    adjoints = {}
+    for v, g in zip(region.outputs, out_grads):
+        if g is not None:
+            _add(adjoints, mapping.get(v.id, v).id, g)
+    backprop(entries, adjoints, reach(entries, set(depends) | {x.id for x in inputs}))
+    return adjoints, mapping
+
+
+def _wanted(site, start):
+    return [t for k, t in zip(site.in_keys[start:], site.inputs[start:])
+            if k in site.depends and _inexact(t)]
+
+
+def _zeros_or(adjoints, t):
+    g = adjoints.get(t._value.id)
+    return _fit(g, t) if g is not None else npa.zeros_like(t)
+
+
+def _cond_grad(site, out_grads):
+    _replayable(site.node)
+    caps = site.inputs[1:]
+    wanted = _wanted(site, 1)
+
+    def branch(region):
+        def run():
+            adjoints, _ = replay(region, [], out_grads, site.depends)
+            return [_zeros_or(adjoints, t) for t in wanted]
+        return run
+
+    grads = control.cond(site.inputs[0], branch(site.node.regions[0]),
+                         branch(site.node.regions[1]))
+    by_key = {t._value.id: g for t, g in zip(wanted, grads)}
+    return [None] + [by_key.get(t._value.id) for t in caps]
+
+
+defgrad("cond", _cond_grad)
+
+
+# -- while_loop --------------------------------------------------------------------------------
+def _push(stack, value, k):
+    """``stack[k] = value``, the stack doubled first when it is full."""
+    full = apply("greater_equal", k, apply("dim", stack, axis=0))
+    stack = control.cond(full, lambda: npa.concatenate([stack, stack], axis=0),
+                         lambda: stack)
+    return apply("setitem", stack, value, k, spec=(("tint", 1),))
+
+
+def _record(node):
+    """The forward loop again, recording: (trip count, one stack per loop variable)."""
+    cond_g, body_g = node.regions
+    n = len(node.inputs)
+    init = [SymbolicTensor(v) for v in node.inputs]
+    stacks = [npa.expand_dims(npa.zeros_like(x), 0) for x in init]
+
+    def test(*vs):
+        mapping = {v.id: x._value for v, x in zip(cond_g.inputs, vs[:n])}
+        clone_nodes(cond_g.nodes, mapping, current_graph())
+        return SymbolicTensor(mapping.get(cond_g.outputs[0].id, cond_g.outputs[0]))
+
+    def step(*vs):
+        state, k, bufs = vs[:n], vs[n], vs[n + 1:]
+        mapping = {v.id: x._value for v, x in zip(body_g.inputs, state)}
+        clone_nodes(body_g.nodes, mapping, current_graph())
+        new = [SymbolicTensor(mapping.get(v.id, v)) for v in body_g.outputs]
+        return (*new, apply("add", k, 1), *[_push(b, x, k) for b, x in zip(bufs, state)])
+
+    out = control.while_loop(test, step, [*init, convert_to_tensor(np.int64(0)), *stacks])
+    return out[n], out[n + 1:]
+
+
+def _while_grad(site, out_grads):
+    node = site.node
+    _replayable(node)
+    body_g = node.regions[1]
+    n = len(node.inputs)
+    wanted_caps = _wanted(site, n)
+    live = [i for i, t in enumerate(site.inputs[:n]) if _inexact(t)]
+    trips, stacks = _record(node)
+    g0 = [out_grads[i] if out_grads[i] is not None else npa.zeros_like(site.outputs[i])
+          for i in live]
+    c0 = [npa.zeros_like(t) for t in wanted_caps]
+
+    def test(k, *rest):
+        return apply("greater_equal", k, 0)
+
+    def step(k, *carry):
+        gs, cs = carry[:len(live)], carry[len(live):]
+        state = [stacks[i][k] for i in range(n)]  # the loop variables at iteration k
+        grads = [None] * n
+        for i, g in zip(live, gs):
+            grads[i] = g
+        adjoints, _ = replay(body_g, [x._value for x in state], grads, site.depends)
+        new_gs = [_zeros_or(adjoints, state[i]) for i in live]
+        new_cs = [c if adjoints.get(t._value.id) is None else
+                  apply("add", c, _fit(adjoints[t._value.id], t)) for c, t in zip(cs, wanted_caps)]
+        return (apply("subtract", k, 1), *new_gs, *new_cs)
+
+    out = control.while_loop(test, step, [apply("subtract", trips, 1), *g0, *c0])
+    gs, cs = out[1:1 + len(live)], out[1 + len(live):]
+    grads = [None] * len(site.inputs)
+    for i, g in zip(live, gs):
+        grads[i] = g
+    by_key = {t._value.id: c for t, c in zip(wanted_caps, cs)}
+    for j, t in enumerate(site.inputs[n:]):
+        grads[n + j] = by_key.get(t._value.id)
+    return grads
+
+
+defgrad("while_loop", _while_grad)
