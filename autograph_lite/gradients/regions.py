@@ -24,6 +24,7 @@ from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.registry import defgrad
 from ..tensor import SymbolicTensor
 from ..trace.context import current_graph
+from .rules import zeros_as
 from .sweep import Entry, _add, _fit, _inexact, backprop, reach
 
 
@@ -80,7 +81,7 @@ def _wanted(site, start):
 
 def _zeros_or(adjoints, t):
     g = adjoints.get(t._value.id)
-    return _fit(g, t) if g is not None else npa.zeros_like(t)
+    return _fit(g, t) if g is not None else zeros_as(t)
 
 
 def _cond_grad(site, out_grads):
@@ -143,9 +144,9 @@ def _while_grad(site, out_grads):
     wanted_caps = _wanted(site, n)
     live = [i for i, t in enumerate(site.inputs[:n]) if _inexact(t)]
     trips, stacks = _record(node)
-    g0 = [out_grads[i] if out_grads[i] is not None else npa.zeros_like(site.outputs[i])
+    g0 = [out_grads[i] if out_grads[i] is not None else zeros_as(site.outputs[i])
           for i in live]
-    c0 = [npa.zeros_like(t) for t in wanted_caps]
+    c0 = [zeros_as(t) for t in wanted_caps]
 
     def test(k, *rest):
         return apply("greater_equal", k, 0)

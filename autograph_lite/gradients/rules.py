@@ -149,6 +149,20 @@ defgrad("clip", _clip)
 
 
 # -- reductions ------------------------------------------------------------------------------
+def shape_of(x):
+    """A tensor of ``x``'s shape for a rule that needs only the shape: when every size is
+    known, one that does not read ``x`` (so a value replayed only for its shape, a loop
+    body's matmul, is not computed again), else ``x`` itself."""
+    if None in tuple(x.shape):
+        return x
+    return apply("full", False, shape=tuple(x.shape), dtype=np.bool_)
+
+
+def zeros_as(x):
+    """Zeros of ``x``'s shape and dtype (``shape_of``'s rule: x is not read when static)."""
+    return npa.zeros_like(x) if None in tuple(x.shape) else npa.zeros(tuple(x.shape), x.dtype)
+
+
 def _axes(s):
     axis = s.attrs.get("axis")
     return tuple(range(s.inputs[0].ndim)) if axis is None else tuple(axis)
@@ -157,10 +171,10 @@ def _axes(s):
 def _spread(s, g):
     """``g`` (a reduction's gradient) broadcast back over the reduced axes of input 0."""
     x = s.inputs[0]
-    if not s.attrs.get("keepdims"):
+    if not s.attrs.get("keepdims") and g.ndim:
         for k in sorted(_axes(s)):  # (ascending: each axis is a position in the result)
             g = npa.expand_dims(g, k)
-    return _ap("broadcast_to", g, x)
+    return _ap("broadcast_to", g, shape_of(x))
 
 
 def _count(s):
@@ -232,7 +246,7 @@ def _getitem(s, g):
     spec = s.attrs["spec"]
     _basic(spec, "x[index]")
     x, tensors = s.inputs[0], s.inputs[1:]
-    return [_ap("setitem", npa.zeros_like(x), g[0], *tensors, spec=spec)] + [None] * len(tensors)
+    return [_ap("setitem", zeros_as(x), g[0], *tensors, spec=spec)] + [None] * len(tensors)
 
 
 def _setitem(s, g):
@@ -270,7 +284,7 @@ defgrad("stack", _join(True))
 
 
 def _split(s, g):
-    parts = [gi if gi is not None else npa.zeros_like(o) for gi, o in zip(g, s.outputs)]
+    parts = [gi if gi is not None else zeros_as(o) for gi, o in zip(g, s.outputs)]
     return [npa.concatenate(parts, axis=s.attrs["axis"])] + [None] * (len(s.inputs) - 1)
 
 
@@ -287,13 +301,15 @@ def _matmul(s, g):
     g = g[0]
     if a.ndim == 1 and b.ndim == 1:
         return [_mul(g, b), _mul(g, a)]
-    if a.ndim == 1:   # (k) @ (..., k, n) -> (..., n)
-        da = _ap("matmul", b, npa.expand_dims(g, -1))[..., 0]
+    if a.ndim == 1:   # (k) @ (..., k, n) -> (..., n): da = b @ g (a matrix-vector product)
+        da = _ap("matmul", b, g) if b.ndim == 2 else \
+            _ap("matmul", b, npa.expand_dims(g, -1))[..., 0]
         db = _mul(npa.expand_dims(a, -1), npa.expand_dims(g, -2))
         return [da, db]
-    if b.ndim == 1:   # (..., m, k) @ (k) -> (..., m)
+    if b.ndim == 1:   # (..., m, k) @ (k) -> (..., m): db = a^T g
         da = _mul(npa.expand_dims(g, -1), b)
-        db = _ap("matmul", _swap(a), npa.expand_dims(g, -1))[..., 0]
+        db = _ap("matmul", g, a) if a.ndim == 2 else \
+            _ap("matmul", _swap(a), npa.expand_dims(g, -1))[..., 0]
         return [da, db]
     return [_ap("matmul", g, _swap(b)), _ap("matmul", _swap(a), g)]
 
