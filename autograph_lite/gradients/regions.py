@@ -18,12 +18,13 @@ run it again: such a gradient refuses.
 """
 import numpy as np
 
-from .. import control, numpy_api as npa
+from .. import contiguity, control, numpy_api as npa
 from ..ir.graph import Graph
-from ..ops.dispatch import apply, convert_to_tensor
+from ..ir.types import TensorType
+from ..ops.dispatch import apply, as_value, convert_to_tensor, stage_node
 from ..ops.registry import defgrad
 from ..tensor import SymbolicTensor
-from ..trace.context import current_graph
+from ..trace.context import current_graph, graph_scope
 from .rules import zeros_as
 from .sweep import Entry, _add, _fit, _inexact, backprop, reach
 
@@ -105,6 +106,41 @@ defgrad("cond", _cond_grad)
 
 
 # -- while_loop --------------------------------------------------------------------------------
+def _stage_loop(test, step, init, types):
+    """A ``while_loop`` node over loop variables of ``types`` (one per ``init`` tensor):
+    ``test(*vars)`` -> bool tensor, ``step(*vars)`` -> the next values. Staged directly,
+    not through ``control.while_loop``: the gradient's loops carry fresh values that no
+    user code can see or write, so they need none of its aliasing and write tracking. A
+    loop variable is taken as C-contiguous when its initial value and the body's result are
+    (contiguity.py), traced again otherwise."""
+    outer = current_graph()
+    init_v = [as_value(outer, x) for x in init]
+    c_flags = [t.ndim > 0 and contiguity.value_is_c(v) for v, t in zip(init_v, types)]
+    for _ in range(2):
+        cond_g, body_g = Graph("while_cond", outer), Graph("while_body", outer)
+        for g in (cond_g, body_g):
+            with graph_scope(g):
+                params = [SymbolicTensor(g.add_input(t)) for t in types]
+                for p, flag in zip(params, c_flags):
+                    contiguity.mark_input(p._value, None, flag)
+                if g is cond_g:
+                    g.outputs = [as_value(g, test(*params))]
+                else:
+                    g.outputs = [_as_type(g, o, t) for o, t in zip(step(*params), types)]
+        kept = [f and contiguity.value_is_c(o) for f, o in zip(c_flags, body_g.outputs)]
+        if kept == c_flags:
+            break
+        c_flags = kept
+    return stage_node("while_loop", init_v, {}, types, regions=[cond_g, body_g])
+
+
+def _as_type(graph, x, t):
+    v = as_value(graph, x)
+    if v.type.dtype != t.dtype:
+        v = as_value(graph, apply("cast", SymbolicTensor(v), dtype=t.dtype))
+    return v
+
+
 def _push(stack, value, k):
     """``stack[k] = value``, the stack doubled first when it is full."""
     full = apply("greater_equal", k, apply("dim", stack, axis=0))
@@ -114,11 +150,15 @@ def _push(stack, value, k):
 
 
 def _record(node):
-    """The forward loop again, recording: (trip count, one stack per loop variable)."""
+    """The forward loop again, recording: (trip count, one stack per loop variable). When
+    it can, the recording loop takes the original's place (``_splice``), so the forward
+    runs once."""
     cond_g, body_g = node.regions
     n = len(node.inputs)
+    graph = current_graph()
+    mark = len(graph.nodes)
     init = [SymbolicTensor(v) for v in node.inputs]
-    stacks = [npa.expand_dims(npa.zeros_like(x), 0) for x in init]
+    stacks = [npa.expand_dims(zeros_as(x), 0) for x in init]
 
     def test(*vs):
         mapping = {v.id: x._value for v, x in zip(cond_g.inputs, vs[:n])}
@@ -132,8 +172,43 @@ def _record(node):
         new = [SymbolicTensor(mapping.get(v.id, v)) for v in body_g.outputs]
         return (*new, apply("add", k, 1), *[_push(b, x, k) for b, x in zip(bufs, state)])
 
-    out = control.while_loop(test, step, [*init, convert_to_tensor(np.int64(0)), *stacks])
+    types = ([v.type for v in body_g.inputs] + [_COUNTER]
+             + [TensorType(v.type.dtype, (None,) + v.type.shape) for v in body_g.inputs])
+    out = _stage_loop(test, step, [*init, convert_to_tensor(np.int64(0)), *stacks], types)
+    _splice(node, graph, mark)
     return out[n], out[n + 1:]
+
+
+def _splice(node, graph, mark):
+    """Makes the original loop ``node`` the recording loop just staged at the end of
+    ``graph`` (its last node; the nodes since ``mark`` make its stacks): the original keeps
+    its output Values (every reader of them, a user's tensor included, stays valid) and
+    gains the counter and the stacks; the nodes the recording needs move before it. Done
+    only where nothing but the recording was added and the loop variables' types agree."""
+    new = graph.nodes[-1] if len(graph.nodes) > mark else None
+    n = len(node.outputs)
+    if (node.graph is not graph or new is None or new.op != "while_loop"
+            or len(new.outputs) != 2 * n + 1 or len(new.inputs) != 2 * n + 1
+            or any(a.type != b.type for a, b in zip(node.outputs, new.outputs[:n]))
+            or any(v in new.outputs[:n] for m in graph.nodes for v in m.inputs)):
+        return
+    made = graph.nodes[mark:-1]
+    del graph.nodes[mark:]
+    at = graph.nodes.index(node)
+    graph.nodes[at:at] = made
+    node.inputs, node.regions, node.attrs = list(new.inputs), new.regions, dict(new.attrs)
+    for i, v in enumerate(new.outputs[n:], n):
+        v.node, v.index = node, i
+    node.outputs = node.outputs + new.outputs[n:]
+    for r in node.regions:
+        r.parent = graph
+
+
+_COUNTER = TensorType(np.dtype(np.int64), ())
+
+
+def _strong(t):
+    return TensorType(t.dtype, t.shape)
 
 
 def _while_grad(site, out_grads):
@@ -163,7 +238,9 @@ def _while_grad(site, out_grads):
                   apply("add", c, _fit(adjoints[t._value.id], t)) for c, t in zip(cs, wanted_caps)]
         return (apply("subtract", k, 1), *new_gs, *new_cs)
 
-    out = control.while_loop(test, step, [apply("subtract", trips, 1), *g0, *c0])
+    types = ([_COUNTER] + [_strong(body_g.inputs[i].type) for i in live]
+             + [_strong(t._value.type) for t in wanted_caps])
+    out = _stage_loop(test, step, [apply("subtract", trips, 1), *g0, *c0], types)
     gs, cs = out[1:1 + len(live)], out[1 + len(live):]
     grads = [None] * len(site.inputs)
     for i, g in zip(live, gs):

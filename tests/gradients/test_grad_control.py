@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from gradcheck import BACKENDS, check
+from gradcheck import BACKENDS, check, finite_difference
 
 RNG = np.random.default_rng(1)
 
@@ -54,6 +54,23 @@ def test_while_loop_with_a_run_time_trip_count():
     x, w = RNG.normal(size=3), RNG.normal(size=3)
     check(loop, calls=[(x, w, np.int64(5)), (x, w, np.int64(0)), (x * 0.5, w, np.int64(1)),
                        (x, w, np.int64(40))], wrt=(0, 1))
+
+
+def test_loop_results_and_their_gradient_in_one_kernel():
+    # the recording loop takes the forward loop's place: its results stay the user's
+    def f(x, w, n):
+        total = loop(x, w, n)
+        return total, ag.gradients(total, [x, w])
+    x, w = RNG.normal(size=3), RNG.normal(size=3)
+    for backend in BACKENDS:
+        fn = ag.defun(f, backend=backend)
+        for n in (np.int64(3), np.int64(0)):
+            total, (gx, gw) = fn(x, w, n)
+            assert float(np.asarray(total)) == loop(x, w, n)
+            np.testing.assert_allclose(np.asarray(gx), finite_difference(loop, (x, w, n), 0),
+                                       rtol=1e-6, atol=1e-8)
+            np.testing.assert_allclose(np.asarray(gw), finite_difference(loop, (x, w, n), 1),
+                                       rtol=1e-6, atol=1e-8)
 
 
 def loop_with_break(x, w):
