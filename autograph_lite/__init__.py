@@ -12,13 +12,15 @@ from .tensor import Tensor, TensorSpec, is_tensor  # noqa: F401
 from . import ops as _ops  # noqa: F401  (the op table: the entries claim their names)
 from .ops.dispatch import constant, convert_to_tensor  # noqa: F401
 from . import mutation as _mutation  # noqa: F401  (NumPy's aliasing, on the dispatcher)
+from .variables import Variable  # noqa: F401  (state compiled code reads by reference)
 from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: F401
 from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
                numpy_selection as _selection, numpy_statistics as _statistics)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from . import gradients as _gradients  # noqa: F401  (grad rules; ag.gradients)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
-from .api import core as _core, math, nn, random  # noqa: F401
+from .api import core as _core, math, nn, optimizers, random  # noqa: F401
+from . import modules as _modules  # noqa: F401  (ag.Module, ag.optimizers.*)
 from .api import callbacks as _callbacks  # noqa: F401  (ag.py_func, ag.py_function)
 from . import front_door as _front_door
 

@@ -17,6 +17,7 @@ from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_argu
 from .backends import interpreter
 from .ops.indexing import mask_mismatch
 from .tensor import EagerTensor, TensorSpec
+from .variables import Variable, captures_of
 
 
 def _index_error(exc, sites):
@@ -49,6 +50,8 @@ class ConcreteFunction:
         self._first_lock = threading.Lock()
         self._call = self._first_call
         self._n_args = len(graph.inputs)
+        # the ag.Variables the trace used: extra inputs after the arguments (variables.py)
+        self._variables = [v for v, _ in captures_of(graph)]
         types = [v.type for v in graph.outputs]
         self._wrappers = [_wrapper(t) for t in types]
         # the top-level arguments that are graph inputs, in order, when every input is
@@ -95,11 +98,14 @@ class ConcreteFunction:
         if self._weak:
             args = weak_arguments(args, self._weak)
         flat = _flat_tensors(args)
+        if self._variables:
+            flat += [v._np for v in self._variables]
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
                             f"got {len(flat)}")
         if self.graph.input_updates:
-            _check_written(self.function._name, self.graph, _tensor_leaves(args), flat)
+            _check_written(self.function._name, self.graph,
+                           _tensor_leaves(args) + [v._np for v in self._variables], flat)
         try:
             raw = self._call(*flat)
         except Exception as e:
@@ -124,7 +130,7 @@ class ConcreteFunction:
         compiled entry point of the Numba overload these arguments select (skipping the
         dispatcher's own type resolution), the result wrapper, and the error locator."""
         if (self._plain is None or self._call == self._first_call
-                or self.graph.input_updates):
+                or self.graph.input_updates or self._variables):
             return None  # (a function that writes its arguments checks them on every call)
         inputs = [args[i]._np if type(args[i]) is EagerTensor else args[i]
                   for i in self._plain]
@@ -290,6 +296,8 @@ def _check_written(name, graph, leaves, flat):
     the function writes (the kernel could not keep both views right)."""
     for i, _ in graph.input_updates:
         a, param = leaves[i], graph.inputs[i].hint or f"#{i}"
+        if isinstance(a, Variable):
+            a = a._np  # (a variable passed as an argument: its own buffer)
         if isinstance(a, EagerTensor):
             raise TypeError(f"{name}(): argument '{param}' is an ag.Tensor, which is "
                             f"immutable, and {name} writes into it; pass a NumPy array")

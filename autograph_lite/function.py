@@ -24,6 +24,7 @@ from .ops.dispatch import RECORDERS, as_value
 from . import mutation
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_value
 from .concrete import ConcreteFunction
+from .variables import Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
 from .call_keys import layout_of as _layout_of, layouts_fit
 from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
@@ -178,7 +179,7 @@ class Function:
             cf = self._cache.get(key) or self._trace_locked(key, args)
         out = cf._call_args(args)
         for tape in RECORDERS:  # eager GradientTapes (gradients/tape.py)
-            tape.record_call(self, args, out)
+            tape.record_call(self, args, out, cf._variables)
         if (self._fast is not None and not kwargs and len(given) == self._fast_arity
                 and all(a is b for a, b in zip(args, given))):  # the rest are defaults
             self._install_fast(cf, given)
@@ -426,7 +427,8 @@ class Function:
                     template.append(_OUT)
                 else:
                     template.append(r)
-        graph.input_updates = _input_updates(graph, sym)
+        # (the variables it used are inputs too: what it assigns is written back)
+        graph.input_updates = _input_updates(graph, sym + [b for _, b in captures_of(graph)])
         optimize(graph)
         self._tracing_count += 1
         self._note_retrace(key)
@@ -769,7 +771,7 @@ def _argument_box(value, arg, name):
     NumPy array (or a spec, standing for one) may be written, the write reaching the
     caller's array; an ag.Tensor is immutable; a NumPy scalar has no items to write."""
     box = SymbolicTensor(value)
-    origin = (storage.TENSOR if isinstance(arg, EagerTensor)
+    origin = (storage.TENSOR if isinstance(arg, EagerTensor) and not isinstance(arg, Variable)
               else storage.SCALAR if isinstance(arg, np.generic) else storage.ARG)
     return mutation.attach(box, origin, name, value.index)
 

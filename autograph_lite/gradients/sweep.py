@@ -14,7 +14,9 @@ from .. import errors, numpy_api as npa
 from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.registry import public
 from ..tensor import SymbolicTensor
+from ..ir.graph import root_graph
 from ..trace.context import current_graph
+from ..variables import Variable, captured
 
 
 class Entry:
@@ -128,6 +130,9 @@ def seed(adjoints, ys, grad_ys, key):
 
 
 def _symbolic(x, what):
+    if isinstance(x, Variable):  # its value as the call began: the captured input
+        graph = current_graph()
+        return SymbolicTensor(root_graph(graph).inputs[captured(x, graph)._storage.index])
     if not isinstance(x, SymbolicTensor):
         raise TypeError(f"each of {what} must be a tensor of the traced function; got "
                         f"{type(x).__name__}")

@@ -17,6 +17,7 @@ from ..ops.dispatch import convert_to_tensor
 from ..ops.registry import expose
 from ..tensor import EagerTensor, SymbolicTensor, Tensor
 from ..trace.context import block_fast_path, current_graph
+from ..variables import Variable
 from . import sweep
 
 def _key(t):
@@ -29,33 +30,35 @@ class _CallOp:
     """The op of a compiled call's tape entry: ``grad`` runs the compiled gradient."""
     name = "a compiled function"
 
-    def __init__(self, function, n_args):
-        self.function, self.n_args = function, n_args
+    def __init__(self, function, n_args, variables):
+        self.function, self.n_args, self.variables = function, n_args, variables
 
     def grad(self, entry, out_grads):
         have = tuple(g is not None for g in out_grads)
         wrt = tuple(i for i, (k, t) in enumerate(zip(entry.in_keys, entry.inputs))
                     if k in entry.depends and t.dtype.kind in "fc")
-        backward = _backward_function(self.function, self.n_args, wrt, have)
-        grads = backward(*entry.inputs, *[g for g in out_grads if g is not None])
+        backward = _backward_function(self.function, self.n_args, wrt, have, self.variables)
+        grads = backward(*entry.inputs[:self.n_args], *[g for g in out_grads if g is not None])
         out = [None] * len(entry.inputs)
         for i, g in zip(wrt, grads):
             out[i] = g
         return out
 
 
-def _backward_function(function, n_args, wrt, have):
-    """The compiled gradient of ``function`` for sources ``wrt`` (argument positions) and
-    the outputs ``have`` marks as having a gradient; made once per such pair."""
+def _backward_function(function, n_args, wrt, have, variables):
+    """The compiled gradient of ``function`` for sources ``wrt`` (argument positions; past
+    the arguments, the variables its trace used, which the gradient's trace captures too)
+    and the outputs ``have`` marks as having a gradient; made once per such triple."""
     cache = function.__dict__.setdefault("_backward", {})
-    key = (n_args, wrt, have)
+    key = (n_args, wrt, have, tuple(id(v) for v in variables))
     if key not in cache:
         from ..function import defun
 
         def backward(*a):
             args, gys = a[:n_args], a[n_args:]
             outs = [o for o, h in zip(nest.flatten(function(*args)), have) if h]
-            return sweep.gradients(outs, [args[i] for i in wrt], list(gys))
+            sources = [args[i] if i < n_args else variables[i - n_args] for i in wrt]
+            return sweep.gradients(outs, sources, list(gys))
         backward.__name__ = f"{function.__name__}_backward"
         cache[key] = defun(backward, backend=function.backend)
     return cache[key]
@@ -101,8 +104,16 @@ class GradientTape:
             self._watched.add(_key(t))
             self._tracked.add(_key(t))
 
+    def _accessed(self, args):
+        """Trainable variables read while recording are watched (watch_accessed_variables)."""
+        if self.watch_accessed_variables:
+            for a in args:
+                if isinstance(a, Variable) and a.trainable and id(a) not in self._watched:
+                    self.watch(a)
+
     def record(self, op, args, attrs, result):
         """An eager op that ran (dispatch.apply): kept if it reads a tracked tensor."""
+        self._accessed(args)
         keys = [_key(a) for a in args]
         if self._thread != threading.get_ident() or not any(
                 k in self._tracked for k in keys if k is not None):
@@ -113,14 +124,18 @@ class GradientTape:
                                          [id(o) for o in outs], dict(attrs)))
         self._tracked.update(id(o) for o in outs)
 
-    def record_call(self, function, args, result):
-        """A call of a compiled Function (function.py): one entry."""
+    def record_call(self, function, args, result, variables=()):
+        """A call of a compiled Function (function.py): one entry; the variables its trace
+        used are inputs of the entry too."""
+        args = tuple(args) + tuple(variables)
+        self._accessed(args)
         keys = [_key(a) for a in args]
         if self._thread != threading.get_ident() or not any(
                 k in self._tracked for k in keys if k is not None):
             return
         outs = [o for o in nest.flatten(result) if isinstance(o, EagerTensor)]
-        self._entries.append(sweep.Entry(_CallOp(function, len(args)),
+        self._entries.append(sweep.Entry(_CallOp(function, len(args) - len(variables),
+                                                 tuple(variables)),
                                          [convert_to_tensor(a) for a in args], outs, keys,
                                          [id(o) for o in outs], {}))
         self._tracked.update(id(o) for o in outs)
@@ -140,12 +155,16 @@ class GradientTape:
         try:
             if self._since is not None:
                 grads = sweep.graph_gradients(ys, xs, gys, self._since)
-                grads = [g if _key(x) in self._watched else None for x, g in zip(xs, grads)]
+                grads = [g if _key(x) in self._watched or self._auto(x) else None
+                         for x, g in zip(xs, grads)]
             else:
                 grads = self._eager(ys, xs, gys)
         except (TypeError, ValueError) as e:
             raise type(e)(f"GradientTape.gradient: {e}") from None
         return nest.pack_as(sources, grads)
+
+    def _auto(self, x):
+        return isinstance(x, Variable) and x.trainable and self.watch_accessed_variables
 
     def _eager(self, ys, xs, gys):
         for x in xs:

@@ -22,6 +22,9 @@ LINK_VIEW = None
 # The eager GradientTapes recording now (gradients/tape.py): each op run eagerly is handed
 # to their ``record(op, args, attrs, result)``.
 RECORDERS = []
+# ``LIFT_EAGER(tensor, graph)``: the Value an eager tensor read while tracing stands for
+# when it is not a constant (an ag.Variable: its captured input, variables.py), else None.
+LIFT_EAGER = None
 
 
 def _snapshot(graph, array):
@@ -85,6 +88,10 @@ def as_value(graph, x):
     if isinstance(x, (bool, int, float, complex)):
         return const(graph, x, weak=True)._value
     if isinstance(x, EagerTensor):
+        if type(x) is not EagerTensor:
+            lifted = LIFT_EAGER(x, graph)
+            if lifted is not None:
+                return lifted
         x = x._np
     elif isinstance(x, (list, tuple)):
         return convert_to_tensor(x)._value  # (tensors in it: their stack)

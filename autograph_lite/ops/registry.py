@@ -97,6 +97,7 @@ PUBLIC = {}
 # names are read by numpy_api.py, the Tensor names attached to the classes), longest first
 NAMESPACES = {"np.": None, "ag.math.": "autograph_lite.api.math",
               "ag.nn.": "autograph_lite.api.nn", "ag.random.": "autograph_lite.api.random",
+              "ag.optimizers.": "autograph_lite.api.optimizers",
               "ag.": "autograph_lite", "Tensor.": None}
 
 

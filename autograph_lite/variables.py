@@ -1,0 +1,117 @@
+"""``ag.Variable`` (SPEC §5): mutable state that compiled functions read and write by
+reference.
+
+A Variable is an eager tensor whose buffer it owns and updates in place (``assign``), so
+every eager op reads its current value. A traced function that uses one (captured from a
+closure or a global, or passed as an argument) gets it as an extra input of its graph,
+never a baked constant (``captured``: made once per trace, a storage of origin ARG, so
+the mutation layer records what the function writes into it, as for a NumPy array
+argument); the concrete function passes the variable's buffer on every call, and
+``assign``/``assign_add``/``assign_sub`` inside compiled code write it in place
+(``graph.input_updates``). A Variable created while tracing is created once, by the trace
+(its concrete function keeps it), so ``v = ag.Variable(0.0); v.assign_add(1.0)`` in a
+defun counts 1.0, 2.0, ... over calls; a new signature's trace makes its own."""
+import numpy as np
+
+from . import contiguity, dtypes, mutation, storage
+from .ir.graph import root_graph
+from .ir.types import TensorType
+from .ops import dispatch
+from .ops.registry import expose
+from .tensor import EagerTensor, SymbolicTensor, to_numpy_value
+from .trace.context import current_graph
+
+_CAPTURES = "_variables"  # root graph attribute: {id(variable): (variable, box)}
+
+
+class Variable(EagerTensor):
+    """``ag.Variable(initial_value, trainable=True, name=None, dtype=None)``."""
+    __slots__ = ("name", "trainable", "__weakref__")
+
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None):
+        if callable(initial_value):
+            initial_value = initial_value()
+        if isinstance(initial_value, SymbolicTensor):
+            raise NotImplementedError(
+                "ag.Variable's initial value must be known when the variable is made; inside "
+                "a traced function, make it from Python or NumPy values (or create the "
+                "variable outside and assign to it)")
+        value = to_numpy_value(initial_value, None if dtype is None else dtypes.as_dtype(dtype))
+        super().__init__(np.array(value, copy=True))
+        self.name = name
+        self.trainable = bool(trainable)
+
+    def __repr__(self):
+        return (f"<ag.Variable{'' if self.name is None else ' ' + repr(self.name)} "
+                f"shape={self.shape} dtype={self.dtype} numpy={self._np!r}>")
+
+    def numpy(self):
+        return self._np.copy() if self._np.ndim else self._np[()]
+
+    def read_value(self):
+        graph = current_graph()
+        if graph is None:
+            return EagerTensor(self.numpy())
+        return dispatch.apply("cast", captured(self, graph), dtype=self.dtype)
+
+    # writes ---------------------------------------------------------------------------------
+    def assign(self, value, read_value=True, name=None):
+        graph = current_graph()
+        if graph is None:
+            new = np.asarray(to_numpy_value(value))
+            if new.shape != self._np.shape and new.shape != ():
+                raise ValueError(f"cannot assign a value of shape {new.shape} to the variable "
+                                 f"{self._label()} of shape {self._np.shape}")
+            np.copyto(self._np, new, casting="same_kind")
+        else:
+            box = captured(self, graph)
+            value = dispatch.convert_to_tensor(value)
+            if tuple(value.shape) not in ((), tuple(box.shape)):
+                raise ValueError(f"cannot assign a value of shape {tuple(value.shape)} to the "
+                                 f"variable {self._label()} of shape {tuple(box.shape)}")
+            mutation.write(box, Ellipsis, value)
+        return self if read_value else None
+
+    def assign_add(self, delta, read_value=True, name=None):
+        return self.assign(self._current() + delta, read_value)
+
+    def assign_sub(self, delta, read_value=True, name=None):
+        return self.assign(self._current() - delta, read_value)
+
+    def _current(self):
+        graph = current_graph()
+        return EagerTensor(self._np) if graph is None else captured(self, graph)
+
+    def _label(self):
+        return repr(self.name) if self.name else "(unnamed)"
+
+
+def captured(var, graph):
+    """The box a traced function sees for ``var``: an extra input of the outermost graph,
+    made on the first use in this trace."""
+    root = root_graph(graph)
+    table = root.__dict__.setdefault(_CAPTURES, {})
+    entry = table.get(id(var))
+    if entry is None:
+        value = root.add_input(TensorType(var._np.dtype, var._np.shape), hint=var.name
+                               or f"variable{len(table)}")
+        contiguity.mark_input(value, None, True)  # (its own buffer: always C-contiguous)
+        box = mutation.attach(SymbolicTensor(value), storage.ARG, var.name or "a variable",
+                              value.index)
+        entry = table[id(var)] = (var, box)
+    return entry[1]
+
+
+def captures_of(graph):
+    """[(variable, box)] a trace captured, in the order of their graph inputs."""
+    return sorted(graph.__dict__.get(_CAPTURES, {}).values(),
+                  key=lambda e: e[1]._storage.index)
+
+
+def _lift(x, graph):
+    """dispatch.as_value's hook: a Variable read while tracing is its captured input."""
+    return captured(x, graph)._value if isinstance(x, Variable) else None
+
+
+dispatch.LIFT_EAGER = _lift
+expose("ag.Variable", Variable)

@@ -1,0 +1,158 @@
+"""``ag.Variable``, ``ag.Module`` and ``ag.optimizers`` (SPEC §5): variables captured by
+reference (never baked), assignments inside compiled code that persist, creation on the
+first trace only, gradients with respect to variables eagerly, through compiled calls and
+inside a compiled train step."""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from gradcheck import BACKENDS, finite_difference
+
+X = np.array([0.3, -0.7, 1.1])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_counter_created_on_the_first_trace_counts_over_calls(backend):
+    @ag.defun(backend=backend)
+    def counter():
+        c = ag.Variable(0.0)
+        c.assign_add(1.0)
+        return c.read_value()
+    assert [float(np.asarray(counter())) for _ in range(3)] == [1.0, 2.0, 3.0]
+    assert counter.tracing_count == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_captured_variable_is_read_and_written_by_reference(backend):
+    v = ag.Variable(np.ones(3), name="v")
+    f = ag.defun(lambda x: np.sum(v.assign(v * x)), backend=backend)
+    assert float(np.asarray(f(X))) == pytest.approx(np.sum(X))
+    np.testing.assert_array_equal(v.numpy(), X)
+    v.assign(np.full(3, 2.0))                 # an eager write is seen by the next call
+    assert float(np.asarray(f(X))) == pytest.approx(2.0 * np.sum(X))
+    np.testing.assert_array_equal(v.numpy(), 2.0 * X)
+    assert f.tracing_count == 1               # (captured, not baked: no retrace)
+
+
+def test_returning_a_variable_returns_its_value_and_reads_see_assignments():
+    v = ag.Variable(1.0)
+
+    @ag.defun
+    def f():
+        before = v.read_value()
+        v.assign_sub(0.25)
+        return before, v
+    before, after = f()
+    assert float(np.asarray(before)) == 1.0 and float(np.asarray(after)) == 0.75
+    assert not isinstance(after, ag.Variable)
+    assert float(v.numpy()) == 0.75
+
+
+def test_assignment_errors():
+    v = ag.Variable(np.zeros(2), name="v")
+    with pytest.raises(ValueError, match="shape \\(3,\\) to the variable 'v' of shape \\(2,\\)"):
+        v.assign(np.ones(3))
+    with pytest.raises(ValueError, match="of shape"):
+        ag.defun(lambda: v.assign(np.ones(3)))()
+    with pytest.raises(NotImplementedError, match="initial value must be known"):
+        ag.defun(lambda x: ag.Variable(x))(np.ones(2))
+
+
+def model(w, b, x):
+    return np.sum(np.tanh(w * x) + b * b)
+
+
+def test_tape_watches_trainable_variables_it_reads():
+    w, b = ag.Variable(np.array([1.0, 2.0, -1.0])), ag.Variable(0.5)
+    frozen = ag.Variable(np.ones(3), trainable=False)
+    with ag.GradientTape() as tape:
+        y = model(w, b, X) + np.sum(frozen)
+    gw, gb, gf = tape.gradient(y, [w, b, frozen])
+    args = (w.numpy(), np.asarray(b.numpy()), X)
+    np.testing.assert_allclose(np.asarray(gw), finite_difference(model, args, 0), rtol=1e-6)
+    np.testing.assert_allclose(float(np.asarray(gb)), 1.0 * 3 * 0.0 + 2 * 0.5 * 3, rtol=1e-6)
+    assert gf is None                          # not trainable: not watched
+
+
+def test_gradient_through_a_compiled_call_that_captures_variables():
+    w, b = ag.Variable(np.array([1.0, 2.0, -1.0])), ag.Variable(0.5)
+    f = ag.defun(lambda x: model(w, b, x))
+    with ag.GradientTape() as tape:
+        y = f(X) * 2.0
+    gw, gb = tape.gradient(y, [w, b])
+    args = (w.numpy(), np.asarray(b.numpy()), X)
+    np.testing.assert_allclose(np.asarray(gw), 2.0 * finite_difference(model, args, 0),
+                               rtol=1e-6)
+    np.testing.assert_allclose(float(np.asarray(gb)), 2.0 * 3.0, rtol=1e-6)
+
+
+class Dense(ag.Module):
+    def __init__(self, n_in, n_out, seed):
+        super().__init__()
+        rng = np.random.default_rng(seed)
+        self.w = ag.Variable(rng.normal(size=(n_in, n_out)) / np.sqrt(n_in), name="w")
+        self.b = ag.Variable(np.zeros(n_out), name="b")
+
+    def __call__(self, x):
+        return x @ self.w + self.b
+
+
+class MLP(ag.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = [Dense(2, 8, 0), Dense(8, 1, 1)]
+        self.config = {"scale": ag.Variable(1.0, trainable=False)}
+
+    @ag.defun
+    def call(self, x, training):
+        h = np.tanh(self.layers[0](x))
+        if training:                           # a Python flag: one trace per value
+            h = h * self.config["scale"]
+        return self.layers[1](h)[:, 0]
+
+
+def test_module_tracks_variables_through_attributes_lists_and_dicts():
+    m = MLP()
+    assert len(m.variables) == 5 and len(m.trainable_variables) == 4
+    assert len(m.submodules) == 2
+
+
+@pytest.mark.parametrize("optimizer", [ag.optimizers.SGD(1.0), ag.optimizers.SGD(0.5, 0.9),
+                                       ag.optimizers.Adam(0.05)])
+def test_compiled_train_step_lowers_the_loss(optimizer):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(128, 2))
+    y = (x[:, 0] * x[:, 1] > 0).astype(float)
+    m = MLP()
+
+    @ag.defun
+    def train_step(x, y):
+        with ag.GradientTape() as tape:
+            logits = m.call(x, True)
+            loss = np.mean(np.logaddexp(0.0, logits) - y * logits)
+        grads = tape.gradient(loss, m.trainable_variables)
+        optimizer.apply_gradients(zip(grads, m.trainable_variables))
+        return loss
+    before = [v.numpy() for v in m.trainable_variables]
+    losses = [float(np.asarray(train_step(x, y))) for _ in range(60)]
+    assert losses[-1] < 0.85 * losses[0], losses[::10]
+    assert train_step.tracing_count == 1
+    assert all(not np.array_equal(a, v.numpy()) for a, v in zip(before, m.trainable_variables))
+
+
+def test_one_sgd_step_matches_the_hand_computed_update():
+    w = ag.Variable(np.array([1.0, 2.0, -1.0]))
+    opt = ag.optimizers.SGD(0.1)
+
+    @ag.defun
+    def step(x):
+        with ag.GradientTape() as tape:
+            loss = np.sum((w * x) ** 2)
+        (g,) = tape.gradient(loss, [w])
+        opt.apply_gradients([(g, w)])
+        return loss
+    w0 = w.numpy()
+    step(X)
+    np.testing.assert_allclose(w.numpy(), w0 - 0.1 * 2 * w0 * X * X, rtol=1e-12)
+    with pytest.raises(TypeError, match="ag.Variable"):
+        opt.apply_gradients([(np.ones(3), np.ones(3))])
