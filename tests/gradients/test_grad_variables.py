@@ -156,3 +156,15 @@ def test_one_sgd_step_matches_the_hand_computed_update():
     np.testing.assert_allclose(w.numpy(), w0 - 0.1 * 2 * w0 * X * X, rtol=1e-12)
     with pytest.raises(TypeError, match="ag.Variable"):
         opt.apply_gradients([(np.ones(3), np.ones(3))])
+
+
+def test_train_mlp_example_matches_numpy_by_hand(capsys):
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_mlp.py")
+    spec = importlib.util.spec_from_file_location("train_mlp_example", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    example.main(steps=12)   # asserts the parameters equal the hand-derived NumPy step's
+    out = capsys.readouterr().out
+    assert "accuracy" in out and "step   11" in out, out
