@@ -10,7 +10,8 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..ops.callback import Text, _Site, callback_name, out_types, spec_text, staged_outs
-from ..ops.dispatch import as_value, stage_node, wrap
+from ..ops import dispatch
+from ..ops.dispatch import as_value, convert_to_tensor, stage_node, wrap
 from ..ops.registry import public
 from ..tensor import EagerTensor, TensorSpec, is_tensor_value
 from ..trace.context import current_graph
@@ -34,6 +35,10 @@ def py_func(func, inp, Tout, stateful=True, name=None):
 def py_function(func, inp, Tout, name=None):
     """Like :func:`py_func`, but ``func`` receives eager tensors and may use ag ops."""
     return _call("py_function", "py_function", func, inp, Tout, name)
+
+
+def _numpy(x):
+    return x.numpy() if isinstance(x, EagerTensor) else x
 
 
 def _parse_tout(Tout, what):
@@ -69,7 +74,14 @@ def _call(op_name, kind, func, inp, Tout, name):
         inp = [inp]
     args = [_as_input(x) for x in inp]
     graph = current_graph()
-    if graph is None:
+    if graph is None and kind == "py_function" and dispatch.RECORDERS:
+        # a tape records: the body runs on the caller's tensors, so the tape sees its ops
+        res = func(*[convert_to_tensor(a) for a in args])
+        listed = [] if res is None else list(res) if isinstance(res, (list, tuple)) else [res]
+        _Site(kind, func, label, tout, outs).check(  # (Tout's count, dtypes and shapes)
+            [_numpy(r) for r in listed] if isinstance(res, (list, tuple)) else _numpy(res))
+        results = [r if isinstance(r, EagerTensor) else wrap(r) for r in listed]
+    elif graph is None:
         site = _Site(kind, func, label, tout, outs)
         raw = site(*[a._np if isinstance(a, EagerTensor) else a for a in args])
         results = [] if raw is None else [wrap(r) for r in

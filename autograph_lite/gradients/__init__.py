@@ -7,6 +7,6 @@ nodes backwards from the targets, adding the rules' nodes to the graph being tra
 differentiates a staged ``cond`` by replaying each branch inside a new ``cond``;
 ``ag.gradients`` (here) is the public entry.
 """
-from . import rules as _rules, regions as _regions  # noqa: F401  (the grad rules)
+from . import rules as _rules, regions as _regions, callbacks as _callbacks  # noqa: F401
 from .sweep import gradients  # noqa: F401
 from .tape import GradientTape  # noqa: F401

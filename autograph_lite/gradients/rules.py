@@ -320,6 +320,6 @@ defgrad("matmul", _matmul)
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex
 # parts wait for complex gradients; reduce_prod/cumprod for a rule exact at zeros; list_push for
-# the list stack; py_function for its recorded tape.
+# the list stack.
 PENDING = frozenset({"conjugate", "real", "imag", "reduce_prod", "cumprod",
-                     "list_push", "py_function"})
+                     "list_push"})

@@ -19,6 +19,11 @@ from ..trace.context import current_graph
 from ..variables import Variable, captured
 
 
+# Ops whose gradient is None by contract, not refused: ``py_func`` (SPEC §4: NumPy code
+# the tape cannot see; TensorFlow's tf.py_func has no gradient either).
+OPAQUE = frozenset({"py_func", "py_func_stateless"})
+
+
 class Entry:
     """One step of a sweep, what a grad rule sees of it (its ``site``): the op, its inputs
     (with a region op's captured values after them) and outputs as tensors, the keys their
@@ -95,6 +100,8 @@ def backprop(entries, adjoints, depends):
         wanted = [k is not None and k in depends and _inexact(t)
                   for k, t in zip(e.in_keys, e.inputs)]
         if not any(wanted):
+            continue
+        if e.op.name in OPAQUE:
             continue
         if e.op.grad is None:
             raise errors.with_location(NotImplementedError(
