@@ -167,3 +167,33 @@ def test_refusals(fn, error, match):
 def test_outside_a_trace_is_an_error():
     with pytest.raises(RuntimeError, match="inside an ag.defun"):
         ag.gradients(ag.constant(1.0), [ag.constant(2.0)])
+
+
+# the elementwise rules over drawn shapes: the binary ones (broadcasting) at ranks 0 and 1,
+# sizes relaxing (one kernel per rank); the unary ones at rank 0 (0-d values are scalars
+# in a kernel: another code path than test_unary_rules' arrays)
+_UNARY = {b: gradient_function(unary, (0,), b) for b in BACKENDS}
+_BINARY = {b: gradient_function(binary, (0, 1), b) for b in BACKENDS}
+
+
+@pytest.mark.parametrize("rank", [0, 1])
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_elementwise_rules_over_drawn_shapes(rank, data):
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
+    values = st.floats(0.1, 0.9)
+    a = np.array(data.draw(st.lists(values, min_size=int(np.prod(shape)),
+                                    max_size=int(np.prod(shape))))).reshape(shape)
+    b = np.array(data.draw(st.lists(st.sampled_from([0.15, 0.45, 0.6, 0.85]),
+                                    min_size=shape[-1] if rank else 1,
+                                    max_size=shape[-1] if rank else 1)))
+    if rank == 0:
+        b = b[0]
+    ratio = a * 5.0 / b
+    if (np.any(np.abs(a[..., None] - np.reshape(b, (-1,))) < 0.02)
+            or np.any(np.min(np.abs(a[..., None] - np.array([0.3, 0.5, 0.7])), -1) < 0.02)
+            or np.any(np.abs(ratio - np.round(ratio)) < 0.02)):
+        return   # (too near a kink or a jump (max, abs, clip, where, fmod) to difference)
+    if rank == 0:
+        check(unary, a, functions=_UNARY, calls=[(a,)])
+    check(binary, a, b, wrt=(0, 1), functions=_BINARY, calls=[(a, b)])
