@@ -24,7 +24,7 @@ from .ops.dispatch import RECORDERS, as_value
 from . import mutation
 from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_value
 from .concrete import ConcreteFunction
-from .variables import Variable, captures_of
+from .variables import SymbolicVariable, Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
 from .call_keys import layout_of as _layout_of, layouts_fit
 from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
@@ -770,7 +770,7 @@ def _argument_box(value, arg, name):
     """The tensor a traced function sees for argument leaf ``arg`` (mutation.py): a
     NumPy array (or a spec, standing for one) may be written, the write reaching the
     caller's array; an ag.Tensor is immutable; a NumPy scalar has no items to write."""
-    box = SymbolicTensor(value)
+    box = SymbolicVariable(value) if isinstance(arg, Variable) else SymbolicTensor(value)
     origin = (storage.TENSOR if isinstance(arg, EagerTensor) and not isinstance(arg, Variable)
               else storage.SCALAR if isinstance(arg, np.generic) else storage.ARG)
     return mutation.attach(box, origin, name, value.index)

@@ -86,6 +86,30 @@ class Variable(EagerTensor):
         return repr(self.name) if self.name else "(unnamed)"
 
 
+class SymbolicVariable(SymbolicTensor):
+    """A Variable passed as an argument, as the traced function sees it: the argument's box
+    (its writes reach the buffer of the variable passed on each call) with the Variable's
+    methods."""
+    __slots__ = ()
+
+    def assign(self, value, read_value=True, name=None):
+        value = dispatch.convert_to_tensor(value)
+        if tuple(value.shape) not in ((), tuple(self.shape)):
+            raise ValueError(f"cannot assign a value of shape {tuple(value.shape)} to the "
+                             f"variable argument of shape {tuple(self.shape)}")
+        mutation.write(self, Ellipsis, value)
+        return self if read_value else None
+
+    def assign_add(self, delta, read_value=True, name=None):
+        return self.assign(self + delta, read_value)
+
+    def assign_sub(self, delta, read_value=True, name=None):
+        return self.assign(self - delta, read_value)
+
+    def read_value(self):
+        return dispatch.apply("cast", self, dtype=self.dtype)
+
+
 def captured(var, graph):
     """The box a traced function sees for ``var``: an extra input of the outermost graph,
     made on the first use in this trace."""

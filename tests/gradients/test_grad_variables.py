@@ -34,6 +34,20 @@ def test_captured_variable_is_read_and_written_by_reference(backend):
     assert f.tracing_count == 1               # (captured, not baked: no retrace)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_variables_passed_as_arguments_are_written_in_place(backend):
+    f = ag.defun(lambda a, x: a.assign_add(x) * 1.0, backend=backend)
+    u, w = ag.Variable(np.zeros(3)), ag.Variable(np.ones(3))
+    for _ in range(2):
+        f(u, X)
+        f(w, X)          # the same kernel: each call writes the variable it was given
+    np.testing.assert_allclose(u.numpy(), 2 * X)
+    np.testing.assert_allclose(w.numpy(), 1 + 2 * X)
+    with ag.GradientTape() as tape:
+        y = np.sum(ag.defun(lambda a: np.sin(a) * 1.0, backend=backend)(u))
+    np.testing.assert_allclose(np.asarray(tape.gradient(y, u)), np.cos(2 * X), rtol=1e-12)
+
+
 def test_returning_a_variable_returns_its_value_and_reads_see_assignments():
     v = ag.Variable(1.0)
 
