@@ -24,7 +24,18 @@ from .trace.context import current_graph
 _CAPTURES = "_variables"  # root graph attribute: {id(variable): (variable, box)}
 
 
-class Variable(EagerTensor):
+class _Updates:
+    """assign_add/assign_sub as ``assign`` of the current value (``_current``) changed."""
+    __slots__ = ()
+
+    def assign_add(self, delta, read_value=True, name=None):
+        return self.assign(self._current() + delta, read_value)
+
+    def assign_sub(self, delta, read_value=True, name=None):
+        return self.assign(self._current() - delta, read_value)
+
+
+class Variable(_Updates, EagerTensor):
     """``ag.Variable(initial_value, trainable=True, name=None, dtype=None)``."""
     __slots__ = ("name", "trainable", "__weakref__")
 
@@ -72,12 +83,6 @@ class Variable(EagerTensor):
             mutation.write(box, Ellipsis, value)
         return self if read_value else None
 
-    def assign_add(self, delta, read_value=True, name=None):
-        return self.assign(self._current() + delta, read_value)
-
-    def assign_sub(self, delta, read_value=True, name=None):
-        return self.assign(self._current() - delta, read_value)
-
     def _current(self):
         graph = current_graph()
         return EagerTensor(self._np) if graph is None else captured(self, graph)
@@ -86,7 +91,7 @@ class Variable(EagerTensor):
         return repr(self.name) if self.name else "(unnamed)"
 
 
-class SymbolicVariable(SymbolicTensor):
+class SymbolicVariable(_Updates, SymbolicTensor):
     """A Variable passed as an argument, as the traced function sees it: the argument's box
     (its writes reach the buffer of the variable passed on each call) with the Variable's
     methods."""
@@ -100,11 +105,8 @@ class SymbolicVariable(SymbolicTensor):
         mutation.write(self, Ellipsis, value)
         return self if read_value else None
 
-    def assign_add(self, delta, read_value=True, name=None):
-        return self.assign(self + delta, read_value)
-
-    def assign_sub(self, delta, read_value=True, name=None):
-        return self.assign(self - delta, read_value)
+    def _current(self):
+        return self
 
     def read_value(self):
         return dispatch.apply("cast", self, dtype=self.dtype)
