@@ -238,12 +238,15 @@ defgrad("transpose", _transpose)
 def _basic(spec, what):
     if any(part[0] == "gather" for part in spec):
         raise NotImplementedError(
-            f"the gradient of {what} with an integer-array index is not built yet (a repeated "
-            f"index must add its gradients); index with slices, ints or a boolean mask")
+            f"the gradient of {what} with an integer-array index is built for x[idx] (one "
+            f"index array, on the first axis) only; index with slices, ints, a boolean mask, "
+            f"or one index array first")
 
 
 def _getitem(s, g):
     spec = s.attrs["spec"]
+    if len(spec) == 1 and spec[0] == ("gather", 1):  # x[idx]: repeated rows add up
+        return [_ap("scatter_add", shape_of(s.inputs[0]), s.inputs[1], g[0]), None]
     _basic(spec, "x[index]")
     x, tensors = s.inputs[0], s.inputs[1:]
     return [_ap("setitem", zeros_as(x), g[0], *tensors, spec=spec)] + [None] * len(tensors)

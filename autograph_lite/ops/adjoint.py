@@ -1,4 +1,10 @@
-"""``sum_to``: an op that only gradients stage. The vector-Jacobian product of a broadcast
+"""``sum_to`` and ``scatter_add``: ops that only gradients stage.
+
+``scatter_add(like, idx, g)``: the gradient of a gather ``x[idx]`` on the first axis:
+zeros of ``like``'s shape with each row ``g[j]`` added at row ``idx[j]`` (a repeated index
+adds up, as ``np.add.at``; a negative one counts from the end, as the gather did).
+
+``sum_to``: The vector-Jacobian product of a broadcast
 is the sum of the gradient over the broadcast axes; which axes those are is known while
 tracing only when both sizes are, so the op reads ``like``'s sizes at run time (a size 1
 there takes the sum, an equal size the element) and the kernel fits every call of a
@@ -55,3 +61,40 @@ def _sum_to_lower(em, node):
 defop("sum_to", infer=_sum_to_infer, eager=_sum_to_eager, lower=_sum_to_lower,
       differentiable=False, doc="a gradient summed over the axes its input was broadcast "
                                 "along (to the shape of input 1)")
+
+
+def _scatter_infer(in_types):
+    like, idx, g = in_types
+    if like.ndim == 0 or g.ndim != idx.ndim + like.ndim - 1:
+        raise ValueError(f"scatter_add: updates of rank {g.ndim} do not fit an index of rank "
+                         f"{idx.ndim} into rank {like.ndim}")
+    return [TensorType(g.dtype, like.shape)]
+
+
+def _scatter_eager(like, idx, g):
+    shape = np.shape(like)
+    out = np.zeros(shape, np.asarray(g).dtype)
+    np.add.at(out, np.asarray(idx).ravel(), np.reshape(g, (-1,) + tuple(shape[1:])))
+    return out
+
+
+def _scatter_lower(em, node):
+    like, idx, g = node.inputs
+    out = node.outputs[0]
+    lk, ix, src, name = em.name(like), em.name(idx), em.name(g), em.new(out)
+    rank = like.type.ndim
+    em.fill(name, [f"{lk}.shape[{k}]" for k in range(rank)], em.lit(0, out.type.dtype),
+            out.type.dtype)
+    with em.loops([f"{ix}.shape[{k}]" for k in range(idx.type.ndim)]) as ii:
+        row = em.fresh("row")
+        em.line(f"{row} = {ix}[{', '.join(ii)}]" if ii else f"{row} = {ix}")
+        with em.block(f"if {row} < 0:"):
+            em.line(f"{row} += {lk}.shape[0]")
+        with em.loops([f"{lk}.shape[{k}]" for k in range(1, rank)]) as jj:
+            em.line(f"{name}[{', '.join([row] + list(jj))}] += {src}[{', '.join(list(ii) + list(jj))}]")
+    return None
+
+
+defop("scatter_add", infer=_scatter_infer, eager=_scatter_eager, lower=_scatter_lower,
+      differentiable=False, doc="gradient of x[idx]: rows of input 2 added at input 1's rows "
+                                "of zeros shaped as input 0")

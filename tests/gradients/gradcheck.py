@@ -16,8 +16,8 @@ BACKENDS = ("interpreter", "cpu")
 def finite_difference(fn, args, k, eps=1e-6, directions=None):
     """d fn / d args[k] by central differences (per element, or the directional
     derivatives along ``directions``)."""
-    args = [np.array(a, dtype=np.float64, copy=True) if isinstance(a, np.ndarray) else a
-            for a in args]
+    args = [np.array(a, dtype=np.float64, copy=True)
+            if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a for a in args]
     x = args[k]
 
     def at(delta):
