@@ -26,7 +26,7 @@ from ..ops.registry import defgrad
 from ..tensor import SymbolicTensor
 from ..trace.context import current_graph, graph_scope
 from .rules import zeros_as
-from .sweep import Entry, _add, _fit, _inexact, backprop, reach
+from .sweep import Entry, _add, _fit, backprop, inexact, placed, reach
 
 
 def clone_nodes(nodes, mapping, graph):
@@ -62,22 +62,30 @@ def _replayable(node):
                     f"move it out of the differentiated code")
 
 
-def replay(region, inputs, out_grads, depends):
-    """Re-adds ``region``'s nodes with its inputs bound to ``inputs`` (Values) and sweeps
-    them backwards from ``out_grads`` (one per region output); the adjoints by key."""
+def inline(region, inputs):
+    """Re-adds ``region``'s nodes to the graph being traced with its inputs bound to
+    ``inputs`` (Values): (the new nodes, the Values of the region's results)."""
     mapping = {v.id: x for v, x in zip(region.inputs, inputs)}
-    entries = [Entry.of_node(n) for n in clone_nodes(region.nodes, mapping, current_graph())]
+    nodes = clone_nodes(region.nodes, mapping, current_graph())
+    return nodes, [mapping.get(v.id, v) for v in region.outputs]
+
+
+def replay(region, inputs, out_grads, depends):
+    """``inline``s ``region`` and sweeps it backwards from ``out_grads`` (one per region
+    output); the adjoints by key."""
+    nodes, outs = inline(region, inputs)
+    entries = [Entry.of_node(n) for n in nodes]
     adjoints = {}
-    for v, g in zip(region.outputs, out_grads):
+    for v, g in zip(outs, out_grads):
         if g is not None:
-            _add(adjoints, mapping.get(v.id, v).id, g)
+            _add(adjoints, v.id, g)
     backprop(entries, adjoints, reach(entries, set(depends) | {x.id for x in inputs}))
-    return adjoints, mapping
+    return adjoints
 
 
 def _wanted(site, start):
     return [t for k, t in zip(site.in_keys[start:], site.inputs[start:])
-            if k in site.depends and _inexact(t)]
+            if k in site.depends and inexact(t)]
 
 
 def _zeros_or(adjoints, t):
@@ -92,7 +100,7 @@ def _cond_grad(site, out_grads):
 
     def branch(region):
         def run():
-            adjoints, _ = replay(region, [], out_grads, site.depends)
+            adjoints = replay(region, [], out_grads, site.depends)
             return [_zeros_or(adjoints, t) for t in wanted]
         return run
 
@@ -161,15 +169,11 @@ def _record(node):
     stacks = [npa.expand_dims(zeros_as(x), 0) for x in init]
 
     def test(*vs):
-        mapping = {v.id: x._value for v, x in zip(cond_g.inputs, vs[:n])}
-        clone_nodes(cond_g.nodes, mapping, current_graph())
-        return SymbolicTensor(mapping.get(cond_g.outputs[0].id, cond_g.outputs[0]))
+        return SymbolicTensor(inline(cond_g, [x._value for x in vs[:n]])[1][0])
 
     def step(*vs):
         state, k, bufs = vs[:n], vs[n], vs[n + 1:]
-        mapping = {v.id: x._value for v, x in zip(body_g.inputs, state)}
-        clone_nodes(body_g.nodes, mapping, current_graph())
-        new = [SymbolicTensor(mapping.get(v.id, v)) for v in body_g.outputs]
+        new = [SymbolicTensor(v) for v in inline(body_g, [x._value for x in state])[1]]
         return (*new, apply("add", k, 1), *[_push(b, x, k) for b, x in zip(bufs, state)])
 
     types = ([v.type for v in body_g.inputs] + [_COUNTER]
@@ -207,17 +211,13 @@ def _splice(node, graph, mark):
 _COUNTER = TensorType(np.dtype(np.int64), ())
 
 
-def _strong(t):
-    return TensorType(t.dtype, t.shape)
-
-
 def _while_grad(site, out_grads):
     node = site.node
     _replayable(node)
     body_g = node.regions[1]
     n = len(node.inputs)
     wanted_caps = _wanted(site, n)
-    live = [i for i, t in enumerate(site.inputs[:n]) if _inexact(t)]
+    live = [i for i, t in enumerate(site.inputs[:n]) if inexact(t)]
     trips, stacks = _record(node)
     g0 = [out_grads[i] if out_grads[i] is not None else zeros_as(site.outputs[i])
           for i in live]
@@ -229,22 +229,19 @@ def _while_grad(site, out_grads):
     def step(k, *carry):
         gs, cs = carry[:len(live)], carry[len(live):]
         state = [stacks[i][k] for i in range(n)]  # the loop variables at iteration k
-        grads = [None] * n
-        for i, g in zip(live, gs):
-            grads[i] = g
-        adjoints, _ = replay(body_g, [x._value for x in state], grads, site.depends)
+        adjoints = replay(body_g, [x._value for x in state], placed(n, live, gs),
+                          site.depends)
         new_gs = [_zeros_or(adjoints, state[i]) for i in live]
         new_cs = [c if adjoints.get(t._value.id) is None else
-                  apply("add", c, _fit(adjoints[t._value.id], t)) for c, t in zip(cs, wanted_caps)]
+                  apply("add", c, _fit(adjoints[t._value.id], t))
+                  for c, t in zip(cs, wanted_caps)]
         return (apply("subtract", k, 1), *new_gs, *new_cs)
 
-    types = ([_COUNTER] + [_strong(body_g.inputs[i].type) for i in live]
-             + [_strong(t._value.type) for t in wanted_caps])
+    types = ([_COUNTER] + [body_g.inputs[i].type.strong() for i in live]
+             + [t._value.type.strong() for t in wanted_caps])
     out = _stage_loop(test, step, [apply("subtract", trips, 1), *g0, *c0], types)
     gs, cs = out[1:1 + len(live)], out[1 + len(live):]
-    grads = [None] * len(site.inputs)
-    for i, g in zip(live, gs):
-        grads[i] = g
+    grads = placed(len(site.inputs), live, gs)
     by_key = {t._value.id: c for t, c in zip(wanted_caps, cs)}
     for j, t in enumerate(site.inputs[n:]):
         grads[n + j] = by_key.get(t._value.id)

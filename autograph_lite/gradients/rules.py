@@ -11,12 +11,8 @@ import math
 import numpy as np
 
 from .. import numpy_api as npa
-from ..ops.dispatch import apply
+from ..ops.dispatch import apply as _ap
 from ..ops.registry import defgrad
-
-
-def _ap(name, *args, **attrs):
-    return apply(name, *args, **attrs)
 
 
 def _mul(*xs):
@@ -155,7 +151,7 @@ def shape_of(x):
     body's matmul, is not computed again), else ``x`` itself."""
     if None in tuple(x.shape):
         return x
-    return apply("full", False, shape=tuple(x.shape), dtype=np.bool_)
+    return _ap("full", False, shape=tuple(x.shape), dtype=np.bool_)
 
 
 def zeros_as(x):
@@ -181,8 +177,8 @@ def _count(s):
     """The number of elements each output of a reduction over ``_axes`` sums."""
     x = s.inputs[0]
     n = 1
-    for k in _axes(s):
-        n = _mul(n, x.shape[k]) if x.shape[k] is not None else _mul(n, _ap("dim", x, axis=k))
+    for k in _axes(s):  # (a Python int while the sizes are known)
+        n = n * (x.shape[k] if x.shape[k] is not None else _ap("dim", x, axis=k))
     return n
 
 
@@ -273,8 +269,7 @@ def _join(stacked):
                 index = (slice(None),) * axis + (len(grads),)
             else:
                 size = x.shape[axis] if x.shape[axis] is not None else _ap("dim", x, axis=axis)
-                stop = _ap("add", start, size) if not isinstance(start, int) or \
-                    not isinstance(size, int) else start + size
+                stop = start + size  # (a Python int while the sizes are known)
                 index = (slice(None),) * axis + (slice(start, stop),)
                 start = stop
             grads.append(g[0][index])
@@ -321,8 +316,8 @@ defgrad("matmul", _matmul)
 
 
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
-# with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex
-# parts wait for complex gradients; reduce_prod/cumprod for a rule exact at zeros; list_push for
+# with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
+# wait for complex gradients; reduce_prod/cumprod for a rule exact at zeros; list_push for
 # the list stack.
 PENDING = frozenset({"conjugate", "real", "imag", "reduce_prod", "cumprod",
                      "list_push"})

@@ -6,9 +6,10 @@ which all come before it), marks the values that depend on a source, and walks t
 backwards, calling each op's ``grad`` rule (rules.py) where an output has an adjoint and
 an input depends on a source; the rules' ops are staged into the graph being traced, so
 the gradient is part of the same kernel. A region op's inputs include the outer values its
-regions read (implicit capture, ir/graph.py): a ``cond``'s gradient is a ``cond`` on the
-same predicate whose branches replay the forward branch and sweep it backwards. A node on
-the path that has no rule refuses (never a silent zero): ``while_loop`` today.
+regions read (implicit capture, ir/graph.py; ``captures``); its rule (regions.py) replays
+the regions. A node on the path that has no rule refuses (never a silent zero); a
+``py_func`` (``OPAQUE``) passes no gradient. The same ``backprop`` sweeps an eager tape's
+entries (tape.py).
 """
 from .. import errors, numpy_api as npa
 from ..ops.dispatch import apply, convert_to_tensor
@@ -45,7 +46,8 @@ class Entry:
                    [v.id for v in node.outputs], node.attrs, node, node.loc)
 
 
-def _inexact(t):
+def inexact(t):
+    """Whether tensor ``t`` can carry a gradient (floating or complex)."""
     return t.dtype.kind in "fc"
 
 
@@ -54,9 +56,9 @@ def captures(node):
     (a branch may return an outer value as it is), at any depth; in first-read order."""
     if not node.regions:
         return []
-    inner = set(_graphs_in_order(node.regions))
-    seen, out = set(), []
-    for g in _graphs_in_order(node.regions):
+    graphs = list(_graphs_in_order(node.regions))
+    inner, seen, out = set(graphs), set(), []
+    for g in graphs:
         for v in [v for n in g.nodes for v in n.inputs] + list(g.outputs):
             if v.graph not in inner and v.id not in seen:
                 seen.add(v.id)
@@ -85,6 +87,14 @@ def _fit(g, like):
     return g if g.dtype == like.dtype else apply("cast", g, dtype=like.dtype)
 
 
+def placed(n, positions, values):
+    """A list of ``n`` Nones with ``values`` at ``positions`` (gradients of some inputs)."""
+    out = [None] * n
+    for i, v in zip(positions, values):
+        out[i] = v
+    return out
+
+
 def _add(adjoints, key, g):
     prev = adjoints.get(key)
     adjoints[key] = g if prev is None else apply("add", prev, g)
@@ -97,7 +107,7 @@ def backprop(entries, adjoints, depends):
         outs = [adjoints.get(k) for k in e.out_keys]
         if all(g is None for g in outs):
             continue
-        wanted = [k is not None and k in depends and _inexact(t)
+        wanted = [k is not None and k in depends and inexact(t)
                   for k, t in zip(e.in_keys, e.inputs)]
         if not any(wanted):
             continue
@@ -131,7 +141,7 @@ def seed(adjoints, ys, grad_ys, key):
     if len(grad_ys) != len(ys):
         raise ValueError(f"{len(grad_ys)} output gradients for {len(ys)} targets")
     for y, gy in zip(ys, grad_ys):
-        if not _inexact(y):
+        if not inexact(y):
             raise TypeError(f"a target must be a floating tensor; got {y.dtype}")
         _add(adjoints, key(y), _fit(npa.ones_like(y) if gy is None else gy, y))
 
@@ -173,7 +183,7 @@ def graph_gradients(ys, xs, grad_ys=None, since=None):
     adjoints = {}
     seed(adjoints, ys, grad_ys, lambda y: y._value.id)
     backprop(entries, adjoints, depends)
-    return [adjoints.get(x._value.id) if _inexact(x) else None for x in xs]
+    return [adjoints.get(x._value.id) if inexact(x) else None for x in xs]
 
 
 def _listed(x):

@@ -2,8 +2,8 @@
 sweeps them backwards; inside a traced function it is the graph sweep itself.
 
 Eagerly, ``ops/dispatch.apply`` hands each op it runs to the active tapes (``RECORDERS``;
-a tape records its own thread's);
-a tape keeps the op when one of its inputs is watched or was made by an op it kept. A call
+a tape records its own thread's); a tape keeps the op when one of its inputs is watched
+or was made by an op it kept. A call
 of a compiled ``Function`` is one entry (function.py hands it over): its gradient is itself
 a compiled, cached Function (the call's ``ag.gradients``, so the forward values it needs
 are recomputed inside that kernel). Inside a trace a tape records nothing: ``gradient``
@@ -19,6 +19,7 @@ from ..tensor import EagerTensor, SymbolicTensor, Tensor
 from ..trace.context import block_fast_path, current_graph
 from ..variables import Variable
 from . import sweep
+
 
 def _key(t):
     if isinstance(t, SymbolicTensor):
@@ -36,13 +37,10 @@ class _CallOp:
     def grad(self, entry, out_grads):
         have = tuple(g is not None for g in out_grads)
         wrt = tuple(i for i, (k, t) in enumerate(zip(entry.in_keys, entry.inputs))
-                    if k in entry.depends and t.dtype.kind in "fc")
+                    if k in entry.depends and sweep.inexact(t))
         backward = _backward_function(self.function, self.n_args, wrt, have, self.variables)
         grads = backward(*entry.inputs[:self.n_args], *[g for g in out_grads if g is not None])
-        out = [None] * len(entry.inputs)
-        for i, g in zip(wrt, grads):
-            out[i] = g
-        return out
+        return sweep.placed(len(entry.inputs), wrt, grads)
 
 
 def _backward_function(function, n_args, wrt, have, variables):
@@ -112,32 +110,29 @@ class GradientTape:
                     self.watch(a)
 
     def record(self, op, args, attrs, result):
-        """An eager op that ran (dispatch.apply): kept if it reads a tracked tensor."""
-        self._accessed(args)
-        keys = [_key(a) for a in args]
-        if self._thread != threading.get_ident() or not any(
-                k in self._tracked for k in keys if k is not None):
-            return
+        """An eager op that ran (dispatch.apply)."""
         outs = [r for r in (result if isinstance(result, tuple) else (result,))
                 if r is not None]
-        self._entries.append(sweep.Entry(op, [convert_to_tensor(a) for a in args], outs, keys,
-                                         [id(o) for o in outs], dict(attrs)))
-        self._tracked.update(id(o) for o in outs)
+        self._keep_entry(op, args, outs, dict(attrs))
 
     def record_call(self, function, args, result, variables=()):
         """A call of a compiled Function (function.py): one entry; the variables its trace
         used are inputs of the entry too."""
-        args = tuple(args) + tuple(variables)
+        outs = [o for o in nest.flatten(result) if isinstance(o, EagerTensor)]
+        self._keep_entry(_CallOp(function, len(args), tuple(variables)),
+                         tuple(args) + tuple(variables), outs, {})
+
+    def _keep_entry(self, op, args, outs, attrs):
+        """Keeps a step of this thread's eager run if it reads a tracked tensor; its
+        results are tracked then."""
+        if self._thread != threading.get_ident():
+            return
         self._accessed(args)
         keys = [_key(a) for a in args]
-        if self._thread != threading.get_ident() or not any(
-                k in self._tracked for k in keys if k is not None):
+        if not any(k in self._tracked for k in keys if k is not None):
             return
-        outs = [o for o in nest.flatten(result) if isinstance(o, EagerTensor)]
-        self._entries.append(sweep.Entry(_CallOp(function, len(args) - len(variables),
-                                                 tuple(variables)),
-                                         [convert_to_tensor(a) for a in args], outs, keys,
-                                         [id(o) for o in outs], {}))
+        self._entries.append(sweep.Entry(op, [convert_to_tensor(a) for a in args], outs, keys,
+                                         [id(o) for o in outs], attrs))
         self._tracked.update(id(o) for o in outs)
 
     # the sweep ------------------------------------------------------------------------
@@ -175,7 +170,7 @@ class GradientTape:
         adjoints = {}
         sweep.seed(adjoints, ys, gys, id)
         sweep.backprop(self._entries, adjoints, depends)
-        return [adjoints.get(_key(x)) if x.dtype.kind in "fc" else None for x in xs]
+        return [adjoints.get(_key(x)) if sweep.inexact(x) else None for x in xs]
 
 
 expose("ag.GradientTape", GradientTape)

@@ -91,7 +91,8 @@ def _scatter_lower(em, node):
         with em.block(f"if {row} < 0:"):
             em.line(f"{row} += {lk}.shape[0]")
         with em.loops([f"{lk}.shape[{k}]" for k in range(1, rank)]) as jj:
-            em.line(f"{name}[{', '.join([row] + list(jj))}] += {src}[{', '.join(list(ii) + list(jj))}]")
+            at, of = ", ".join([row] + list(jj)), ", ".join(list(ii) + list(jj))
+            em.line(f"{name}[{at}] += {src}[{of}]")
     return None
 
 

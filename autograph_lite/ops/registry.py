@@ -40,6 +40,7 @@ The public surface is made from this module and nothing else (``front_door.py``)
 NumPy protocol tables, the ``ag``/``ag.math``/``ag.nn``/``ag.random`` names and the
 Tensor methods are all read from ``PUBLIC``.
 """
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -136,7 +137,6 @@ def expose(name, obj):
 
 def defgrad(name, rule):
     """Gives op ``name`` its ``grad`` rule (once; only a differentiable op)."""
-    import dataclasses
     op = lookup(name)
     if op.grad is not None or not op.differentiable:
         raise ValueError(f"op {name!r} already has a grad rule or is not differentiable")
