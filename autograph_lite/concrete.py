@@ -97,15 +97,14 @@ class ConcreteFunction:
     def _call_args(self, args):
         if self._weak:
             args = weak_arguments(args, self._weak)
-        flat = _flat_tensors(args)
-        if self._variables:
-            flat += [v._np for v in self._variables]
+        buffers = [v._np for v in self._variables]  # (their current buffers, in order)
+        flat = _flat_tensors(args) + buffers
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
                             f"got {len(flat)}")
         if self.graph.input_updates:
-            _check_written(self.function._name, self.graph,
-                           _tensor_leaves(args) + [v._np for v in self._variables], flat)
+            _check_written(self.function._name, self.graph, _tensor_leaves(args) + buffers,
+                           flat)
         try:
             raw = self._call(*flat)
         except Exception as e:

@@ -8,7 +8,7 @@ train step (one kernel: tape, gradients and updates); Adam's slots are variables
 the first ``apply_gradients`` (inside a trace, by that trace)."""
 import numpy as np
 
-from . import numpy_api as npa
+from . import nest, numpy_api as npa
 from .ops.registry import expose
 from .variables import Variable
 
@@ -21,25 +21,18 @@ class Module:
         self.name = name or type(self).__name__
 
     def _walk(self):
+        """The variables and sub-modules in the attributes (nest.flatten's order, sorted
+        by name), depth first, each once."""
         seen, out = set(), []
 
-        def visit(x):
-            if id(x) in seen:
-                return
-            if isinstance(x, (Variable, Module)):
-                seen.add(id(x))
-                out.append(x)
-                if isinstance(x, Module):
-                    for k in sorted(vars(x)):
-                        visit(vars(x)[k])
-            elif isinstance(x, dict):
-                for k in sorted(x, key=repr):
-                    visit(x[k])
-            elif isinstance(x, (list, tuple)):
-                for item in x:
-                    visit(item)
-        for k in sorted(vars(self)):
-            visit(vars(self)[k])
+        def visit(module):
+            for x in nest.flatten(vars(module)):
+                if isinstance(x, (Variable, Module)) and id(x) not in seen:
+                    seen.add(id(x))
+                    out.append(x)
+                    if isinstance(x, Module):
+                        visit(x)
+        visit(self)
         return out
 
     @property

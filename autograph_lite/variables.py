@@ -61,47 +61,40 @@ class Variable(_Updates, EagerTensor):
 
     def read_value(self):
         graph = current_graph()
-        if graph is None:
-            return EagerTensor(self.numpy())
-        return dispatch.apply("cast", captured(self, graph), dtype=self.dtype)
+        return EagerTensor(self.numpy()) if graph is None else captured(self, graph).read_value()
 
-    # writes ---------------------------------------------------------------------------------
+    # writes (inside a trace: the captured box's) ---------------------------------------------
     def assign(self, value, read_value=True, name=None):
         graph = current_graph()
-        if graph is None:
-            new = np.asarray(to_numpy_value(value))
-            if new.shape != self._np.shape and new.shape != ():
-                raise ValueError(f"cannot assign a value of shape {new.shape} to the variable "
-                                 f"{self._label()} of shape {self._np.shape}")
-            np.copyto(self._np, new, casting="same_kind")
-        else:
-            box = captured(self, graph)
-            value = dispatch.convert_to_tensor(value)
-            if tuple(value.shape) not in ((), tuple(box.shape)):
-                raise ValueError(f"cannot assign a value of shape {tuple(value.shape)} to the "
-                                 f"variable {self._label()} of shape {tuple(box.shape)}")
-            mutation.write(box, Ellipsis, value)
+        if graph is not None:
+            captured(self, graph).assign(value)
+            return self if read_value else None
+        new = np.asarray(to_numpy_value(value))
+        _check_shape(new.shape, self._np.shape, repr(self.name) if self.name else "(unnamed)")
+        np.copyto(self._np, new, casting="same_kind")
         return self if read_value else None
 
     def _current(self):
         graph = current_graph()
         return EagerTensor(self._np) if graph is None else captured(self, graph)
 
-    def _label(self):
-        return repr(self.name) if self.name else "(unnamed)"
+
+def _check_shape(shape, target, label):
+    """A whole-variable assignment takes its shape or a scalar (broadcast), as NumPy's."""
+    if tuple(shape) not in ((), tuple(target)):
+        raise ValueError(f"cannot assign a value of shape {tuple(shape)} to the variable "
+                         f"{label} of shape {tuple(target)}")
 
 
 class SymbolicVariable(_Updates, SymbolicTensor):
-    """A Variable passed as an argument, as the traced function sees it: the argument's box
-    (its writes reach the buffer of the variable passed on each call) with the Variable's
-    methods."""
+    """A Variable as a traced function sees it (captured, or passed as an argument): a box
+    of argument origin, whose writes reach the buffer of the variable of each call, with
+    the Variable's methods."""
     __slots__ = ()
 
     def assign(self, value, read_value=True, name=None):
         value = dispatch.convert_to_tensor(value)
-        if tuple(value.shape) not in ((), tuple(self.shape)):
-            raise ValueError(f"cannot assign a value of shape {tuple(value.shape)} to the "
-                             f"variable argument of shape {tuple(self.shape)}")
+        _check_shape(value.shape, self.shape, repr(self._storage.name))
         mutation.write(self, Ellipsis, value)
         return self if read_value else None
 
@@ -119,11 +112,10 @@ def captured(var, graph):
     table = root.__dict__.setdefault(_CAPTURES, {})
     entry = table.get(id(var))
     if entry is None:
-        value = root.add_input(TensorType(var._np.dtype, var._np.shape), hint=var.name
-                               or f"variable{len(table)}")
+        name = var.name or f"variable{len(table)}"
+        value = root.add_input(TensorType(var._np.dtype, var._np.shape), hint=name)
         contiguity.mark_input(value, None, True)  # (its own buffer: always C-contiguous)
-        box = mutation.attach(SymbolicTensor(value), storage.ARG, var.name or "a variable",
-                              value.index)
+        box = mutation.attach(SymbolicVariable(value), storage.ARG, name, value.index)
         entry = table[id(var)] = (var, box)
     return entry[1]
 
