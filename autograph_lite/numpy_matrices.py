@@ -280,4 +280,5 @@ def kron(a, b):
     for ax in builtins.range(nd):
         x = npa.expand_dims(x, 2 * ax + 1)
         y = npa.expand_dims(y, 2 * ax)
-    return _shaped(x * y, [size_of(x, 2 * ax) * size_of(y, 2 * ax + 1) for ax in builtins.range(nd)])
+    return _shaped(x * y, [size_of(x, 2 * ax) * size_of(y, 2 * ax + 1)
+                           for ax in builtins.range(nd)])

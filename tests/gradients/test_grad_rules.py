@@ -76,7 +76,8 @@ def shapes(x, i):
     parts = [np.reshape(x, (-1,)) * np.arange(24.0), x.T * 2.0, np.expand_dims(x, 1),
              np.squeeze(x[:, :1, :]), np.concatenate([x, 2.0 * x], axis=2),
              np.stack([x, x * x], axis=1), top * 3.0 - bottom, np.broadcast_to(x[0], (5, 3, 4)),
-             x[1:, ::2, 1], x[i], x[1, 2][x[1, 2] > 0.0], x[..., -1] ** 2, np.transpose(x, (2, 0, 1))[1]]
+             x[1:, ::2, 1], x[i], x[1, 2][x[1, 2] > 0.0], x[..., -1] ** 2,
+             np.transpose(x, (2, 0, 1))[1]]
     total = 0.0
     for k, t in enumerate(parts):
         total = total + (k + 1) * np.sum(np.sin(t))
