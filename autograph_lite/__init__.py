@@ -17,6 +17,7 @@ from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: 
 from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
                numpy_selection as _selection, numpy_statistics as _statistics)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
+from . import vectorized_map as _vectorized_map  # noqa: F401  (ag.vectorized_map)
 from . import gradients as _gradients  # noqa: F401  (grad rules; ag.gradients)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
 from .api import core as _core, math, nn, optimizers, random  # noqa: F401

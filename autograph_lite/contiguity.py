@@ -16,7 +16,8 @@ The rules, from NumPy's behaviour (checked in tests/test_contiguity.py):
   reductions, matmul, creation, concat...: NumPy's default order gives a C-contiguous
   result when every array input is), ``"first"`` (the buffer of input 0: setitem),
   ``"branches"``/``"carried"`` (a cond's result when every branch's is; a loop variable when
-  its initial value and the body's result are, a fixpoint), or ``"unknown"`` (callbacks:
+  its initial value and the body's result are, a fixpoint), ``"fresh"`` (always: a new
+  C array whatever the inputs, vectorized_map's stacked results), or ``"unknown"`` (callbacks:
   anything may come back). A constant: its flags.
 - A basic-indexing view of a C-contiguous array is C-contiguous when it selects one block:
   every axis after the last partly-selected one is a full ``:``, that axis is an index or
@@ -92,6 +93,8 @@ def value_is_c(value, _memo=None):
             out = all(value_is_c(r.outputs[value.index], memo) for r in node.regions)
         elif layout == "carried":
             out = value.index in _carried_c(node, memo)
+        elif layout == "fresh":
+            out = True
         else:
             out = False
     memo[value.id] = out

@@ -15,6 +15,10 @@ Workloads (one process, one run, all variants side by side):
       (T=1000, hidden 64, input 32): the function run as plain Python/NumPy, njit (the
       same loop writing rows of a preallocated array, as one writes it for Numba), and
       ``ag.defun`` of the plain function.                          target: <= 1.2x njit
+  (3) collatz of 10^6 integers with ``ag.vectorized_map`` (the per-element function, one
+      parallel kernel over the elements) against the loop of (1) under ``ag.defun`` (one
+      thread) on the same inputs; njit is a hand-written ``prange`` version.
+                                                  target: <= 0.6x the one-thread defun
 
 Timing: steady state after warm-up, variants interleaved round-robin, best of N repeats,
 GC off while timing (benchmarks/bench_core.py's harness). Read the ratios: the machine is
@@ -37,13 +41,25 @@ sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 
 import numpy as np  # noqa: E402
 
-from bench_core import (bench, check_close, load_average, print_table, timed,  # noqa: E402
-                        yes)
+from bench_core import (bench, check_close, fmt_t, load_average, print_table,  # noqa: E402
+                        timed, yes)
 # the user's code, exactly as written for plain Python (the front-door example)
 from control_flow import collatz, rnn  # noqa: E402
 
-FULL = dict(repeat=9, n=1000, high=20_000, T=1000, hidden=64, inputs=32)
-QUICK = dict(repeat=3, n=300, high=20_000, T=200, hidden=64, inputs=32)
+FULL = dict(repeat=9, n=1000, high=20_000, T=1000, hidden=64, inputs=32, n_map=1_000_000)
+QUICK = dict(repeat=3, n=300, high=20_000, T=200, hidden=64, inputs=32, n_map=100_000)
+
+
+def collatz_steps(v):
+    """One element of (3): plain Python on one number."""
+    steps = 0
+    while v != 1:
+        if v % 2 == 0:
+            v = v // 2
+        else:
+            v = 3 * v + 1
+        steps += 1
+    return steps
 
 
 # --- the comparisons ------------------------------------------------------------------
@@ -88,7 +104,22 @@ def define_njit():
                 h = h * 0.9
             out[t] = h
         return out
-    return collatz_njit, rnn_njit
+    @numba.njit(parallel=True)
+    def collatz_prange(xs):
+        out = np.empty(len(xs), np.int64)
+        for i in numba.prange(len(xs)):
+            v = xs[i]
+            steps = 0
+            while v != 1:
+                if v % 2 == 0:
+                    v = v // 2
+                else:
+                    v = 3 * v + 1
+                steps += 1
+            out[i] = steps
+        return out
+
+    return collatz_njit, rnn_njit, collatz_prange
 
 
 def main(argv=None):
@@ -106,7 +137,7 @@ def main(argv=None):
           f" best of {cfg['repeat']} interleaved repeats;{load}")
 
     rng = np.random.default_rng(7)
-    collatz_njit, rnn_njit = define_njit()
+    collatz_njit, rnn_njit, collatz_prange = define_njit()
     rows, firsts, sources = [], {}, {}
     try:
         # (1) collatz
@@ -145,6 +176,24 @@ def main(argv=None):
         rows.append(dict(workload=f"(2) RNN T={T} h={H} in={I}", unit="ms", **t,
                          ratio=t["ag"] / t["njit"], limit=1.2))
         sources["rnn"] = ag_rnn.get_concrete_function(xs, Tt, W, U, b, h0).source
+
+        # (3) collatz with vectorized_map on every core vs the loop of (1) on one
+        xs = rng.integers(1, cfg["high"], cfg["n_map"]).astype(np.int64)
+        ag_map = ag.defun(lambda xs: ag.vectorized_map(collatz_steps, xs))
+        firsts["vectorized_map"] = {"njit": timed(lambda: collatz_prange(xs))[0],
+                                    "ag": timed(lambda: ag_map(xs))[0]}
+        ref = collatz_njit(xs)
+        for name, got in [("prange", collatz_prange(xs)), ("ag loop", ag_collatz(xs)),
+                          ("vectorized_map", ag_map(xs))]:
+            check_close(f"collatz {name}", ref, got, rtol=0, atol=0)
+        t = bench({"njit": lambda: collatz_prange(xs), "loop": lambda: ag_collatz(xs),
+                   "ag": lambda: ag_map(xs)}, max(3, cfg["repeat"] // 3), number=1)
+        loop = t.pop("loop")
+        rows.append(dict(workload=f"(3) vectorized_map collatz {cfg['n_map']:,} ints on "
+                         f"{os.cpu_count()} cores (njit: prange; ratio: vs the (1) loop under "
+                         f"ag.defun, {fmt_t(loop, 'ms')})", unit="ms", **t,
+                         ratio=t["ag"] / loop, limit=0.6))
+        sources["vectorized_map"] = ag_map.get_concrete_function(xs).source
     except AssertionError as e:
         print(f"WRONG RESULT: {e}")
         return 2
@@ -155,7 +204,8 @@ def main(argv=None):
         r["met"] = yes(r["ratio"] <= r["limit"])
     print_table(rows)
     for r in rows:
-        print(f"    {r['workload']}: plain Python / ag = {r['python'] / r['ag']:.0f}x")
+        if "python" in r:
+            print(f"    {r['workload']}: plain Python / ag = {r['python'] / r['ag']:.0f}x")
     for name, f in firsts.items():
         print(f"first call (compile) {name}: njit {f['njit']:.2f} s, "
               f"ag trace+compile {f['ag']:.2f} s")

@@ -36,6 +36,7 @@ class Emitter:
         self.same = {}            # value id -> id of the value it is (a rotated loop's cond)
         self.loop_bodies = {id(n.regions[1]) for n in graph.walk() if n.op == "while_loop"}
         self.sites = []           # (user file:line, axis) of each bounds-checked index
+        self.parallel = False     # a prange loop was emitted: compile with parallel=True
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):

@@ -15,6 +15,16 @@ def _is_loop(node):
     return node.op == "while_loop"
 
 
+def _is_map(node):
+    return node.op == "vectorized_map"
+
+
+def _repeats(node):
+    """A node whose region runs many times: a value from outside it that the region reads
+    is read again by the next trip (or, for a map, by the other elements)."""
+    return _is_loop(node) or _is_map(node)
+
+
 class Regions:
     """Positions, parents and last reads of every graph nested in ``graph``."""
 
@@ -82,7 +92,7 @@ class Regions:
             parent = self.parent[id(g)]
             if parent is None:
                 return False
-            if _is_loop(parent) and w.id in self.inside[id(parent)]:
+            if _repeats(parent) and w.id in self.inside[id(parent)]:
                 return True  # made outside the loop, read by every trip
             g, cur = parent.graph, parent
 
@@ -144,6 +154,8 @@ def _flow_graph(g, pts, values, copies, inline):
         if n.regions:
             if _is_loop(n):
                 _flow_loop(n, pts, values, copies, inline)
+            elif _is_map(n):
+                _flow_map(n, pts, values, copies, inline)
             else:  # cond: either branch's result
                 for r in n.regions:
                     _flow_graph(r, pts, values, copies, inline)
@@ -194,6 +206,19 @@ def _flow_loop(n, pts, values, copies, inline):
         full, trips = new_full, new_trips
     for out, s in zip(n.outputs, full):
         pts[out.id] = s
+
+
+def _flow_map(n, pts, values, copies, inline):
+    """A map's element is a view of its input (``x[i]``), never the kernel's to write:
+    its buffers are the input's plus a constant one of its own (rule 1 then refuses any
+    write into it). The stacked results are new arrays."""
+    body = n.regions[0]
+    for k, (p, x) in enumerate(zip(body.inputs, n.inputs)):
+        pts[p.id] = pts[x.id] | {(CONST, ("element", id(n), k))} if p.type.ndim else EMPTY
+        values[p.id] = p
+    _flow_graph(body, pts, values, copies, inline)
+    for out in n.outputs:
+        pts[out.id] = frozenset({(NEW, out.id)})
 
 
 def _exit_flags(loop):
@@ -258,6 +283,8 @@ def _roots_graph(g, roots, copies, decisions):
             roots.pop(out.id, None)
         if _is_loop(n):
             _roots_loop(n, roots, copies, decisions)
+        elif _is_map(n):  # (its results are new arrays, its elements views)
+            _roots_graph(n.regions[0], roots, copies, decisions)
         elif n.regions:
             for r in n.regions:
                 _roots_graph(r, roots, copies, decisions)

@@ -318,6 +318,6 @@ defgrad("matmul", _matmul)
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
 # wait for complex gradients; reduce_prod/cumprod for a rule exact at zeros; list_push for
-# the list stack.
+# the list stack; vectorized_map for a map of the body's sweep.
 PENDING = frozenset({"conjugate", "real", "imag", "reduce_prod", "cumprod",
-                     "list_push"})
+                     "list_push", "vectorized_map"})

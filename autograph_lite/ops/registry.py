@@ -27,7 +27,8 @@ Field contracts:
 - ``layout``: when NumPy's result is C-contiguous (contiguity.py): ``"inputs"`` when every
   array input is (NumPy's default order), ``"first"`` when input 0 is (its buffer),
   ``"branches"`` when every region's result is (cond), ``"carried"`` when the initial value
-  and the body's result are (while_loop), ``"unknown"`` never known; a ``view`` op's by
+  and the body's result are (while_loop), ``"fresh"`` always (a new C array whatever
+  the inputs: vectorized_map), ``"unknown"`` never known; a ``view`` op's by
   the view rules there.
 - ``names``: the op's public names, each with its namespace: ``"np.sin"`` (a ufunc:
   ``np.sin(t)`` is the op on ``t``; ``"np.add.reduce"`` a ufunc's reduce),

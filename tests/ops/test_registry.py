@@ -6,7 +6,7 @@ from autograph_lite.gradients import rules
 from autograph_lite.ops import OPS
 
 # cond / while_loop are typed by control.py (their regions decide), not by infer()
-NO_INFER = {"cond", "while_loop"}
+NO_INFER = {"cond", "while_loop", "vectorized_map"}
 
 
 def test_table_is_large():
