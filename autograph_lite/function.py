@@ -27,6 +27,7 @@ from .concrete import ConcreteFunction
 from .variables import SymbolicVariable, Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
 from .call_keys import layout_of as _layout_of, layouts_fit
+from .trace import sizes
 from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
 
 _RUN_EAGERLY = [False]
@@ -704,7 +705,11 @@ def _bakes(cf, shape):
     costs nothing but the kernel sharing, which a size-1 kernel rarely offers: size 1
     broadcasts; a size that shapes the code without appearing in it is found by comparing
     the kernels, _settle_sizes.)"""
-    if cf is None or cf._source is None:
+    if cf is None:
+        return False
+    if sizes.were_read(cf.graph):
+        return True
+    if cf._source is None:
         return False
     return any(re.search(rf"(?<![\w.]){d}(?![\w.])", cf._source) for d in shape)
 

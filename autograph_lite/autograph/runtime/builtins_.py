@@ -13,6 +13,7 @@ import numpy as np
 
 from autograph_lite.api import core as api
 from autograph_lite.autograph.runtime import core, data, iteration, math_calls, trial
+from autograph_lite.trace import sizes
 
 
 def _any_staged(args):
@@ -33,6 +34,8 @@ def shape_of(x):
     """``x.shape`` in converted code: a symbolic tensor's sizes as NumPy gives them, staged
     where known only at run time (tensor.py ``numpy_shape``); anything else's ``.shape``."""
     if core.is_symbolic(x):
+        if any(d is not None for d in x.shape):
+            sizes.note_read()
         return x.numpy_shape()
     return x.shape
 

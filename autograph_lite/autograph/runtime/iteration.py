@@ -11,6 +11,7 @@ import numpy as np
 
 from autograph_lite.api import core as api
 from autograph_lite.autograph.runtime import core, trace_arrays
+from autograph_lite.trace import sizes
 
 
 def _int64(x):
@@ -97,6 +98,7 @@ class TensorRows(StagedIter):
     def length(self):
         shape = self.x.shape
         if shape and shape[0] is not None:
+            sizes.note_read()
             return np.int64(shape[0])
         return api.shape(self.x)[0]
 
