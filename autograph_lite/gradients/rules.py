@@ -315,9 +315,80 @@ def _matmul(s, g):
 defgrad("matmul", _matmul)
 
 
+def _others(x, axis):
+    """The product of the other elements along ``axis``, at each element, without a
+    division (exact where elements are zero): exclusive products from both ends."""
+    ones = npa.ones_like(x[(slice(None),) * axis + (slice(0, 1),)])
+    head = (slice(None),) * axis + (slice(None, -1),)
+    left = npa.cumprod(npa.concatenate([ones, x[head]], axis=axis), axis=axis)
+    right = _flip(npa.cumprod(npa.concatenate([ones, _flip(x, axis)[head]], axis=axis),
+                              axis=axis), axis)
+    return _mul(left, right)
+
+
+def _prod_grad(x, axes, g):
+    """The gradient of ``prod(x, axes, keepdims=True)`` for its gradient ``g``, one axis at
+    a time: prod over (a, b...) is prod over a of prod over (b...)."""
+    if not axes:
+        return g
+    inner = npa.prod(x, axis=axes[0], keepdims=True)
+    g_inner = _prod_grad(inner, axes[1:], g)
+    return _mul(_ap("broadcast_to", g_inner, shape_of(x)), _others(x, axes[0]))
+
+
+def _reduce_prod(s, g):
+    x = s.inputs[0]
+    _real(x, "np.prod")
+    gk = g[0]
+    if not s.attrs.get("keepdims") and gk.ndim:
+        for k in sorted(_axes(s)):
+            gk = npa.expand_dims(gk, k)
+    if x.ndim == 0:
+        return [gk]
+    return [_prod_grad(x, list(_axes(s)), gk)]
+
+
+defgrad("reduce_prod", _reduce_prod)
+
+
+def _real(x, what):
+    if x.dtype.kind == "c":
+        raise NotImplementedError(f"the gradient of {what} of a complex tensor is not built "
+                                  f"yet (complex gradients)")
+
+
+def _inv(s, g):
+    _real(s.inputs[0], "np.linalg.inv")
+    yt = _swap(s.outputs[0])
+    return [_ap("negative", _ap("matmul", _ap("matmul", yt, g[0]), yt))]
+
+
+def _det(s, g):
+    # d det(A) = det(A) inv(A)^T (A invertible; a singular A raises LinAlgError here)
+    a = s.inputs[0]
+    _real(a, "np.linalg.det")
+    return [_mul(_swap(_ap("inv", a)), _mul(g[0], s.outputs[0]))]
+
+
+def _solve(s, g):
+    # x = A^-1 b: db = A^-T g, dA = -db x^T
+    a, _ = s.inputs
+    x = s.outputs[0]
+    _real(x, "np.linalg.solve")
+    db = _ap("solve", _swap(a), g[0])
+    if x.ndim == 1:
+        return [_ap("negative", _mul(npa.expand_dims(db, -1), npa.expand_dims(x, 0))), db]
+    return [_ap("negative", _ap("matmul", db, _swap(x))), db]
+
+
+defgrad("inv", _inv)
+defgrad("det", _det)
+defgrad("solve", _solve)
+
+
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
-# wait for complex gradients; reduce_prod/cumprod for a rule exact at zeros; list_push for
-# the list stack; vectorized_map for a map of the body's sweep.
-PENDING = frozenset({"conjugate", "real", "imag", "reduce_prod", "cumprod",
+# wait for complex gradients; cumprod for a rule exact at zeros; list_push for the list
+# stack; vectorized_map for a map of the body's sweep.
+PENDING = frozenset({"conjugate", "real", "imag", "cumprod",
                      "list_push", "vectorized_map"})

@@ -64,9 +64,9 @@ def _call_lower(helper):
 
 
 defop("solve", infer=_solve_infer, eager=lambda a, b: np.linalg.solve(a, b),
-      lower=_call_lower("solve"), differentiable=False,
+      lower=_call_lower("solve"),
       doc="np.linalg.solve(a, b): 2-D a, 1-D or 2-D b, in the result dtype")
 defop("inv", infer=_one_matrix_infer("inv", False), eager=lambda a: np.linalg.inv(a),
-      lower=_call_lower("inv"), differentiable=False, doc="np.linalg.inv of a 2-D matrix")
+      lower=_call_lower("inv"), doc="np.linalg.inv of a 2-D matrix")
 defop("det", infer=_one_matrix_infer("det", True), eager=lambda a: np.linalg.det(a)[()],
-      lower=_call_lower("det"), differentiable=False, doc="np.linalg.det of a 2-D matrix")
+      lower=_call_lower("det"), doc="np.linalg.det of a 2-D matrix")

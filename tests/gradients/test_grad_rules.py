@@ -209,3 +209,34 @@ def test_elementwise_rules_over_drawn_shapes(rank, data):
     if rank == 0:
         check(unary, a, functions=_UNARY, calls=[(a,)])
     check(binary, a, b, wrt=(0, 1), functions=_BINARY, calls=[(a, b)])
+
+
+def products_of_rows(x):
+    # zeros on purpose: the rule must not divide by the product
+    return (np.sum(np.prod(x, axis=1) * np.arange(1.0, 4.0)) + 2.0 * np.prod(x[0])
+            + np.sum(np.prod(x, axis=(0, 1), keepdims=True)) + np.sum(np.prod(x, axis=0) ** 2))
+
+
+@pytest.mark.parametrize("zeros", [0, 1, 2])
+def test_product_rule_is_exact_where_elements_are_zero(zeros):
+    x = RNG.uniform(0.5, 1.5, (3, 4))
+    x[0, 1:1 + zeros] = 0.0   # one zero, then two in one row
+    check(products_of_rows, x)
+
+
+def linear_algebra(a, b, c):
+    return (np.sum(np.linalg.inv(a) * np.arange(9.0).reshape(3, 3)) + 3.0 * np.linalg.det(a)
+            + np.sum(np.linalg.solve(a, b) ** 2) + np.sum(np.linalg.solve(a, c) * c))
+
+
+def test_inverse_determinant_and_solve_rules():
+    a = RNG.normal(size=(3, 3)) + 3.0 * np.eye(3)
+    check(linear_algebra, a, RNG.normal(size=3), RNG.normal(size=(3, 2)), wrt=(0, 1, 2))
+
+
+def test_complex_linear_algebra_gradients_refuse():
+    @ag.defun
+    def f(a):
+        return ag.gradients(np.linalg.det(a), a)
+    with pytest.raises(NotImplementedError, match="det of a complex tensor"):
+        f(np.eye(2) * (1 + 1j))
