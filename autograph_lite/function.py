@@ -28,7 +28,8 @@ from .variables import SymbolicVariable, Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
 from .call_keys import layout_of as _layout_of, layouts_fit
 from .trace import sizes
-from .trace.context import block_fast_path, current_graph, fast_path_blockers, graph_scope
+from .trace.context import (block_fast_path, current_graph, device_scope, fast_path_blockers,
+                            graph_scope)
 
 _RUN_EAGERLY = [False]
 RETRACE_WARNING_AFTER = 5
@@ -417,7 +418,9 @@ class Function:
             sym.append(_argument_box(value, x, names[i]))
         sym_args = nest.pack_as(args, sym)
         fn = self._converted_function()
-        with graph_scope(graph):
+        # a trace starts unplaced: an ag.device scope open around an eager call does nothing
+        # (SPEC §2), and the trace it makes serves calls from any scope
+        with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             result = fn(*call, **getattr(call, "kwargs", {}))
             out_leaves = nest.flatten(result)
@@ -430,7 +433,7 @@ class Function:
                     template.append(r)
         # (the variables it used are inputs too: what it assigns is written back)
         graph.input_updates = _input_updates(graph, sym + [b for _, b in captures_of(graph)])
-        optimize(graph)
+        optimize(graph, placement=self.backend == "cuda")  # (the others run all on the host)
         self._tracing_count += 1
         self._note_retrace(key)
         return ConcreteFunction(self, graph, result, template, key)

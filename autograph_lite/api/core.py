@@ -1,6 +1,7 @@
 """TensorFlow-style fronts (ag.reduce_sum, ag.concat, ag.range, ag.print, ...): argument
 handling over the ops. One-op names (ag.add, ag.sqrt) are claimed by the op entries."""
 import builtins
+import re
 
 import numpy as np
 
@@ -10,6 +11,7 @@ from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.indexing import setitem
 from ..ops.registry import expose, public
 from ..tensor import is_symbolic, is_tensor_value
+from ..trace.context import device_scope
 
 
 @public("ag.cast")
@@ -221,6 +223,36 @@ def assert_(pred, message="assertion failed"):
     if pred.ndim:
         pred = reduce_all(pred)
     return apply("assert", pred, message=str(message))
+
+
+# TensorFlow's spellings of the two devices there are (one of each kind: index 0 only)
+_DEVICE_NAME = re.compile(r"/?(?:device:)?(cpu|gpu|cuda)(?::0)?", re.IGNORECASE)
+
+
+@public("ag.device")
+def device(device_name):
+    """``with ag.device("cuda"):`` places the ops traced in the block (SPEC §2): each Node
+    added meanwhile records the device, the innermost scope winning, ``None`` clearing an
+    enclosing one. Placement is a request to the backend, not a semantic change: the cpu
+    backend and the interpreter ignore it, and the cuda backend runs "cpu"-placed nodes on
+    the host. Outside a trace it is accepted and does nothing (eager ops run on NumPy), so
+    the same function runs as plain Python. Takes "cpu", "cuda" and TensorFlow's spellings
+    ("/cpu:0", "/gpu:0", "gpu", "/device:GPU:0", "CPU:0", any case); anything else raises
+    ``ValueError`` at once, at the user's ``with`` line."""
+    return device_scope(canonical_device(device_name))
+
+
+def canonical_device(device_name):
+    """An ``ag.device`` argument as "cpu", "cuda" or None (see ``device``)."""
+    if device_name is None:
+        return None
+    match = _DEVICE_NAME.fullmatch(device_name) if isinstance(device_name, str) else None
+    if match is None:
+        raise ValueError(
+            f"ag.device: device_name must be 'cpu', 'cuda', a TensorFlow spelling of one "
+            f"('/cpu:0', '/gpu:0', 'gpu', '/device:GPU:0', 'CPU:0'; any case, device 0 "
+            f"only) or None; got {device_name!r}")
+    return "cpu" if match.group(1).lower() == "cpu" else "cuda"
 
 
 expose("ag.setitem", setitem)

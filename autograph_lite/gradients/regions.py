@@ -31,12 +31,14 @@ from .sweep import Entry, _add, _fit, backprop, inexact, placed, reach
 
 def clone_nodes(nodes, mapping, graph):
     """Re-adds ``nodes`` to ``graph`` (the one being traced), inputs renamed by ``mapping``
-    (value id -> Value; missing: the Value itself, an outer one), regions cloned too."""
+    (value id -> Value; missing: the Value itself, an outer one), regions cloned too. A
+    replay runs where its original was placed, whatever scope the gradient is built in."""
     added = []
     for n in nodes:
         regions = [_clone_graph(r, mapping, graph) for r in n.regions]
         new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs], n.attrs,
                              [v.type for v in n.outputs], regions, n.loc)
+        new.device = n.device
         for a, b in zip(n.outputs, new.outputs):
             mapping[a.id] = b
         added.append(new)

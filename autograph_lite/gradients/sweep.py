@@ -11,12 +11,14 @@ the regions. A node on the path that has no rule refuses (never a silent zero); 
 ``py_func`` (``OPAQUE``) passes no gradient. The same ``backprop`` sweeps an eager tape's
 entries (tape.py).
 """
+import contextlib
+
 from .. import errors, numpy_api as npa
 from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.registry import public
 from ..tensor import SymbolicTensor
 from ..ir.graph import root_graph
-from ..trace.context import current_graph
+from ..trace.context import current_graph, device_scope
 from ..variables import Variable, captured
 
 
@@ -118,13 +120,22 @@ def backprop(entries, adjoints, depends):
                 f"the gradient of '{e.op.name}' is not built yet, and a source reaches the "
                 f"target through it"), e.loc)
         e.depends = depends
-        try:
-            grads = e.op.grad(e, outs)
-        except NotImplementedError as exc:
-            raise errors.with_location(exc, e.loc) from None
-        for k, t, want, g in zip(e.in_keys, e.inputs, wanted, grads):
-            if want and g is not None:
-                _add(adjoints, k, _fit(g, t))
+        with _colocated(e):
+            try:
+                grads = e.op.grad(e, outs)
+            except NotImplementedError as exc:
+                raise errors.with_location(exc, e.loc) from None
+            for k, t, want, g in zip(e.in_keys, e.inputs, wanted, grads):
+                if want and g is not None:
+                    _add(adjoints, k, _fit(g, t))
+
+
+def _colocated(entry):
+    """The device scope a node's gradient is built in: a placed node's own (as TensorFlow
+    colocates gradients with their ops: the backward pass of work placed on the GPU stays
+    there), else the scope ``ag.gradients`` was called in."""
+    device = entry.node.device if entry.node is not None else None
+    return device_scope(device) if device is not None else contextlib.nullcontext()
 
 
 def reach(entries, depends):

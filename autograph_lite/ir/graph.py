@@ -8,6 +8,7 @@ parameters (function arguments, or a loop body's loop variables).
 """
 import itertools
 
+from ..trace.context import current_device
 from .types import TensorType
 
 _ids = itertools.count()
@@ -39,15 +40,21 @@ class Value:
 
 
 class Node:
-    __slots__ = ("op", "inputs", "attrs", "outputs", "regions", "loc", "graph")
+    """One op application. ``device`` is where the user placed it (``ag.device``, SPEC §2):
+    None (unplaced: the backend chooses), "cpu" or "cuda". It is the innermost device scope
+    open when the node was added (Graph.add_node), so a region op and the nodes of its
+    regions each have their own. Backends that run everything on one device ignore it; a
+    pass that merges nodes keeps differently placed ones apart and a clone copies it."""
+    __slots__ = ("op", "inputs", "attrs", "outputs", "regions", "loc", "graph", "device")
 
-    def __init__(self, op, inputs, attrs, out_types, regions, loc, graph):
+    def __init__(self, op, inputs, attrs, out_types, regions, loc, graph, device=None):
         self.op = op
         self.inputs = list(inputs)
         self.attrs = dict(attrs)
         self.regions = list(regions)
         self.loc = loc
         self.graph = graph
+        self.device = device
         self.outputs = [Value(t, graph, self, i) for i, t in enumerate(out_types)]
 
     @property
@@ -83,7 +90,7 @@ class Graph:
                 raise ValueError(
                     f"a tensor from another function or an exited branch/loop was used in "
                     f"'{op}' (at {loc}); return it from that function or branch instead")
-        node = Node(op, inputs, attrs, out_types, regions, loc, self)
+        node = Node(op, inputs, attrs, out_types, regions, loc, self, current_device())
         for r in node.regions:
             r.parent = self
         self.nodes.append(node)

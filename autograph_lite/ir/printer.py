@@ -1,4 +1,5 @@
-"""A readable text form of a Graph: every op, dtype, shape, region and source line."""
+"""A readable text form of a Graph: every op, dtype, shape, region, placement and source
+line."""
 import numpy as np
 
 
@@ -26,8 +27,9 @@ def format_graph(graph, indent="", names=None):
         attrs = ", ".join(f"{k}={_attr(a)}" for k, a in node.attrs.items()
                           if not k.startswith("_"))
         text = f"{node.op}({args}{'; ' if args and attrs else ''}{attrs})"
+        place = f" @{node.device}" if node.device else ""  # ag.device (SPEC §2)
         loc = f"  # {node.loc}" if node.loc else ""
-        lines.append(f"{indent}  {outs + ' = ' if outs else ''}{text}{loc}")
+        lines.append(f"{indent}  {outs + ' = ' if outs else ''}{text}{place}{loc}")
         for r in node.regions:
             lines.append(format_graph(r, indent + "    ", names))
     for i, v in getattr(graph, "input_updates", ()):  # arguments written (SPEC §3)

@@ -1,9 +1,12 @@
-"""The innermost Graph being traced, per thread (two threads may trace different Functions)."""
+"""The innermost Graph being traced and the open device placement, per thread (two threads
+may trace different Functions, each in its own ``ag.device`` scopes)."""
 import threading
 from contextlib import contextmanager
 
+
 class _State(threading.local):
     graph = None  # a class default: reading it needs no getattr fallback (hot path)
+    device = None  # the innermost ``ag.device`` scope's device: None, "cpu" or "cuda"
 
 
 _state = _State()
@@ -52,3 +55,21 @@ def eager_scope():
         yield
     finally:
         _state.graph = prev
+
+
+def current_device():
+    """The device the nodes traced now are placed on: None (unplaced), "cpu" or "cuda"
+    (Graph.add_node records it on each Node; the cuda backend reads ``node.device``)."""
+    return _state.device
+
+
+@contextmanager
+def device_scope(name):
+    """Places the nodes traced in the block on ``name`` (None, "cpu" or "cuda"; already
+    canonical)."""
+    prev = _state.device
+    _state.device = name
+    try:
+        yield
+    finally:
+        _state.device = prev

@@ -50,3 +50,25 @@ def f(x, n):
     assert "tmp" not in while_node.ag_live_in | while_node.ag_live_out
     assert if_node.ag_defined_in == {"x", "n", "t"}
     assert while_node.ag_defined_in >= {"y", "i", "t"} and "tmp" not in while_node.ag_defined_in
+
+
+def test_a_with_block_is_a_block_not_a_loop():
+    # its body runs once, in order: a name first bound by a statement inside it is not
+    # bound before that statement (a staged `if` needs an Undefined for it, else its body
+    # functions' `nonlocal` has no binding)
+    node = fn_node("""
+def f(x, ctx):
+    with ctx() as c:
+        if x > 0:
+            y = x
+        else:
+            y = -x
+        z = y
+    return z
+""")
+    liveness.analyze(node)
+    with_node = node.body[0]
+    if_node = with_node.body[0]
+    assert isinstance(with_node, gast.With) and isinstance(if_node, gast.If)
+    assert with_node.ag_defined_in == {"x", "ctx"}
+    assert if_node.ag_defined_in == {"x", "ctx", "c"}

@@ -108,6 +108,8 @@ def _defined_stmt(s, defined):
         for block in [s.body, s.orelse, s.finalbody] + [h.body for h in s.handlers]:
             _defined_block(block, defined | activity.writes(s))
         return defined | activity.writes(s)
+    if isinstance(s, gast.With):  # its body runs once, in order: a block, not a loop
+        return _defined_block(s.body, defined | activity.writes(s.items))
     _defined_block(s.body, inner)
     _defined_block(getattr(s, "orelse", []), inner)
     return inner

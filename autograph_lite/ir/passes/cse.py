@@ -1,6 +1,9 @@
 """Common-subexpression elimination for pure, region-free nodes (never random or print).
 
 A region may reuse an equal node computed earlier in an enclosing graph, not the reverse.
+Nodes placed on different devices (``ag.device``) are not equal where placement matters:
+merging them would move one's work to the other's device. On backends that run every node
+on one device it does not matter, and an annotation must not change their kernels.
 """
 import numpy as np
 
@@ -23,23 +26,24 @@ def _attr_key(v):
         return ("id", id(v))
 
 
-def run(graph):
-    return _visit(graph, {}, {})
+def run(graph, placement=True):
+    """``placement``: whether the backend honours ``node.device`` (module docstring)."""
+    return _visit(graph, {}, {}, placement)
 
 
-def _visit(graph, table, replace):
+def _visit(graph, table, replace, placement):
     changed = False
     keep = []
     table = dict(table)
     for node in graph.nodes:
         node.inputs = [replace.get(v.id, v) for v in node.inputs]
         for r in node.regions:
-            changed |= _visit(r, table, replace)
+            changed |= _visit(r, table, replace, placement)
         if node.regions or not node.opdef.pure:
             keep.append(node)
             continue
         key = (node.op, tuple(v.id for v in node.inputs), _attr_key(node.attrs),
-               tuple(v.type for v in node.outputs))
+               tuple(v.type for v in node.outputs), node.device if placement else None)
         prev = table.get(key)
         if prev is None:
             table[key] = node
