@@ -73,10 +73,14 @@ class ConcreteFunction:
 
     @property
     def source(self):
-        """The generated kernel source (cpu backend)."""
+        """The generated kernel source (the cuda backend's: its kernels and host driver;
+        the cpu kernel's for the other backends)."""
         if self._source is None:
-            from .backends import cpu
-            self._kernel = cpu.generate(self.graph)
+            if self.function.backend == "cuda":
+                from .backends import cuda as generator
+            else:
+                from .backends import cpu as generator
+            self._kernel = generator.generate(self.graph)
             self._source = self._kernel.source
         return self._source
 
@@ -178,6 +182,10 @@ class ConcreteFunction:
         if backend == "interpreter":
             self._call = self._interpret
             return self._interpret(*flat)
+        if backend == "cuda":
+            self.source  # noqa: B018 - generates the program (self._kernel)
+            self._call = self._kernel.driver()
+            return self._call(*flat)
         return self._compile_and_call(flat)
 
     def _interpret(self, *flat):

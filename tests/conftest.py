@@ -9,6 +9,7 @@ Hypothesis profiles (pass ``--hypothesis-profile=NAME`` to pytest):
 (``AG_HYPOTHESIS_PROFILE=NAME`` in the environment does the same.)
 """
 import os
+import sys
 import tempfile
 
 from hypothesis import HealthCheck, Phase, settings
@@ -16,6 +17,14 @@ from hypothesis import HealthCheck, Phase, settings
 os.environ.setdefault("AUTOGRAPH_LITE_CACHE_DIR", os.path.join(tempfile.gettempdir(),
                                                                "autograph_lite_test_cache"))
 os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
+# The cuda backend's tests run on Numba's CUDA simulator; numba reads this at its import,
+# for the whole process (the cpu backend does not use it). pytest imports numba before this
+# file (pyproject's filterwarnings names a Numba warning), so numba reads it again here,
+# before anything imports numba.cuda.
+os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+if "numba" in sys.modules:
+    from numba.core import config as _numba_config
+    _numba_config.reload_config()
 
 import pytest  # noqa: E402
 

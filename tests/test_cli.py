@@ -77,6 +77,16 @@ def test_kernel_stage_prints_numba_source(capsys, module_file):
     compile(out, "<kernel>", "exec")  # valid Python
 
 
+def test_cuda_kernel_stage_prints_kernels_and_driver(capsys, module_file):
+    """(Generating the cuda source needs no GPU and no simulator: nothing is launched.)"""
+    status, out, err = run(capsys, "show", f"{module_file}:rowsum", "--stage", "kernel",
+                           "--backend", "cuda")
+    assert status == 0, err
+    assert "@cuda.jit" in out and "cuda.shared.array" not in out  # (an axis reduction)
+    assert "def driver(x_in):" in out and "crt.to_device(x_in)" in out
+    compile(out, "<cuda kernels>", "exec")  # valid Python
+
+
 def test_input_signature_needs_no_flag(capsys, module_file):
     status, out, err = run(capsys, "show", f"{module_file}:rowsum", "--stage", "graph")
     assert status == 0, err
@@ -125,8 +135,6 @@ def test_converted_stage_is_default(capsys, module_file):
     (["show", "{file}:scale", "--stage", "graph", "--signature", "float32[3]"],
      "missing a required argument"),
     (["show", "{file}:scale", "--stage", "bogus"], "invalid choice"),
-    (["show", "{file}:scale", "--stage", "kernel", "--backend", "cuda", "--signature",
-      "float32[3], int64[]"], "GPU backend is not built yet"),
     (["export", "{file}:scale"], "invalid choice: 'export'"),
     ([], "missing command"),
 ])

@@ -1,1 +1,2 @@
-"""Backends: interpreter (NumPy, the reference) and cpu (Numba); cuda is not built yet."""
+"""Backends: interpreter (NumPy, the reference), cpu (Numba) and cuda (numba.cuda kernels
+and a host driver)."""

@@ -28,8 +28,9 @@ def _cond_lower(em, node):
         _emit_region_outputs(em, node.regions[1], names)
 
 
-defop("cond", infer=None, eager=_cond_eager, lower=_cond_lower, n_regions=2, layout="branches",
-      doc="staged if/else: runs one of two regions")
+# (the cuda driver's `if` is the same Python, on a host scalar)
+defop("cond", infer=None, eager=_cond_eager, lower=_cond_lower, lower_cuda=_cond_lower,
+      n_regions=2, layout="branches", doc="staged if/else: runs one of two regions")
 
 
 def _while_eager(*init, regions, maximum_iterations=None):
@@ -40,16 +41,24 @@ def _while_eager(*init, regions, maximum_iterations=None):
     return tuple(vals)
 
 
-def _while_lower(em, node):
+def _enter_loop(em, node, copied):
+    """Names the loop variables and binds them to their initial values (a copy of those
+    ``copied(k)`` says); returns the names."""
     cond, body = node.regions
     names = [em.new(v) for v in node.outputs]
     for k, (name, init, a, b) in enumerate(zip(names, node.inputs, cond.inputs, body.inputs)):
-        # a variable the body updates in place may need a buffer of its own at loop entry
-        # (ownership.py decides); rt.copy: see cpu_runtime.copy
         value = em.name(init)
-        em.line(f"{name} = rt.copy({value})" if em.own.entry_copy(node, k) else f"{name} = {value}")
+        em.line(f"{name} = rt.copy({value})" if copied(k) else f"{name} = {value}")
         em.alias(a, name)
         em.alias(b, name)
+    return names
+
+
+def _while_lower(em, node):
+    cond, body = node.regions
+    # a variable the body updates in place may need a buffer of its own at loop entry
+    # (ownership.py decides); rt.copy: see cpu_runtime.copy
+    names = _enter_loop(em, node, lambda k: em.own.entry_copy(node, k))
     if _rotatable(cond):
         # while c(v): v = b(v)   ->   go = c(v); while go: v' = b(v); go = c(v'); v = v'
         # The same tests in the same order, but the next test now follows the body in
@@ -65,12 +74,24 @@ def _while_lower(em, node):
             _rebind_loop_vars(em, names, body)
             em.line(f"{go} = {em.name(cond.outputs[0])}")
     else:
-        with em.block("while True:"):
-            em.emit_graph(cond)
-            em.line(f"if not {em.name(cond.outputs[0])}:")
-            em.line("    break")
-            em.emit_graph(body)
-            _rebind_loop_vars(em, names, body)
+        _test_first(em, cond, body, names)
+
+
+def _test_first(em, cond, body, names):
+    with em.block("while True:"):
+        em.emit_graph(cond)
+        em.line(f"if not {em.name(cond.outputs[0])}:")
+        em.line("    break")
+        em.emit_graph(body)
+        _rebind_loop_vars(em, names, body)
+
+
+def _while_lower_cuda(em, node):
+    """The cuda driver's loop: a Python ``while`` on the host testing a host scalar; the
+    loop variables' arrays stay on the device (nothing is updated in place there, so no
+    variable needs a buffer of its own)."""
+    cond, body = node.regions
+    _test_first(em, cond, body, _enter_loop(em, node, lambda k: False))
 
 
 def _rebind_loop_vars(em, names, body):
@@ -91,6 +112,7 @@ def _rotatable(cond):
             and any(n.opdef.fold and n.opdef.fold.applies(n) for n in cond.nodes))
 
 
-defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower, n_regions=2,
+defop("while_loop", infer=None, eager=_while_eager, lower=_while_lower,
+      lower_cuda=_while_lower_cuda, n_regions=2,
       layout="carried",
       doc="staged while: loop variables carried through a cond and a body region")

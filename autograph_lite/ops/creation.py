@@ -62,6 +62,8 @@ def _full_lower(em, node):
 
 
 defop("full", infer=_full_infer, eager=_full_eager, lower=_full_lower, differentiable=False,
+      lower_cuda=lambda em, node: em.filled(node, em.name(node.inputs[0]),
+                                            _dim_exprs(em, node, node.attrs["shape"], 1)),
       doc="ag.fill / zeros / ones / np.full: a tensor of one value")
 
 
@@ -78,6 +80,8 @@ def _empty_lower(em, node):
 
 
 defop("empty", infer=_full_infer, eager=_empty_eager, lower=_empty_lower, differentiable=False,
+      lower_cuda=lambda em, node: em.filled(node, "0",
+                                            _dim_exprs(em, node, node.attrs["shape"], 0)),
       doc="np.empty: uninitialised storage (the interpreter fills it with zeros)")
 
 

@@ -165,6 +165,34 @@ def render_index(em, node, spec, first):
     return ", ".join(out) or "()"
 
 
+def _driver_index(em, node, first):
+    """(the index as Python text, the kind of each item) for the cuda driver when ``spec``
+    is basic (ints, slices, None; tensor parts are host scalars there), else None."""
+    spec, x = node.attrs["spec"], node.inputs[0]
+
+    def part(p):
+        return ("None" if p is None else str(p[1]) if p[0] == "c"
+                else f"int({em.name(node.inputs[first + p[1] - 1])})")
+    items, kinds = [], []
+    for s in expand_spec(spec, x.type.ndim):
+        if s[0] in ("gather", "mask"):
+            return None
+        kinds.append({"new": "new", "int": "int", "tint": "int"}.get(s[0], "slice"))
+        items.append("None" if s[0] == "new" else str(s[1]) if s[0] == "int"
+                     else part(("t", s[1])) if s[0] == "tint"
+                     else f"slice({', '.join(part(p) for p in s[1:])})")
+    return "(" + "".join(i + ", " for i in items) + ")", kinds
+
+
+def _cuda_indexing(method, first):
+    """lower_cuda of getitem/setitem: a basic index of a device array (em.gather or
+    em.scatter); integer-array and mask indexes run on the host."""
+    def lower(em, node):
+        index = node.inputs[0].type.ndim and _driver_index(em, node, first)
+        return getattr(em, method)(node, *index) if index else False
+    return lower
+
+
 def _getitem_lower(em, node):
     x = node.inputs[0]
     if x.type.ndim == 0:  # (a scalar in the kernel: `s[None]`, `s[...]` add sizes of 1)
@@ -173,7 +201,8 @@ def _getitem_lower(em, node):
     return f"{em.name(x)}[{render_index(em, node, node.attrs['spec'], 1)}]"
 
 
-defop("getitem", infer=_getitem_infer, eager=_getitem_eager, lower=_getitem_lower, view=True,
+defop("getitem", infer=_getitem_infer, eager=_getitem_eager, lower=_getitem_lower,
+      lower_cuda=_cuda_indexing("gather", 1), view=True,
       doc="x[index]: NumPy basic and (single) advanced indexing")
 
 
@@ -218,6 +247,7 @@ def _setitem_lower(em, node):
 # Numba's array assignment copies a source that overlaps the target first, as NumPy does,
 # so the value may be a view of the array being updated (``y[4:] = y[:2]``).
 defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lower,
+      lower_cuda=_cuda_indexing("scatter", 2),
       layout="first", updates_input=True, overlap_safe=(1,),
       doc="functional x[index] = value: returns the updated tensor (in place when safe)")
 

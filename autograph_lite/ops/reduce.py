@@ -186,26 +186,41 @@ def _highest(dt):
     return np.inf if dt.kind == "f" else True if dt.kind == "b" else np.iinfo(dt).max
 
 
+def _cuda(init, combine, nonempty=None, mean=False):
+    """``lower_cuda``: the cuda backend's reduction kernels with this step (a combination
+    of two values, so partial results combine in a tree; max/min keep NaNs from either)."""
+    def lower(em, node):
+        return em.reduction(node, init, combine, nonempty, mean)
+    return lower
+
+
 _R = dict(fuses_inputs=True)
+_SUM, _PROD = "({0} + {1})", "({0} * {1})"
+_MAX = "({0} if {0} > {1} or {0} != {0} else {1})"
+_MIN = "({0} if {0} < {1} or {0} != {0} else {1})"
 defop("reduce_sum", infer=_make_infer(np.sum), eager=_eager(np.sum),
-      **_lower_reduction(lambda dt: 0, _assign("({0} + {1})")),
+      **_lower_reduction(lambda dt: 0, _assign(_SUM)), lower_cuda=_cuda(lambda dt: 0, _SUM),
       names=("np.add.reduce",), **_R)
 defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
-      **_lower_reduction(lambda dt: 1, _assign("({0} * {1})")),
+      **_lower_reduction(lambda dt: 1, _assign(_PROD)), lower_cuda=_cuda(lambda dt: 1, _PROD),
       names=("np.multiply.reduce",), **_R)
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
-      **_lower_reduction(lambda dt: 0, _assign("({0} + {1})"), _mean_finalize), **_R)
+      **_lower_reduction(lambda dt: 0, _assign(_SUM), _mean_finalize),
+      lower_cuda=_cuda(lambda dt: 0, _SUM, mean=True), **_R)
 defop("reduce_max", infer=real_only(_make_infer(np.max), "np.max"), eager=_eager(np.max),
       **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"),
-      names=("np.maximum.reduce",), **_R)
+      lower_cuda=_cuda(_lowest, _MAX, "maximum"), names=("np.maximum.reduce",), **_R)
 defop("reduce_min", infer=real_only(_make_infer(np.min), "np.min"), eager=_eager(np.min),
       **_lower_reduction(_highest, _extreme("<"), nonempty="minimum"),
-      names=("np.minimum.reduce",), **_R)
+      lower_cuda=_cuda(_highest, _MIN, "minimum"), names=("np.minimum.reduce",), **_R)
+_ANY, _ALL = "({0} or {1})", "({0} and {1})"
 defop("reduce_any", infer=_make_infer(np.any, dtypes.bool_), eager=_eager(np.any),
-      **_lower_reduction(lambda dt: False, _assign("({0} or {1})")),
+      **_lower_reduction(lambda dt: False, _assign(_ANY)),
+      lower_cuda=_cuda(lambda dt: False, _ANY),
       differentiable=False, names=("np.logical_or.reduce",), **_R)
 defop("reduce_all", infer=_make_infer(np.all, dtypes.bool_), eager=_eager(np.all),
-      **_lower_reduction(lambda dt: True, _assign("({0} and {1})")),
+      **_lower_reduction(lambda dt: True, _assign(_ALL)),
+      lower_cuda=_cuda(lambda dt: True, _ALL),
       differentiable=False, names=("np.logical_and.reduce",), **_R)
 
 

@@ -46,7 +46,8 @@ def _reshape_lower(em, node):
 
 
 defop("reshape", infer=_reshape_infer,
-      eager=lambda x, shape: np.reshape(x, shape)[()], lower=_reshape_lower, view=True)
+      eager=lambda x, shape: np.reshape(x, shape)[()], lower=_reshape_lower, view=True,
+      lower_cuda=lambda em, node: em.reshaped(node, repr(tuple(node.attrs["shape"]))))
 
 
 def _reshape_as_lower(em, node):
@@ -61,6 +62,7 @@ def _reshape_as_lower(em, node):
 # its base, whose sizes may be known only at run time: mutation.py ``_invert``)
 defop("reshape_as", infer=lambda in_types: [TensorType(in_types[0].dtype, in_types[1].shape)],
       eager=lambda x, like: np.reshape(x, np.shape(like))[()], lower=_reshape_as_lower,
+      lower_cuda=lambda em, node: em.reshaped(node, f"{em.name(node.inputs[1])}.shape"),
       view=True, differentiable=False,
       doc="x reshaped to the shape of like (a view's write carried back to its base)")
 
@@ -82,8 +84,17 @@ def _transpose_lower(em, node):
     return f"np.transpose({em.name(x)}, ({', '.join(map(str, axes))},))"
 
 
+def _transpose_cuda(em, node):
+    x, axes = node.inputs[0], node.attrs.get("axes")
+    if x.type.ndim < 2:
+        em.alias(node.outputs[0], em.name(x))
+        return None
+    return em.permute(node, list(reversed(range(x.type.ndim))) if axes is None else list(axes))
+
+
 defop("transpose", infer=_transpose_infer,
-      eager=lambda x, axes=None: np.transpose(x, axes), lower=_transpose_lower, view=True)
+      eager=lambda x, axes=None: np.transpose(x, axes), lower=_transpose_lower, view=True,
+      lower_cuda=_transpose_cuda)
 
 
 def _expand_infer(in_types, axis):
@@ -107,8 +118,21 @@ def _expand_lower(em, node):
     return f"np.ascontiguousarray({src}).reshape(({', '.join(dims)},))"
 
 
+def _kept_dims_cuda(dims):
+    """lower_cuda of a reshape to ``dims(em, node)`` (a list of size expressions)."""
+    return lambda em, node: em.reshaped(node, "(" + "".join(d + ", " for d in dims(em, node))
+                                        + ")")
+
+
+def _expand_dims(em, node):
+    dims = _shape_of(em, node.inputs[0])
+    dims.insert(node.attrs["axis"] % (node.inputs[0].type.ndim + 1), "1")
+    return dims
+
+
 defop("expand_dims", infer=_expand_infer,
-      eager=lambda x, axis: np.expand_dims(x, axis), lower=_expand_lower, view=True)
+      eager=lambda x, axis: np.expand_dims(x, axis), lower=_expand_lower, view=True,
+      lower_cuda=_kept_dims_cuda(_expand_dims))
 
 
 def _squeeze_infer(in_types, axis=None):
@@ -134,8 +158,16 @@ def _squeeze_lower(em, node):
     return f"np.ascontiguousarray({src}).reshape(({', '.join(dims)},))"
 
 
+def _squeezed_dims(em, node):
+    x = node.inputs[0]
+    axes = node.attrs.get("axis")
+    axes = axes if axes is not None else tuple(k for k, d in enumerate(x.type.shape) if d == 1)
+    return [d for k, d in enumerate(_shape_of(em, x)) if k not in axes]
+
+
 defop("squeeze", infer=_squeeze_infer,
-      eager=lambda x, axis=None: np.squeeze(x, axis)[()], lower=_squeeze_lower, view=True)
+      eager=lambda x, axis=None: np.squeeze(x, axis)[()], lower=_squeeze_lower, view=True,
+      lower_cuda=_kept_dims_cuda(_squeezed_dims))
 
 
 def _join_infer(stack):
@@ -311,5 +343,5 @@ def _matmul_lower(em, node):
 
 
 defop("matmul", infer=_matmul_infer, eager=lambda a, b: np.matmul(a, b)[()],
-      lower=_matmul_lower, names=("np.matmul", "Tensor.__matmul__", "Tensor.__rmatmul__",
-                                  "Tensor.__imatmul__"))
+      lower=_matmul_lower, lower_cuda=lambda em, node: em.matmul(node),
+      names=("np.matmul", "Tensor.__matmul__", "Tensor.__rmatmul__", "Tensor.__imatmul__"))

@@ -1,0 +1,198 @@
+"""backend="cuda" (SPEC §6) on Numba's CUDA simulator: the plain Python run (the oracle),
+the cpu backend and the cuda backend agree (differential.py: results, dtypes, arguments
+afterwards, two calls per Function). The simulator runs ~10k thread-executions a second,
+so arrays are tiny."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from autograph_lite.backends import cuda
+from corpus.kernels import collatz_steps
+from differential import agree
+
+BOTH = ("cpu", "cuda")
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+def chain(x, y, n):
+    z = np.sin(x) * y + 2.5                       # float32 * float64 row -> float64
+    w = (x * n).astype(np.int16) % 3 - n          # int broadcasting, weak literals
+    s = np.sqrt(np.abs(z)) + np.exp(-x) * 0.5     # math that runs as math.* on a GPU
+    return z, w, np.where(z > 0.5, s, -s), x * np.float32(2.0) > y, np.maximum(z, x)
+
+
+def test_elementwise_chains_broadcast_and_keep_dtypes():
+    x = np.linspace(-1.0, 1.0, 6, dtype=np.float32).reshape(2, 3)
+    agree(chain, x, np.arange(3.0), np.int64(3), backends=BOTH)
+
+
+def test_a_fused_chain_is_one_kernel():
+    x = np.ones((2, 3))
+    src = ag.defun(chain, backend="cuda").get_concrete_function(x, np.ones(3), 2).source
+    kernel = src.split("def k_")[1]
+    assert "np.sin(" in kernel and "* y[" in kernel  # sin, *, + in one kernel body
+
+
+REDUCTIONS = [np.sum, np.prod, np.mean, np.max, np.min, np.any, np.all]
+
+
+@pytest.mark.parametrize("reduce", REDUCTIONS, ids=lambda f: f.__name__)
+def test_reductions_full_and_over_axes(reduce):
+    def f(x, m):
+        y = x * 0.5 + 1.0  # fused into the reductions' kernels
+        return (reduce(y), reduce(x, axis=0), reduce(y, axis=(0, 2), keepdims=True),
+                reduce(m), reduce(m, axis=1))
+    x = np.linspace(-2.0, 3.0, 24).reshape(2, 3, 4)
+    agree(f, x, np.arange(-3, 9, dtype=np.int32).reshape(3, 4), backends=BOTH)
+
+
+def test_max_and_min_keep_nans_and_refuse_empty_arrays():
+    def f(x):
+        return np.max(x), np.min(x, axis=0)
+    x = np.arange(6.0, dtype=np.float32).reshape(3, 2)
+    x[1, 0] = np.nan
+    agree(f, x, backends=BOTH)
+    agree(f, calls=[(x,), (np.zeros((0, 2), np.float32),)], backends=BOTH)
+
+
+def test_full_reduction_over_several_blocks():
+    """More elements than one block's threads: partials per block, then a final pass."""
+    def f(x):
+        return np.sum(x), np.max(x)
+    x = np.arange(300, dtype=np.int64)
+    agree(f, x, backends=BOTH)
+
+
+@pytest.mark.parametrize("shapes", [((2, 3), (3, 4)), ((5, 7), (7, 3)), ((17, 18), (18, 5))],
+                         ids=["small", "non-square", "beyond-one-tile"])
+def test_matmul(shapes):
+    def f(a, b):
+        return a @ b
+    rng = np.random.default_rng(1)
+    agree(f, rng.random(shapes[0]), rng.random(shapes[1]), backends=BOTH)
+
+
+def test_matmul_of_mixed_integer_dtypes():
+    def f(a, b):
+        return a @ b
+    agree(f, np.arange(6, dtype=np.int32).reshape(2, 3) - 2,
+          np.arange(12, dtype=np.int8).reshape(3, 4), backends=BOTH)
+
+
+def indexing(x, i, v):
+    a = x[1:, ::2]
+    b = x[i, None, -1]
+    y = x.copy()
+    y[0, 1:3] = 7.0
+    y[i] = v
+    y[:, 0] = x[:, 1] * 2.0
+    z = x.reshape(-1).reshape((3, 4)).T
+    e = np.expand_dims(x, 1)[:, :, 2:]
+    return a, b, x[-1, 1], y, z, e, np.squeeze(e[:1, :, :1]), np.transpose(x)[::-1]
+
+
+def test_getitem_setitem_reshape_transpose():
+    agree(indexing, np.arange(12.0).reshape(4, 3), np.int64(2), np.arange(3.0) * 10,
+          backends=BOTH)
+
+
+def test_index_errors_are_numpys():
+    def f(x, i):
+        return x[i]
+    agree(f, calls=[(np.arange(4.0), np.int64(1)), (np.arange(4.0), np.int64(9))],
+          backends=BOTH)
+
+
+def branch(x):
+    if np.sum(x) > 0:
+        y = x * 2.0
+    else:
+        y = -x
+    return y
+
+
+def test_staged_if_on_a_tensor_predicate():
+    agree(branch, calls=[(np.arange(3.0),), (-np.arange(3.0),)], backends=BOTH)
+
+
+def newton_sqrt(a):
+    x = a.copy()
+    while np.max(np.abs(x * x - a)) > 1e-9:
+        x = 0.5 * (x + a / x)
+    return x
+
+
+def test_staged_while_loops():
+    agree(newton_sqrt, np.linspace(1.0, 8.0, 8), backends=BOTH)
+    # a scalar's Collatz steps: a staged while in a staged for
+    agree(collatz_steps, calls=[(np.array([27, 6]),), (np.array([1, 97]),)], backends=BOTH)
+
+
+def fill(out, x):
+    out[0] = 1.0
+    out[1:] = out[1:] * 2.0 + x[1:]
+    return np.sum(out)
+
+
+def test_a_function_writing_into_its_argument():
+    agree(fill, np.arange(4.0), np.ones(4), backends=BOTH)
+
+
+def with_callback(x):
+    y = ag.py_func(lambda a: np.sort(a)[::-1].copy(), [x * 2.0], ag.float64)
+    return y + 1.0
+
+
+def test_py_func_runs_on_the_host():
+    agree(with_callback, np.array([3.0, 1.0, 2.0]), backends=BOTH)
+
+
+def checked(x):
+    print("x is", x)
+    assert np.all(x > 0), "x must be positive"
+    return x * 2.0
+
+
+def test_print_and_a_staged_assert_run_on_the_host():
+    agree(checked, calls=[(np.arange(1.0, 4.0),), (np.arange(-1.0, 2.0),)], backends=BOTH)
+
+
+def test_kernels_are_generated_once_per_signature(monkeypatch):
+    made = []
+
+    def counting(graph, name=None):
+        made.append(graph)
+        return generate(graph, name)
+    generate = cuda.generate
+    monkeypatch.setattr(cuda, "generate", counting)
+    f = ag.defun(branch, backend="cuda")
+    x = np.arange(3.0)
+    first, second = f(x).numpy(), f(x + 1.0).numpy()
+    assert len(made) == 1 and f.tracing_count == 1
+    np.testing.assert_array_equal(second, branch(x + 1.0))
+    assert first.tolist() == [0.0, 2.0, 4.0]
+    source = f.get_concrete_function(x).source
+    assert cuda.load(source) is cuda.load(source)  # one module per source text
+
+
+def test_without_a_gpu_or_the_simulator_the_error_says_how_to_enable_it():
+    code = textwrap.dedent("""
+        import numpy as np
+        import autograph_lite as ag
+        f = ag.defun(lambda x: x + 1.0, backend="cuda")
+        try:
+            f(np.ones(2))
+        except RuntimeError as e:
+            print("ERROR:", e)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
+                         text=True, timeout=120)
+    assert "ERROR: backend='cuda': no CUDA GPU or driver was found" in out.stdout, out
+    assert "NUMBA_ENABLE_CUDASIM=1" in out.stdout and "backend='cpu'" in out.stdout
