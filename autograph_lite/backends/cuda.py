@@ -58,6 +58,7 @@ class CudaProgram:
 
     def driver(self):
         """The callable of the graph's inputs (compiles nothing until kernels launch)."""
+        check_available()
         from . import cuda_runtime as crt
         return load(self.source)["make"]([crt.host_op(n) for n in self.host_nodes])
 
@@ -67,7 +68,6 @@ _MODULES = {}    # source -> module namespace
 
 
 def load(source):
-    check_available()
     with _LOCK:
         ns = _MODULES.get(source)
         if ns is None:
