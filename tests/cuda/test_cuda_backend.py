@@ -196,3 +196,29 @@ def test_without_a_gpu_or_the_simulator_the_error_says_how_to_enable_it():
                          text=True, timeout=120)
     assert "ERROR: backend='cuda': no CUDA GPU or driver was found" in out.stdout, out
     assert "NUMBA_ENABLE_CUDASIM=1" in out.stdout and "backend='cpu'" in out.stdout
+
+
+def placed(x, y):
+    a = x * y + 1.0
+    with ag.device("cpu"):
+        b = np.tanh(a) * 2.0       # placed on the host: its own host step
+    with ag.device("cuda"):
+        c = b - x
+    return c.sum(), a
+
+
+def test_cpu_placed_ops_run_on_the_host():
+    x, y = np.linspace(0.0, 1.0, 6).reshape(2, 3), np.arange(3.0)
+    agree(placed, x, y, backends=BOTH)
+    src = ag.defun(placed, backend="cuda").get_concrete_function(x, y).source
+    assert "# tanh" in src and "# multiply" in src   # the two cpu-placed ops, host calls
+    assert "# subtract" not in src and "# add" not in src
+
+
+def mapped_roots(x):
+    return ag.vectorized_map(lambda v: v * v if v > 2.0 else -v, x)
+
+
+def test_vectorized_map_is_refused_on_cuda_until_built():
+    with pytest.raises(NotImplementedError, match="vectorized_map is not built yet on the cuda"):
+        ag.defun(mapped_roots, backend="cuda")(np.arange(5.0))
