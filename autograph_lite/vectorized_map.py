@@ -24,6 +24,7 @@ from .ir.graph import Graph
 from .ir.types import TensorType
 from .ops.dispatch import apply, as_value, stage_node
 from .ops.registry import public
+from .ops.vmap import common_length
 from .tensor import SymbolicTensor
 from .trace.context import current_graph, graph_scope
 
@@ -101,12 +102,7 @@ def _check_lengths(values):
         if v.type.ndim == 0:
             raise ValueError(f"vectorized_map: elems[{k}] is a scalar ({v.type}); every "
                              f"mapped tensor needs a first dimension to map over")
-    known = [(k, v.type.shape[0]) for k, v in enumerate(values) if v.type.shape[0] is not None]
-    for k, m in known[1:]:
-        if m != known[0][1]:
-            raise ValueError(f"vectorized_map: elems[{k}] has {m} elements on its first "
-                             f"axis but elems[{known[0][0]}] has {known[0][1]}; every "
-                             f"tensor mapped together must have the same first dimension")
+    common_length([v.type.shape[0] for v in values])
 
 
 def _strong(graph, value):

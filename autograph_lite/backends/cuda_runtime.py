@@ -14,8 +14,7 @@ import numba
 import numpy as np
 from numba import cuda
 
-from .. import errors
-from .interpreter import _check
+from .interpreter import run_node
 
 TPB = 128           # threads per block (a power of two: the tree reductions halve it)
 TILE = 16           # matmul tiles are TILE x TILE
@@ -168,18 +167,13 @@ def host_op(node):
     """The host fallback of ``node``: its NumPy kernel (as the interpreter runs it) on
     host copies of its inputs, results of rank > 0 moved to the device. A pure node
     without inputs (a constant) is computed on the first call only."""
-    op, attrs, outs = node.opdef, dict(node.attrs), node.outputs
-    cached = [] if op.pure and not node.inputs else None
+    attrs = dict(node.attrs)
+    cached = [] if node.opdef.pure and not node.inputs else None
 
     def run(*ins):
         if cached:
             return cached[0]
-        try:
-            res = op.eager(*[to_host(a) for a in ins], **attrs)
-        except Exception as e:
-            raise errors.with_location(e, node.loc) from None
-        res = res if isinstance(res, tuple) else (() if res is None else (res,))
-        vals = tuple(_placed(_check(node, v, r)) for v, r in zip(outs, res))
+        vals = tuple(_placed(r) for r in run_node(node, [to_host(a) for a in ins], attrs))
         out = vals[0] if len(vals) == 1 else vals if vals else None
         if cached is not None:
             cached.append(out)

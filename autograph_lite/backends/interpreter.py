@@ -21,23 +21,29 @@ def run_graph(graph, args, env=None):
         env[v.id] = a.item() if v.type.weak and isinstance(a, np.generic) else a
     for node in graph.nodes:
         ins = [env[v.id] for v in node.inputs]
-        op = node.opdef
         attrs = dict(node.attrs)
         if node.regions:
             attrs["regions"] = [_region_fn(r, env) for r in node.regions]
-        try:
-            res = op.eager(*ins, **attrs)
-        except Exception as e:
-            if node.regions:  # raised by a node of the region, which named its own line
-                raise
-            raise errors.with_location(e, node.loc) from None
-        outs = res if isinstance(res, tuple) else (() if res is None else (res,))
-        if len(outs) != len(node.outputs):
-            raise InterpreterError(f"op {node.op} returned {len(outs)} values, graph expects "
-                                   f"{len(node.outputs)}")
-        for v, r in zip(node.outputs, outs):
-            env[v.id] = _check(node, v, r)
+        for v, r in zip(node.outputs, run_node(node, ins, attrs)):
+            env[v.id] = r
     return [env[v.id] for v in graph.outputs]
+
+
+def run_node(node, ins, attrs):
+    """``node``'s NumPy kernel on the values ``ins``: its results, a tuple, each checked
+    against the Graph's type; an error at the node's line (the cuda backend's host
+    fallback runs nodes with this too)."""
+    try:
+        res = node.opdef.eager(*ins, **attrs)
+    except Exception as e:
+        if node.regions:  # raised by a node of the region, which named its own line
+            raise
+        raise errors.with_location(e, node.loc) from None
+    outs = res if isinstance(res, tuple) else (() if res is None else (res,))
+    if len(outs) != len(node.outputs):
+        raise InterpreterError(f"op {node.op} returned {len(outs)} values, graph expects "
+                               f"{len(node.outputs)}")
+    return tuple(_check(node, v, r) for v, r in zip(node.outputs, outs))
 
 
 def run_function(graph, args):

@@ -25,7 +25,7 @@ def _eager(*elems, regions, _results):
     """``_results``: (shape, dtype) of each element result as traced (sizes there for no
     elements: unknown ones are 0)."""
     body = regions[0]
-    n = _common_length([np.shape(e)[0] for e in elems])
+    n = common_length([np.shape(e)[0] for e in elems])
     rows = [body(*[e[i] for e in elems]) for i in range(n)]
     if not rows:
         return tuple(np.empty((0,) + tuple(d or 0 for d in shape), dtype)
@@ -39,13 +39,16 @@ def _eager(*elems, regions, _results):
     return tuple(outs)
 
 
-def _common_length(lengths):
-    for k, m in enumerate(lengths[1:], 1):
-        if m != lengths[0]:
+def common_length(lengths):
+    """The mapped tensors' shared first dimension (None where none is known: a trace's
+    unknown sizes are skipped); ValueError naming two that differ."""
+    known = [(k, m) for k, m in enumerate(lengths) if m is not None]
+    for k, m in known[1:]:
+        if m != known[0][1]:
             raise ValueError(f"vectorized_map: elems[{k}] has {m} elements on its first "
-                             f"axis but elems[0] has {lengths[0]}; every tensor mapped "
-                             f"together must have the same first dimension")
-    return lengths[0]
+                             f"axis but elems[{known[0][0]}] has {known[0][1]}; every "
+                             f"tensor mapped together must have the same first dimension")
+    return known[0][1] if known else None
 
 
 _RAGGED = ("vectorized_map: fn returned results of different shapes for different elements; "
