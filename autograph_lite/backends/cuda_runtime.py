@@ -14,7 +14,9 @@ import numba
 import numpy as np
 from numba import cuda
 
-from .interpreter import run_node
+from ..ir.graph import captures
+from ..ops.vmap import common_length  # noqa: F401 (vectorized_map's driver)
+from .interpreter import region_fn, run_node
 
 TPB = 128           # threads per block (a power of two: the tree reductions halve it)
 TILE = 16           # matmul tiles are TILE x TILE
@@ -165,15 +167,24 @@ def full(shape, value, dtype):
 
 def host_op(node):
     """The host fallback of ``node``: its NumPy kernel (as the interpreter runs it) on
-    host copies of its inputs, results of rank > 0 moved to the device. A pure node
-    without inputs (a constant) is computed on the first call only."""
+    host copies of its inputs, results of rank > 0 moved to the device. A region op is
+    called with its inputs, then the outer values its regions read (``captures``); its
+    regions run in the interpreter. A pure node without inputs (a constant) is computed
+    on the first call only."""
     attrs = dict(node.attrs)
     cached = [] if node.opdef.pure and not node.inputs else None
+    outer = captures(node)
 
-    def run(*ins):
+    def run(*args):
         if cached:
             return cached[0]
-        vals = tuple(_placed(r) for r in run_node(node, [to_host(a) for a in ins], attrs))
+        args = [to_host(a) for a in args]
+        ins, extra = args[:len(node.inputs)], args[len(node.inputs):]
+        kw = attrs
+        if node.regions:
+            env = {v.id: a for v, a in zip(outer, extra)}
+            kw = dict(attrs, regions=[region_fn(r, env) for r in node.regions])
+        vals = tuple(_placed(r) for r in run_node(node, ins, kw))
         out = vals[0] if len(vals) == 1 else vals if vals else None
         if cached is not None:
             cached.append(out)

@@ -23,7 +23,7 @@ def run_graph(graph, args, env=None):
         ins = [env[v.id] for v in node.inputs]
         attrs = dict(node.attrs)
         if node.regions:
-            attrs["regions"] = [_region_fn(r, env) for r in node.regions]
+            attrs["regions"] = [region_fn(r, env) for r in node.regions]
         for v, r in zip(node.outputs, run_node(node, ins, attrs)):
             env[v.id] = r
     return [env[v.id] for v in graph.outputs]
@@ -64,7 +64,9 @@ def run_function(graph, args):
     return outs
 
 
-def _region_fn(region, env):
+def region_fn(region, env):
+    """A region as a callable of its inputs, reading outer values from ``env`` (id ->
+    value)."""
     def run(*args):
         return run_graph(region, args, dict(env))
     return run

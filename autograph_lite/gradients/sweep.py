@@ -17,7 +17,7 @@ from .. import errors, numpy_api as npa
 from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.registry import public
 from ..tensor import SymbolicTensor
-from ..ir.graph import root_graph
+from ..ir.graph import captures, root_graph
 from ..trace.context import current_graph, device_scope
 from ..variables import Variable, captured
 
@@ -51,28 +51,6 @@ class Entry:
 def inexact(t):
     """Whether tensor ``t`` can carry a gradient (floating or complex)."""
     return t.dtype.kind in "fc"
-
-
-def captures(node):
-    """The outer Values a region op's regions read, as node inputs or as region results
-    (a branch may return an outer value as it is), at any depth; in first-read order."""
-    if not node.regions:
-        return []
-    graphs = list(_graphs_in_order(node.regions))
-    inner, seen, out = set(graphs), set(), []
-    for g in graphs:
-        for v in [v for n in g.nodes for v in n.inputs] + list(g.outputs):
-            if v.graph not in inner and v.id not in seen:
-                seen.add(v.id)
-                out.append(v)
-    return out
-
-
-def _graphs_in_order(regions):
-    for r in regions:
-        yield r
-        for n in r.nodes:
-            yield from _graphs_in_order(n.regions)
 
 
 def _fit(g, like):

@@ -148,3 +148,25 @@ def root_graph(graph):
     while graph.parent is not None:
         graph = graph.parent
     return graph
+
+
+def captures(node):
+    """The outer Values a region op's regions read, as node inputs or as region results
+    (a branch may return an outer value as it is), at any depth; in first-read order."""
+    if not node.regions:
+        return []
+    graphs = list(_graphs_in_order(node.regions))
+    inner, seen, out = set(graphs), set(), []
+    for g in graphs:
+        for v in [v for n in g.nodes for v in n.inputs] + list(g.outputs):
+            if v.graph not in inner and v.id not in seen:
+                seen.add(v.id)
+                out.append(v)
+    return out
+
+
+def _graphs_in_order(regions):
+    for r in regions:
+        yield r
+        for n in r.nodes:
+            yield from _graphs_in_order(n.regions)

@@ -5,6 +5,9 @@ Graph's inputs are one element of each (``x[i]``); the node's outputs stack the 
 results along a new first axis. The tracing side (structure, checks, conversion) lives in
 autograph_lite/vectorized_map.py.
 
+cuda lowering (backends/cuda.py ``map_kernel``): one kernel, a thread per element, when
+the body is scalar device code; else the whole map runs on the host.
+
 cpu lowering: one loop over the elements, a ``numba.prange`` (the kernel compiled with
 ``parallel=True``) when the body can neither raise nor call back into Python, else a
 plain ``range``. Numba runs a prange body as a gufunc whose exceptions are lost: a body
@@ -155,5 +158,6 @@ def _store(em, out, i, result, rank):
 
 
 defop("vectorized_map", infer=None, eager=_eager, lower=_lower, n_regions=1, layout="fresh",
+      lower_cuda=lambda em, node: em.map_kernel(node),
       doc="ag.vectorized_map: a region run once per element of the mapped tensors, its "
           "results stacked")

@@ -14,6 +14,7 @@ import autograph_lite as ag
 from autograph_lite.backends import cuda
 from corpus.kernels import collatz_steps
 from differential import agree
+from test_vectorized_map import isqrt, python_map
 
 BOTH = ("cpu", "cuda")
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -215,10 +216,66 @@ def test_cpu_placed_ops_run_on_the_host():
     assert "# subtract" not in src and "# add" not in src
 
 
-def mapped_roots(x):
-    return ag.vectorized_map(lambda v: v * v if v > 2.0 else -v, x)
+def isqrt_map(x):
+    return ag.vectorized_map(isqrt, x)
 
 
-def test_vectorized_map_is_refused_on_cuda_until_built():
-    with pytest.raises(NotImplementedError, match="vectorized_map is not built yet on the cuda"):
-        ag.defun(mapped_roots, backend="cuda")(np.arange(5.0))
+def test_vectorized_map_is_one_kernel_a_thread_per_element():
+    ints = np.array([0, 1, 2, 15, 16, 17, 99, 10**6])
+    agree(isqrt_map, ints, oracle=lambda x: python_map(isqrt, x), backends=BOTH, exact=True)
+    src = ag.defun(isqrt_map, backend="cuda").get_concrete_function(ints).source
+    assert src.count("def k_map(") == 1 and "HOST[" not in src
+    eager = ag.vectorized_map(isqrt, ints[:3], backend="cuda")
+    assert isinstance(eager, ag.Tensor) and eager.dtype == np.int64
+    np.testing.assert_array_equal(eager.numpy(), [0, 1, 1])
+
+
+def weighted_with(vmap):
+    """Tuple elems (rows of a matrix, ints), tuple results, a branch per element, and
+    outer values every element reads: a scalar argument and an array made on the device."""
+    def weighted(x, k, w, c):
+        scale = w * 2.0
+
+        def one(p):
+            row, j = p
+            s = np.sum(row * scale)
+            if s > c:
+                return s - c, j * 2
+            return -s, j
+        return vmap(one, (x, k))
+    return weighted
+
+
+def test_vectorized_map_of_tuples_with_outer_values():
+    x = np.linspace(-1.0, 2.0, 12).reshape(4, 3)
+    agree(weighted_with(ag.vectorized_map), x, np.arange(4), np.ones(3), 0.5,
+          oracle=weighted_with(python_map), backends=BOTH)
+    src = ag.defun(weighted_with(ag.vectorized_map), backend="cuda").get_concrete_function(
+        x, np.arange(4), np.ones(3), 0.5).source
+    assert "def k_map(" in src and "# vectorized_map" not in src
+
+
+def test_vectorized_map_of_no_elements_and_of_different_lengths():
+    f = ag.defun(weighted_with(ag.vectorized_map), backend="cuda")
+    s, j = f(np.zeros((0, 3)), np.zeros(0, np.int64), np.ones(3), 0.5)
+    assert s.shape == (0,) and s.dtype == np.float64 and j.shape == (0,) and j.dtype == np.int64
+    with pytest.raises(ValueError, match="elems\\[1\\] has 2 elements .* elems\\[0\\] has 4"):
+        f(np.zeros((4, 3)), np.zeros(2, np.int64), np.ones(3), 0.5)
+
+
+def normalized_with(vmap):
+    """Element results of rank 1 and a checked index: no scalar device code, so the map
+    runs on the host, reading an outer array the device computed."""
+    def normalized(x, i):
+        shift = np.mean(x, axis=0)
+        return vmap(lambda r: r / np.sum(r) + shift[i], x)
+    return normalized
+
+
+def test_vectorized_map_that_is_not_device_code_runs_on_the_host():
+    x = np.arange(1.0, 13.0).reshape(4, 3)
+    agree(normalized_with(ag.vectorized_map), calls=[(x, 1), (x[:2], 2), (x, 5)],
+          oracle=normalized_with(python_map), backends=BOTH)
+    src = ag.defun(normalized_with(ag.vectorized_map), backend="cuda").get_concrete_function(
+        x, 1).source
+    assert "def k_map(" not in src and "# vectorized_map" in src
