@@ -23,12 +23,16 @@ import contextlib
 import ctypes
 import dataclasses
 import io
+import os
 
 import numpy as np
 
 import autograph_lite as ag
 
-BACKENDS = ("interpreter", "cpu")
+# the backends every differential test compares with the oracle; AG_TEST_BACKENDS widens
+# it for a long local run (AG_TEST_BACKENDS=interpreter,cpu,cuda: every test on the cuda
+# simulator too; tests/cuda holds the fixed sample CI runs there)
+BACKENDS = tuple(os.environ.get("AG_TEST_BACKENDS", "interpreter,cpu").split(","))
 
 
 def shared_functions(fn):

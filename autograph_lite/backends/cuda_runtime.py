@@ -1,8 +1,9 @@
 """What the cuda backend's generated driver calls on the host: moving values between host
 and device, launch sizes, index plans, the host fallback, and the few fixed kernels.
 
-Values in a driver: tensors of rank > 0 are C-contiguous device arrays (every kernel
-writes a fresh one; nothing is updated in place, so a reshape may be a view); 0-d tensors
+Values in a driver: tensors of rank > 0 are C-contiguous device arrays (a kernel writes a
+fresh one, or updates one in place where the ownership analysis allows: a reshape is a
+view, which that analysis follows); 0-d tensors
 are host scalars (NumPy scalars, or Python scalars for weak ones), passed to kernels as
 scalar arguments and read by Python ``if``/``while`` directly. This module imports
 ``numba.cuda``: only a cuda function's first call imports it (DESIGN: ``import

@@ -319,12 +319,16 @@ class Emitter:
                     out.setdefault(lf.id, lf)
         return list(out.values())
 
+    def copy_of(self, name):
+        """Text of a new array holding a copy of array ``name`` (see cpu_runtime.copy)."""
+        return f"rt.copy({name})"
+
     def writable(self, value, node, same_object=True):
         """``value``'s name when ``node`` may update its buffer in place (ownership.py),
         else a copy of it. ``same_object``: the node's result is then that very array."""
         name = self.name(value)
         if not self.own.may_write(node, value):
-            return f"rt.copy({name})"
+            return self.copy_of(name)
         # the buffer now holds the node's result: never handed over again through
         # ``value`` (a loop variable's, which output_buffer would otherwise offer while
         # the result is still read: ``v[0] += 1; w = v; v = v * 2`` in a loop)

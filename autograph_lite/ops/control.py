@@ -41,14 +41,16 @@ def _while_eager(*init, regions, maximum_iterations=None):
     return tuple(vals)
 
 
-def _enter_loop(em, node, copied):
-    """Names the loop variables and binds them to their initial values (a copy of those
-    ``copied(k)`` says); returns the names."""
+def _enter_loop(em, node):
+    """Names the loop variables and binds them to their initial values, or to a copy of
+    one where the body updates that variable in place and may not write its initial
+    value's buffer (ownership.py decides); returns the names."""
     cond, body = node.regions
     names = [em.new(v) for v in node.outputs]
     for k, (name, init, a, b) in enumerate(zip(names, node.inputs, cond.inputs, body.inputs)):
         value = em.name(init)
-        em.line(f"{name} = rt.copy({value})" if copied(k) else f"{name} = {value}")
+        copied = em.own.entry_copy(node, k)
+        em.line(f"{name} = {em.copy_of(value)}" if copied else f"{name} = {value}")
         em.alias(a, name)
         em.alias(b, name)
     return names
@@ -56,9 +58,7 @@ def _enter_loop(em, node, copied):
 
 def _while_lower(em, node):
     cond, body = node.regions
-    # a variable the body updates in place may need a buffer of its own at loop entry
-    # (ownership.py decides); rt.copy: see cpu_runtime.copy
-    names = _enter_loop(em, node, lambda k: em.own.entry_copy(node, k))
+    names = _enter_loop(em, node)
     if _rotatable(cond):
         # while c(v): v = b(v)   ->   go = c(v); while go: v' = b(v); go = c(v'); v = v'
         # The same tests in the same order, but the next test now follows the body in
@@ -88,10 +88,9 @@ def _test_first(em, cond, body, names):
 
 def _while_lower_cuda(em, node):
     """The cuda driver's loop: a Python ``while`` on the host testing a host scalar; the
-    loop variables' arrays stay on the device (nothing is updated in place there, so no
-    variable needs a buffer of its own)."""
+    loop variables' arrays stay on the device, updated in place there as on cpu."""
     cond, body = node.regions
-    _test_first(em, cond, body, _enter_loop(em, node, lambda k: False))
+    _test_first(em, cond, body, _enter_loop(em, node))
 
 
 def _rebind_loop_vars(em, names, body):

@@ -144,6 +144,47 @@ def test_a_function_writing_into_its_argument():
     agree(fill, np.arange(4.0), np.ones(4), backends=BOTH)
 
 
+def fill_in_a_loop(n, start):
+    out = np.zeros(n)
+    first = out
+    i = 0
+    while i < n:
+        out[i] = start + i * 2.0
+        i += 1
+    return out, first
+
+
+def step_rows(x, k):
+    y = x.reshape(2, 3)
+    for i in range(k):              # a staged loop: its variable's entry copy keeps x
+        y[0] = y[1] + 1.0           # the value is read before the write (no overlap)
+        y[1] = y.reshape(-1)[:3]    # a value computed from a view of the target
+    return x, y
+
+
+def reverse_rows(x, k):
+    y = x * 1.0
+    for i in range(k):
+        y[::-1] = y                 # in place, from a copy of the value (it is the target)
+        y[0] = y[0] + i
+    return y
+
+
+def test_updates_are_in_place_where_the_ownership_analysis_allows():
+    f = ag.defun(fill_in_a_loop, backend="cuda")
+    agree(fill_in_a_loop, calls=[(np.int64(5), 1.5), (np.int64(0), 2.0)],
+          functions={"cpu": ag.defun(fill_in_a_loop), "cuda": f})
+    driver = f.get_concrete_function(np.int64(5), 1.5).source.split("def make")[1]
+    loop = driver.split("while True:")[1]
+    assert "k_" in loop and "crt.copy(" not in loop    # each out[i] = v writes in place
+    agree(step_rows, np.arange(6.0), np.int64(3), backends=BOTH)
+    agree(reverse_rows, np.arange(5.0), np.int64(3), backends=BOTH)
+    src = ag.defun(reverse_rows, backend="cuda").get_concrete_function(
+        np.arange(5.0), np.int64(3)).source
+    assert "value = crt.copy(" in src
+    agree(fill, np.arange(4.0), np.ones(4), backends=BOTH)
+
+
 def with_callback(x):
     y = ag.py_func(lambda a: np.sort(a)[::-1].copy(), [x * 2.0], ag.float64)
     return y + 1.0
