@@ -273,6 +273,9 @@ class CudaEmitter(Emitter):
         count = " * ".join(dims[k] for k in axes) or "1"
         if nonempty:
             self.line(f"crt.nonempty({count}, {nonempty!r})")
+        # the count as the result's dtype: an empty mean is NaN (0/0) as in NumPy, also in
+        # the simulator, where a Python float divided by the int 0 would raise
+        divisor = f"{self.dt(dt)}({count})"
         out = self.new(v)
         idx = [self.fresh(f"i{k}") for k in range(rank)]
         acc, e, t = self.fresh("acc"), self.fresh("e"), self.fresh("t")
@@ -290,12 +293,12 @@ class CudaEmitter(Emitter):
             total = self.fresh("total")
             self.line(f"{total} = crt.reduce_all({first}, {final}, {' * '.join(dims)}, "
                       f"{self.dt(dt)}, ({', '.join(params)},))")
-            self.line(f"{out} = {self.fix(f'{total} / ({count})', dt) if mean else total}")
+            self.line(f"{out} = {self.fix(f'{total} / {divisor}', dt) if mean else total}")
             return None
         kept = [k for k in range(rank) if k not in axes]
         kept_total = " * ".join(dims[k] for k in kept) or "1"
         o = [("0" if k in axes else idx[k]) for k in range(rank) if keepdims or k not in axes]
-        result = self.fix(f"{acc} / ({count})", dt) if mean else acc
+        result = self.fix(f"{acc} / {divisor}", dt) if mean else acc
         body = [f"{t} = cuda.grid(1)", f"if {t} < {kept_total}:"]
         body += ["    " + b for b in self.unravel(t, [idx[k] for k in kept],
                                                    [dims[k] for k in kept])]

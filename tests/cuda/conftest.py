@@ -15,6 +15,9 @@ import pytest
 
 from autograph_lite.backends import cuda as cuda_backend
 
+# test_cuda_ops.py runs a sample of tests/ops's property tests (their strategies and op lists)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "ops"))
+
 _RECORDS = {}    # module source -> {kernel name -> set of argument type tuples}
 _load = cuda_backend.load
 

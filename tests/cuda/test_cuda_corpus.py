@@ -1,11 +1,13 @@
 """A fixed sample of the suite's program corpora on backend="cuda" against the plain
-Python run: scientific kernels (tests/corpus) and control-flow programs (tests/autograph),
-each Function called on two inputs. A sample, not all: the CUDA simulator runs Python
+Python run: scientific kernels (tests/corpus), control-flow programs (tests/autograph),
+each Function called on two inputs, and generated programs (random_programs.py, both
+grammars, with the suite's bit-exact check, five inputs each). A sample, not all: the CUDA simulator runs Python
 threads, and every staged loop iteration launches kernels."""
 import pytest
 
 import autograph_lite as ag
 from autograph.programs import PROGRAMS
+from autograph.random_programs import differences, generate
 from corpus import kernels as K
 from corpus.test_corpus import CASES, RTOL
 from differential import agree, python_numbers_as_numpy
@@ -41,3 +43,10 @@ def test_the_program_sample_exists():
 def test_program_on_cuda(fn, inputs):
     agree(fn, calls=inputs, functions={"cuda": ag.defun(fn, backend="cuda")},
           stage=python_numbers_as_numpy, exact=True)
+
+
+@pytest.mark.parametrize("grammar,seed", [("scalars", s) for s in range(12)]
+                         + [("arrays", s) for s in range(10)])
+def test_random_program_on_cuda(grammar, seed, tmp_path):
+    found = differences(seed, grammar, ("cuda",), str(tmp_path))
+    assert not found, f"{found}\n{generate(seed, grammar)}"
