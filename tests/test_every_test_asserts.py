@@ -79,13 +79,13 @@ def _calls(node):
     return [_call_name(n) for n in ast.walk(node) if isinstance(n, ast.Call)]
 
 
-def _imports(tree, modules_by_name):
+def _imports(tree, module_names):
     """Names a module imports from modules under tests/: local name -> (module, name)."""
     out = {}
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom) and n.module:
             mod = n.module.split(".")[-1]
-            if mod in modules_by_name:
+            if mod in module_names:
                 for a in n.names:
                     out[a.asname or a.name] = (mod, a.name)
     return out
@@ -93,22 +93,23 @@ def _imports(tree, modules_by_name):
 
 def checking_functions(modules):
     """{(module name, function name)} of every function under tests/ that checks, and the
-    method names of checking methods of classes under tests/."""
-    funcs = {(_module_name(p), q): node for p, tree in modules.items()
-             for q, node in _functions(tree)}
-    by_name = {_module_name(p): tree for p, tree in modules.items()}
-    imports = {m: _imports(tree, by_name) for m, tree in by_name.items()}
-    checking = {k for k, node in funcs.items() if _direct_check(node)}
+    method names of checking methods of classes under tests/. (Several files may share a
+    module name, the conftest.py files: each file resolves its own imports.)"""
+    entries = [(p, _module_name(p), q, node) for p, tree in modules.items()
+               for q, node in _functions(tree)]
+    names = {_module_name(p) for p in modules}
+    imports = {p: _imports(tree, names) for p, tree in modules.items()}
+    checking = {(mod, q) for _, mod, q, node in entries if _direct_check(node)}
     while True:
         methods = {q.rsplit(".", 1)[-1] for (_, q) in checking if "." in q}
         grown = set(checking)
-        for (mod, q), node in funcs.items():
+        for path, mod, q, node in entries:
             if (mod, q) in grown:
                 continue
             for name, base in _calls(node):
-                target = imports[mod].get(name, (mod, name)) if base is None else None
+                target = imports[path].get(name, (mod, name)) if base is None else None
                 if (target in checking or (base is not None and name in methods)
-                        or (base in by_name and (base, name) in checking)):
+                        or (base in names and (base, name) in checking)):
                     grown.add((mod, q))
                     break
         if grown == checking:
