@@ -27,9 +27,7 @@ class Emitter:
         self.taken = set()
         self.counter = 0
         self.uses = graph.uses()
-        self.inline = _plan_fusion(graph, self.uses)
         self.const_params = []    # (param name, ndarray) passed at call time
-        self.own = Ownership(graph, self.inline)  # who may write into which buffer
         self.in_place = {}        # value id -> the value whose array was updated to make it
         self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
         self.reused = set()       # ids of values whose buffer an elementwise result took
@@ -37,6 +35,13 @@ class Emitter:
         self.loop_bodies = {id(n.regions[1]) for n in graph.walk() if n.op == "while_loop"}
         self.sites = []           # (user file:line, axis) of each bounds-checked index
         self.parallel = False     # a prange loop was emitted: compile with parallel=True
+        self.inline = self.plan_fusion()
+        self.own = Ownership(graph, self.inline)  # who may write into which buffer
+
+    def plan_fusion(self):
+        """Ids of the elementwise values computed inside their consumer's expression (a
+        backend may inline fewer; the ownership analysis reads the plan it uses)."""
+        return _plan_fusion(self.graph, self.uses)
 
     # names --------------------------------------------------------------------
     def fresh(self, prefix):

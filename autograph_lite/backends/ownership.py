@@ -111,6 +111,10 @@ class Ownership:
                 return False
         return not any(b[0] == ARG and self._clobbered_at_end(node, b[1]) for b in buffers)
 
+    def may_alias(self, a, b):
+        """Whether array values ``a`` and ``b`` may share a buffer."""
+        return not self.pts.get(a.id, EMPTY).isdisjoint(self.pts.get(b.id, EMPTY))
+
     def entry_copy(self, loop, k):
         """Whether while ``loop`` starts loop variable ``k`` from a copy of its initial
         value (so that the body may update it in place)."""
