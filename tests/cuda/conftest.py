@@ -12,6 +12,7 @@ import sys
 import numba
 import numpy as np
 import pytest
+from numba.np import numpy_support
 
 from autograph_lite.backends import cuda as cuda_backend
 
@@ -25,8 +26,7 @@ _load = cuda_backend.load
 def _arg_type(a):
     t = numba.typeof(a)   # simulator device arrays carry their Numba type
     if isinstance(t, numba.types.Array):
-        return ("a", np.dtype(str(t.dtype) if t.dtype != numba.types.boolean else "bool").str,
-                t.ndim, t.layout)
+        return ("a", numpy_support.as_dtype(t.dtype).str, t.ndim, t.layout)
     return ("s", np.asarray(a).dtype.str)
 
 

@@ -1,8 +1,8 @@
 """A fixed sample of the suite's program corpora on backend="cuda" against the plain
 Python run: scientific kernels (tests/corpus), control-flow programs (tests/autograph),
 each Function called on two inputs, and generated programs (random_programs.py, both
-grammars, with the suite's bit-exact check, five inputs each). A sample, not all: the CUDA simulator runs Python
-threads, and every staged loop iteration launches kernels."""
+grammars, with the suite's bit-exact check, five inputs each). A sample, not all: the
+CUDA simulator runs Python threads, and every staged loop iteration launches kernels."""
 import pytest
 
 import autograph_lite as ag
