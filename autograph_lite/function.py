@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import contiguity, nest, storage
+from . import call_guards, contiguity, nest, storage
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -132,6 +132,7 @@ class Function:
         self._fast = None
         if self._fast_arity:
             self._fast = {}
+            self._guards = []  # (call_guards.Guard: the newest entries, tried before _fast)
             self._positions = {name: i for i, name in enumerate(self._param_names)}
             self.__class__ = _fast_call_class(len(params), self._fast_arity)
 
@@ -185,7 +186,8 @@ class Function:
 
     def _install_fast(self, cf, args):
         """Adds the fast-path entry for these exact argument types and Python values
-        (``_fast_key``)."""
+        (``_fast_key``), and an inline guard for it (call_guards.py: the newest
+        INLINE_ENTRIES), which a relaxed trace's arguments of any size or value pass."""
         key = _fast_key(args)
         if key is None or key in self._fast:
             return
@@ -196,6 +198,13 @@ class Function:
             if len(self._fast) >= FAST_TABLE_LIMIT:  # e.g. many strides of sliced inputs
                 self._fast.clear()
             self._fast[key] = entry
+            guard = call_guards.guard_for(cf, args, cf._fast_parts(args))
+            if guard is not None:  # the newest first: a relaxed trace's comes last
+                self._guards = [guard] + self._guards[:call_guards.INLINE_ENTRIES - 1]
+                base = _fast_call_class(len(self._param_names), self._fast_arity)
+                self.__class__ = call_guards.guarded_class(
+                    base, len(self._param_names), self._fast_arity, self._guards,
+                    fast_path_blockers, _NOARG)
 
     def _key(self, args):
         """The signature key of bound (and, under an input_signature, conformed) arguments:

@@ -14,6 +14,7 @@ import pytest
 import autograph_lite as ag
 
 function_mod = importlib.import_module("autograph_lite.function")  # ag.function is defun
+call_guards = importlib.import_module("autograph_lite.call_guards")
 from differential import BACKENDS, assert_same
 
 
@@ -259,3 +260,114 @@ def test_keyword_arguments_take_the_fast_path():
             AXPY(a, y=x)
     finally:
         del AXPY._call_slow
+
+
+# the inline guards (call_guards.py): a Function's first entries as type checks in its own
+# generated __call__, which a relaxed trace's arguments of any size or value pass
+
+
+def _slow_calls(f):
+    """Counts the calls that reach the checked path (patched on the instance)."""
+    calls = []
+    slow = f._call_slow
+    f._call_slow = lambda args, kwargs: calls.append(args) or slow(args, kwargs)
+    return calls
+
+
+def _length_sum(x):
+    s = 0.0
+    for i in range(len(x)):  # a size read as a Python int: the first trace bakes it
+        s += x[i] * x[i]
+    return s
+
+
+def test_new_lengths_of_a_relaxed_array_take_one_guard():
+    f = ag.defun(_length_sum)
+    for n in (3, 4):  # the exact trace, then the relaxed one (SPEC §2)
+        x = np.linspace(0.0, 1.0, n)
+        assert_same(f(x), _length_sum(x))
+    assert f.tracing_count == 2
+    calls = _slow_calls(f)
+    entries = len(f._fast)
+    for n in (5, 17, 100, 1, 2, 0):
+        x = np.linspace(-1.0, 1.0, n)
+        assert_same(f(x), _length_sum(x))
+    assert calls == [] and len(f._fast) == entries and f.tracing_count == 2
+    # the guard holds the layout its overload was compiled for: a strided view is not
+    # read as a contiguous array (same dtype and rank, other memory layout)
+    base = np.arange(40.0)
+    for view in (base[::2], base[::-3], base[5:6][::1], base[:10:7]):
+        assert_same(f(view), _length_sum(view))
+    assert len(calls) >= 1  # (the strided views took the checked path, then their entry)
+    # a 0-stride-free length-1 view is C-contiguous to NumPy (and Numba) whatever its
+    # stride: it may share the contiguous entry
+    one = base[3:4:5]
+    assert_same(f(one), _length_sum(one))
+    # other dtypes and ranks miss the guard and trace their own kernels
+    assert_same(f(np.arange(4, dtype=np.int32)), _length_sum(np.arange(4, dtype=np.int32)))
+
+
+def _scale(x, c):
+    return x * c + 1.0
+
+
+SCALE = ag.defun(_scale, autograph=False)
+
+
+def test_new_values_of_a_relaxed_python_scalar_take_one_guard():
+    x = np.linspace(0.0, 1.0, 8)
+    for c in (0.3, 0.4):
+        assert_same(SCALE(x, c), _scale(x, c))
+    calls = _slow_calls(SCALE)
+    for c in (0.5, 1e300, -2.5, float("inf"), 0.0, -0.0, float("nan")):
+        assert_same(SCALE(x, c), _scale(x, c))
+    assert calls == []  # relaxed: every float, 0.0 and nan included, is the weak input
+    ints = [3, 4, 5, -7]
+    for k in ints:
+        assert_same(SCALE(x, k), _scale(x, k))
+    before = len(calls)
+    assert_same(SCALE(x, 6), _scale(x, 6))
+    assert len(calls) == before  # the relaxed int's guard
+    big = 2 ** 70  # beyond int64: the weak tensor cannot hold it; NumPy gives floats
+    assert_same(SCALE(x, big), x * float(big) + 1.0)
+    assert len(calls) == before + 1
+
+
+def test_zero_d_arrays_and_numpy_scalars_share_one_overload():
+    f = ag.defun(lambda a, b: a * b + 1.0, autograph=False)
+    args = [(np.array(1.5), np.array(2.0)), (np.float64(1.5), np.float64(2.0)),
+            (np.array(0.5), np.float64(3.0))]
+    for a, b in args + args:
+        out = f(a, b)
+        assert_same(out, np.float64(a) * np.float64(b) + 1.0)
+        assert isinstance(out, ag.Tensor)
+    cf = f.get_concrete_function(np.array(1.5), np.array(2.0))
+    assert len(cf._dispatcher.signatures) == 1  # (float64, float64): no array overload
+    for a, b in args:  # the arguments were not touched
+        assert a == (1.5 if a != 0.5 else 0.5)
+
+
+def test_the_guards_are_bounded_and_every_kind_agrees():
+    f = ag.defun(_scale, autograph=False)
+    x = np.linspace(0.0, 1.0, 4)
+    kinds = [x, x.astype(np.float32), np.float32(2.0), ag.constant(x), np.array(3.0),
+             ag.constant(2.5), x.reshape(2, 2), x[::2], True, 7]
+    for a in kinds + kinds:
+        want = _scale(a.numpy() if isinstance(a, ag.Tensor) else a, 2.0)
+        assert_same(f(a, 2.0), want)
+    assert len(f._guards) == call_guards.INLINE_ENTRIES
+
+
+def _pick_relaxed(x, i):
+    return x[i]  # the-guarded-read
+
+
+def test_kernel_errors_on_a_guarded_call_name_the_users_line():
+    f = ag.defun(_pick_relaxed, autograph=False)
+    for n in range(3, 3 + function_mod.EXACT_SHAPES + 2):  # (exact shapes, then relaxed)
+        assert_same(f(np.zeros(n), np.int64(1)), np.float64(0.0))
+    calls = _slow_calls(f)
+    with pytest.raises(IndexError, match="test_fast_path.py") as e:
+        f(np.zeros(20), np.int64(29))
+    assert "index 29 is out of bounds for axis 0 with size 20" in str(e.value)
+    assert calls == []
