@@ -360,7 +360,9 @@ def where(cond, x=None, y=None):
     if x is None or y is None:
         raise TypeError("np.where with one argument (nonzero) has no staged form; "
                         "pass x and y")
-    return apply("where", cond, x, y)
+    out = apply("where", cond, x, y)
+    # NumPy's where returns an array (0-d for scalars), which promotes as an array
+    return cast(out, out.dtype) if isinstance(out, SymbolicTensor) and out.type.weak else out
 
 
 def _joined(op, arrays, axis, out, dtype, casting):

@@ -564,9 +564,9 @@ def _quantile(a, q, axis, keepdims, method, what):
     x = convert_to_tensor(a)
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
-    if method != "linear":
+    if method not in _QUANTILE_METHODS:
         raise NotImplementedError(f"np.{what}(..., method={method!r}) is not staged; "
-                                  f"'linear' (the default) is")
+                                  f"{', '.join(map(repr, _QUANTILE_METHODS))} are")
     if isinstance(q, Tensor) or (isinstance(q, (list, tuple))
                                  and builtins.any(isinstance(v, Tensor) for v in q)):
         raise TypeError(f"np.{what}'s q must be known while tracing (numbers or a list of "
@@ -587,21 +587,26 @@ def _quantile(a, q, axis, keepdims, method, what):
     n = size_of(s, ax)
     last = n - 1
     vi = npa.cast(last, np.float64) * qa if isinstance(n, Tensor) else last * qa
-    above = vi >= last
-    floor = np.floor(vi)
-    prev = npa.where(above, -1.0, floor)
-    gamma = vi - prev                       # (NumPy's: -1 where above kept)
-    at = [npa.cast(npa.where(above, last, i), np.int64) for i in (floor, floor + 1)]
-    lo, hi = (_take(s, i, ax) for i in at)
-    if qa.ndim:  # the q axis first, as NumPy's
-        perm = [ax] + [k for k in builtins.range(lo.ndim) if k != ax]
-        lo, hi = (npa.transpose(v, perm) for v in (lo, hi))
-        gamma = npa.reshape(gamma, gamma.shape + (1,) * (lo.ndim - 1))
-    t, u = gamma, 1.0 - gamma
-    if weak and s.dtype.kind == "f":        # (a weak Python float in NumPy's lerp)
-        t, u = npa.cast(t, s.dtype), npa.cast(u, s.dtype)
-    diff = hi - lo
-    out = npa.where(gamma >= 0.5, hi - diff * u, lo + diff * t)
+    if method in _DISCRETE:  # an element of the sorted array: its dtype, no lerp
+        out = _q_first(_take(s, npa.cast(_DISCRETE[method](vi), np.int64), ax), ax, qa)
+    else:
+        if method == "midpoint":
+            vi = 0.5 * (np.floor(vi) + np.ceil(vi))
+        above = vi >= last
+        floor = np.floor(vi)
+        prev = npa.where(above, -1.0, floor)
+        gamma = vi - prev                       # (NumPy's: -1 where above kept)
+        if method == "midpoint":  # (NumPy's fix_gamma: 0 on an element, else 1/2)
+            gamma = npa.where(vi % 1 == 0, 0.0, 0.5)
+        at = [npa.cast(npa.where(above, last, i), np.int64) for i in (floor, floor + 1)]
+        lo, hi = (_q_first(_take(s, i, ax), ax, qa) for i in at)
+        if qa.ndim:
+            gamma = npa.reshape(gamma, gamma.shape + (1,) * (lo.ndim - 1))
+        t, u = gamma, 1.0 - gamma
+        if weak and s.dtype.kind == "f":        # (a weak Python float in NumPy's lerp)
+            t, u = npa.cast(t, s.dtype), npa.cast(u, s.dtype)
+        diff = hi - lo
+        out = npa.where(gamma >= 0.5, hi - diff * u, lo + diff * t)
     if s.dtype.kind == "f":                 # a NaN sorts last: the result is that NaN
         tail = _take(s, last, ax)
         out = npa.where(np.isnan(tail), tail, out)
@@ -609,6 +614,19 @@ def _quantile(a, q, axis, keepdims, method, what):
         out = (npa.reshape(out, qa.shape + (1,) * len(shape)) if axis is None
                else npa.expand_dims(out, ax + qa.ndim))
     return out
+
+
+def _q_first(v, ax, qa):
+    """The taken values with the q axis first, as NumPy's (a 1-d q only)."""
+    if not qa.ndim:
+        return v
+    return npa.transpose(v, [ax] + [k for k in builtins.range(v.ndim) if k != ax])
+
+
+# np.quantile's methods that pick an element: its index from the virtual index (NumPy's
+# _QuantileMethods: floor, ceil, and round-half-to-even)
+_DISCRETE = {"lower": np.floor, "higher": np.ceil, "nearest": np.around}
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
 @public("np.percentile")

@@ -248,7 +248,9 @@ def _where_scalar(em, e, ts, out):
 def _where_infer(in_types):
     dt = dtypes.result_type(in_types[1], in_types[2])
     shape = broadcast_shapes(*[t.shape for t in in_types])
-    return [TensorType(dt, shape, dtypes.all_weak(in_types[1:]))]
+    # weak (a Python number, SPEC §1) only as a 0-d pick of two weak ones (a staged
+    # `a if c else b`): an array condition makes an array, which is never weak
+    return [TensorType(dt, shape, dtypes.all_weak(in_types[1:]) and shape == ())]
 
 
 defop("where", infer=_where_infer, eager=lambda c, a, b: np.where(c, a, b)[()],

@@ -327,6 +327,18 @@ def quantiles(x):
 _QUANTILES = shared_functions(quantiles)
 
 
+def quantile_methods(x):
+    # the methods besides 'linear': the element below / above / nearest (half to even:
+    # an int result for int data) and the midpoint of the two around
+    return tuple(f(x, q, **kw, method=m) for m in ("lower", "higher", "nearest", "midpoint")
+                 for f, q, kw in ((np.percentile, 37.5, {}), (np.quantile, [0.0, 0.5, 1.0],
+                                                             {"axis": 0}),
+                                  (np.percentile, 50, {"axis": 1, "keepdims": True})))
+
+
+_QUANTILE_METHODS = shared_functions(quantile_methods)
+
+
 @pytest.mark.parametrize("family", ["int", "float"])
 @examples(6)
 @given(data=st.data())
@@ -335,11 +347,20 @@ def test_percentile_and_quantile_match_numpy_bit_for_bit(family, data):
     _draw_and_agree(data, family, quantiles, _QUANTILES, shapes(2, min_side=1), exact=True)
 
 
+@pytest.mark.parametrize("family", ["int", "float"])
+@examples(6)
+@given(data=st.data())
+def test_quantile_methods_match_numpy_bit_for_bit(family, data):
+    _draw_and_agree(data, family, quantile_methods, _QUANTILE_METHODS, shapes(2, min_side=1),
+                    exact=True)
+
+
 @pytest.mark.parametrize("fn,error,match", [
     (lambda x: np.percentile(x, 150), ValueError, r"Percentiles must be in the range"),
     (lambda x: np.quantile(x, [0.5, -0.1]), ValueError, r"Quantiles must be in the range"),
     (lambda x: np.percentile(x, x[0]), TypeError, r"np.percentile's q must be known"),
-    (lambda x: np.quantile(x, 0.5, method="nearest"), NotImplementedError, "'linear'"),
+    (lambda x: np.quantile(x, 0.5, method="weibull"), NotImplementedError,
+     "'linear', 'lower', 'higher', 'nearest', 'midpoint' are"),
     (lambda x: np.percentile(x.astype(np.complex128), 5), TypeError, "real numbers"),
 ])
 def test_quantile_refusals(fn, error, match):

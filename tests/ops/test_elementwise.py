@@ -156,6 +156,18 @@ def test_weak_literal_dtypes_explicitly():
                                            np.float32]
 
 
+def _where_of_literals(x, c, t):
+    # np.where returns an array (0-d for a scalar condition), never a weak Python number:
+    # float32 times it is float64 in NumPy 2 (it was float32 in the kernel)
+    return np.where(c > 0, 0.0, 0.5) * x, np.where(t > 0, 1.0, 2.0) * x
+
+
+def test_where_of_python_numbers_promotes_as_an_array():
+    f32 = np.arange(3, dtype=np.float32)
+    r = _agree(_where_of_literals, f32, np.array([1.0, -1.0, 2.0]), np.float64(1.0))
+    assert [t.dtype for t in r["cpu"]] == [np.float64, np.float64]
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_float16_gives_numpys_answer_or_a_clear_refusal(backend):
     """SPEC §1 lists float16; NumPy makes it from np.sqrt of bool or int8. The interpreter
