@@ -357,9 +357,10 @@ def dot(a, b):
 
 @public("np.where")
 def where(cond, x=None, y=None):
+    if x is None and y is None:  # NumPy: np.asarray(cond).nonzero()
+        return PUBLIC["np.nonzero"].impl(cond)
     if x is None or y is None:
-        raise TypeError("np.where with one argument (nonzero) has no staged form; "
-                        "pass x and y")
+        raise ValueError("either both or neither of x and y should be given")
     out = apply("where", cond, x, y)
     # NumPy's where returns an array (0-d for scalars), which promotes as an array
     return cast(out, out.dtype) if isinstance(out, SymbolicTensor) and out.type.weak else out

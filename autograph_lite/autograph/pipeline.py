@@ -1,6 +1,7 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
-from autograph_lite.autograph.converters import (asserts, break_statements, call_trees,
+from autograph_lite.autograph.converters import (asserts, assignments, break_statements,
+                                                 call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  functions, lists, logical_expressions,
@@ -28,6 +29,9 @@ CONVERTERS = (
     # `ag__.shape_of(x)[0]` as any other read) and before call_trees (which leaves ag__
     # calls alone).
     shapes.ShapeTransformer,
+    # One assignment per target (`a[0] = b[0] = v`, `x[i], x[j] = ...`): before the
+    # subscript rewrite, which handles a single subscript target.
+    assignments.AssignmentSplitter,
     # Rebinding rewrites (`l = list_append(l, x)`, `x = setitem(x, i, v)`) must precede
     # control_flow so the rebound names become branch/loop state.
     lists.ListTransformer,

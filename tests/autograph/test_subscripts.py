@@ -90,3 +90,47 @@ def test_a_global_array_written_with_a_tensor_is_refused_naming_it():
     with pytest.raises(TypeError, match="'TABLE' .* captured from a global"):
         f(np.int64(1), np.float64(2.0))
     assert not TABLE.any()  # the global is untouched
+
+
+# Chained and unpacking assignments with subscript targets (converters/assignments.py):
+# one write per target, in Python's order (was: "'SymbolicTensor' object does not support
+# item assignment" from the generated code, no user line).
+def chained_ends(out):
+    out[0] = out[-1] = 0.0
+    return out.sum()
+
+
+def swaps(x, i, j):
+    x[i], x[j] = x[j], x[i]
+    k, x[k] = 1, 7.0       # k is assigned before x[k]'s index is evaluated
+    x[k], k = 9.0, 2       # x[old k], then k
+    (a, x[0]), b = (x[3], 5.0), x[k]
+    return x, a, b
+
+
+def row_swap(m):
+    m[0], m[1] = m[1], m[0]   # views: NumPy leaves both rows equal to the old row 1
+    return m
+
+
+def swaps_in_a_loop(x, n):
+    i = 0
+    while i < n:
+        x[i], x[i + 1] = x[i + 1], x[i] * 2.0
+        i += 1
+    return x
+
+
+def test_chained_and_unpacking_assignments_write_every_subscript_in_order():
+    agree(chained_ends, [(np.ones(5),), (np.arange(4.0),)])
+    agree(swaps, [(np.arange(5.0), 0, 4), (np.arange(6.0), 2, 5)])
+    agree(row_swap, [(np.arange(6.0).reshape(3, 2),), (np.arange(8.0).reshape(4, 2),)])
+    agree(swaps_in_a_loop, [(np.arange(6.0), np.int64(3)), (np.arange(4.0), np.int64(2))])
+
+
+def test_an_unpacking_count_mismatch_is_pythons_error():
+    def bad(x):
+        x[0], x[1] = x[0], x[1], x[2]
+        return x
+    raised = agree(bad, [(np.arange(3.0),), (np.arange(4.0),)])
+    assert raised and all("too many values to unpack" in m for _, _, m in raised)

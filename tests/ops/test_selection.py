@@ -17,6 +17,7 @@ def selections(x, v, i):
             np.take(x, -1, axis=1), np.take(x, i.reshape(-1, 1)), np.take(v, i[0]),
             np.flatnonzero(x), np.flatnonzero(v), np.nonzero(x), x.nonzero(), np.nonzero(v),
             np.argwhere(x), np.argwhere(v), np.argwhere(v[0]), np.argwhere(x > 1),
+            np.where(x > 1), np.where(v)[0],  # (np.where with one argument is nonzero)
             np.unravel_index(i, x.shape), np.unravel_index(i, (2, 3, 1), order="F"),
             np.unravel_index(i[0], (2, 3)),
             np.isin(x, v), np.isin(v, [1, 2], invert=True), np.isin(x, v[:0]),
@@ -77,6 +78,7 @@ def test_out_of_range_indices_raise_as_numpy(fn, args):
 
 @pytest.mark.parametrize("fn,error,match", [
     (lambda x: np.nonzero(x[0]), ValueError, "Calling nonzero on 0d arrays"),
+    (lambda x: np.where(x > 0, x), ValueError, "either both or neither of x and y"),
     (lambda x: np.select([x > 0], [x, x]), ValueError, "same length"),
     (lambda x: np.select([], []), ValueError, "empty condition list"),
     (lambda x: np.select([x], [x]), TypeError, "invalid entry 0 in condlist"),
