@@ -78,6 +78,10 @@ def _symbolic_in(args):
     return holds_symbolic(tuple(args))
 
 
+# the errors a front function raises for its inputs (as ops/dispatch.py apply's infer)
+_USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError)
+
+
 def array_ufunc(ufunc, method, inputs, kwargs):
     if kwargs.get("out") is not None:
         return _ufunc_out(ufunc, method, inputs, dict(kwargs))
@@ -507,7 +511,11 @@ def arange(start, stop=None, step=1, dtype=None):
 def array_function(func, args, kwargs):
     impl = _tables()[3].get(func)
     if impl is not None:
-        return impl(*args, **kwargs)
+        try:
+            return impl(*args, **kwargs)
+        except _USER_ERRORS as e:  # a refusal of the front function: at the user's line
+            from .errors import user_location, with_location
+            raise with_location(e, user_location()) from None
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):
         _no_counterpart(_np_name(func))
     return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})

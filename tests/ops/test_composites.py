@@ -368,6 +368,19 @@ def test_quantile_refusals(fn, error, match):
         ag.defun(fn, backend="interpreter")(np.arange(3.0))
 
 
+def _weibull(x):
+    return np.quantile(x, 0.5, method="weibull")  # the-refused-method
+
+
+def test_a_front_functions_refusal_names_the_users_line():
+    # (numpy_api.array_function adds the location to what a front function raises)
+    with pytest.raises(NotImplementedError, match=r"test_composites.py:\d+\)") as e:
+        ag.defun(_weibull, backend="interpreter")(np.arange(3.0))
+    import linecache
+    line = int(str(e.value).rsplit(":", 1)[1].rstrip(")"))
+    assert "the-refused-method" in linecache.getline(__file__, line)
+
+
 # -- einsum, convolve, interp, searchsorted ------------------------------------------------------
 def contractions(x, y, v):
     return (np.einsum("ij,ij->i", x, y), np.einsum("ij,kj->ik", x, y), np.einsum("ij->", x),
