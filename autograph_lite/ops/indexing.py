@@ -94,7 +94,9 @@ def _infer_shape(xt, spec, in_types):
             shape.extend(in_types[s[1]].shape)
         elif kind == "mask":
             if in_types[s[1]].ndim != 1:
-                raise IndexError("only 1-D boolean masks are supported")
+                raise IndexError("a boolean mask of 2 or more dims is supported alone and of the "
+                                 "array's own shape (x[m] with m.shape == x.shape); here "
+                                 "index with its ravel: x.reshape(...)[m.ravel()]")
             m = in_types[s[1]].shape[0]
             if None not in (m, n) and m != n:
                 raise IndexError(mask_mismatch(dim, n, m))
@@ -252,7 +254,35 @@ defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lowe
       doc="functional x[index] = value: returns the updated tensor (in place when safe)")
 
 
+def _whole_mask(x, index):
+    """``x[m]`` with ``m`` a boolean array of ``x``'s shape and 2+ dims (``img[img > 200]``):
+    (``x`` raveled, ``m`` raveled), a 1-D mask over the same elements in the same (C) order,
+    as NumPy picks them; the shapes are checked (a size known only at run time: a staged
+    check). None for any other index."""
+    if isinstance(index, tuple):
+        if len(index) != 1:
+            return None
+        index = index[0]
+    if not isinstance(index, (Tensor, np.ndarray)) or index.dtype != dtypes.bool_:
+        return None
+    xt = x if isinstance(x, Tensor) else to_numpy_value(x)
+    if index.ndim < 2 or index.ndim != xt.ndim:
+        return None
+    for k, (n, m) in enumerate(zip(xt.shape, index.shape)):
+        if n is not None and m is not None:
+            if n != m:
+                raise IndexError(mask_mismatch(k, n, m))
+        else:
+            apply("assert", apply("dim", x, axis=k) == apply("dim", index, axis=k),
+                  message=f"boolean index did not match indexed array along axis {k}",
+                  error="IndexError")
+    return apply("reshape", x, shape=(-1,)), apply("reshape", index, shape=(-1,))
+
+
 def getitem(x, index):
+    whole = _whole_mask(x, index)
+    if whole is not None:
+        return getitem(*whole)
     spec, tensors = encode_index(index)
     entry = _shape_entry(x, spec)
     if entry is not None:  # ag.shape(x)[k] is x's k-th size: read it, build no shape array
@@ -276,5 +306,8 @@ def _shape_entry(x, spec):
 
 
 def setitem(x, index, value):
+    whole = _whole_mask(x, index)
+    if whole is not None:  # the raveled update, shaped back (a new value: functional)
+        return apply("reshape_as", setitem(*whole, value), x)
     spec, tensors = encode_index(index)
     return apply("setitem", x, value, *tensors, spec=spec)

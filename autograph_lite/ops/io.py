@@ -55,7 +55,8 @@ defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_
 # a staged loop or `del` may have left unset (autograph/runtime/variables.py).
 _CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLocalError,
                  "NameError": NameError, "ZeroDivisionError": ZeroDivisionError,
-                 "ValueError": ValueError, "OverflowError": OverflowError}
+                 "ValueError": ValueError, "OverflowError": OverflowError,
+                 "IndexError": IndexError}
 
 
 def _assert_eager(pred, message="assertion failed", error="AssertionError"):

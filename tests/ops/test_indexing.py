@@ -239,3 +239,55 @@ def test_mask_length_is_checked_when_sizes_are_known_at_run_time_only(backend):
             with pytest.raises(IndexError, match=rf"^{want} \(at .*test_indexing\.py:\d+\)$"):
                 f(arg, bad)
             np.testing.assert_array_equal(arg, x)  # nothing written before the check
+
+
+# Boolean masks of the array's own shape and 2+ dims (`img[img > 200] = 255`): the True
+# elements in C order, as NumPy picks them (ops/indexing.py ``_whole_mask``: a 1-D mask over
+# the raveled array). Found refused by a probe of fresh scientific kernels (session 18).
+def saturate(img):
+    img = img.copy()
+    img[img > 200] = 255
+    return img, img[img > 100].mean(), img[img < 0]
+
+
+def julia_alive(z, c, n):
+    alive = np.abs(z) < 2
+    for _ in range(n):
+        z[alive] = z[alive] ** 2 + c   # writes the caller's array, as NumPy does
+        alive = np.abs(z) < 2
+    return alive.sum()
+
+
+def through_views(a):
+    a[a < 0.5] = 0.0
+    v = a.T
+    v[v > 0.8] = np.arange(12.0)[: int((v > 0.8).sum())]  # a value per True element
+    return a.sum(), a[a > 0.0]
+
+
+def test_whole_array_masks_read_and_write_as_numpy():
+    img = np.arange(0, 240, 20, dtype=np.int32).reshape(3, 4)
+    agree(saturate, calls=[(img,), (img.T * 2,), (np.zeros((2, 2, 2), np.int32),)])
+    grid = np.linspace(-1.5, 1.5, 6)[:, None] + 1j * np.linspace(-1, 1, 5)[None, :]
+    agree(julia_alive, calls=[(grid, 0.3 + 0.2j, np.int64(4)),
+                              (grid * 0.5, -0.4 + 0.6j, np.int64(6))])
+    rng = np.random.default_rng(3)
+    agree(through_views, calls=[(rng.random((4, 4)),), (rng.random((3, 5)),)])
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_whole_array_mask_shapes_are_checked(backend):
+    f = ag.defun(masked, backend=backend)
+    with pytest.raises(IndexError, match="along axis 0; size of axis is 3 but size of"):
+        f(np.ones((3, 4)), np.ones((2, 6), bool))  # (sizes known while tracing)
+    specs = [ag.TensorSpec([None, None], ag.float64), ag.TensorSpec([None, None], ag.bool_)]
+    for fn in (masked, masked_write):
+        g = ag.defun(fn, backend=backend, input_signature=specs)
+        x = np.arange(12.0).reshape(3, 4)
+        ok = x % 3 == 0
+        np.testing.assert_array_equal(np.asarray(g(x.copy(), ok)), fn(x.copy(), ok))
+        arg = x.copy()
+        with pytest.raises(IndexError, match=r"did not match indexed array along axis 0 "
+                                             r"\(at .*test_indexing\.py:\d+\)"):
+            g(arg, np.ones((2, 6), bool))  # (at run time: the same number of elements)
+        np.testing.assert_array_equal(arg, x)
