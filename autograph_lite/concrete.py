@@ -138,13 +138,11 @@ class ConcreteFunction:
         leaves = [next(it) if t is OUT else t for t in self._template]
         return nest.pack_as(self._structured, leaves)
 
-    def _fast_entry(self, args):
-        """(call, finish, locate) for Function's fast path, once the kernel exists: the
-        compiled entry point of the Numba overload these arguments select (skipping the
-        dispatcher's own type resolution), the result wrapper, and the error locator."""
-        parts = self._fast_parts(args)
-        if parts is None:
-            return None
+    def _fast_entry(self, args, parts):
+        """(call, finish, locate) for Function's fast path table, from ``parts``
+        (``_fast_parts(args)``): the compiled entry point of the Numba overload these
+        arguments select (skipping the dispatcher's own type resolution), adapted to take
+        the call's arguments, the result wrapper, and the error locator."""
         call, passed, consts = parts
         if consts:
             call = _with_consts(call, consts)

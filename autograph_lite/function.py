@@ -191,14 +191,14 @@ class Function:
         key = _fast_key(args)
         if key is None or key in self._fast:
             return
-        entry = cf._fast_entry(args)
-        if entry is None:
+        parts = cf._fast_parts(args)  # (selects the Numba overload: once for both)
+        if parts is None:
             return
         with self._lock:
             if len(self._fast) >= FAST_TABLE_LIMIT:  # e.g. many strides of sliced inputs
                 self._fast.clear()
-            self._fast[key] = entry
-            guard = call_guards.guard_for(cf, args, cf._fast_parts(args))
+            self._fast[key] = cf._fast_entry(args, parts)
+            guard = call_guards.guard_for(cf, args, parts)
             if guard is not None:  # the newest first: a relaxed trace's comes last
                 self._guards = [guard] + self._guards[:call_guards.INLINE_ENTRIES - 1]
                 base = _fast_call_class(len(self._param_names), self._fast_arity)

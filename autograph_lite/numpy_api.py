@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 from . import dtypes, mutation
+from .errors import user_location, with_location
 from .ops.creation import split_shape
 from .ops.dispatch import apply, convert_to_tensor
 from .ops.indexing import getitem
@@ -60,7 +61,6 @@ def _unwrap(x):
 
 
 def _no_counterpart(name):
-    from .errors import user_location
     at = user_location()
     raise TypeError(f"NumPy function {name}{f' at {at}' if at else ''} has no staged "
                     f"counterpart in autograph_lite and cannot run on a symbolic tensor; wrap "
@@ -514,7 +514,6 @@ def array_function(func, args, kwargs):
         try:
             return impl(*args, **kwargs)
         except _USER_ERRORS as e:  # a refusal of the front function: at the user's line
-            from .errors import user_location, with_location
             raise with_location(e, user_location()) from None
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):
         _no_counterpart(_np_name(func))

@@ -594,10 +594,10 @@ def _quantile(a, q, axis, keepdims, method, what):
             vi = 0.5 * (np.floor(vi) + np.ceil(vi))
         above = vi >= last
         floor = np.floor(vi)
-        prev = npa.where(above, -1.0, floor)
-        gamma = vi - prev                       # (NumPy's: -1 where above kept)
         if method == "midpoint":  # (NumPy's fix_gamma: 0 on an element, else 1/2)
             gamma = npa.where(vi % 1 == 0, 0.0, 0.5)
+        else:                     # (NumPy's: the previous index -1 where above kept)
+            gamma = vi - npa.where(above, -1.0, floor)
         at = [npa.cast(npa.where(above, last, i), np.int64) for i in (floor, floor + 1)]
         lo, hi = (_q_first(_take(s, i, ax), ax, qa) for i in at)
         if qa.ndim:
