@@ -343,8 +343,12 @@ def test_zero_d_arrays_and_numpy_scalars_share_one_overload():
         assert isinstance(out, ag.Tensor)
     cf = f.get_concrete_function(np.array(1.5), np.array(2.0))
     assert len(cf._dispatcher.signatures) == 1  # (float64, float64): no array overload
-    for a, b in args:  # the arguments were not touched
-        assert a == (1.5 if a != 0.5 else 0.5)
+    want = [(np.array(1.5), np.array(2.0)), (np.float64(1.5), np.float64(2.0)),
+            (np.array(0.5), np.float64(3.0))]
+    for got, kept in zip(args, want):  # the arguments were not touched
+        for a, w in zip(got, kept):
+            assert type(a) is type(w)
+            assert_same(a, w, what="an argument after the calls", exact=True)
 
 
 def test_the_guards_are_bounded_and_every_kind_agrees():
