@@ -15,7 +15,7 @@ import numpy as np
 from . import contiguity, nest
 from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import interpreter
-from .ops.indexing import mask_mismatch
+from .ops.index_spec import mask_mismatch
 from .tensor import EagerTensor, TensorSpec
 from .variables import Variable, captures_of
 

@@ -26,7 +26,7 @@ The rules, from NumPy's behaviour (checked in tests/test_contiguity.py):
   view makes it, ``transpose`` keeps it only in one dimension, ``split`` only on axis 0.
 """
 from .ir.graph import root_graph
-from .ops.indexing import expand_spec
+from .ops.index_spec import expand_spec
 from .ops.registry import OPS
 from .storage import step_output, storage_of
 

@@ -94,6 +94,9 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "reduce" and ufunc in reduce:
         return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
+    front = _tables()[3].get(getattr(ufunc, method)) if method == "at" else None
+    if front is not None and _symbolic_in(inputs):  # (np.add.at: a front claims it)
+        return array_function(getattr(ufunc, method), inputs, kwargs)
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
@@ -112,8 +115,8 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
         raise TypeError(f"{name}(..., out=) is supported for one output of a plain call "
                         f"with dtype= and casting= only")
     if not _symbolic_in(inputs + out):  # eager values: NumPy itself (o must be writable)
-        return ufunc(*_unwrap(inputs), out=(_writable(out[0], name),), **kwargs)
-    target = _writable(out[0], name)
+        return ufunc(*_unwrap(inputs), out=(writable(out[0], name),), **kwargs)
+    target = writable(out[0], name)
     res = apply(ufuncs[ufunc], *inputs)
     if kwargs.get("dtype") is not None:
         res = cast(res, kwargs["dtype"])
@@ -128,9 +131,9 @@ def copyto(dst, src, casting="same_kind", where=True):
     """``np.copyto(dst, src)``: ``src`` written into the whole of ``dst`` as NumPy writes it
     (mutation.store); ``where=`` keeps ``dst``'s elements where it is False."""
     if not _symbolic_in((dst, src, where)):
-        return np.copyto(_writable(dst, "np.copyto"), *_unwrap((src,)), casting=casting,
+        return np.copyto(writable(dst, "np.copyto"), *_unwrap((src,)), casting=casting,
                          where=_unwrap(where))
-    target = _writable(dst, "np.copyto")
+    target = writable(dst, "np.copyto")
     value = convert_to_tensor(src)
     if where is not True:
         value = apply("where", convert_to_tensor(where), value, target)
@@ -138,7 +141,7 @@ def copyto(dst, src, casting="same_kind", where=True):
                    f"to dtype('{b}') according to the rule '{casting}'", casting)
 
 
-def _writable(x, what):
+def writable(x, what):
     """The array ``out=``/``np.copyto`` writes into: a symbolic tensor; a NumPy array of
     trace time, as the box it becomes (autograph/runtime/data.py ``lift``) when the
     trace is writing tensors into it, else itself; an ``ag.Tensor`` is immutable."""
@@ -258,7 +261,7 @@ def argsort(x, axis=-1, kind=None, order=None, stable=None):
 @public("Tensor.sort")
 def sort_in_place(x, axis=-1, kind=None, order=None, stable=None):
     """``x.sort()``: NumPy sorts the array itself (every alias sees it) and returns None."""
-    target = _writable(x, "sort")
+    target = writable(x, "sort")
     mutation.store(target, sort(target, axis, kind), lambda a, b: "")
 
 

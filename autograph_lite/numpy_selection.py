@@ -17,9 +17,12 @@ import builtins
 
 import numpy as np
 
-from . import numpy_api as npa
+from . import mutation, numpy_api as npa
 from .numpy_composites import one_axis, size_of, static_int
+from .ops import advanced_index
 from .ops.dispatch import apply, convert_to_tensor
+from .ops.index_spec import encode_index
+from .ops.indexing import setitem
 from .ops.registry import public
 from .tensor import Tensor
 
@@ -147,3 +150,132 @@ def select(condlist, choicelist, default=0):
     if result is values[-1]:  # (a fresh array even when nothing was selected)
         result = npa.copy(result)
     return result
+
+
+# -- along an axis, on the diagonal, unbuffered: writes through flat positions ---------------
+def _int_indices(indices, what):
+    index = convert_to_tensor(indices)
+    if index.dtype.kind not in "iu":
+        raise IndexError(f"`indices` must be an integer array ({what}), got {index.dtype}")
+    return index
+
+
+def _along_axis(arr, indices, axis, what):
+    """(array, index tuple) of NumPy's ``*_along_axis``: ``indices`` on ``axis``, each
+    other axis's ``arange`` shaped to broadcast against it (``axis=None``: the raveled
+    array and a 1-D ``indices``)."""
+    x, index = convert_to_tensor(arr), _int_indices(indices, what)
+    if axis is None:
+        if index.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return npa.ravel(x), (index,)
+    if index.ndim != x.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    ax = one_axis(static_int(axis, f"{what}'s axis"), x.ndim)
+    return x, tuple(index if k == ax else npa.reshape(
+        npa.arange(size_of(x, k)), tuple(-1 if j == k else 1 for j in builtins.range(x.ndim)))
+        for k in builtins.range(x.ndim))
+
+
+@public("np.take_along_axis")
+def take_along_axis(arr, indices, axis=-1):
+    x, index = _along_axis(arr, indices, axis, "np.take_along_axis")
+    return x[index]
+
+
+@public("np.put_along_axis")
+def put_along_axis(arr, indices, values, axis):
+    """``arr`` written in place (every alias sees it, mutation.py) at NumPy's positions."""
+    target = npa.writable(arr, "np.put_along_axis")
+    x, index = _along_axis(target, indices, axis, "np.put_along_axis")
+    if axis is None:  # (arr.flat[indices] = values: the raveled update, shaped back)
+        mutation.store(target, apply("reshape_as", _set(x, index, values), target), _never)
+    else:
+        mutation.write(target, index, values)
+
+
+def _set(x, index, values):
+    return setitem(x, index, values if isinstance(values, Tensor) else np.asarray(values))
+
+
+def _never(a, b):  # (a value of the target's own dtype always casts)
+    return ""
+
+
+@public("np.fill_diagonal")
+def fill_diagonal(a, val, wrap=False):
+    """``a.flat[:end:step] = val`` as NumPy's: the positions of the main diagonal of a 2-D
+    array (``wrap``: on down a tall one every ``a.shape[1] + 1`` rows) or of an array with
+    all sizes equal; an array ``val`` repeats along them."""
+    target = npa.writable(a, "np.fill_diagonal")
+    x = convert_to_tensor(target)
+    if x.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if x.ndim == 2:
+        cols = size_of(x, 1)
+        step, end = cols + 1, None if wrap else cols * cols
+    else:
+        sizes = [size_of(x, k) for k in builtins.range(x.ndim)]
+        if any(isinstance(n, int) and isinstance(sizes[0], int) and n != sizes[0]
+               for n in sizes):
+            raise ValueError("All dimensions of input must be of equal length")
+        for n in sizes[1:]:
+            if not (isinstance(n, int) and isinstance(sizes[0], int)):
+                apply("assert", n == sizes[0], error="ValueError",
+                      message="All dimensions of input must be of equal length")
+        step, end = 1 + _cumulative_sizes(sizes), None
+    flat = npa.ravel(x)
+    total = size_of(flat, 0)
+    stop = total if end is None else builtins.min(end, total) if (
+        isinstance(end, int) and isinstance(total, int)) else apply("minimum", end, total)
+    where = npa.arange(0, stop, step)
+    value = val if isinstance(val, Tensor) else np.asarray(val)
+    if value.ndim:  # (a.flat's write repeats the values)
+        value = npa.ravel(value)
+        value = value[npa.arange(size_of(where, 0)) % size_of(value, 0)]
+    mutation.store(target, apply("reshape_as", setitem(flat, where, value), x), _never)
+
+
+def _cumulative_sizes(sizes):
+    """sum(cumprod(sizes[:-1])) of sizes some of which are 0-d tensors."""
+    total, prod = 0, 1
+    for n in sizes[:-1]:
+        prod = prod * n
+        total = total + prod
+    return total
+
+
+def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
+    def at(a, indices, b=None):
+        """``np.add.at(a, indices, b)``: ``a`` updated in place, unbuffered (a repeated
+        position adds each of its values, in index order; the sum cast to ``a``'s dtype
+        however it loses, as NumPy's)."""
+        name = f"np.{ufunc.__name__}.at"
+        target = npa.writable(a, name)
+        if b is None:
+            raise TypeError(f"{name}() requires a second operand for a binary ufunc")
+        value = b if isinstance(b, Tensor) else np.asarray(b)  # (cast unsafely, as NumPy)
+        spec, tensors = encode_index(indices)
+        if any(s[0] == "mask" for s in spec):
+            raise IndexError(f"{name}: a boolean index is not staged; index with "
+                             f"np.nonzero(mask) instead")
+        x = convert_to_tensor(target)
+        basic, advanced = advanced_index.split(x.ndim, spec, tensors)
+        if None in basic:
+            raise IndexError(f"{name}: None (np.newaxis) in the index is not supported")
+        if negate:
+            value = -value
+        if not advanced:  # (no position can repeat: a[basic] += b)
+            mutation.write(target, basic, apply("add", x[basic], value))
+            return
+        view = x[basic]
+        where = advanced_index.positions(view, advanced)
+        rows = apply("broadcast_to", value, where)
+        flat = apply("add_at", npa.ravel(view), npa.ravel(where), npa.ravel(rows))
+        updated = apply("reshape_as", flat, view)
+        mutation.write(target, basic, updated)
+    return at
+
+
+public("np.add.at")(_ufunc_at(np.add, False))
+public("np.subtract.at")(_ufunc_at(np.subtract, True))

@@ -119,6 +119,18 @@ def gather_index(idx, n, site):
 
 
 @register_jitable
+def wrap_indices(idx, n, site):
+    """A copy of the integer array ``idx`` with every entry bounds-checked and wrapped to
+    [0, n) as ``index`` does one (the flat positions of several array indices add them)."""
+    out = np.empty(idx.size, np.int64)
+    k = 0
+    for i in idx.flat:
+        out[k] = index(i, n, site)
+        k += 1
+    return out.reshape(idx.shape)
+
+
+@register_jitable
 def mask_index(mask, n, site):
     """A boolean-mask index, its length checked against the axis (Numba would use the
     shorter one and read or write the wrong elements)."""

@@ -11,7 +11,9 @@ import math
 import numpy as np
 
 from .. import numpy_api as npa
+from ..ops import advanced_index
 from ..ops.dispatch import apply as _ap
+from ..ops.index_spec import encode_index
 from ..ops.registry import defgrad
 
 
@@ -219,6 +221,7 @@ defgrad("cumsum", _cumsum)
 defgrad("reshape", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
 defgrad("expand_dims", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
 defgrad("squeeze", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
+defgrad("reshape_as", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0]), None])
 defgrad("broadcast_to", lambda s, g: [g[0], None])  # (the sweep sums it to x's shape)
 
 
@@ -231,33 +234,67 @@ def _transpose(s, g):
 defgrad("transpose", _transpose)
 
 
-def _basic(spec, what):
-    if any(part[0] == "gather" for part in spec):
-        raise NotImplementedError(
-            f"the gradient of {what} with an integer-array index is built for x[idx] (one "
-            f"index array, on the first axis) only; index with slices, ints, a boolean mask, "
-            f"or one index array first")
+def _flat(s):
+    """(positions, the indexed part ``y`` of ``x``, ``view`` taking a gradient's part under
+    the basic index, ``back`` putting a gradient of ``y`` back into ``x``'s shape) of an
+    index with an array in it, as ops/advanced_index.py builds the read: positions into
+    ``y`` raveled."""
+    spec, x = s.attrs["spec"], s.inputs[0]
+    tensors = s.inputs[1:] if s.op.name == "getitem" else s.inputs[2:]
+    basic, advanced = advanced_index.split(x.ndim, spec, list(tensors))
+    whole = all(b == slice(None) for b in basic)
+    basic_spec, basic_tensors = encode_index(basic)
+
+    def view(v):
+        return v if whole else _ap("getitem", v, *basic_tensors, spec=basic_spec)
+
+    def back(d):
+        return d if whole else _ap("setitem", zeros_as(x), d, *basic_tensors, spec=basic_spec)
+    y = view(x)
+    return advanced_index.positions(y, advanced), y, view, back
+
+
+def _ravel(v):
+    return _ap("reshape", v, shape=(-1,))
 
 
 def _getitem(s, g):
     spec = s.attrs["spec"]
+    n = len(s.inputs) - 1
     if len(spec) == 1 and spec[0] == ("gather", 1):  # x[idx]: repeated rows add up
         return [_ap("scatter_add", shape_of(s.inputs[0]), s.inputs[1], g[0]), None]
-    _basic(spec, "x[index]")
+    if any(part[0] == "gather" for part in spec):  # (several arrays, another axis)
+        where, y, _, back = _flat(s)
+        flat = _ap("scatter_add", shape_of(_ravel(y)), _ravel(where), _ravel(g[0]))
+        return [back(_ap("reshape_as", flat, y))] + [None] * n
     x, tensors = s.inputs[0], s.inputs[1:]
-    return [_ap("setitem", zeros_as(x), g[0], *tensors, spec=spec)] + [None] * len(tensors)
+    return [_ap("setitem", zeros_as(x), g[0], *tensors, spec=spec)] + [None] * n
 
 
 def _setitem(s, g):
+    """dx: the output gradient where nothing was written; dv: where it was, and with an
+    index array only at the last write of each position (NumPy keeps the last value)."""
     spec = s.attrs["spec"]
-    _basic(spec, "x[index] = v")
     tensors = s.inputs[2:]
     dx = _ap("setitem", g[0], 0.0, *tensors, spec=spec)
-    return [dx, _ap("getitem", g[0], *tensors, spec=spec)] + [None] * len(tensors)
+    if not any(part[0] == "gather" for part in spec):
+        return [dx, _ap("getitem", g[0], *tensors, spec=spec)] + [None] * len(tensors)
+    where, y, view, _ = _flat(s)
+    gy = view(g[0])
+    flat = _ravel(where)
+    order = npa.arange(advanced_index.size(flat, 0))
+    last = _ap("setitem", npa.full_like(_ravel(y), -1, dtype=np.int64), order, flat,
+               spec=(("gather", 1),))  # (each position: the number of its last write)
+    kept = _ap("reshape_as", _ap("getitem", last, flat, spec=(("gather", 1),)) == order, where)
+    dv = npa.where(kept, _ap("getitem", _ravel(gy), where, spec=(("gather", 1),)), 0.0)
+    return [dx, dv] + [None] * len(tensors)
 
 
 defgrad("getitem", _getitem)
 defgrad("setitem", _setitem)
+# np.add.at: x passes through; each added row's gradient is the output's row it went to
+defgrad("add_at", lambda s, g: [g[0], None,
+                                _ap("getitem", g[0], s.inputs[1], spec=(("gather", 1),))])
 
 
 def _join(stacked):

@@ -1,8 +1,11 @@
-"""``sum_to`` and ``scatter_add``: ops that only gradients stage.
+"""``sum_to`` and ``scatter_add``, ops that only gradients stage, and ``add_at``.
 
 ``scatter_add(like, idx, g)``: the gradient of a gather ``x[idx]`` on the first axis:
 zeros of ``like``'s shape with each row ``g[j]`` added at row ``idx[j]`` (a repeated index
 adds up, as ``np.add.at``; a negative one counts from the end, as the gather did).
+``add_at(x, idx, g)``: the same rows added onto ``x`` itself, one at a time in index order
+(``np.add.at``, which numpy_selection.py builds on flat positions), in place when ``x``'s
+buffer may be written.
 
 ``sum_to``: The vector-Jacobian product of a broadcast
 is the sum of the gradient over the broadcast axes; which axes those are is known while
@@ -78,24 +81,62 @@ def _scatter_eager(like, idx, g):
     return out
 
 
-def _scatter_lower(em, node):
-    like, idx, g = node.inputs
-    out = node.outputs[0]
-    lk, ix, src, name = em.name(like), em.name(idx), em.name(g), em.new(out)
-    rank = like.type.ndim
-    em.fill(name, [f"{lk}.shape[{k}]" for k in range(rank)], em.lit(0, out.type.dtype),
-            out.type.dtype)
+def _add_rows(em, name, like, idx, g, dtype):
+    """Kernel lines adding row ``g[j]`` at row ``idx[j]`` of array ``name`` (of ``dtype``,
+    shaped as the value ``like``), for every ``j`` in order; a negative row counts from the
+    end."""
+    lk, ix, src = em.name(like), em.name(idx), em.name(g)
     with em.loops([f"{ix}.shape[{k}]" for k in range(idx.type.ndim)]) as ii:
         row = em.fresh("row")
         em.line(f"{row} = {ix}[{', '.join(ii)}]" if ii else f"{row} = {ix}")
         with em.block(f"if {row} < 0:"):
             em.line(f"{row} += {lk}.shape[0]")
-        with em.loops([f"{lk}.shape[{k}]" for k in range(1, rank)]) as jj:
+        with em.loops([f"{lk}.shape[{k}]" for k in range(1, like.type.ndim)]) as jj:
             at, of = ", ".join([row] + list(jj)), ", ".join(list(ii) + list(jj))
-            em.line(f"{name}[{at}] += {src}[{of}]")
+            if g.type.dtype == dtype:
+                em.line(f"{name}[{at}] += {src}[{of}]")
+            else:  # (computed in both dtypes' type, then cast back: NumPy's unsafe cast)
+                total = np.result_type(dtype, g.type.dtype)
+                em.line(f"{name}[{at}] = "
+                        f"{em.cast(f'{name}[{at}] + {src}[{of}]', total, dtype)}")
+
+
+def _scatter_lower(em, node):
+    like, idx, g = node.inputs
+    out = node.outputs[0]
+    name = em.new(out)
+    em.fill(name, [f"{em.name(like)}.shape[{k}]" for k in range(like.type.ndim)],
+            em.lit(0, out.type.dtype), out.type.dtype)
+    _add_rows(em, name, like, idx, g, out.type.dtype)
     return None
 
 
 defop("scatter_add", infer=_scatter_infer, eager=_scatter_eager, lower=_scatter_lower,
       differentiable=False, doc="gradient of x[idx]: rows of input 2 added at input 1's rows "
                                 "of zeros shaped as input 0")
+
+
+def _add_at_infer(in_types):
+    _scatter_infer(in_types)
+    return [in_types[0].strong()]
+
+
+def _add_at_eager(x, idx, g):
+    out = np.array(x, copy=True)
+    rows = np.reshape(g, (-1,) + tuple(np.shape(x)[1:]))
+    np.add.at(out, np.asarray(idx).ravel(), rows)  # (an unsafe cast into x's dtype, as NumPy)
+    return out[()]
+
+
+def _add_at_lower(em, node):
+    x, idx, g = node.inputs
+    name = em.new(node.outputs[0])
+    em.line(f"{name} = {em.writable(x, node)}")
+    _add_rows(em, name, x, idx, g, x.type.dtype)
+    return None
+
+
+defop("add_at", infer=_add_at_infer, eager=_add_at_eager, lower=_add_at_lower,
+      layout="first", updates_input=True,
+      doc="np.add.at on the first axis: x with row g[j] added at row idx[j] for each j in "
+          "order (a repeated index adds up)")

@@ -6,92 +6,34 @@ The index's structure is a static attribute (``spec``); tensor parts of it (a te
 """
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..ir.types import TensorType, broadcast_shapes
 from ..tensor import SymbolicTensor, Tensor, to_numpy_value
+from . import advanced_index
 from .dispatch import apply
+from .index_spec import advanced_items, decode, encode_index, expand_spec, mask_mismatch
 from .registry import defop
 
 
-def encode_index(index):
-    """(spec, tensors): a hashable description of ``index`` plus its tensor parts."""
-    if not isinstance(index, tuple):
-        index = (index,)
-    spec, tensors = [], []
-
-    def part(v):
-        if v is None:
-            return None
-        if isinstance(v, (bool, np.bool_)):
-            raise TypeError("a boolean cannot be used as a slice bound")
-        if isinstance(v, (int, np.integer)):
-            return ("c", int(v))
-        tensors.append(v)
-        return ("t", len(tensors))
-
-    for item in index:
-        if item is None:
-            spec.append(("new",))
-        elif item is Ellipsis:
-            spec.append(("ellipsis",))
-        elif isinstance(item, slice):
-            spec.append(("slice", part(item.start), part(item.stop), part(item.step)))
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
-            spec.append(("int", int(item)))
-        else:
-            if not isinstance(item, Tensor):
-                item = to_numpy_value(item)
-            kind = "mask" if item.dtype == dtypes.bool_ else (
-                "tint" if item.ndim == 0 else "gather")
-            if item.dtype.kind not in "iub":
-                raise IndexError(f"only integers, slices, None, Ellipsis and integer or boolean "
-                                 f"tensors are valid indices; got a {item.dtype} tensor")
-            tensors.append(item)
-            spec.append((kind, len(tensors)))
-    return tuple(spec), tensors
-
-
-def expand_spec(spec, ndim):
-    """``spec`` with its Ellipsis (or the implied trailing one) spelled out as full slices."""
-    used = sum(1 for s in spec if s[0] not in ("new", "ellipsis"))
-    if used > ndim:
-        raise IndexError(f"too many indices for a tensor of rank {ndim}: {used} were indexed")
-    if sum(1 for s in spec if s[0] == "ellipsis") > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    out = []
-    for s in spec:
-        if s[0] == "ellipsis":
-            out += [("slice", None, None, None)] * (ndim - used)
-        else:
-            out.append(s)
-    if not any(s[0] == "ellipsis" for s in spec):
-        out += [("slice", None, None, None)] * (ndim - used)
-    return out
-
-
-def mask_mismatch(axis, n, m):
-    """NumPy's words for a boolean index of length ``m`` on an axis of size ``n``."""
-    return (f"boolean index did not match indexed array along axis {axis}; size of axis is "
-            f"{n} but size of corresponding boolean axis is {m}")
-
-
 def _infer_shape(xt, spec, in_types):
-    shape, dim = [], 0
     if sum(1 for s in spec if s[0] in ("gather", "mask")) > 1:
-        raise IndexError("only one integer-array or boolean-mask index is supported")
-    for s in expand_spec(spec, xt.ndim):
+        raise IndexError("only one integer-array or boolean-mask index is supported here")
+    items = expand_spec(spec, xt.ndim)
+    parts, dim = [], 0  # (the dims each item contributes)
+    for s in items:
         kind = s[0]
         if kind == "new":
-            shape.append(1)
+            parts.append((1,))
             continue
         n = xt.shape[dim]
         if kind == "int":
             if n is not None and not -n <= s[1] < n:
                 raise IndexError(f"index {s[1]} is out of bounds for axis {dim} with size {n}")
+            parts.append(())
         elif kind == "tint":
-            pass
+            parts.append(())
         elif kind == "gather":
-            shape.extend(in_types[s[1]].shape)
+            parts.append(tuple(in_types[s[1]].shape))
         elif kind == "mask":
             if in_types[s[1]].ndim != 1:
                 raise IndexError("a boolean mask of 2 or more dims is supported alone and of the "
@@ -100,36 +42,28 @@ def _infer_shape(xt, spec, in_types):
             m = in_types[s[1]].shape[0]
             if None not in (m, n) and m != n:
                 raise IndexError(mask_mismatch(dim, n, m))
-            shape.append(None)
+            parts.append((None,))
         else:
-            parts = s[1:]
-            if n is not None and all(p is None or p[0] == "c" for p in parts):
-                vals = [None if p is None else p[1] for p in parts]
+            bounds = s[1:]
+            if n is not None and all(p is None or p[0] == "c" for p in bounds):
+                vals = [None if p is None else p[1] for p in bounds]
                 if vals[2] == 0:
                     raise ValueError("slice step cannot be zero")
-                shape.append(len(range(*slice(*vals).indices(n))))
+                parts.append((len(range(*slice(*vals).indices(n))),))
             else:
-                shape.append(None)
+                parts.append((None,))
         dim += 1
-    return tuple(shape)
+    advanced, adjacent = advanced_items(items)
+    if not adjacent:  # (NumPy: the array index's dims first, then the others in order)
+        parts = [p for k in advanced for p in parts[k]] + [
+            p for k, ps in enumerate(parts) if k not in advanced for p in ps]
+        return tuple(parts)
+    return tuple(d for p in parts for d in p)
 
 
 def _getitem_infer(in_types, spec):
     xt = in_types[0]
     return [TensorType(xt.dtype, _infer_shape(xt, spec, in_types)).strong()]
-
-
-def decode(spec, tensors):
-    """The NumPy index tuple for ``spec`` given the values of its tensor parts."""
-    def part(p):
-        return None if p is None else p[1] if p[0] == "c" else int(tensors[p[1] - 1])
-    out = []
-    for s in spec:
-        kind = s[0]
-        out.append(None if kind == "new" else Ellipsis if kind == "ellipsis"
-                   else s[1] if kind == "int" else slice(*map(part, s[1:])) if kind == "slice"
-                   else np.asarray(tensors[s[1] - 1]))
-    return tuple(out)
 
 
 def _getitem_eager(x, *tensors, spec):
@@ -284,11 +218,21 @@ def getitem(x, index):
     if whole is not None:
         return getitem(*whole)
     spec, tensors = encode_index(index)
+    if advanced_index.needs_flat(spec, np.ndim(x)):
+        return _located(advanced_index.gather, x, spec, tensors)
     entry = _shape_entry(x, spec)
     if entry is not None:  # ag.shape(x)[k] is x's k-th size: read it, build no shape array
         source, axis = entry
         return apply("dim", source, axis=axis)
     return apply("getitem", x, *tensors, spec=spec)
+
+
+def _located(build, *args):
+    """``build(*args)``, its refusal of the index told at the user's line (as ``apply``'s)."""
+    try:
+        return build(*args)
+    except (IndexError, ValueError, NotImplementedError) as e:
+        raise errors.with_location(e, errors.user_location()) from None
 
 
 def _shape_entry(x, spec):
@@ -310,4 +254,37 @@ def setitem(x, index, value):
     if whole is not None:  # the raveled update, shaped back (a new value: functional)
         return apply("reshape_as", setitem(*whole, value), x)
     spec, tensors = encode_index(index)
+    if advanced_index.needs_flat(spec, np.ndim(x)):
+        return _located(advanced_index.scatter, x, spec, tensors, value)
     return apply("setitem", x, value, *tensors, spec=spec)
+
+
+def _wrap_infer(in_types, axis):
+    i, n = in_types
+    if i.dtype.kind not in "iu" or n.ndim or n.dtype.kind not in "iu":
+        raise TypeError(f"wrap_index: an integer index and a 0-d size, got {i} and {n}")
+    return [TensorType(dtypes.int64, i.shape)]
+
+
+def _wrap_eager(i, n, axis):
+    i = np.asarray(i, np.int64)
+    bad = (i < -n) | (i >= n)
+    if bad.any():
+        raise IndexError(f"index {i[bad].flat[0]} is out of bounds for axis {axis} with "
+                         f"size {n}")
+    return np.where(i < 0, i + n, i)[()]
+
+
+def _wrap_lower(em, node):
+    i, n = (em.name(v) for v in node.inputs)
+    site = em.site(node, node.attrs["axis"])
+    fn = "wrap_indices" if node.inputs[0].type.ndim else "index"
+    call = f"rt.{fn}({i}, {n}, {site})"
+    return call if node.inputs[0].type.ndim else f"np.int64({call})"
+
+
+# (several integer-array indices at once are one gather on flat positions: advanced_index.py)
+defop("wrap_index", infer=_wrap_infer, eager=_wrap_eager, lower=_wrap_lower,
+      differentiable=False, layout="fresh",
+      doc="integer indices into an axis of size input 1 (attr axis: its number, for the "
+          "error) checked and wrapped to [0, n)")

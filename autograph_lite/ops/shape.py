@@ -63,7 +63,7 @@ def _reshape_as_lower(em, node):
 defop("reshape_as", infer=lambda in_types: [TensorType(in_types[0].dtype, in_types[1].shape)],
       eager=lambda x, like: np.reshape(x, np.shape(like))[()], lower=_reshape_as_lower,
       lower_cuda=lambda em, node: em.reshaped(node, f"{em.name(node.inputs[1])}.shape"),
-      view=True, differentiable=False,
+      view=True,
       doc="x reshaped to the shape of like (a view's write carried back to its base)")
 
 

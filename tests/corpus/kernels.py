@@ -618,6 +618,38 @@ def pendulum_math(theta0, dt, steps):
     return out
 
 
+def knn_indices(points, k):
+    """Each point's k nearest other points: squared distances with the diagonal masked by
+    np.fill_diagonal, sorted with argsort, the distances gathered by take_along_axis."""
+    diff = points[:, None, :] - points[None, :, :]
+    d = (diff ** 2).sum(axis=-1)
+    np.fill_diagonal(d, np.inf)
+    order = np.argsort(d, axis=1)[:, :k]
+    return order, np.sqrt(np.take_along_axis(d, order, axis=1))
+
+
+def histogram_2d_add_at(x, y, bins):
+    """A 2-D histogram of points in the unit square by unbuffered np.add.at (repeated cells
+    count every point)."""
+    counts = np.zeros((bins, bins), dtype=np.int64)
+    i = np.minimum((x * bins).astype(np.int64), bins - 1)
+    j = np.minimum((y * bins).astype(np.int64), bins - 1)
+    np.add.at(counts, (i, j), 1)
+    return counts
+
+
+def one_hot_accuracy(scores, labels):
+    """One-hot targets by two index arrays (oh[rows, labels] = 1) against the argmax
+    predictions: the accuracy and the per-class confusion diagonal."""
+    n, classes = scores.shape
+    target = np.zeros((n, classes))
+    target[np.arange(n), labels] = 1.0
+    predicted = np.zeros((n, classes))
+    predicted[np.arange(n), np.argmax(scores, axis=1)] = 1.0
+    hits = (target * predicted).sum(axis=0)
+    return hits.sum() / n, hits
+
+
 # --- complex arithmetic (fractals) ------------------------------------------------------------
 
 def mandelbrot_escape(re, im, max_iter):

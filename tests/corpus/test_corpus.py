@@ -135,6 +135,11 @@ CASES = {
     K.projectile_drag: [(np.array([0.0, 0.0, 10.0, 10.0]), 0.01, 0.1),
                         (np.array([1.0, 2.0, 5.0, 20.0]), 0.01, 0.1)],
     K.pendulum_math: [(np.linspace(0.1, 3.0, 6), 0.05, 40), (np.linspace(-1.0, 1.0, 9), 0.05, 40)],
+    K.knn_indices: [(_grid(7, 2, 75), 3), (_grid(9, 3, 76), 3)],
+    K.histogram_2d_add_at: [(_grid(40, 1, 77)[:, 0], _grid(40, 1, 78)[:, 0], 4),
+                            (_grid(25, 1, 79)[:, 0], _grid(25, 1, 80)[:, 0], 4)],
+    K.one_hot_accuracy: [(_grid(10, 3, 81), _rng(82).integers(0, 3, 10)),
+                         (_grid(13, 3, 83), _rng(84).integers(0, 3, 13))],
 }
 
 # Floating sums whose order may differ (pairwise in NumPy, left to right in a loop).

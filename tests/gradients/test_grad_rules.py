@@ -165,8 +165,6 @@ def test_grad_ys_and_several_targets():
 
 @pytest.mark.parametrize("fn,error,match", [
     (lambda x: ag.gradients(np.sum(x > 0), [x]), TypeError, "floating"),
-    (lambda x: ag.gradients(np.sum(np.reshape(x, (1, 3))[:, np.array([0, 0])]), [x]),
-     NotImplementedError, "integer-array index"),
     (lambda x: ag.gradients(np.sum(np.sort(x)), [x]), NotImplementedError, "'sort'"),
     (lambda x: ag.gradients(np.sum(x), [3.0]), TypeError, "must be a tensor"),
 ])
@@ -240,3 +238,35 @@ def test_complex_linear_algebra_gradients_refuse():
         return ag.gradients(np.linalg.det(a), a)
     with pytest.raises(NotImplementedError, match="det of a complex tensor"):
         f(np.eye(2) * (1 + 1j))
+
+
+# -- several index arrays, take_along_axis, np.add.at (ops/advanced_index.py) -------------
+def test_gradients_through_flat_positions():
+    r, c = np.array([0, 2, 2, 1]), np.array([1, 0, 0, 3])
+    check(lambda a: (a[r, c] ** 2).sum() + np.take_along_axis(a, np.argsort(a, axis=1),
+                                                                axis=1)[:, -1].sum(),
+          np.random.default_rng(3).normal(size=(3, 4)))
+
+    def scatter(a, b):
+        a = a * 1.0
+        np.add.at(a, (r, c), b * b)
+        return (a * a).sum()
+    check(scatter, np.random.default_rng(3).normal(size=(3, 4)), np.random.default_rng(3).normal(size=4), wrt=(0, 1))
+
+
+def test_gradients_of_index_arrays_on_other_axes_and_of_assignments():
+    rng = np.random.default_rng(4)
+    i, j = np.array([2, 0, 2]), np.array([1, 1, 1])  # (2, 1) twice
+
+    def reads(a):  # an index array after a slice, after an int, beside a slice
+        return ((a[:, i] ** 2).sum() + (a[1, :, j] * a[0, :, j]).sum()
+                + np.sin(a[1:, i[:2], j[:2]]).sum())
+
+    def writes(a, v):  # repeated positions: only the last write's value reaches the result
+        b = a * 1.0
+        b[i, j] = v * v
+        b[:, i] = np.cos(b[:, i])
+        b[1:, 0] = v[:2]
+        return (b * b).sum()
+    check(reads, rng.normal(size=(3, 4, 5)))
+    check(writes, rng.normal(size=(3, 4)), rng.normal(size=3), wrt=(0, 1))

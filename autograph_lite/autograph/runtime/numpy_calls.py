@@ -2,7 +2,9 @@
 
 `np.zeros(n)`, `np.empty((n, 3))`, `np.full(n, v)`, ... with a tensor size (or fill
 value) never reach a tensor's `__array_function__` (no array argument), so they are
-routed to the core's staged allocation functions. `np.stack(x)`/`ag.stack(x)` of a
+routed to the core's staged allocation functions; a NumPy array that `np.copyto`,
+`np.fill_diagonal` or `np.add.at` writes tensors into becomes a staged array first (NumPy
+dispatches those on the written array alone). `np.stack(x)`/`ag.stack(x)` of a
 tensor (a list that a staged loop carried as one stacked tensor) is `x` itself, which is
 also what NumPy gives for stacking the rows of an array along axis 0. Inside the loop
 that appends to it, the list is a TensorList (data.py): its stack is its rows so far.
@@ -66,10 +68,15 @@ def overload(f):
         return allocate
     if f is np.stack or f is api.stack:
         return _stack_of_tensor(f)
-    if f is np.copyto:
+    if f is np.copyto or f is np.fill_diagonal:  # (NumPy dispatches these on dst alone)
         def copyto(dst, src, *args, **kwargs):
             return f(data.for_write(dst, _has_symbolic((src,))), src, *args, **kwargs)
         return copyto
+    if isinstance(getattr(f, "__self__", None), np.ufunc) and f.__name__ == "at":
+        def at(a, indices, *args, **kwargs):  # (nor np.add.at on index arrays in a tuple)
+            return f(data.for_write(a, _has_symbolic((indices,) + args)), indices, *args,
+                     **kwargs)
+        return at
     if isinstance(f, np.ufunc):
         def ufunc(*args, out=None, **kwargs):
             if out is None:
