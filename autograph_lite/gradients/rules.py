@@ -292,6 +292,30 @@ def _setitem(s, g):
 
 defgrad("getitem", _getitem)
 defgrad("setitem", _setitem)
+def _sort(s, g):
+    """Each sorted element's gradient goes back to where it came from: the sort is the
+    gather of ``x`` at its (stable) argsort on the last axis, whose adjoint scatters."""
+    x = s.inputs[0]
+    index = {k: npa.reshape(npa.arange(advanced_index.size(x, k)),
+                            tuple(-1 if j == k else 1 for j in range(x.ndim)))
+             for k in range(x.ndim - 1)}
+    index[x.ndim - 1] = _ap("argsort", x)
+    where = advanced_index.positions(x, index)
+    flat = _ap("scatter_add", shape_of(_ravel(x)), _ravel(where), _ravel(g[0]))
+    return [_ap("reshape_as", flat, x)]
+
+
+defgrad("sort", _sort)
+
+
+def _cumprod(s, g):
+    axis, x = s.attrs.get("axis"), s.inputs[0]
+    if axis is None:  # (over the flattened array)
+        return [_ap("reshape_as", _ap("cumprod_vjp", _ravel(x), g[0], axis=0), x)]
+    return [_ap("cumprod_vjp", x, g[0], axis=axis % x.ndim)]
+
+
+defgrad("cumprod", _cumprod)
 # np.add.at: x passes through; each added row's gradient is the output's row it went to
 defgrad("add_at", lambda s, g: [g[0], None,
                                 _ap("getitem", g[0], s.inputs[1], spec=(("gather", 1),))])
@@ -427,5 +451,5 @@ defgrad("solve", _solve)
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
 # wait for complex gradients; cumprod for a rule exact at zeros; list_push for the list
 # stack; vectorized_map for a map of the body's sweep.
-PENDING = frozenset({"conjugate", "real", "imag", "cumprod",
+PENDING = frozenset({"conjugate", "real", "imag",
                      "list_push", "vectorized_map"})

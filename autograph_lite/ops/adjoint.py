@@ -1,4 +1,5 @@
-"""``sum_to`` and ``scatter_add``, ops that only gradients stage, and ``add_at``.
+"""``sum_to``, ``scatter_add`` and ``cumprod_vjp``, ops that only gradients stage, and
+``add_at``.
 
 ``scatter_add(like, idx, g)``: the gradient of a gather ``x[idx]`` on the first axis:
 zeros of ``like``'s shape with each row ``g[j]`` added at row ``idx[j]`` (a repeated index
@@ -140,3 +141,55 @@ defop("add_at", infer=_add_at_infer, eager=_add_at_eager, lower=_add_at_lower,
       layout="first", updates_input=True,
       doc="np.add.at on the first axis: x with row g[j] added at row idx[j] for each j in "
           "order (a repeated index adds up)")
+
+
+def _cumprod_vjp_infer(in_types, axis):
+    x, g = in_types
+    return [TensorType(np.result_type(x.dtype, g.dtype), x.shape)]
+
+
+def _cumprod_vjp_eager(x, g, axis):
+    """dx_i = P_{i-1} S_i along ``axis``: P the products before i, S_i = g_i + x_{i+1}
+    S_{i+1}; no division, so exact where elements are zero."""
+    x, g = np.moveaxis(np.asarray(x), axis, -1), np.moveaxis(np.asarray(g), axis, -1)
+    out = np.empty(x.shape, np.result_type(x, g))
+    before = np.ones(x.shape[:-1], out.dtype)
+    for i in range(x.shape[-1]):
+        out[..., i] = before
+        before = before * x[..., i]
+    s = np.zeros(x.shape[:-1], out.dtype)
+    for i in reversed(range(x.shape[-1])):
+        s = g[..., i] + (s * x[..., i + 1] if i + 1 < x.shape[-1] else s)
+        out[..., i] *= s
+    return np.moveaxis(out, -1, axis)[()]
+
+
+def _cumprod_vjp_lower(em, node):
+    x, g = node.inputs
+    out, axis = node.outputs[0], node.attrs["axis"]
+    dt = out.type.dtype
+    src, gs, name = em.name(x), em.name(g), em.new(out)
+    dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
+    em.line(f"{name} = {em.alloc(dims, dt)}")
+    n = dims[axis]
+    with em.loops(dims[:axis] + dims[axis + 1:]) as idx:
+        def at(i):
+            return ", ".join(idx[:axis] + [i] + idx[axis:])
+        before, s, i = em.fresh("before"), em.fresh("s"), em.fresh("i")
+        em.line(f"{before} = {em.lit(1, dt)}")
+        with em.block(f"for {i} in range({n}):"):
+            em.line(f"{name}[{at(i)}] = {before}")
+            em.line(f"{before} = {before} * {src}[{at(i)}]")
+        em.line(f"{s} = {em.lit(0, dt)}")
+        with em.block(f"for {i} in range({n} - 1, -1, -1):"):
+            with em.block(f"if {i} + 1 < {n}:"):
+                em.line(f"{s} = {s} * {src}[{at(f'{i} + 1')}]")
+            em.line(f"{s} = {s} + {gs}[{at(i)}]")
+            em.line(f"{name}[{at(i)}] = {name}[{at(i)}] * {s}")
+    return None
+
+
+defop("cumprod_vjp", infer=_cumprod_vjp_infer, eager=_cumprod_vjp_eager,
+      lower=_cumprod_vjp_lower, differentiable=False,
+      doc="the gradient of np.cumprod along attr axis: input 1 (the output's gradient) "
+          "carried back through the running products without dividing")

@@ -35,7 +35,7 @@ def _sort_lower(numpy_call):
 
 
 defop("sort", infer=_sorted_infer(), eager=lambda x: np.sort(np.asarray(x), axis=-1),
-      lower=_sort_lower("np.sort({})"), differentiable=False,
+      lower=_sort_lower("np.sort({})"),
       doc="np.sort along the last axis (NaNs last, as NumPy)")
 defop("argsort", infer=_sorted_infer(dtypes.int64),
       eager=lambda x: np.argsort(np.asarray(x), axis=-1, kind="stable"),
