@@ -16,7 +16,9 @@ the broadcast dims where the advanced indices are when they sit together, else f
 shaped back (then written into ``x[basic]``): a new value, which the mutation machinery
 writes into every alias as it does any write. Each index is bounds-checked on its own
 axis with NumPy's words (the ``wrap_index`` op); a repeated position in a write keeps the
-last value, as NumPy's.
+last value, as NumPy's. A boolean mask of 2+ dims over some of the axes is first replaced
+by its coordinate arrays (NumPy's ``nonzero``, which is what NumPy indexes with), a 1-D
+mask beside other arrays by its positions.
 """
 import numpy as np
 
@@ -39,6 +41,64 @@ def needs_flat(spec, ndim):
     if arrays == 0 or sum(1 for s in spec if s[0] not in ("new", "ellipsis")) > ndim:
         return False  # (too many indices: the indexing op says so)
     return not advanced_items(expand_spec(spec, ndim))[1]
+
+
+def _nd_mask(v):
+    return isinstance(v, (Tensor, np.ndarray)) and v.dtype == dtypes.bool_ and v.ndim >= 2
+
+
+def masks_as_coordinates(x, index):
+    """``index`` with each boolean array of 2+ dims replaced by its coordinate arrays
+    (NumPy's ``nonzero``: the True elements in C order, which is what NumPy indexes), each
+    checked against the axes it covers (while tracing, or by a staged check); ``index``
+    itself when it has none. (A mask of ``x``'s whole shape alone is indexing.py's
+    ``_whole_mask``, one 1-D mask over the raveled array.)"""
+    items = index if isinstance(index, tuple) else (index,)
+    if not any(_nd_mask(v) for v in items):
+        return index
+    width = [v.ndim if isinstance(v, (Tensor, np.ndarray)) and v.dtype == dtypes.bool_
+             else 0 if v is None or v is Ellipsis else 1 for v in items]
+    out, axis = [], 0
+    for v, w in zip(items, width):
+        if v is Ellipsis:
+            axis += max(0, x.ndim - sum(width))
+        elif _nd_mask(v):
+            if axis + w > x.ndim:
+                raise IndexError(f"too many indices for a tensor of rank {x.ndim}")
+            for j in range(w):
+                _check_mask_axis(size(x, axis + j), size(v, j), axis + j)
+            out.extend(_coordinates(v))
+            axis += w
+            continue
+        out.append(v)
+        axis += w
+    return tuple(out)
+
+
+def _check_mask_axis(n, m, axis):
+    if isinstance(n, int) and isinstance(m, int):
+        if n != m:
+            raise IndexError(mask_mismatch(axis, n, m))
+        return
+    apply("assert", apply("equal", n, m), error="IndexError",
+          message=f"boolean index did not match indexed array along axis {axis}")
+
+
+def _coordinates(mask):
+    if not isinstance(mask, Tensor):
+        return np.nonzero(mask)
+    sizes = [size(mask, j) for j in range(mask.ndim)]
+    total = 1
+    for n in sizes:
+        total = _mul(total, n)
+    every = apply("range", 0, total, 1, dtype=dtypes.int64,
+                  length=total if isinstance(total, int) else None)
+    where = apply("getitem", every, _ravel(mask), spec=(("mask", 1),))
+    out, stride = [], 1
+    for n in reversed(sizes):
+        out.append(apply("mod", apply("floor_divide", where, stride), n))
+        stride = _mul(stride, n)
+    return out[::-1]
 
 
 def split(ndim, spec, tensors):

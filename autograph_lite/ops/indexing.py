@@ -217,6 +217,7 @@ def getitem(x, index):
     whole = _whole_mask(x, index)
     if whole is not None:
         return getitem(*whole)
+    index = _located(advanced_index.masks_as_coordinates, x, index)
     spec, tensors = encode_index(index)
     if advanced_index.needs_flat(spec, np.ndim(x)):
         return _located(advanced_index.gather, x, spec, tensors)
@@ -253,6 +254,7 @@ def setitem(x, index, value):
     whole = _whole_mask(x, index)
     if whole is not None:  # the raveled update, shaped back (a new value: functional)
         return apply("reshape_as", setitem(*whole, value), x)
+    index = _located(advanced_index.masks_as_coordinates, x, index)
     spec, tensors = encode_index(index)
     if advanced_index.needs_flat(spec, np.ndim(x)):
         return _located(advanced_index.scatter, x, spec, tensors, value)

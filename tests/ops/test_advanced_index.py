@@ -230,3 +230,39 @@ def test_numpy_arrays_made_while_tracing_take_tensor_writes():
         np.fill_diagonal(d, v.sum())
         return counts, d
     agree(f, np.array([0, 2, 2]), np.array([1, 1, 1]), np.arange(3.0))
+
+
+# -- boolean masks over some of the axes: NumPy's nonzero coordinates ---------------------------
+def test_a_mask_over_the_first_axes_reads_and_writes():
+    def recolor(img):
+        bright = img.sum(axis=2) > 380          # (H, W) over an (H, W, 3) image
+        out = img.copy()
+        out[bright] = [255, 0, 0]
+        return out, img[bright], img[..., 0][bright], img[:, img[0] > 100]
+
+    def bump(a, m):
+        a[m] += 1.5
+        b = a[1:]
+        b[m[1:]] *= 2.0                         # through a view of the argument
+        return a[m]
+    agree(recolor, RNG.integers(0, 255, size=(4, 5, 3)).astype(np.uint8), exact=True)
+    agree(bump, RNG.normal(size=(3, 4, 2)), RNG.random((3, 4)) > 0.5)
+
+
+MASKED = shared_functions(lambda a, m: a[m].sum(axis=0))
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (5, 2)])
+def test_a_mask_over_the_first_axes_with_sizes_known_at_run_time(shape):
+    a = RNG.normal(size=shape + (2,))
+    agree(lambda a, m: a[m].sum(axis=0), a, RNG.random(shape) > 0.4, functions=MASKED)
+
+
+def test_a_mask_that_does_not_cover_its_axes_is_numpys_index_error():
+    errors = []
+    agree(lambda a, m: a[m], np.zeros((3, 4, 2)), np.ones((3, 3), bool), errors=errors)
+    agree(lambda a, m: a[m].sum(axis=0), np.zeros((3, 4, 2)), np.ones((3, 3), bool),
+          errors=errors, functions=MASKED)  # (relaxed sizes: checked when the call runs)
+    assert len(errors) == 8
+    assert all("boolean index did not match indexed array along axis 1" in m
+               for _, _, m in errors), errors
