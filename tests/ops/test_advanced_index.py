@@ -266,3 +266,22 @@ def test_a_mask_that_does_not_cover_its_axes_is_numpys_index_error():
     assert len(errors) == 8
     assert all("boolean index did not match indexed array along axis 1" in m
                for _, _, m in errors), errors
+
+
+ADD_AT = shared_functions(lambda a, i, j, b: (np.add.at(a, (i, j), b), a)[1])
+ALONG = shared_functions(lambda a, k: np.take_along_axis(a, k, axis=1))
+
+
+@given(st.data())
+def test_property_add_at_repeats_and_take_along_axis(data):
+    rows, cols = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
+    m = data.draw(st.integers(1, 9))
+    i = np.array(data.draw(st.lists(st.integers(-rows, rows - 1), min_size=m, max_size=m)))
+    j = np.array(data.draw(st.lists(st.integers(-cols, cols - 1), min_size=m, max_size=m)))
+    b = np.array(data.draw(st.lists(st.floats(-4, 4, width=32), min_size=m, max_size=m)))
+    a = np.arange(rows * cols, dtype=np.float64).reshape(rows, cols)
+    agree(lambda a, i, j, b: (np.add.at(a, (i, j), b), a)[1], a, i, j, b, functions=ADD_AT,
+          exact=True)  # (every position's values added in index order, as NumPy's)
+    k = np.array(data.draw(st.lists(st.integers(-cols, cols - 1), min_size=rows * 2,
+                                    max_size=rows * 2))).reshape(rows, 2)
+    agree(lambda a, k: np.take_along_axis(a, k, axis=1), a, k, functions=ALONG, exact=True)
