@@ -94,9 +94,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "reduce" and ufunc in reduce:
         return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
-    front = _tables()[3].get(getattr(ufunc, method)) if method == "at" else None
-    if front is not None and _symbolic_in(inputs):  # (np.add.at: a front claims it)
-        return array_function(getattr(ufunc, method), inputs, kwargs)
+    if method == "at" and ufunc.at in _tables()[3] and _symbolic_in(inputs):
+        return array_function(ufunc.at, inputs, kwargs)  # (np.add.at: a front claims it)
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)

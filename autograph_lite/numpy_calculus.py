@@ -14,8 +14,8 @@ numpy/lib/_polynomial_impl.py) so that dtypes and bits agree:
 import numpy as np
 
 from . import numpy_api as npa
-from .numpy_composites import diff, one_axis, size_of
-from .ops.dispatch import apply, convert_to_tensor
+from .numpy_composites import diff, one_axis
+from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.registry import public
 from .tensor import Tensor
 

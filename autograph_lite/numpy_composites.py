@@ -16,7 +16,7 @@ import numpy as np
 from . import dtypes, mutation
 from . import numpy_api as npa
 from .ops import linalg
-from .ops.dispatch import apply, convert_to_tensor
+from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
 from .tensor import EagerTensor, SymbolicTensor, Tensor
@@ -31,12 +31,6 @@ def static_int(v, what):
 
 def _ints(v, what):
     return tuple(static_int(x, what) for x in (v if isinstance(v, (tuple, list)) else (v,)))
-
-
-def size_of(x, axis):
-    """The size of ``x`` along ``axis``: a Python int when static, else a 0-d tensor."""
-    n = x.shape[axis]
-    return n if n is not None else apply("dim", x, axis=axis)
 
 
 def _max(n, k):

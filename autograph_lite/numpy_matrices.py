@@ -23,8 +23,8 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import mutation
 from . import numpy_api as npa
-from .numpy_composites import flip, size_of, static_int
-from .ops.dispatch import apply, convert_to_tensor
+from .numpy_composites import flip, static_int
+from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.registry import public
 from .tensor import SymbolicTensor
 

@@ -18,9 +18,9 @@ import builtins
 import numpy as np
 
 from . import mutation, numpy_api as npa
-from .numpy_composites import one_axis, size_of, static_int
+from .numpy_composites import one_axis, static_int
 from .ops import advanced_index
-from .ops.dispatch import apply, convert_to_tensor
+from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.index_spec import encode_index
 from .ops.indexing import setitem
 from .ops.registry import public
@@ -172,9 +172,7 @@ def _along_axis(arr, indices, axis, what):
     if index.ndim != x.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     ax = one_axis(static_int(axis, f"{what}'s axis"), x.ndim)
-    return x, tuple(index if k == ax else npa.reshape(
-        npa.arange(size_of(x, k)), tuple(-1 if j == k else 1 for j in builtins.range(x.ndim)))
-        for k in builtins.range(x.ndim))
+    return x, tuple(advanced_index.along_axis(x, index, ax).values())
 
 
 @public("np.take_along_axis")
@@ -216,13 +214,12 @@ def fill_diagonal(a, val, wrap=False):
         step, end = cols + 1, None if wrap else cols * cols
     else:
         sizes = [size_of(x, k) for k in builtins.range(x.ndim)]
-        if any(isinstance(n, int) and isinstance(sizes[0], int) and n != sizes[0]
-               for n in sizes):
-            raise ValueError("All dimensions of input must be of equal length")
+        unequal = "All dimensions of input must be of equal length"
         for n in sizes[1:]:
             if not (isinstance(n, int) and isinstance(sizes[0], int)):
-                apply("assert", n == sizes[0], error="ValueError",
-                      message="All dimensions of input must be of equal length")
+                apply("assert", n == sizes[0], error="ValueError", message=unequal)
+            elif n != sizes[0]:
+                raise ValueError(unequal)
         step, end = 1 + _cumulative_sizes(sizes), None
     flat = npa.ravel(x)
     total = size_of(flat, 0)
@@ -268,12 +265,8 @@ def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
         if not advanced:  # (no position can repeat: a[basic] += b)
             mutation.write(target, basic, apply("add", x[basic], value))
             return
-        view = x[basic]
-        where = advanced_index.positions(view, advanced)
-        rows = apply("broadcast_to", value, where)
-        flat = apply("add_at", npa.ravel(view), npa.ravel(where), npa.ravel(rows))
-        updated = apply("reshape_as", flat, view)
-        mutation.write(target, basic, updated)
+        mutation.store(target, advanced_index.scatter(x, spec, tensors, value, add=True),
+                       _never)
     return at
 
 

@@ -21,8 +21,7 @@ import operator
 import numpy as np
 
 from . import numpy_api as npa
-from .numpy_composites import size_of
-from .ops.dispatch import apply, convert_to_tensor
+from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.registry import public
 from .tensor import Tensor
 

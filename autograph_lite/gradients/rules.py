@@ -12,7 +12,8 @@ import numpy as np
 
 from .. import numpy_api as npa
 from ..ops import advanced_index
-from ..ops.dispatch import apply as _ap
+from ..ops.advanced_index import GATHER
+from ..ops.dispatch import apply as _ap, size_of
 from ..ops.index_spec import encode_index
 from ..ops.registry import defgrad
 
@@ -261,7 +262,7 @@ def _ravel(v):
 def _getitem(s, g):
     spec = s.attrs["spec"]
     n = len(s.inputs) - 1
-    if len(spec) == 1 and spec[0] == ("gather", 1):  # x[idx]: repeated rows add up
+    if tuple(spec) == GATHER:  # x[idx]: repeated rows add up
         return [_ap("scatter_add", shape_of(s.inputs[0]), s.inputs[1], g[0]), None]
     if any(part[0] == "gather" for part in spec):  # (several arrays, another axis)
         where, y, _, back = _flat(s)
@@ -282,25 +283,24 @@ def _setitem(s, g):
     where, y, view, _ = _flat(s)
     gy = view(g[0])
     flat = _ravel(where)
-    order = npa.arange(advanced_index.size(flat, 0))
+    order = npa.arange(size_of(flat, 0))
     last = _ap("setitem", npa.full_like(_ravel(y), -1, dtype=np.int64), order, flat,
-               spec=(("gather", 1),))  # (each position: the number of its last write)
-    kept = _ap("reshape_as", _ap("getitem", last, flat, spec=(("gather", 1),)) == order, where)
-    dv = npa.where(kept, _ap("getitem", _ravel(gy), where, spec=(("gather", 1),)), 0.0)
+               spec=GATHER)  # (each position: the number of its last write)
+    kept = _ap("reshape_as", _ap("getitem", last, flat, spec=GATHER) == order, where)
+    dv = npa.where(kept, _ap("getitem", _ravel(gy), where, spec=GATHER), 0.0)
     return [dx, dv] + [None] * len(tensors)
 
 
 defgrad("getitem", _getitem)
 defgrad("setitem", _setitem)
+
+
 def _sort(s, g):
     """Each sorted element's gradient goes back to where it came from: the sort is the
     gather of ``x`` at its (stable) argsort on the last axis, whose adjoint scatters."""
     x = s.inputs[0]
-    index = {k: npa.reshape(npa.arange(advanced_index.size(x, k)),
-                            tuple(-1 if j == k else 1 for j in range(x.ndim)))
-             for k in range(x.ndim - 1)}
-    index[x.ndim - 1] = _ap("argsort", x)
-    where = advanced_index.positions(x, index)
+    where = advanced_index.positions(
+        x, advanced_index.along_axis(x, _ap("argsort", x), x.ndim - 1))
     flat = _ap("scatter_add", shape_of(_ravel(x)), _ravel(where), _ravel(g[0]))
     return [_ap("reshape_as", flat, x)]
 
@@ -317,8 +317,7 @@ def _cumprod(s, g):
 
 defgrad("cumprod", _cumprod)
 # np.add.at: x passes through; each added row's gradient is the output's row it went to
-defgrad("add_at", lambda s, g: [g[0], None,
-                                _ap("getitem", g[0], s.inputs[1], spec=(("gather", 1),))])
+defgrad("add_at", lambda s, g: [g[0], None, _ap("getitem", g[0], s.inputs[1], spec=GATHER)])
 
 
 def _join(stacked):

@@ -25,7 +25,7 @@ import numpy as np
 from .. import dtypes
 from ..ir.types import broadcast_shapes
 from ..tensor import Tensor
-from .dispatch import apply
+from .dispatch import apply, size_of
 from .index_spec import advanced_items, encode_index, expand_spec, mask_mismatch
 
 _WHOLE = slice(None)
@@ -66,7 +66,7 @@ def masks_as_coordinates(x, index):
             if axis + w > x.ndim:
                 raise IndexError(f"too many indices for a tensor of rank {x.ndim}")
             for j in range(w):
-                _check_mask_axis(size(x, axis + j), size(v, j), axis + j)
+                check_mask_axis(size_of(x, axis + j), size_of(v, j), axis + j)
             out.extend(_coordinates(v))
             axis += w
             continue
@@ -75,7 +75,9 @@ def masks_as_coordinates(x, index):
     return tuple(out)
 
 
-def _check_mask_axis(n, m, axis):
+def check_mask_axis(n, m, axis):
+    """NumPy's IndexError when a boolean index's size ``m`` is not the size ``n`` of the
+    ``axis`` it covers: while tracing when both are ints, else a staged check."""
     if isinstance(n, int) and isinstance(m, int):
         if n != m:
             raise IndexError(mask_mismatch(axis, n, m))
@@ -87,13 +89,11 @@ def _check_mask_axis(n, m, axis):
 def _coordinates(mask):
     if not isinstance(mask, Tensor):
         return np.nonzero(mask)
-    sizes = [size(mask, j) for j in range(mask.ndim)]
+    sizes = [size_of(mask, j) for j in range(mask.ndim)]
     total = 1
     for n in sizes:
         total = _mul(total, n)
-    every = apply("range", 0, total, 1, dtype=dtypes.int64,
-                  length=total if isinstance(total, int) else None)
-    where = apply("getitem", every, _ravel(mask), spec=(("mask", 1),))
+    where = apply("getitem", _arange(total), _ravel(mask), spec=(("mask", 1),))
     out, stride = [], 1
     for n in reversed(sizes):
         out.append(apply("mod", apply("floor_divide", where, stride), n))
@@ -118,6 +118,20 @@ def split(ndim, spec, tensors):
     return tuple(basic), advanced
 
 
+def _arange(n):
+    """``np.arange(n)`` as int64 for a size ``n`` known while tracing or not."""
+    return apply("range", 0, n, 1, dtype=dtypes.int64, length=n if isinstance(n, int) else None)
+
+
+def along_axis(x, index, axis):
+    """{``axis``: ``index``, every other axis k: ``arange(x.shape[k])`` shaped to broadcast
+    along k}: the advanced index of NumPy's ``take_along_axis`` (for ``positions``)."""
+    def run(k):
+        shape = tuple(-1 if j == k else 1 for j in range(x.ndim))
+        return apply("reshape", _arange(size_of(x, k)), shape=shape)
+    return {k: index if k == axis else run(k) for k in range(x.ndim)}
+
+
 def _shape(v):
     return tuple(v.shape) if isinstance(v, (Tensor, np.ndarray)) else np.shape(v)
 
@@ -139,12 +153,6 @@ def _trailing(v, k):
     for _ in range(k):
         v = apply("expand_dims", v, axis=v.ndim) if isinstance(v, Tensor) else v[..., None]
     return v
-
-
-def size(x, axis):
-    """``x``'s size on ``axis``: an int when known while tracing, else a 0-d tensor."""
-    n = x.shape[axis]
-    return n if n is not None else apply("dim", x, axis=axis)
 
 
 def wrapped(i, n, axis):
@@ -191,25 +199,17 @@ def _mask_positions(mask, n, axis):
     if mask.ndim != 1:
         raise IndexError("a boolean mask of 2 or more dims is supported alone and of the "
                          "array's own shape (x[m] with m.shape == x.shape)")
-    m = mask.shape[0]
-    if isinstance(n, int) and m is not None:
-        if m != n:
-            raise IndexError(mask_mismatch(axis, n, m))
-    else:
-        apply("assert", (m if m is not None else apply("dim", mask, axis=0)) == n,
-              error="IndexError", message=f"boolean index did not match indexed array along "
-                                          f"axis {axis}")
+    check_mask_axis(n, size_of(mask, 0), axis)
     if not isinstance(mask, Tensor):
         return np.flatnonzero(mask)
-    every = apply("range", 0, n, 1, dtype=dtypes.int64, length=n if isinstance(n, int) else None)
-    return apply("getitem", every, mask, spec=(("mask", 1),))
+    return apply("getitem", _arange(n), mask, spec=(("mask", 1),))
 
 
 def positions(y, advanced):
     """The int64 array of C-order offsets into ``y.ravel()`` that ``y[index]`` reads, for
     ``advanced`` {axis: index} and every other axis taken whole, shaped as NumPy's result."""
     n = y.ndim
-    sizes = [size(y, k) for k in range(n)]
+    sizes = [size_of(y, k) for k in range(n)]
     strides = [1] * n
     for k in range(n - 2, -1, -1):
         strides[k] = _mul(strides[k + 1], sizes[k + 1])
@@ -227,9 +227,7 @@ def positions(y, advanced):
     flat = _trailing(flat, len(after))
     for at, k in enumerate(before + after):
         dim = at if at < len(before) else at + rank - len(before) - len(after)
-        length = sizes[k] if isinstance(sizes[k], int) else None
-        run = apply("range", 0, sizes[k], 1, dtype=dtypes.int64, length=length)
-        flat = _add(flat, _trailing(_mul(run, strides[k]), rank - dim - 1))
+        flat = _add(flat, _trailing(_mul(_arange(sizes[k]), strides[k]), rank - dim - 1))
     return flat
 
 
@@ -245,14 +243,14 @@ def _ravel(v):
     return apply("reshape", v, shape=(-1,))
 
 
-_GATHER = (("gather", 1),)
+GATHER = (("gather", 1),)  # (the spec of x[idx]: one index array, on the first axis)
 
 
 def gather(x, spec, tensors):
-    """``x[index]`` for ``spec`` with several integer arrays (is_multi)."""
+    """``x[index]`` for ``spec`` with several integer arrays (``needs_flat``)."""
     basic, advanced = split(x.ndim, spec, tensors)
     y = _basic(x, basic)
-    return apply("getitem", _ravel(y), positions(y, advanced), spec=_GATHER)
+    return apply("getitem", _ravel(y), positions(y, advanced), spec=GATHER)
 
 
 def fitted(value, where):
@@ -273,9 +271,10 @@ def fitted(value, where):
     return _ravel(apply("broadcast_to", value, where))
 
 
-def scatter(x, spec, tensors, value):
+def scatter(x, spec, tensors, value, add=False):
     """``x`` with ``x[index] = value`` for ``spec`` with several integer arrays (a new
-    value)."""
+    value); ``add``: with ``value`` added at each position instead, unbuffered
+    (``np.add.at``: a repeated position adds every value, in order)."""
     basic, advanced = split(x.ndim, spec, tensors)
     if None in basic:
         raise NotImplementedError("an assignment through an index with several integer "
@@ -283,7 +282,11 @@ def scatter(x, spec, tensors, value):
                                   "without the None")
     y = _basic(x, basic)
     where = positions(y, advanced)
-    flat = apply("setitem", _ravel(y), fitted(value, where), _ravel(where), spec=_GATHER)
+    if add:
+        rows = _ravel(apply("broadcast_to", value, where))
+        flat = apply("add_at", _ravel(y), _ravel(where), rows)
+    else:
+        flat = apply("setitem", _ravel(y), fitted(value, where), _ravel(where), spec=GATHER)
     updated = apply("reshape_as", flat, y)
     if y is x:
         return updated

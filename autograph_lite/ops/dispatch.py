@@ -147,6 +147,13 @@ def apply(name, *args, **attrs):
     return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)
 
 
+def size_of(x, axis):
+    """``x``'s size on ``axis``: an int when known while tracing, else a 0-d tensor (the
+    ``dim`` op), for compositions that work with either."""
+    n = x.shape[axis]
+    return n if n is not None else apply("dim", x, axis=axis)
+
+
 def stage_node(name, values, attrs, out_types, regions=(), loc=None):
     """Adds a node whose types are already known (control flow builds these)."""
     graph = current_graph()

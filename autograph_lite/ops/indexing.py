@@ -10,7 +10,7 @@ from .. import dtypes, errors
 from ..ir.types import TensorType, broadcast_shapes
 from ..tensor import SymbolicTensor, Tensor, to_numpy_value
 from . import advanced_index
-from .dispatch import apply
+from .dispatch import apply, size_of
 from .index_spec import advanced_items, decode, encode_index, expand_spec, mask_mismatch
 from .registry import defop
 
@@ -202,14 +202,8 @@ def _whole_mask(x, index):
     xt = x if isinstance(x, Tensor) else to_numpy_value(x)
     if index.ndim < 2 or index.ndim != xt.ndim:
         return None
-    for k, (n, m) in enumerate(zip(xt.shape, index.shape)):
-        if n is not None and m is not None:
-            if n != m:
-                raise IndexError(mask_mismatch(k, n, m))
-        else:
-            apply("assert", apply("dim", x, axis=k) == apply("dim", index, axis=k),
-                  message=f"boolean index did not match indexed array along axis {k}",
-                  error="IndexError")
+    for k in range(xt.ndim):
+        advanced_index.check_mask_axis(size_of(xt, k), size_of(index, k), k)
     return apply("reshape", x, shape=(-1,)), apply("reshape", index, shape=(-1,))
 
 
@@ -280,9 +274,9 @@ def _wrap_eager(i, n, axis):
 def _wrap_lower(em, node):
     i, n = (em.name(v) for v in node.inputs)
     site = em.site(node, node.attrs["axis"])
-    fn = "wrap_indices" if node.inputs[0].type.ndim else "index"
-    call = f"rt.{fn}({i}, {n}, {site})"
-    return call if node.inputs[0].type.ndim else f"np.int64({call})"
+    if node.inputs[0].type.ndim:
+        return f"rt.wrap_indices({i}, {n}, {site})"
+    return f"np.int64(rt.index({i}, {n}, {site}))"
 
 
 # (several integer-array indices at once are one gather on flat positions: advanced_index.py)
