@@ -1,4 +1,5 @@
-"""The command line: ``autograph-lite show FILE.py:FUNC [--stage ...] [--signature ...]``.
+"""The command line: ``autograph-lite show FILE.py:FUNC [--stage ...] [--signature ...]``
+and ``autograph-lite export FILE.py:FUNC [--signature ...] [-o OUT.py]``.
 
 ``show`` prints one stage of a function's journey (SPEC §7):
 
@@ -11,6 +12,8 @@ where ``cf = Function.get_concrete_function(*specs)`` and the specs come from
 a scalar, ``None`` or ``?`` any size; other items are Python literals such as ``2`` or
 ``True``, and ``name=...`` items are keyword arguments). ``graph`` and ``kernel`` need
 ``--signature`` unless the function was decorated with an ``input_signature``.
+
+``export`` writes ``cf.export``'s module (SPEC §6) to ``-o OUT.py``, or prints it.
 
 Usage errors (a bad file, a missing function, a signature that does not parse or is
 missing) print one line on stderr and exit with status 2; an error raised by the user's
@@ -42,7 +45,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser():
-    p = _Parser(prog=PROG, description="Show what autograph_lite makes of a function.")
+    p = _Parser(prog=PROG, description="Show what autograph_lite makes of a function, or "
+                                           "export it as a standalone module.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     show = sub.add_parser("show", help="print the converted source, the traced graph or the "
                                        "generated kernel of FILE.py:FUNC")
@@ -51,6 +55,13 @@ def _parser():
     show.add_argument("--backend", choices=("cpu", "cuda"), default="cpu")
     show.add_argument("--signature", metavar="SPEC", default=None,
                       help='argument types, e.g. "float32[None,3], int64[]"')
+    export = sub.add_parser("export", help="write a standalone module (NumPy and Numba only) "
+                                           "that reproduces FILE.py:FUNC for one signature")
+    export.add_argument("target", metavar="FILE.py:FUNC")
+    export.add_argument("--signature", metavar="SPEC", default=None,
+                        help='argument types, e.g. "float32[None,3], int64[]"')
+    export.add_argument("-o", "--output", metavar="OUT.py", default=None,
+                        help="the module to write (default: print it)")
     return p
 
 
@@ -60,8 +71,9 @@ def main(argv=None):
     try:
         args = _parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("missing command (try 'show FILE.py:FUNC')")
-        text = _show(args)
+            raise UsageError("missing command (try 'show FILE.py:FUNC' or "
+                             "'export FILE.py:FUNC --signature SPEC')")
+        text = _show(args) if args.command == "show" else _export(args)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
     except UsageError as e:
@@ -320,3 +332,22 @@ def _show(args):
     except Exception as e:
         raise UserCodeError(f"generating the {args.backend} kernel failed: "
                             f"{type(e).__name__}: {e}") from None
+
+
+def _export(args):
+    """``export``: the module's text (printed), or written to ``--output`` with one line
+    saying where; a function that cannot be exported (a callback) is exit status 1."""
+    from .backends import export
+    obj, owner = load_target(args.target)
+    cf = concrete_function(obj, owner, args.signature)
+    if args.output is not None and not os.path.isdir(os.path.dirname(args.output) or "."):
+        raise UsageError(f"no such folder for --output: {os.path.dirname(args.output)}")
+    try:
+        text = export.export_source(cf)
+    except ValueError as e:
+        raise UserCodeError(str(e)) from None
+    if args.output is None:
+        return text
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    return f"wrote {args.output}: {export.describe(cf)}"

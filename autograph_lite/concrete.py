@@ -14,8 +14,7 @@ import numpy as np
 
 from . import contiguity, nest
 from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
-from .backends import interpreter
-from .ops.index_spec import mask_mismatch
+from .backends import export_runtime, interpreter
 from .tensor import EagerTensor, TensorSpec
 from .variables import Variable, captures_of
 
@@ -23,15 +22,8 @@ from .variables import Variable, captures_of
 def _index_error(exc, sites):
     """A kernel's bounds-check error (cpu_runtime.index, gather_index, mask_index) in
     NumPy's words at the user's line, or None for any other error."""
-    from .backends import cpu_runtime  # a kernel ran: Numba is imported already
-    if not (isinstance(exc, IndexError) and len(exc.args) == 4
-            and exc.args[0] in (cpu_runtime.INDEX_ERROR, cpu_runtime.MASK_ERROR)):
-        return None
-    i, n, site = exc.args[1:]
-    loc, axis = sites[site]
-    text = (f"index {i} is out of bounds for axis {axis} with size {n}"
-            if exc.args[0] == cpu_runtime.INDEX_ERROR else mask_mismatch(axis, n, i))
-    return IndexError(text + (f" (at {loc})" if loc else ""))
+    text = export_runtime.located_text(exc, sites)
+    return None if text is None else IndexError(text)
 
 
 class ConcreteFunction:
@@ -90,6 +82,12 @@ class ConcreteFunction:
             self._kernel = generator.generate(self.graph)
             self._source = self._kernel.source
         return self._source
+
+    def export(self, path):
+        """Writes a standalone Python module (NumPy and Numba only) that reproduces this
+        signature's compiled function (SPEC §6; backends/export.py); returns ``path``."""
+        from .backends import export
+        return export.export(self, path)
 
     def __call__(self, *args, **kwargs):
         f = self.function
@@ -341,21 +339,12 @@ def _check_written(name, graph, leaves, flat):
         if not a.flags.writeable:
             raise ValueError("assignment destination is read-only")
         for j, b in enumerate(flat):
-            if j != i and isinstance(b, np.ndarray) and _overlap(a, b):
+            if j != i and isinstance(b, np.ndarray) and export_runtime.overlap(a, b):
                 other = graph.inputs[j].hint or f"#{j}"
                 raise ValueError(
                     f"{name}(): arguments '{param}' and '{other}' share memory and {name} "
                     f"writes into '{param}'; pass a copy (e.g. {other}.copy()) so that each "
                     f"argument is a separate array")
-
-
-def _overlap(a, b):
-    if not np.may_share_memory(a, b):
-        return False
-    try:
-        return np.shares_memory(a, b, max_work=100_000)
-    except np.exceptions.TooHardError:  # undecided: refuse rather than risk it
-        return True
 
 
 def _tensor_leaves(args):

@@ -55,6 +55,17 @@ def used_inputs(graph):
     return dict(graph.__dict__.get(_USED, {}))
 
 
+def used_by_input(graph):
+    """``used_inputs`` by graph input position instead of argument leaf (export.py)."""
+    used, known = used_inputs(graph), graph.__dict__.get(_INPUTS, {})
+    out = {}
+    for i, v in enumerate(graph.inputs):
+        leaf, flag = known.get(v.id, (None, None))
+        if leaf is not None and leaf in used:
+            out[i] = flag
+    return out
+
+
 def _input_flag(value):
     root = root_graph(value.graph)
     known = root.__dict__.get(_INPUTS, {}).get(value.id)

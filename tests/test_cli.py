@@ -135,7 +135,9 @@ def test_converted_stage_is_default(capsys, module_file):
     (["show", "{file}:scale", "--stage", "graph", "--signature", "float32[3]"],
      "missing a required argument"),
     (["show", "{file}:scale", "--stage", "bogus"], "invalid choice"),
-    (["export", "{file}:scale"], "invalid choice: 'export'"),
+    (["export", "{file}:scale"], "--signature"),
+    (["export", "{file}:rowsum", "-o", "{dir}/no/such/out.py"], "no such folder"),
+    (["export", "{file}:nope", "--signature", "float32[3]"], "'nope'"),
     ([], "missing command"),
 ])
 def test_usage_errors_are_one_line_status_2(capsys, module_file, argv, needle):
