@@ -6,8 +6,8 @@ not import Numba: the first compile does. The op names (``ag.add``, ``ag.reduce_
 methods are made from the op table by ``front_door.install()`` below.
 """
 from . import dtypes
-from .dtypes import (bool_, float16, float32, float64, int8, int16, int32, int64,  # noqa: F401
-                     uint8)
+from .dtypes import (bool_, complex64, complex128, float16, float32, float64,  # noqa: F401
+                     int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 from .tensor import Tensor, TensorSpec, is_tensor  # noqa: F401
 from . import ops as _ops  # noqa: F401  (the op table: the entries claim their names)
 from .ops.dispatch import constant, convert_to_tensor  # noqa: F401

@@ -359,7 +359,7 @@ class Function:
             elif not isinstance(a, (np.ndarray, np.generic)):
                 try:
                     natural = np.asarray(a)
-                    ok = natural.dtype.kind in "biuf" and np.can_cast(natural.dtype, spec.dtype,
+                    ok = natural.dtype.kind in "biufc" and np.can_cast(natural.dtype, spec.dtype,
                                                                       "same_kind")
                 except Exception:
                     ok = False

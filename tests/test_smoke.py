@@ -5,6 +5,17 @@ import autograph_lite as ag
 from differential import agree
 
 
+def test_every_spec_dtype_is_an_ag_name():
+    # SPEC §1's list: each is NumPy's dtype, and usable as a TensorSpec's and a cast's dtype
+    names = ("float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
+             "bool_ complex64 complex128").split()
+    for name in names:
+        assert getattr(ag, name) == np.dtype(name), name
+        assert ag.TensorSpec([2], getattr(ag, name)).dtype == np.dtype(name)
+    assert ag.cast(ag.constant([1.5, -2.0]), ag.complex64).dtype == np.complex64
+    assert ag.cast(ag.constant([1, 2]), ag.uint16).numpy().tolist() == [1, 2]
+
+
 def test_eager_ops_return_tensors():
     x = ag.constant([1.0, 2.0])
     y = x * 2.0 + np.sin(x)

@@ -43,7 +43,7 @@ def _argument(fname, spec, value):
                             f"{fname} writes into it; got {type(value).__name__}")
         try:
             natural = np.asarray(a)
-            ok = natural.dtype.kind in "biuf" and np.can_cast(natural.dtype, dtype, "same_kind")
+            ok = natural.dtype.kind in "biufc" and np.can_cast(natural.dtype, dtype, "same_kind")
         except Exception:  # noqa: BLE001 - anything NumPy cannot read
             ok = False
         if not ok:
