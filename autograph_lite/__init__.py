@@ -16,6 +16,7 @@ from .variables import Variable  # noqa: F401  (state compiled code reads by ref
 from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: F401
 from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
                numpy_selection as _selection, numpy_statistics as _statistics)
+from . import numpy_more as _more  # noqa: F401  (after the modules it composes)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from . import vectorized_map as _vectorized_map  # noqa: F401  (ag.vectorized_map)
 from . import gradients as _gradients  # noqa: F401  (grad rules; ag.gradients)

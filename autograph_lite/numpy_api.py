@@ -94,8 +94,10 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "reduce" and ufunc in reduce:
         return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
-    if method == "at" and ufunc.at in _tables()[3] and _symbolic_in(inputs):
-        return array_function(ufunc.at, inputs, kwargs)  # (np.add.at: a front claims it)
+    if method in ("at", "accumulate") and getattr(ufunc, method) in _tables()[3] and \
+            _symbolic_in(inputs):
+        # (np.add.at, np.maximum.accumulate: a front claims the method)
+        return array_function(getattr(ufunc, method), inputs, kwargs)
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)

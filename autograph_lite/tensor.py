@@ -46,6 +46,11 @@ class EagerTensor(Tensor):
     def numpy(self):
         return self._np
 
+    def tolist(self):
+        """NumPy's ``tolist``: nested Python lists of Python numbers (eager values only; a
+        symbolic tensor has no values, so it refuses the name like any unstaged method)."""
+        return np.asarray(self._np).tolist()
+
     @property
     def shape(self):
         return self._np.shape

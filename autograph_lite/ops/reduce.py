@@ -300,7 +300,9 @@ def _cumulative_infer(numpy_fn):
 
 def _cumulative_lower(numpy_name, combine):
     """cumsum/cumprod: NumPy's own function on the flattened array, or one pass along
-    ``axis`` combining each element with the previous result (``combine``: "+", "*")."""
+    ``axis`` combining each element with the previous result (``combine``: the expression
+    of the two, "{0} + {1}"; cummax/cummin, np.maximum/minimum.accumulate, always have an
+    axis, and their np.maximum keeps NumPy's NaN propagation)."""
     def lower(em, node):
         x, out = node.inputs[0], node.outputs[0]
         axis = node.attrs.get("axis")
@@ -319,13 +321,20 @@ def _cumulative_lower(numpy_name, combine):
             with em.block(f"if {idx[axis]} == 0:"):
                 em.line(f"{name}[{', '.join(idx)}] = {e}")
             with em.block("else:"):
-                acc = f"{name}[{', '.join(prev)}] {combine} {e}"
+                acc = combine.format(f"{name}[{', '.join(prev)}]", e)
                 em.line(f"{name}[{', '.join(idx)}] = {em.fix(acc, dt)}")
         return None
     return lower
 
 
-for _name, _fn, _combine in (("cumsum", np.cumsum, "+"), ("cumprod", np.cumprod, "*")):
+for _name, _fn, _combine in (("cumsum", np.cumsum, "{0} + {1}"),
+                              ("cumprod", np.cumprod, "{0} * {1}")):
     defop(_name, infer=_cumulative_infer(_fn),
           eager=lambda x, axis=None, _fn=_fn: _fn(np.asarray(x), axis=axis),
           lower=_cumulative_lower(_name, _combine), doc=f"np.{_name}")
+for _name, _ufunc in (("cummax", np.maximum), ("cummin", np.minimum)):
+    defop(_name, infer=real_only(_cumulative_infer(_ufunc.accumulate), f"np.{_ufunc.__name__}"
+                                 ".accumulate"),
+          eager=lambda x, axis, _fn=_ufunc.accumulate: _fn(np.asarray(x), axis=axis),
+          lower=_cumulative_lower(_name, f"np.{_ufunc.__name__}({{0}}, {{1}})"),
+          differentiable=False, doc=f"np.{_ufunc.__name__}.accumulate along one axis")
