@@ -841,3 +841,10 @@ def inv(a):
 def det(a):
     a = convert_to_tensor(a)
     return apply("det", npa.cast(a, linalg.solve_dtype(a)))
+
+
+@public("np.linalg.cholesky")
+def cholesky(a, /, *, upper=False):
+    a = convert_to_tensor(a)
+    lo = apply("cholesky", npa.cast(a, linalg.solve_dtype(a)))
+    return np.conjugate(npa.transpose(lo)) if upper else lo

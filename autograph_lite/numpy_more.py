@@ -8,7 +8,9 @@ numpy_composites.py, none is an op of its own except the running extremes
 - sets: ``np.union1d``, ``np.intersect1d``, ``np.setdiff1d``;
 - pieces and selections: ``np.ediff1d``, ``np.array_split``, ``np.hsplit``, ``np.vsplit``,
   ``np.compress``, ``np.extract``, ``np.delete``;
-- products and matrices: ``np.correlate``, ``np.tensordot``, ``np.vander``, ``np.diagflat``.
+- products and matrices: ``np.correlate``, ``np.tensordot``, ``np.vander``, ``np.diagflat``;
+- indices and reordering: ``np.ravel_multi_index``, ``np.broadcast_arrays``, ``np.lexsort``,
+  ``np.choose``, ``np.trim_zeros``, ``np.resize``.
 
 Sizes may be known only at run time wherever NumPy's result size follows from the inputs'
 (a set, a selection); counts that fix a result's shape (sections, ``N``) are Python ints.
@@ -340,3 +342,133 @@ def vander(x, N=None, increasing=False):
 @public("np.diagflat")
 def diagflat(v, k=0):
     return diag(npa.ravel(convert_to_tensor(v)), k)
+
+
+# -- indices, broadcasting, reordering ---------------------------------------------------------
+def _dims(shape, what):
+    if isinstance(shape, Tensor) or (isinstance(shape, (tuple, list)) and builtins.any(
+            isinstance(s, Tensor) for s in shape)):
+        raise TypeError(f"{what} must be known while tracing (Python ints); use ag.py_func "
+                        f"for a shape known only at run time")
+    return [static_int(s, what) for s in (shape if isinstance(shape, (tuple, list))
+                                          else (shape,))]
+
+
+def _index_mode(i, n, mode, message):
+    """An index array under NumPy's ``mode``: 'raise' checks 0 <= i < n (ValueError with
+    ``message``, at run time), 'wrap' takes it modulo n, 'clip' clips it into range."""
+    if mode == "raise":
+        apply("assert", npa.all((i >= 0) & (i < n)), error="ValueError", message=message)
+        return i
+    if mode == "wrap":
+        return np.mod(i, n)
+    if mode == "clip":
+        return np.clip(i, 0, n - 1)
+    raise ValueError(f"clipmode not understood: {mode!r}")
+
+
+@public("np.ravel_multi_index")
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    sizes = _dims(dims, "np.ravel_multi_index's dims")
+    if len(multi_index) != len(sizes):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(sizes)}")
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    modes = mode if isinstance(mode, (tuple, list)) else [mode] * len(sizes)
+    strides = [int(np.prod(sizes[k + 1:] if order == "C" else sizes[:k], dtype=np.int64))
+               for k in builtins.range(len(sizes))]
+    out = 0
+    for i, n, m, s in zip(multi_index, sizes, modes, strides):
+        t = convert_to_tensor(i)
+        if t.dtype.kind not in "iu":
+            raise TypeError("only int indices permitted")
+        t = _index_mode(npa.cast(t, np.int64), n, m, "invalid entry in coordinates array")
+        out = out + t * s
+    return out
+
+
+@public("np.broadcast_arrays")
+def broadcast_arrays(*args, subok=False):
+    """Read-only broadcast views of each argument (NumPy 2 still lets one write through
+    them with a DeprecationWarning, into memory the elements share: refused here, as a
+    write through ``np.broadcast_to``'s view is)."""
+    from .numpy_composites import broadcast_to
+    xs = [convert_to_tensor(a) for a in args]
+    if not xs:
+        return ()
+    common = npa.zeros_like(xs[0], dtype=bool)
+    for x in xs[1:]:
+        common = common | npa.zeros_like(x, dtype=bool)
+    shape = tuple(size_of(common, k) for k in builtins.range(common.ndim))
+    return tuple(broadcast_to(x, shape) for x in xs)
+
+
+@public("np.lexsort")
+def lexsort(keys, axis=-1):
+    """Stable sorts from the least significant key (the first) to the primary (the last)."""
+    ks = [convert_to_tensor(k) for k in keys] if isinstance(keys, (tuple, list)) else \
+        [t for t in convert_to_tensor(keys)]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if builtins.any(k.ndim != 1 for k in ks) or axis not in (-1, 0):
+        raise NotImplementedError("np.lexsort of keys that are not 1-D is not staged")
+    order = npa.argsort(ks[0], kind="stable")
+    for k in ks[1:]:
+        order = order[npa.argsort(k[order], kind="stable")]
+    return order
+
+
+@public("np.choose", "Tensor.choose")
+def choose(a, choices, out=None, mode="raise"):
+    """``choices[a[i]][i]`` over the broadcast of ``a`` and every choice, in the choices'
+    common dtype (Python numbers weak, as NumPy 2 promotes them)."""
+    if out is not None:
+        raise NotImplementedError("np.choose(..., out=) is not staged")
+    idx = convert_to_tensor(a)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to "
+                        f"dtype('int64') according to the rule 'safe'")
+    cs = list(choices) if isinstance(choices, (tuple, list)) else list(
+        convert_to_tensor(choices))
+    dt = np.result_type(*[c if type(c) in (bool, int, float, complex) else c.dtype
+                          if isinstance(c, (Tensor, np.ndarray, np.generic))
+                          else np.asarray(c).dtype for c in cs])  # (Python numbers: weak)
+    cs = [npa.cast(convert_to_tensor(c), dt) for c in cs]
+    idx = _index_mode(npa.cast(idx, np.int64), len(cs), mode, "invalid entry in choice array")
+    res = cs[-1] + npa.zeros_like(idx, dtype=dt)  # (the broadcast of all, in dt)
+    for k in builtins.range(len(cs) - 2, -1, -1):
+        res = npa.where(idx == k, cs[k], res)
+    return npa.cast(res, dt)
+
+
+@public("np.trim_zeros")
+def trim_zeros(filt, trim="fb", axis=None):
+    x = convert_to_tensor(filt)
+    if x.ndim != 1 or axis not in (None, 0, -1):
+        raise NotImplementedError("np.trim_zeros of arrays that are not 1-D is not staged")
+    trim = trim.lower()
+    if builtins.any(c not in "fb" for c in trim):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    n = size_of(x, 0)
+    nz, end = x != 0, npa.ones((1,), dtype=bool)  # (a True past the end: argmax of none)
+    first = npa.argmax(npa.concatenate([nz, end]))           # n when all are zero
+    last = n - npa.argmax(npa.concatenate([nz[::-1], end]))  # 0 when all are zero
+    start = first if "f" in trim else 0
+    stop = last if "b" in trim else n
+    stop = np.maximum(stop, start) if "b" in trim and "f" in trim else stop
+    return x[start:stop]
+
+
+@public("np.resize")
+def resize(a, new_shape):
+    """The flattened array repeated (or cut) to the new size; zeros when either is empty."""
+    shape = _dims(new_shape, "np.resize's new_shape")
+    if builtins.any(s < 0 for s in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    x = npa.ravel(convert_to_tensor(a))
+    size, n = int(np.prod(shape, dtype=np.int64)), size_of(x, 0)
+    if size == 0 or (isinstance(n, int) and n == 0):
+        return npa.zeros(tuple(shape), dtype=x.dtype)
+    padded = npa.concatenate([x, npa.zeros((1,), dtype=x.dtype)])  # (the zero for n == 0)
+    idx = npa.where(n == 0, n, np.mod(npa.arange(size), np.maximum(n, 1)))
+    return npa.reshape(padded[idx], tuple(shape))

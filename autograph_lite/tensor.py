@@ -187,10 +187,17 @@ class SymbolicTensor(Tensor):
         return (self[i] for i in range(self.shape[0]))
 
     def __array__(self, dtype=None, copy=None):
+        # (reached when NumPy converts a symbolic tensor it was not handed as one: a
+        # function without __array_function__ dispatch, a tensor inside a list NumPy's
+        # dispatcher does not look into, np.asarray in library code)
+        at = user_location()
         raise TypeError(
-            "a symbolic tensor cannot be converted to a NumPy array while tracing; use NumPy "
-            "functions that have a staged counterpart (np.sin, np.sum, ...), or ag.py_func "
-            "to run NumPy code on its value")
+            f"a symbolic tensor{f' at {at}' if at else ''} cannot be converted to a NumPy "
+            f"array while tracing (NumPy was given it inside a list, or a function that "
+            f"does not dispatch to tensors); pass tensors directly (a tuple, not a list, "
+            f"where NumPy takes a sequence) to NumPy functions that have a staged "
+            f"counterpart (np.sin, np.sum, ...), or use ag.py_func to run NumPy code on its "
+            f"value")
 
 
 class TensorSpec:

@@ -530,3 +530,27 @@ def det(a):
     for i in range(a.shape[0]):
         d *= lu[i, i]
     return d
+
+
+@numba.njit(cache=True, nogil=True)
+def cholesky(a):
+    """np.linalg.cholesky: L lower with a = L @ L.conj().T, from a's lower triangle (as
+    LAPACK's potrf 'L' reads it), column by column; NumPy's LinAlgError when a pivot is
+    not positive (NaN included)."""
+    _square(a)
+    n = a.shape[0]
+    lo = np.zeros((n, n), a.dtype)
+    for j in range(n):
+        s = a[j, j].real
+        for k in range(j):
+            s -= (lo[j, k] * np.conj(lo[j, k])).real
+        if not s > 0:
+            raise np.linalg.LinAlgError("Matrix is not positive definite")
+        d = np.sqrt(s)
+        lo[j, j] = d
+        for i in range(j + 1, n):
+            t = a[i, j]
+            for k in range(j):
+                t -= lo[i, k] * np.conj(lo[j, k])
+            lo[i, j] = t / d
+    return lo

@@ -1,4 +1,4 @@
-"""np.linalg.solve, inv and det: one op each, NumPy (LAPACK) as the eager kernel, an LU
+"""np.linalg.solve, inv, det and cholesky: one op each, NumPy (LAPACK) as the eager kernel, an LU
 with partial pivoting in the cpu runtime (backends/cpu_runtime.py says why not Numba's).
 
 NumPy's types: integers and booleans are solved in float64, float32 and complex64 in their
@@ -70,3 +70,6 @@ defop("inv", infer=_one_matrix_infer("inv", False), eager=lambda a: np.linalg.in
       lower=_call_lower("inv"), doc="np.linalg.inv of a 2-D matrix")
 defop("det", infer=_one_matrix_infer("det", True), eager=lambda a: np.linalg.det(a)[()],
       lower=_call_lower("det"), doc="np.linalg.det of a 2-D matrix")
+defop("cholesky", infer=_one_matrix_infer("cholesky", False),
+      eager=lambda a: np.linalg.cholesky(a), lower=_call_lower("cholesky"),
+      doc="np.linalg.cholesky of a 2-D (Hermitian) positive-definite matrix: lower L")

@@ -59,8 +59,25 @@ def correlations(a, v):
             np.correlate(v, a, mode="same"))
 
 
+def indices_and_reordering(i, j, x):
+    return (np.ravel_multi_index((i, j), (4, 5)), np.ravel_multi_index((i, j), (4, 5), order="F"),
+            np.ravel_multi_index((i + 7, j - 9), (4, 5), mode="wrap"),
+            np.ravel_multi_index((i, j * 3), (4, 5), mode=("raise", "clip")),
+            np.broadcast_arrays(x, x[:1], 2.0), np.broadcast_arrays(x[:, None], i),
+            np.lexsort((x, i)), np.lexsort((j, i, x)),
+            np.choose(i % 3, [x, -x, 7.0]), np.choose(j, [i, j * 2], mode="wrap"),
+            np.choose(i, [x.astype(np.int8), 5], mode="clip"),
+            np.trim_zeros(x), np.trim_zeros(x, "f"), np.trim_zeros(x, trim="B"),
+            np.resize(x, (2, 3)), np.resize(x, 7), np.resize(x, 0))
+
+
+def factor(a):
+    return np.linalg.cholesky(a), np.linalg.cholesky(a, upper=True)
+
+
 _FNS = {f.__name__: shared_functions(f) for f in
-        (accumulates, ufunc_pairs, sets, pieces, products, correlations)}
+        (accumulates, ufunc_pairs, sets, pieces, products, correlations,
+         indices_and_reordering)}
 
 
 @examples(6)
@@ -137,6 +154,50 @@ def test_correlate_every_length_pair_and_mode(dt):
                 a, v = a + 1j * rng.normal(size=na), v - 2j * rng.normal(size=nv)
             calls.append((a, v))
     agree(correlations, calls=calls, functions=shared_functions(correlations), rtol=1e-9)
+
+
+@examples(6)
+@given(st.data())
+def test_indices_and_reordering_match_numpy(data):
+    shape = data.draw(shapes(1, min_side=1, max_side=6))
+    i = data.draw(arrays(np.int64, shape, lo=0, hi=3))
+    j = data.draw(arrays(np.int64, shape, lo=0, hi=4))
+    x = data.draw(arrays(np.int64, shape, lo=-1, hi=1)).astype(np.float64)  # zeros to trim
+    agree(indices_and_reordering, i, j, x, functions=_FNS["indices_and_reordering"],
+          exact=True)
+
+
+def test_a_tensor_numpy_cannot_see_is_refused_at_the_users_line():
+    def f(x):
+        return np.lexsort([x, x])  # (NumPy's dispatcher looks into tuples, not lists)
+    with pytest.raises(TypeError, match=r"symbolic tensor at .*test_numpy_more.py:\d+ cannot"):
+        ag.defun(f, backend="interpreter")(np.ones(3))
+
+
+def test_index_modes_refuse_as_numpy():
+    errors = []
+    agree(lambda i: np.ravel_multi_index((i, i), (2, 3)), np.array([0, 2]), errors=errors)
+    agree(lambda i: np.choose(i, [i, -i]), np.array([0, 2]), errors=errors)
+    agree(lambda x: np.trim_zeros(x), calls=[(np.zeros(4),), (np.zeros(0),), (np.ones(2),)])
+    messages = [m for _, _, m in errors]
+    assert any("invalid entry in coordinates array" in m for m in messages), messages
+    assert any("invalid entry in choice array" in m for m in messages), messages
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128])
+def test_cholesky_matches_numpy(dt):
+    rng = np.random.default_rng(3)
+    calls = []
+    for n in (1, 2, 4):
+        m = rng.normal(size=(n, n)).astype(dt)
+        if dt is np.complex128:
+            m = m + 1j * rng.normal(size=(n, n))
+        calls.append((m @ m.conj().T + n * np.eye(n, dtype=dt),))
+    errors = []
+    calls.append((-np.eye(2, dtype=dt),))
+    agree(factor, calls=calls, functions=shared_functions(factor),
+          rtol=1e-4 if dt is np.float32 else 1e-9, errors=errors)
+    assert errors and all("Matrix is not positive definite" in m for _, _, m in errors)
 
 
 def test_eager_calls_run_numpy():
