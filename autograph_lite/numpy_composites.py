@@ -845,6 +845,10 @@ def det(a):
 
 @public("np.linalg.cholesky")
 def cholesky(a, /, *, upper=False):
+    # LAPACK reads one triangle: the lower one, or with upper=True the upper one, which is
+    # the lower triangle of a's conjugate transpose (they differ where a is not Hermitian)
     a = convert_to_tensor(a)
-    lo = apply("cholesky", npa.cast(a, linalg.solve_dtype(a)))
-    return np.conjugate(npa.transpose(lo)) if upper else lo
+    a = npa.cast(a, linalg.solve_dtype(a))
+    if not upper:
+        return apply("cholesky", a)
+    return np.conjugate(npa.transpose(apply("cholesky", np.conjugate(npa.transpose(a)))))

@@ -441,9 +441,26 @@ def _solve(s, g):
     return [_ap("negative", _ap("matmul", db, _swap(x))), db]
 
 
+def _cholesky(s, g):
+    """L = cholesky(A) reads A's lower triangle only (NumPy's LAPACK potrf does too), so
+    the derivative is Φ(S + S^T) with S = L^-T Φ(L^T tril(Ḡ)) L^-1 (Murray 2016's
+    symmetric rule folded onto the lower triangle), Φ = the lower triangle with its
+    diagonal halved: what central differences of each entry of A give."""
+    lo = s.outputs[0]
+    _real(lo, "np.linalg.cholesky")
+
+    def phi(x):
+        return _mul(_ap("add", np.tril(x), np.tril(x, -1)), 0.5)
+    p = phi(_ap("matmul", _swap(lo), np.tril(g[0])))
+    x = _ap("solve", _swap(lo), p)                  # L^-T P
+    st = _ap("solve", _swap(lo), _swap(x))          # (L^-T P L^-1)^T
+    return [phi(_ap("add", st, _swap(st)))]
+
+
 defgrad("inv", _inv)
 defgrad("det", _det)
 defgrad("solve", _solve)
+defgrad("cholesky", _cholesky)
 
 
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses

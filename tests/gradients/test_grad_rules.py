@@ -232,6 +232,18 @@ def test_inverse_determinant_and_solve_rules():
     check(linear_algebra, a, RNG.normal(size=3), RNG.normal(size=(3, 2)), wrt=(0, 1, 2))
 
 
+def factorized(a, w):
+    lo = np.linalg.cholesky(a)
+    return np.sum(lo * w) + np.sum(np.linalg.cholesky(a, upper=True) ** 2 * w.T)
+
+
+def test_cholesky_rule_matches_finite_differences_of_each_entry():
+    # NumPy's cholesky reads the lower triangle only: the upper entries' gradient is 0,
+    # the rule's too (not the symmetric one), so central differences per entry agree
+    m = RNG.normal(size=(4, 4))
+    check(factorized, m @ m.T + 4.0 * np.eye(4), RNG.normal(size=(4, 4)))
+
+
 def test_complex_linear_algebra_gradients_refuse():
     @ag.defun
     def f(a):

@@ -193,6 +193,9 @@ def test_cholesky_matches_numpy(dt):
         if dt is np.complex128:
             m = m + 1j * rng.normal(size=(n, n))
         calls.append((m @ m.conj().T + n * np.eye(n, dtype=dt),))
+    # not Hermitian: NumPy's lower factor reads the lower triangle, upper=True the upper one
+    h = calls[-1][0]
+    calls.append((h + 0.1 * np.triu(h[::-1], 1),))
     errors = []
     calls.append((-np.eye(2, dtype=dt),))
     agree(factor, calls=calls, functions=shared_functions(factor),
