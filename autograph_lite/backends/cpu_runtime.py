@@ -54,6 +54,17 @@ def int_fmod(a, b):
 
 
 @register_jitable
+def int_reciprocal(x, at_zero):
+    """np.reciprocal of an integer: 1 and -1 are their own, 0 gives ``at_zero`` (NumPy's
+    value on this machine), every other integer 0 (the caller casts to NumPy's dtype)."""
+    if x == 0:
+        return at_zero
+    if x == 1 or x == -1:
+        return x
+    return x - x
+
+
+@register_jitable
 def left_shift(a, b, bits):
     """NumPy's ``a << b``: 0 once the shift reaches the type's width (negative shifts too,
     compared as unsigned), where C leaves it undefined."""

@@ -59,8 +59,23 @@ _UNARY = {"sqrt": ("ag.sqrt",) + _math("sqrt"), "exp": ("ag.exp",) + _math("exp"
           "sign": ("ag.sign",) + _math("sign"), "square": ("ag.square",) + _math("square"),
           "reciprocal": _math("reciprocal"), "isnan": _math("is_nan"), "isinf": _math("is_inf"),
           "isfinite": _math("is_finite")}
+
+
+def _reciprocal_scalar(em, exprs, in_types, out_type):
+    # An integer's reciprocal is 1/x truncated, and 1/0 is C's conversion of inf, undefined:
+    # NumPy gives what this machine's gives (here the minimum for int32/int64, 0 for the
+    # others), Numba another (int16, uint32, uint64); NumPy's own value, computed here.
+    dt = out_type.dtype
+    if not dtypes.is_integer(dt):
+        return f"np.reciprocal({exprs[0]})"
+    with np.errstate(all="ignore"):
+        at_zero = int(np.reciprocal(np.zeros(1, dt))[0])
+    return f"rt.int_reciprocal({exprs[0]}, {at_zero})"
+
+
 for _n, _tf in _UNARY.items():
-    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}})", doc=f"np.{_n}",
+    _ufunc(_n, getattr(np, _n), _reciprocal_scalar if _n == "reciprocal" else f"np.{_n}({{0}})",
+           doc=f"np.{_n}",
            differentiable=not _n.startswith("is"),  # isnan/isinf/isfinite give bools
            names=(f"np.{_n}",) + _tf)
 _ufunc("negative", np.negative, "(-{0})",
