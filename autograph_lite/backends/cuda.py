@@ -195,11 +195,6 @@ class CudaEmitter(Emitter):
         return names
 
     # nodes --------------------------------------------------------------------------------
-    def emit_nodes(self, nodes):
-        for n in nodes:
-            if not (n.outputs and all(self.is_inlined(v) for v in n.outputs)):
-                self.emit_node(n)
-
     def emit_node(self, node):
         op = node.opdef
         if node.device == "cpu" and not op.n_regions:
@@ -209,24 +204,44 @@ class CudaEmitter(Emitter):
             if op.lower_cuda(self, node) is not False:
                 return
         if self.device_elementwise(node):
-            self.elementwise(node)
+            self.new(node.outputs[0])
+            self.materialize_group([node], self.dims(node.outputs[0], root=True))
         else:
             self.on_host(node)
 
-    def elementwise(self, node):
-        v = node.outputs[0]
-        out = self.new(v)
-        dims = self.size_names(self.dims(v, root=True))
+    def loopable(self, node):
+        return self.device_elementwise(node)
+
+    def foldable(self, node):
+        return False  # a device reduction is a tree over blocks, not a loop nest's fold
+
+    def alloc(self, dims, dtype):
+        return f"cuda.device_array(({', '.join(dims)},), {self.dt(dtype)})"
+
+    def materialize_group(self, nodes, dims):
+        """Elementwise nodes of one shape (emitter._loop_group) as ONE kernel, a thread per
+        element, with an output each: a member that a later one reads is kept in a
+        register, so Newton's ``d = (x*x - a) / (2*x); x = x - d`` reads ``x`` and ``a``
+        and writes ``d`` and ``x`` in one pass (two kernels would also write ``d`` and
+        read it back). An output takes the buffer of a value nothing needs any more
+        where the ownership analysis allows (output_buffer), as on cpu: a loop then
+        allocates nothing per iteration."""
+        dims = self.size_names(dims)
         idx = [self.fresh(f"i{k}") for k in range(len(dims))]
         t = self.fresh("t")
-        expr = self.elem(v, idx, root=True)
-        params = [out] + self.operands(v, root=True) + dims
+        body = self.member_stores(nodes, idx)
+        reads = self._nest_reads(nodes)
+        outs = [self.name(n.outputs[0]) for n in nodes]
+        for n, out in zip(nodes, outs):  # (a member kept in a register is no candidate)
+            self.line(f"{out} = {self.output_buffer(n, dims, reads)}")
+        self.scalars.clear()
+        ins = []
+        for n in nodes:
+            self.operands(n.outputs[0], root=True, acc=ins)
+        params = outs + [x for x in ins if x not in outs] + dims
         total = " * ".join(dims)
-        body = [f"{t} = cuda.grid(1)", f"if {t} < {total}:"]
-        body += ["    " + b for b in self.unravel(t, idx, dims)]
-        body.append(f"    {out}[{', '.join(idx)}] = {expr}")
-        k = self.kernel(f"k_{out}", params, body)
-        self.line(f"{out} = cuda.device_array(({', '.join(dims)},), {self.dt(v.type.dtype)})")
+        k = self.kernel(f"k_{outs[0]}", params, [f"{t} = cuda.grid(1)", f"if {t} < {total}:"]
+                        + ["    " + b for b in self.unravel(t, idx, dims) + body])
         self.line(f"{k}[crt.grid({total})]({', '.join(params)})")
 
     def on_host(self, node):

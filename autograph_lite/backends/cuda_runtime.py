@@ -21,7 +21,10 @@ from .interpreter import region_fn, run_node
 
 TPB = 128           # threads per block (a power of two: the tree reductions halve it)
 TILE = 16           # matmul tiles are TILE x TILE
-MAX_BLOCKS = TPB    # a full reduction's first pass uses at most this many blocks
+# A full reduction's first pass uses at most this many blocks: enough to keep memory busy on
+# a large GPU (an H100/H200 has 132 SMs, each holding 16 blocks of TPB threads); 128 left
+# one block per SM, each thread folding n/16384 elements one dependent load at a time
+MAX_BLOCKS = 2048
 
 SIMULATED = bool(numba.config.ENABLE_CUDASIM)
 # NumPy ufuncs numba-cuda lacks on scalars whose math.* form has NumPy's semantics on the
@@ -76,14 +79,14 @@ def _pow2(n):
 
 def reduce_all(first, final, n, dtype, args):
     """A full reduction of ``n`` elements: ``first`` (each block folds a grid-stride share
-    into shared memory and halves it to one partial), then ``final`` (one block does the
-    same over the partials). Returns the host scalar."""
+    into shared memory and halves it to one partial), then ``final`` (one block of at
+    most TPB threads does the same over the partials). Returns the host scalar."""
     threads = min(TPB, _pow2(max(1, n)))
     blocks = max(1, min(MAX_BLOCKS, -(-n // threads)))
     partial = cuda.device_array(blocks, dtype)
     first[blocks, threads](partial, *args)
     out = cuda.device_array(1, dtype)
-    final[1, _pow2(blocks)](out, partial, blocks)
+    final[1, min(TPB, _pow2(blocks))](out, partial, blocks)  # (a grid-stride loop)
     return out.copy_to_host()[0]
 
 

@@ -286,18 +286,7 @@ class Emitter:
         stored, and read by the later members and the reductions."""
         members = [n for n in nodes if not n.opdef.fold]  # the rest: folded reductions
         idx = [self.fresh(f"i{k}") for k in range(len(dims))]
-        body = []
-        for n in members:
-            v = n.outputs[0]
-            self.dims(v, root=True)  # the broadcasting plan elem() reads
-            expr = self.elem(v, idx, root=True)
-            store = f"{self.name(v)}[{', '.join(idx)}]"
-            if n is nodes[-1]:  # nothing later in the nest reads it
-                body.append(f"{store} = {expr}")
-                continue
-            t = self.fresh(f"e_{self.name(v)}")
-            body += [f"{t} = {expr}", f"{store} = {t}"]
-            self.scalars[v.id] = t
+        body = self.member_stores(nodes, idx)
         reads = self._nest_reads(nodes)
         for n in members:
             self.line(f"{self.name(n.outputs[0])} = {self.output_buffer(n, dims, reads)}")
@@ -310,6 +299,26 @@ class Emitter:
         self.scalars.clear()
         for _, finish in folds:
             finish()
+
+    def member_stores(self, nodes, idx):
+        """The loop body of a group's elementwise members at indices ``idx``: each element
+        computed once and stored; one that a later member or a fold reads is also kept in a
+        scalar (``self.scalars``, which elem() reads; the caller clears it)."""
+        body = []
+        for n in nodes:
+            if n.opdef.fold:
+                continue
+            v = n.outputs[0]
+            self.dims(v, root=True)  # the broadcasting plan elem() reads
+            expr = self.elem(v, idx, root=True)
+            store = f"{self.name(v)}[{', '.join(idx)}]"
+            if n is nodes[-1]:  # nothing later in the nest reads it
+                body.append(f"{store} = {expr}")
+                continue
+            t = self.fresh(f"e_{self.name(v)}")
+            body += [f"{t} = {expr}", f"{store} = {t}"]
+            self.scalars[v.id] = t
+        return body
 
     def _nest_reads(self, nodes):
         """The arrays a loop nest over ``nodes`` reads from memory (values computed in
@@ -373,7 +382,7 @@ class Emitter:
         emitted on the way. Members are named here. Returns (members, dims, nodes
         consumed); dims is None when ``nodes[k]`` is not a loop nest at all."""
         head = nodes[k]
-        if not _loopable(head):
+        if not self.loopable(head):
             return [head], None, 1
         v0 = head.outputs[0]
         dims = self.dims(v0, root=True)
@@ -391,11 +400,10 @@ class Emitter:
                 n.apply(self)
             elif n.op == "const" and n.outputs[0].type.ndim == 0:  # an alias to a literal
                 self.emit_node(n)
-            elif _loopable(n) and not folded and same_sizes(n.outputs[0], True):
+            elif self.loopable(n) and not folded and same_sizes(n.outputs[0], True):
                 group.append(n)
                 self.new(n.outputs[0])
-            elif (n.opdef.fold and n.opdef.fold.applies(n)
-                    and same_sizes(n.inputs[0], False)
+            elif (self.foldable(n) and same_sizes(n.inputs[0], False)
                     and not folded & self._reads(n.inputs[0])):
                 group.append(n)
                 folded.add(n.outputs[0].id)
@@ -403,6 +411,15 @@ class Emitter:
                 break
             taken += 1
         return group, dims, taken
+
+    def loopable(self, node):
+        """Whether ``node`` can be a member of a loop nest (materialize_group)."""
+        return (node.opdef.elementwise and len(node.outputs) == 1
+                and node.outputs[0].type.ndim > 0)
+
+    def foldable(self, node):
+        """Whether reduction ``node`` can be folded into the loop nest over its input."""
+        return bool(node.opdef.fold and node.opdef.fold.applies(node))
 
     def _reads(self, value):
         """Ids of the values an expression reads: ``value`` and, through inlined nodes,
@@ -437,11 +454,6 @@ class Rebind:
         for a, b in self.pairs:
             em.alias(a, em.name(b))
             em.same[a.id] = em.same.get(b.id, b.id)
-
-
-def _loopable(node):
-    return (node.opdef.elementwise and len(node.outputs) == 1
-            and node.outputs[0].type.ndim > 0)
 
 
 _RESERVED = {"np", "rt", "numba", "math", "kernel", "int", "float", "bool", "range", "len",

@@ -3,7 +3,10 @@ as Python: it would accept kernels a GPU cannot compile. So every kernel a test 
 launches is recorded with its argument types, and after the module's tests, one
 subprocess outside the simulator compiles each for a real GPU with ``cuda.compile_ptx``
 (compile_ptx.py); a kernel that does not compile fails the module (an error at its
-last test's teardown, listing the kernels)."""
+last test's teardown, listing the kernels).
+
+On a machine with a GPU (``NUMBA_ENABLE_CUDASIM=0 pytest tests/cuda``) every launch compiles
+its kernel for that GPU anyway, so nothing is recorded."""
 import json
 import os
 import subprocess
@@ -55,7 +58,8 @@ def _recording_load(source):
     return ns
 
 
-cuda_backend.load = _recording_load
+if numba.config.ENABLE_CUDASIM:
+    cuda_backend.load = _recording_load
 
 
 @pytest.fixture(scope="module", autouse=True)

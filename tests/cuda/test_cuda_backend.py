@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from autograph_lite.backends import cuda
+from autograph_lite.backends import cuda, cuda_runtime
 from corpus.kernels import collatz_steps
 from differential import agree
 from test_vectorized_map import isqrt, python_map
@@ -37,6 +37,45 @@ def test_a_fused_chain_is_one_kernel():
     src = ag.defun(chain, backend="cuda").get_concrete_function(x, np.ones(3), 2).source
     kernel = src.split("def k_")[1]
     assert "np.sin(" in kernel and "* y[" in kernel  # sin, *, + in one kernel body
+
+
+def siblings(x, y):
+    a = x * 2.0 + y                    # y: a row, broadcast
+    b = a - x                          # reads a (kept in a register, not read back)
+    return a, b, np.sqrt(np.abs(b)) * a
+
+
+def newton_steps(a):
+    x = a.copy()
+    delta = np.ones_like(a)
+    while np.max(np.abs(delta)) > 1e-10:
+        delta = (x * x - a) / (2.0 * x)
+        x = x - delta
+    return x, delta
+
+
+def test_elementwise_values_of_one_shape_are_one_kernel_with_an_output_each():
+    x = np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    f = ag.defun(siblings, backend="cuda")
+    agree(siblings, x, np.arange(3.0), functions={"cpu": ag.defun(siblings), "cuda": f})
+    src = f.get_concrete_function(x, np.arange(3.0)).source
+    assert src.count("@cuda.jit") == 1, src
+    kernel = src.split("@cuda.jit")[1]
+    assert kernel.count("] = ") == 3 and "e_" in kernel  # three stores, a kept in a register
+
+
+def test_a_loop_body_of_one_shape_is_one_kernel_that_allocates_nothing():
+    f = ag.defun(newton_steps, backend="cuda")
+    agree(newton_steps, calls=[(np.linspace(1.0, 9.0, 7),), (np.linspace(0.5, 3.0, 5),)],
+          functions={"cpu": ag.defun(newton_steps), "cuda": f}, rtol=1e-12)
+    body = f.get_concrete_function(np.ones(7)).source.split("while True:")[1].split("break")[1]
+    assert body.count("[crt.grid(") == 1, body     # d and x: one kernel launch
+    assert "cuda.device_array" not in body, body   # into the old d's and x's buffers
+    # relaxed sizes: not provably equal sizes, so two kernels, each into an old buffer
+    # when the sizes match at run time
+    body = f.get_concrete_function(ag.TensorSpec([None], ag.float64)).source.split(
+        "while True:")[1].split("break")[1]
+    assert body.count(" = v6 if v6.shape == (") == 1 and body.count(" = v7 if v7.shape") == 1
 
 
 REDUCTIONS = [np.sum, np.prod, np.mean, np.max, np.min, np.any, np.all]
@@ -67,6 +106,18 @@ def test_full_reduction_over_several_blocks():
         return np.sum(x), np.max(x)
     x = np.arange(300, dtype=np.int64)
     agree(f, x, backends=BOTH)
+
+
+def test_more_partials_than_the_final_pass_has_threads(monkeypatch):
+    """The final pass is one block of at most TPB threads folding the partials in a loop:
+    with 4 threads a block, 50 elements make 13 partials (real sizes would need 16,384
+    elements, minutes on the simulator)."""
+    monkeypatch.setattr(cuda_runtime, "TPB", 4)
+
+    def f(x):
+        return np.sum(x), np.max(x)
+    agree(f, calls=[(np.arange(50, dtype=np.int64),), (np.arange(50.0)[::-1].copy(),)],
+          backends=BOTH)
 
 
 @pytest.mark.parametrize("shapes", [((2, 3), (3, 4)), ((5, 7), (7, 3)), ((17, 18), (18, 5))],
@@ -232,7 +283,9 @@ def test_without_a_gpu_or_the_simulator_the_error_says_how_to_enable_it():
         except RuntimeError as e:
             print("ERROR:", e)
     """)
+    # NUMBA_DISABLE_CUDA hides a GPU where there is one (the driver then refuses to start)
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["NUMBA_DISABLE_CUDA"] = "1"
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
                          text=True, timeout=120)
