@@ -159,16 +159,36 @@ def _push(stack, value, k):
     return apply("setitem", stack, value, k, spec=(("tint", 1),))
 
 
+def _append_only(body_g, i):
+    """Whether loop variable ``i`` is a staged list's buffer (ops/lists.py) that the body
+    only appends to (``list_push``, in its branches too) and reads rows of (``getitem``:
+    the list's ``buf[:n]``). A row, once pushed, never changes, so the rows the body reads
+    at iteration k are the final buffer's: the backward pass reads that one buffer instead
+    of a copy of it per iteration (which would take O(trips x rows) memory)."""
+    b = body_g.inputs[i]
+    pushed = False
+    for node in body_g.walk():
+        for k, v in enumerate(node.inputs):
+            if v is not b:
+                continue
+            if k or node.op not in ("list_push", "getitem"):
+                return False
+            pushed = pushed or node.op == "list_push"
+    return pushed
+
+
 def _record(node):
-    """The forward loop again, recording: (trip count, one stack per loop variable). When
-    it can, the recording loop takes the original's place (``_splice``), so the forward
-    runs once."""
+    """The forward loop again, recording: (trip count, the loop variables' values at the
+    start of each iteration: a stack per variable, or for a list's buffer the final one,
+    ``_append_only``). When it can, the recording loop takes the original's place
+    (``_splice``), so the forward runs once."""
     cond_g, body_g = node.regions
     n = len(node.inputs)
     graph = current_graph()
     mark = len(graph.nodes)
     init = [SymbolicTensor(v) for v in node.inputs]
-    stacks = [npa.expand_dims(zeros_as(x), 0) for x in init]
+    kept = [i for i in range(n) if not _append_only(body_g, i)]
+    stacks = [npa.expand_dims(zeros_as(init[i]), 0) for i in kept]
 
     def test(*vs):
         return SymbolicTensor(inline(cond_g, [x._value for x in vs[:n]])[1][0])
@@ -176,13 +196,16 @@ def _record(node):
     def step(*vs):
         state, k, bufs = vs[:n], vs[n], vs[n + 1:]
         new = [SymbolicTensor(v) for v in inline(body_g, [x._value for x in state])[1]]
-        return (*new, apply("add", k, 1), *[_push(b, x, k) for b, x in zip(bufs, state)])
+        return (*new, apply("add", k, 1), *[_push(b, state[i], k) for b, i in zip(bufs, kept)])
 
     types = ([v.type for v in body_g.inputs] + [_COUNTER]
-             + [TensorType(v.type.dtype, (None,) + v.type.shape) for v in body_g.inputs])
+             + [TensorType(v.type.dtype, (None,) + v.type.shape)
+                for v in (body_g.inputs[i] for i in kept)])
     out = _stage_loop(test, step, [*init, convert_to_tensor(np.int64(0)), *stacks], types)
-    _splice(node, graph, mark)
-    return out[n], out[n + 1:]
+    if _splice(node, graph, mark):  # (the recording's own results are then the node's)
+        out = [SymbolicTensor(v) for v in node.outputs]
+    at_start = dict(zip(kept, out[n + 1:]))
+    return out[n], [at_start.get(i) for i in range(n)], out[:n]
 
 
 def _splice(node, graph, mark):
@@ -190,14 +213,15 @@ def _splice(node, graph, mark):
     ``graph`` (its last node; the nodes since ``mark`` make its stacks): the original keeps
     its output Values (every reader of them, a user's tensor included, stays valid) and
     gains the counter and the stacks; the nodes the recording needs move before it. Done
-    only where nothing but the recording was added and the loop variables' types agree."""
+    only where nothing but the recording was added and the loop variables' types agree;
+    returns whether it was."""
     new = graph.nodes[-1] if len(graph.nodes) > mark else None
     n = len(node.outputs)
     if (node.graph is not graph or new is None or new.op != "while_loop"
-            or len(new.outputs) != 2 * n + 1 or len(new.inputs) != 2 * n + 1
+            or len(new.outputs) != len(new.inputs) or len(new.outputs) <= n
             or any(a.type != b.type for a, b in zip(node.outputs, new.outputs[:n]))
             or any(v in new.outputs[:n] for m in graph.nodes for v in m.inputs)):
-        return
+        return False
     made = graph.nodes[mark:-1]
     del graph.nodes[mark:]
     at = graph.nodes.index(node)
@@ -208,6 +232,7 @@ def _splice(node, graph, mark):
     node.outputs = node.outputs + new.outputs[n:]
     for r in node.regions:
         r.parent = graph
+    return True
 
 
 _COUNTER = TensorType(np.dtype(np.int64), ())
@@ -220,7 +245,7 @@ def _while_grad(site, out_grads):
     n = len(node.inputs)
     wanted_caps = _wanted(site, n)
     live = [i for i, t in enumerate(site.inputs[:n]) if inexact(t)]
-    trips, stacks = _record(node)
+    trips, stacks, final = _record(node)
     g0 = [out_grads[i] if out_grads[i] is not None else zeros_as(site.outputs[i])
           for i in live]
     c0 = [zeros_as(t) for t in wanted_caps]
@@ -230,7 +255,9 @@ def _while_grad(site, out_grads):
 
     def step(k, *carry):
         gs, cs = carry[:len(live)], carry[len(live):]
-        state = [stacks[i][k] for i in range(n)]  # the loop variables at iteration k
+        # the loop variables at iteration k (a list's buffer: the final one, whose first
+        # rows are the ones it had then)
+        state = [final[i] if stacks[i] is None else stacks[i][k] for i in range(n)]
         adjoints = replay(body_g, [x._value for x in state], placed(n, live, gs),
                           site.depends)
         new_gs = [_zeros_or(adjoints, state[i]) for i in live]
@@ -244,6 +271,10 @@ def _while_grad(site, out_grads):
     out = _stage_loop(test, step, [apply("subtract", trips, 1), *g0, *c0], types)
     gs, cs = out[1:1 + len(live)], out[1 + len(live):]
     grads = placed(len(site.inputs), live, gs)
+    for i in live:
+        if stacks[i] is None:  # a list's buffer: the final one's rows cut to the initial's
+            grads[i] = apply("getitem", grads[i], apply("dim", site.inputs[i], axis=0),
+                             spec=(("slice", None, ("t", 1), None),))
     by_key = {t._value.id: c for t, c in zip(wanted_caps, cs)}
     for j, t in enumerate(site.inputs[n:]):
         grads[n + j] = by_key.get(t._value.id)

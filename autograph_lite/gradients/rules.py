@@ -295,6 +295,20 @@ defgrad("getitem", _getitem)
 defgrad("setitem", _setitem)
 
 
+def _list_push(s, g):
+    """``out``: ``buf`` with row ``n`` written, in a buffer grown when full: the row gets
+    ``g[n]``, the buffer ``g`` cut to its own rows (a grown buffer's new rows held nothing)
+    and 0 at row ``n`` (overwritten)."""
+    buf, n, _ = s.inputs
+    rows = _ap("getitem", g[0], _ap("dim", buf, axis=0), spec=(("slice", None, ("t", 1), None),))
+    kept = _ap("not_equal", npa.arange(size_of(buf, 0)), n)
+    kept = _ap("reshape", kept, shape=(-1,) + (1,) * (buf.ndim - 1))
+    return [npa.where(kept, rows, 0.0), None, _ap("getitem", g[0], n, spec=(("tint", 1),))]
+
+
+defgrad("list_push", _list_push)
+
+
 def _sort(s, g):
     """Each sorted element's gradient goes back to where it came from: the sort is the
     gather of ``x`` at its (stable) argsort on the last axis, whose adjoint scatters."""
@@ -465,7 +479,5 @@ defgrad("cholesky", _cholesky)
 
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
-# wait for complex gradients; cumprod for a rule exact at zeros; list_push for the list
-# stack; vectorized_map for a map of the body's sweep.
-PENDING = frozenset({"conjugate", "real", "imag",
-                     "list_push", "vectorized_map"})
+# wait for complex gradients; vectorized_map for a map of the body's sweep.
+PENDING = frozenset({"conjugate", "real", "imag", "vectorized_map"})
