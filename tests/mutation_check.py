@@ -17,12 +17,14 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HANG = 900  # seconds: a subset still running then hangs (the suite would never pass)
 
 # name: (file, the text to replace (exactly once), its replacement, what it breaks,
 #        the tests that should catch it)
@@ -140,11 +142,19 @@ def _pytest(dest, targets, cache):
     env = dict(os.environ, PYTHONPATH=dest, AUTOGRAPH_LITE_CACHE_DIR=cache,
                AUTOGRAPH_LITE_QUIET="1", AG_HYPOTHESIS_PROFILE="mutation")
     t0 = time.time()
-    p = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                        *targets], cwd=dest, env=env, capture_output=True, text=True)
-    failed = re.findall(r"^FAILED (\S+)", p.stdout, re.M) or re.findall(
-        r"^ERROR (\S+)", p.stdout, re.M)
-    return p.returncode, failed, time.time() - t0, p.stdout[-2000:]
+    # its own process group: a mutant that makes a loop endless is stopped with its
+    # pytest-xdist workers
+    p = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                          *targets], cwd=dest, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=HANG)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return 124, [f"a hang: no result in {HANG} s"], time.time() - t0, out[-2000:]
+    failed = re.findall(r"^FAILED (\S+)", out, re.M) or re.findall(r"^ERROR (\S+)", out, re.M)
+    return p.returncode, failed, time.time() - t0, out[-2000:]
 
 
 def main(argv=None):
