@@ -312,13 +312,15 @@ def clip(x, a_min=None, a_max=None):
 
 @public("np.reshape")
 def reshape(x, shape, order="C"):
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    # sizes that are tensors (x.reshape(n, -1) where n = x.shape[0] of a relaxed trace)
+    # are inputs of the op, read at run time
+    shape, sizes = split_shape(shape, unknown=True)
     if order == "F":  # (the same values; a view only in cases refused, contiguity.py)
-        return transpose(apply("reshape", transpose(x), shape=shape[::-1]))
+        return transpose(apply("reshape", transpose(x), *sizes[::-1], shape=shape[::-1]))
     if order != "C":
         raise NotImplementedError(f"reshape with order={order!r} has no staged form; use "
                                   f"order='C' or order='F'")
-    return apply("reshape", x, shape=shape)
+    return apply("reshape", x, *sizes, shape=shape)
 
 
 @public("Tensor.reshape")

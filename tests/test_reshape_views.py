@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from tests.differential import agree
+from tests.differential import agree, shared_functions
 
 
 def write_through_ravel_of_argument(x, i):
@@ -210,3 +210,54 @@ def test_a_concrete_function_refuses_a_layout_its_trace_did_not_assume():
     assert x[0, 1] == -1.0
     with pytest.raises(ValueError, match="traced for array arguments laid out"):
         cf(np.zeros((2, 6))[:, ::2], np.int64(1))
+
+
+# Sizes known only at run time (a relaxed trace's x.shape[0], a size computed from a
+# tensor) are inputs of the reshape: one kernel serves every size (SPEC §2), the sizes
+# are checked as NumPy checks them, and the result is a view like any reshape's.
+def rows_of(x):
+    m = x.reshape(x.shape[0], -1)          # (n, rest): the common idiom
+    return m.sum(axis=1), np.reshape(x, (-1, x.shape[-1])) * 2.0
+
+
+def written_through_sized_reshape(x, k):
+    flat = x.reshape(x.shape[0] * x.shape[1])
+    flat[k] = -1.0                         # reaches x (a view of a C-contiguous argument)
+    return x.sum()
+
+
+def columns_first(x):
+    return np.reshape(x, (x.shape[1], x.shape[0]), order="F") + 0.0
+
+
+_SIZED = {f.__name__: shared_functions(f) for f in
+          (rows_of, written_through_sized_reshape, columns_first)}
+
+
+def test_reshape_to_sizes_known_at_run_time():
+    shapes = [(2, 3, 4), (3, 3, 4), (4, 1, 2), (1, 5, 3), (5, 2, 2)]
+    agree(rows_of, calls=[(np.arange(float(np.prod(s))).reshape(s),) for s in shapes],
+          functions=_SIZED["rows_of"])
+    agree(written_through_sized_reshape,
+          calls=[(np.ones(s[:2]), np.int64(0)) for s in shapes] + [(np.ones((3, 2)), np.int64(5))],
+          functions=_SIZED["written_through_sized_reshape"])
+    agree(columns_first, calls=[(np.arange(6.0).reshape(2, 3),), (np.arange(12.0).reshape(3, 4),),
+                                (np.arange(8.0).reshape(4, 2),)],
+          functions=_SIZED["columns_first"])
+    for fns in _SIZED.values():  # the sizes relaxed: new sizes trace nothing more
+        for f in fns.values():
+            count = f.experimental_get_tracing_count()
+            f(np.ones((6, 7, 2)) if f.__name__ == "rows_of" else np.ones((6, 7)),
+              *([np.int64(3)] if "written" in f.__name__ else []))
+            assert f.experimental_get_tracing_count() == count, f.__name__
+
+
+def test_a_run_time_size_that_does_not_fit_is_numpys_value_error():
+    def f(x, n):
+        return x.reshape(n, -1) * 1.0
+    errors = []
+    agree(f, calls=[(np.ones(12), np.int64(4)), (np.ones(12), np.int64(5)),
+                    (np.ones(12), np.int64(0))], errors=errors)
+    assert errors and all("cannot reshape array of size 12 into shape" in m
+                          for _, _, m in errors), errors
+    assert all("test_reshape_views.py" in m for _, _, m in errors), errors

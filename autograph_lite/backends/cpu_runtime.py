@@ -54,6 +54,22 @@ def int_fmod(a, b):
 
 
 @register_jitable
+def reshape_free(size, known, free):
+    """A reshape whose sizes are read at run time: the -1 size (``free``) holding ``size``
+    elements with the others' product ``known``; ValueError where NumPy raises one (the
+    interpreter then words it as NumPy does, at the user's line)."""
+    if known < 0:
+        raise ValueError("cannot reshape: a size is negative")
+    if free:
+        if known == 0 or size % known:
+            raise ValueError("cannot reshape: the sizes do not divide the array's size")
+        return size // known
+    if known != size:
+        raise ValueError("cannot reshape: the sizes do not hold the array's elements")
+    return size
+
+
+@register_jitable
 def int_reciprocal(x, at_zero):
     """np.reciprocal of an integer: 1 and -1 are their own, 0 gives ``at_zero`` (NumPy's
     value on this machine), every other integer 0 (the caller casts to NumPy's dtype)."""

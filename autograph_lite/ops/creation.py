@@ -10,8 +10,9 @@ from ..ir.types import TensorType
 from .registry import defop
 
 
-def split_shape(shape):
-    """(static shape with None for tensor dims, the tensor dims) for a user's shape."""
+def split_shape(shape, unknown=False):
+    """(static shape with None for tensor dims, the tensor dims) for a user's shape;
+    ``unknown``: a -1 may stand for one size (a reshape's)."""
     from ..tensor import Tensor
     if isinstance(shape, Tensor) and shape.ndim == 1 and shape.shape[0] is not None:
         shape = [shape[i] for i in range(shape.shape[0])]
@@ -20,7 +21,7 @@ def split_shape(shape):
     static, dyn = [], []
     for d in shape:
         if isinstance(d, (int, np.integer)) and not isinstance(d, bool):
-            if d < 0:
+            if d < 0 and not (unknown and d == -1):
                 raise ValueError(f"negative dimensions are not allowed: {tuple(shape)}")
             static.append(int(d))
         elif isinstance(d, Tensor) and d.ndim == 0 and d.dtype.kind in "iu":

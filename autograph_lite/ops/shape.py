@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType, broadcast_shapes
+from .creation import _dim_exprs, _dims
 from .registry import defop
 
 
@@ -17,7 +18,12 @@ def _prod(dims):
 
 
 def _reshape_infer(in_types, shape):
+    """``shape``: ints (one may be -1), None where the size is a tensor input (0-d int,
+    known at run time only)."""
     t = in_types[0]
+    if any(s.ndim or s.dtype.kind not in "iu" for s in in_types[1:]):
+        raise TypeError(f"reshape: a size must be an integer scalar; got "
+                        f"{[s for s in in_types[1:] if s.ndim or s.dtype.kind not in 'iu'][0]}")
     if sum(d == -1 for d in shape) > 1:
         raise ValueError(f"reshape: only one dimension can be -1, got {shape}")
     known, total = _prod([d for d in shape if d != -1]), _prod(t.shape)
@@ -27,11 +33,17 @@ def _reshape_infer(in_types, shape):
             out.append(None if total is None or not known else total // known)
         else:
             out.append(d)
+    if known is None:
+        return [TensorType(t.dtype, tuple(out))]
     if total is not None and -1 not in shape and _prod(out) != total:
         raise ValueError(f"cannot reshape a tensor of shape {t.shape} into shape {shape}")
     if total is not None and -1 in shape and known and total % known:
         raise ValueError(f"cannot reshape a tensor of shape {t.shape} into shape {shape}")
     return [TensorType(t.dtype, tuple(out))]
+
+
+def _reshape_eager(x, *sizes, shape):
+    return np.reshape(x, _dims(shape, sizes))[()]
 
 
 def _reshape_lower(em, node):
@@ -41,13 +53,25 @@ def _reshape_lower(em, node):
         src = f"np.array({src})"
     if not shape:
         return f"np.ascontiguousarray({src}).ravel()[0]"
-    dims = ", ".join(str(d) for d in shape)
-    return f"np.ascontiguousarray({src}).reshape(({dims},))"
+    dims = _reshape_dims(em, node)
+    if None in shape:  # sizes read at run time: checked (and a -1 resolved) as NumPy does
+        known = " * ".join(d for d, s in zip(dims, shape) if s != -1)
+        free = em.fresh("size")
+        em.line(f"{free} = rt.reshape_free({src}.size, {known}, {int(-1 in shape)})")
+        dims = [free if s == -1 else d for d, s in zip(dims, shape)]
+    return f"np.ascontiguousarray({src}).reshape(({', '.join(dims)},))"
 
 
-defop("reshape", infer=_reshape_infer,
-      eager=lambda x, shape: np.reshape(x, shape)[()], lower=_reshape_lower, view=True,
-      lower_cuda=lambda em, node: em.reshaped(node, repr(tuple(node.attrs["shape"]))))
+def _reshape_dims(em, node):
+    """The sizes of a reshape as text: literals, and the tensor sizes as int64 scalars."""
+    dims = _dim_exprs(em, node, node.attrs["shape"], 1)
+    return [d if s is not None else f"np.int64({d})" for d, s in zip(dims, node.attrs["shape"])]
+
+
+defop("reshape", infer=_reshape_infer, eager=_reshape_eager, lower=_reshape_lower, view=True,
+      lower_cuda=lambda em, node: em.reshaped(
+          node, "(" + "".join(d + ", " for d in _dim_exprs(em, node, node.attrs["shape"], 1))
+          + ")"))
 
 
 def _reshape_as_lower(em, node):
