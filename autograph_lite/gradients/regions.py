@@ -25,7 +25,7 @@ from ..ops.dispatch import apply, as_value, convert_to_tensor, stage_node
 from ..ops.registry import defgrad
 from ..tensor import SymbolicTensor
 from ..trace.context import current_graph, graph_scope
-from .rules import zeros_as
+from .rules import first_rows, zeros_as
 from .sweep import Entry, _add, _fit, backprop, inexact, placed, reach
 
 
@@ -273,8 +273,7 @@ def _while_grad(site, out_grads):
     grads = placed(len(site.inputs), live, gs)
     for i in live:
         if stacks[i] is None:  # a list's buffer: the final one's rows cut to the initial's
-            grads[i] = apply("getitem", grads[i], apply("dim", site.inputs[i], axis=0),
-                             spec=(("slice", None, ("t", 1), None),))
+            grads[i] = first_rows(grads[i], site.inputs[i])
     by_key = {t._value.id: c for t, c in zip(wanted_caps, cs)}
     for j, t in enumerate(site.inputs[n:]):
         grads[n + j] = by_key.get(t._value.id)

@@ -295,12 +295,17 @@ defgrad("getitem", _getitem)
 defgrad("setitem", _setitem)
 
 
+def first_rows(g, like):
+    """``g[:len(like)]``: as many rows as ``like`` has (read at run time)."""
+    return _ap("getitem", g, _ap("dim", like, axis=0), spec=(("slice", None, ("t", 1), None),))
+
+
 def _list_push(s, g):
     """``out``: ``buf`` with row ``n`` written, in a buffer grown when full: the row gets
     ``g[n]``, the buffer ``g`` cut to its own rows (a grown buffer's new rows held nothing)
     and 0 at row ``n`` (overwritten)."""
     buf, n, _ = s.inputs
-    rows = _ap("getitem", g[0], _ap("dim", buf, axis=0), spec=(("slice", None, ("t", 1), None),))
+    rows = first_rows(g[0], buf)
     kept = _ap("not_equal", npa.arange(size_of(buf, 0)), n)
     kept = _ap("reshape", kept, shape=(-1,) + (1,) * (buf.ndim - 1))
     return [npa.where(kept, rows, 0.0), None, _ap("getitem", g[0], n, spec=(("tint", 1),))]
