@@ -111,8 +111,10 @@ def test_full_reduction_over_several_blocks():
 def test_more_partials_than_the_final_pass_has_threads(monkeypatch):
     """The final pass is one block of at most TPB threads folding the partials in a loop:
     with 4 threads a block, 50 elements make 13 partials (real sizes would need 16,384
-    elements, minutes on the simulator)."""
+    elements, minutes on the simulator). Its kernel modules (whose shared arrays are sized
+    by TPB when loaded) are its own: other tests never launch them with 128 threads."""
     monkeypatch.setattr(cuda_runtime, "TPB", 4)
+    monkeypatch.setattr(cuda, "_MODULES", {})
 
     def f(x):
         return np.sum(x), np.max(x)
