@@ -53,13 +53,14 @@ def inexact(t):
     return t.dtype.kind in "fc"
 
 
-def _fit(g, like):
+def _fit(g, like, exact=False):
     """Gradient ``g`` as the input ``like`` (a tensor) takes it: summed over the axes
     ``like`` was broadcast along (read at run time where a size is not known), in its
-    dtype."""
+    dtype. ``exact``: ``g`` has ``like``'s shape by construction, whatever the sizes."""
     g = convert_to_tensor(g)
     shape = tuple(like.shape)
-    if tuple(g.shape) != shape or None in shape:
+    exact = exact or _shaped_as(g, like)
+    if not exact and (tuple(g.shape) != shape or None in shape):
         if not shape and g.ndim:
             g = npa.sum(g)
         elif shape or g.ndim:
@@ -103,9 +104,31 @@ def backprop(entries, adjoints, depends):
                 grads = e.op.grad(e, outs)
             except NotImplementedError as exc:
                 raise errors.with_location(exc, e.loc) from None
-            for k, t, want, g in zip(e.in_keys, e.inputs, wanted, grads):
+            for i, (k, t, want, g) in enumerate(zip(e.in_keys, e.inputs, wanted, grads)):
                 if want and g is not None:
-                    _add(adjoints, k, _fit(g, t))
+                    _add(adjoints, k, _fit(g, t, _unbroadcast(e, i)))
+
+
+def _shaped_as(g, like):
+    """Whether graph value ``g`` was made in ``like``'s shape (a rule's broadcast of a
+    reduction's gradient back to its input, say)."""
+    v, w = getattr(g, "_value", None), getattr(like, "_value", None)
+    node = getattr(v, "node", None)
+    return (node is not None and w is not None and node.op in _SHAPED_AS
+            and node.inputs[1] is w)
+
+
+_SHAPED_AS = frozenset({"broadcast_to", "sum_to", "reshape_as"})  # (input 1: the shape's)
+
+
+def _unbroadcast(entry, i):
+    """Whether input ``i`` of an elementwise op has the output's shape whatever the sizes:
+    every other input is 0-d or the same value (so its gradient needs no ``sum_to``, which
+    a trace with sizes known only at run time would otherwise stage for every input)."""
+    t = entry.inputs[i]
+    return bool(getattr(entry.op, "elementwise", False) and t.ndim and all(
+        u.ndim == 0 or k == entry.in_keys[i]
+        for j, (k, u) in enumerate(zip(entry.in_keys, entry.inputs)) if j != i))
 
 
 def _colocated(entry):

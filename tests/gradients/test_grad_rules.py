@@ -296,3 +296,18 @@ def test_gradient_of_cumprod_is_exact_at_zeros():
     w = np.random.default_rng(6).normal(size=(3, 4))
     check(lambda a: (np.cumprod(a, axis=1) * w).sum() + (np.cumprod(a, axis=0)[-1] ** 2).sum()
           + np.cumprod(a)[5:].sum(), a)
+
+
+def test_relaxed_sizes_stage_no_sum_for_inputs_that_cannot_broadcast():
+    # an elementwise op's array input whose other inputs are 0-d (or itself) has the
+    # output's shape whatever the sizes, as has a reduction's gradient broadcast back to
+    # its input: no sum_to for them (each is a loop nest to compile)
+    def f(x, s):
+        return ag.gradients(np.sum(np.tanh(np.sin(x) * 2.0 - 1.0) / s), [x, s])
+    g = ag.defun(f, input_signature=[ag.TensorSpec([None, None], ag.float64),
+                                     ag.TensorSpec([], ag.float64)])
+    ops = [n.op for n in g.get_concrete_function().graph.walk()]
+    assert "sum_to" not in ops, ops
+    x = RNG.uniform(0.1, 0.9, (2, 3))
+    check(lambda x, s: np.sum(np.tanh(np.sin(x) * 2.0 - 1.0) / s), x, np.float64(1.5),
+          wrt=(0, 1))
