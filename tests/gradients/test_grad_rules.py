@@ -311,3 +311,22 @@ def test_relaxed_sizes_stage_no_sum_for_inputs_that_cannot_broadcast():
     x = RNG.uniform(0.1, 0.9, (2, 3))
     check(lambda x, s: np.sum(np.tanh(np.sin(x) * 2.0 - 1.0) / s), x, np.float64(1.5),
           wrt=(0, 1))
+
+
+def _broadcast_product(a, b):
+    return np.sum(np.sin(a * b) + a)
+
+
+_RELAXED_BROADCAST = {b: ag.defun(
+    lambda a, v: ag.gradients(_broadcast_product(a, v), [a, v]), backend=b,
+    input_signature=[ag.TensorSpec([None, None], ag.float64), ag.TensorSpec([None], ag.float64)])
+    for b in BACKENDS}
+
+
+def test_broadcast_gradients_with_sizes_known_only_at_run_time():
+    # one kernel for every size: which axes were broadcast is read at run time (sum_to)
+    calls = [(RNG.normal(size=(3, 1)), RNG.normal(size=4)), (RNG.normal(size=(2, 3)),
+             RNG.normal(size=1)), (RNG.normal(size=(1, 1)), RNG.normal(size=5)),
+             (RNG.normal(size=(2, 4)), RNG.normal(size=4))]
+    check(_broadcast_product, wrt=(0, 1), functions=_RELAXED_BROADCAST, calls=calls)
+    assert all(f.experimental_get_tracing_count() == 1 for f in _RELAXED_BROADCAST.values())
