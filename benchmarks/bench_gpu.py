@@ -4,6 +4,7 @@
     python benchmarks/bench_gpu.py --quick        # smaller sizes
     python benchmarks/bench_gpu.py --simulator    # no GPU: Numba's CUDA simulator, tiny
                                                   # sizes; checks results, times mean nothing
+    python benchmarks/bench_gpu.py --only newton  # one workload (e.g. under ncu)
 
 Workloads (one process, all variants side by side on the same inputs):
   (1) collatz step counts of n integers with ``ag.vectorized_map`` (one kernel, a thread
@@ -148,7 +149,12 @@ def main(argv=None):
     ap.add_argument("--simulator", action="store_true",
                     help="run on Numba's CUDA simulator (no GPU): tiny sizes, results only")
     ap.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    ap.add_argument("--only", default="", help="comma-separated workloads to run (of "
+                    "collatz, chain, matmul, newton): a profile of one costs less device time")
     args = ap.parse_args(argv)
+    only = {w for w in args.only.split(",") if w}
+    if only - {"collatz", "chain", "matmul", "newton"}:
+        ap.error(f"--only: unknown workloads {sorted(only - {'collatz', 'chain', 'matmul', 'newton'})}")
     if args.simulator:
         os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
@@ -182,6 +188,7 @@ def main(argv=None):
     where = "simulator" if args.simulator else cuda.get_current_device().name
     print(f"autograph_lite GPU benchmarks ({where}); best of {cfg['repeat']}")
     rows = []
+    work = [w for w in work if not only or w[1] in only]
     try:
         for title, key, fn, inputs, ref, tol in work:
             f_cuda = ag.defun(fn, backend="cuda")

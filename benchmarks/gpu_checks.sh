@@ -4,7 +4,8 @@
 # package registry):   bash benchmarks/gpu_checks.sh [TEST_PATH ...]
 # 1. prints the GPU and the versions found; installs the wheels carried in .whl/ whose
 #    version differs (README, "GPU backend": numpy, numba, numba-cuda, gast);
-# 2. benchmarks/bench_gpu.py at full size (GPU_BENCH=quick for smaller, 0 to skip);
+# 2. benchmarks/bench_gpu.py at full size (GPU_BENCH=quick for smaller, 0 to skip;
+#    GPU_BENCH_ONLY=newton,chain for some workloads);
 # 3. tests/cuda on the GPU itself (NUMBA_ENABLE_CUDASIM=0: every kernel compiled for the
 #    card and launched there; GPU_CUDA_TESTS=0 skips);
 # 4. the TEST_PATHs given, with every differential test on cuda alone
@@ -38,10 +39,11 @@ for n in python numpy numba llvmlite numba-cuda cuda-bindings scipy gast hypothe
 done | paste -sd' ' | tee "$out/versions.txt"
 
 set -o pipefail
+only=${GPU_BENCH_ONLY:+--only $GPU_BENCH_ONLY}
 case "${GPU_BENCH:-full}" in
   0) ;;
-  quick) timeout 240 $py benchmarks/bench_gpu.py --quick 2>&1 | tee "$out/bench_gpu.log" ;;
-  *) timeout 300 $py benchmarks/bench_gpu.py 2>&1 | tee "$out/bench_gpu.log" ;;
+  quick) timeout 240 $py benchmarks/bench_gpu.py --quick $only 2>&1 | tee "$out/bench_gpu.log" ;;
+  *) timeout 300 $py benchmarks/bench_gpu.py $only 2>&1 | tee "$out/bench_gpu.log" ;;
 esac
 echo "bench exit $?"
 
