@@ -330,3 +330,33 @@ def test_broadcast_gradients_with_sizes_known_only_at_run_time():
              (RNG.normal(size=(2, 4)), RNG.normal(size=4))]
     check(_broadcast_product, wrt=(0, 1), functions=_RELAXED_BROADCAST, calls=calls)
     assert all(f.experimental_get_tracing_count() == 1 for f in _RELAXED_BROADCAST.values())
+
+
+def reductions_along_axes(x):
+    """The reduction and cumulative-sum rules along every axis of a drawn shape (no size
+    baked into the kernel, so after the sizes relax every shape shares one kernel; sort and
+    cumprod along any axis have tests of their own)."""
+    total = np.sum(x) * 0.0
+    for ax in range(x.ndim):          # (x.ndim is a Python number: unrolled)
+        k = float(ax + 1)
+        total = total + k * (np.sum(np.sin(np.sum(x, axis=ax))) + np.sum(np.max(x, axis=ax))
+                             - 2.0 * np.sum(np.min(x, axis=ax, keepdims=True))
+                             + np.sum(np.cos(np.mean(x, axis=ax)))
+                             + np.sum(np.prod(x, axis=ax)) + np.sum(np.cumsum(x, axis=ax) ** 2))
+    return total
+
+
+_ALONG_AXES = {b: gradient_function(reductions_along_axes, (0,), b) for b in BACKENDS}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rank", [2, 3])
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_reduction_rules_along_every_axis_of_drawn_shapes(rank, data):
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 16)))
+    n = int(np.prod(shape))
+    # distinct values (max and min have no ties) in (0.2, 1.2)
+    x = (0.2 + (rng.permutation(n) + rng.uniform(0.3, 0.7, n)) / n).reshape(shape)
+    check(reductions_along_axes, x, functions=_ALONG_AXES, calls=[(x,)])
