@@ -204,8 +204,7 @@ class CudaEmitter(Emitter):
             if op.lower_cuda(self, node) is not False:
                 return
         if self.device_elementwise(node):
-            self.new(node.outputs[0])
-            self.materialize_group([node], self.dims(node.outputs[0], root=True))
+            self.materialize(node)  # (a group of one: materialize_group below)
         else:
             self.on_host(node)
 

@@ -21,9 +21,9 @@ def _reshape_infer(in_types, shape):
     """``shape``: ints (one may be -1), None where the size is a tensor input (0-d int,
     known at run time only)."""
     t = in_types[0]
-    if any(s.ndim or s.dtype.kind not in "iu" for s in in_types[1:]):
-        raise TypeError(f"reshape: a size must be an integer scalar; got "
-                        f"{[s for s in in_types[1:] if s.ndim or s.dtype.kind not in 'iu'][0]}")
+    bad = [s for s in in_types[1:] if s.ndim or s.dtype.kind not in "iu"]
+    if bad:
+        raise TypeError(f"reshape: a size must be an integer scalar; got {bad[0]}")
     if sum(d == -1 for d in shape) > 1:
         raise ValueError(f"reshape: only one dimension can be -1, got {shape}")
     known, total = _prod([d for d in shape if d != -1]), _prod(t.shape)
@@ -68,10 +68,14 @@ def _reshape_dims(em, node):
     return [d if s is not None else f"np.int64({d})" for d, s in zip(dims, node.attrs["shape"])]
 
 
+def _kept_dims_cuda(dims):
+    """lower_cuda of a reshape to ``dims(em, node)`` (a list of size expressions)."""
+    return lambda em, node: em.reshaped(node, "(" + "".join(d + ", " for d in dims(em, node))
+                                        + ")")
+
+
 defop("reshape", infer=_reshape_infer, eager=_reshape_eager, lower=_reshape_lower, view=True,
-      lower_cuda=lambda em, node: em.reshaped(
-          node, "(" + "".join(d + ", " for d in _dim_exprs(em, node, node.attrs["shape"], 1))
-          + ")"))
+      lower_cuda=_kept_dims_cuda(lambda em, node: _dim_exprs(em, node, node.attrs["shape"], 1)))
 
 
 def _reshape_as_lower(em, node):
@@ -140,12 +144,6 @@ def _expand_lower(em, node):
     dims.insert(node.attrs["axis"] % (x.type.ndim + 1), "1")
     src = em.name(x) if x.type.ndim else f"np.array({em.name(x)})"
     return f"np.ascontiguousarray({src}).reshape(({', '.join(dims)},))"
-
-
-def _kept_dims_cuda(dims):
-    """lower_cuda of a reshape to ``dims(em, node)`` (a list of size expressions)."""
-    return lambda em, node: em.reshaped(node, "(" + "".join(d + ", " for d in dims(em, node))
-                                        + ")")
 
 
 def _expand_dims(em, node):
