@@ -14,7 +14,9 @@ the region's nodes (``clone_nodes``) where the backward pass runs:
   those of the outer values the body reads. All of it is in the same kernel.
 
 A region with a stateful op or a side effect (``print``, ``py_func``, random draws) would
-run it again: such a gradient refuses.
+run it again: such a gradient refuses. A ``py_function`` is the exception: its calls are
+recorded by their inputs (callbacks.py) and a replay hands back the recorded results, so
+its body runs once per forward call however often the backward pass replays it.
 """
 import numpy as np
 
@@ -25,6 +27,7 @@ from ..ops.dispatch import apply, as_value, convert_to_tensor, stage_node
 from ..ops.registry import defgrad
 from ..tensor import SymbolicTensor
 from ..trace.context import current_graph, graph_scope
+from .callbacks import recorded, recordings, replayed
 from .rules import first_rows, zeros_as
 from .sweep import Entry, _add, _fit, backprop, inexact, placed, reach
 
@@ -32,11 +35,13 @@ from .sweep import Entry, _add, _fit, backprop, inexact, placed, reach
 def clone_nodes(nodes, mapping, graph):
     """Re-adds ``nodes`` to ``graph`` (the one being traced), inputs renamed by ``mapping``
     (value id -> Value; missing: the Value itself, an outer one), regions cloned too. A
-    replay runs where its original was placed, whatever scope the gradient is built in."""
+    replay runs where its original was placed, whatever scope the gradient is built in; a
+    recorded ``py_function`` hands back its recorded results (callbacks.replayed)."""
     added = []
     for n in nodes:
         regions = [_clone_graph(r, mapping, graph) for r in n.regions]
-        new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs], n.attrs,
+        new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs],
+                             replayed(n, n.attrs),
                              [v.type for v in n.outputs], regions, n.loc)
         new.device = n.device
         for a, b in zip(n.outputs, new.outputs):
@@ -55,9 +60,13 @@ def _clone_graph(g, mapping, parent):
 
 
 def _replayable(node):
+    """Refuses a region op whose regions have an op a replay would run again; records the
+    calls of each ``py_function`` there (callbacks.recordings), which a replay then reads."""
     for r in node.regions:
         for n in r.walk():
-            if not n.opdef.pure:
+            if n.op == "py_function":
+                recordings(n)
+            elif not n.opdef.pure:
                 raise NotImplementedError(
                     f"the gradient of a staged {'if' if node.op == 'cond' else 'loop'} whose "
                     f"body has '{n.op}' (at {n.loc}) would run it again: not supported; "
@@ -201,9 +210,11 @@ def _record(node):
     types = ([v.type for v in body_g.inputs] + [_COUNTER]
              + [TensorType(v.type.dtype, (None,) + v.type.shape)
                 for v in (body_g.inputs[i] for i in kept)])
+    calls = _callables(node)
     out = _stage_loop(test, step, [*init, convert_to_tensor(np.int64(0)), *stacks], types)
     if _splice(node, graph, mark):  # (the recording's own results are then the node's)
         out = [SymbolicTensor(v) for v in node.outputs]
+        _callables(node, calls)  # (it is the forward now: its py_functions call as it did)
     at_start = dict(zip(kept, out[n + 1:]))
     return out[n], [at_start.get(i) for i in range(n)], out[:n]
 
@@ -233,6 +244,21 @@ def _splice(node, graph, mark):
     for r in node.regions:
         r.parent = graph
     return True
+
+
+def _callables(node, funcs=None):
+    """{recordings: the callable} of the recorded ``py_function``s in ``node``'s regions;
+    with ``funcs``, gives them those callables back (the spliced recording loop replays
+    none of its forward's calls)."""
+    found = {}
+    for r in node.regions:
+        for n in r.walk():
+            rec = recorded(n)
+            if rec is not None and funcs is not None and rec in funcs:
+                n.attrs["func"] = funcs[rec]
+            elif rec is not None:
+                found.setdefault(rec, n.attrs["func"])
+    return found
 
 
 _COUNTER = TensorType(np.dtype(np.int64), ())

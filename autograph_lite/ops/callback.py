@@ -5,7 +5,7 @@ Three op-table entries share one runner; they differ only in their flags:
 - ``py_func``: stateful + side effects, never merged, dropped or reordered (stateful=True);
 - ``py_func_stateless``: pure, so CSE may merge identical calls and DCE drop unused ones;
 - ``py_function``: like ``py_func`` but the callback receives EagerTensors and may use ag
-  ops; marked ``differentiable=True`` for the gradients issue (no ``grad`` yet).
+  ops; once-differentiable (its ``grad``: gradients/callbacks.py).
 
 Node attrs: ``func`` (the callable; the printer shows its name), ``Tout`` (readable text),
 ``name`` (only when given) and ``_outs``: one ``(dtype, shape, declared)`` per output.
@@ -359,6 +359,6 @@ defop("py_func_stateless", infer=_infer, layout="unknown", eager=_make_eager("py
 defop("py_function", infer=_infer, layout="unknown", eager=_make_eager("py_function"),
       lower=_make_lower("py_function"), stateful=True, side_effects=True,
       differentiable=True,
-      doc="ag.py_function: an opaque callback on EagerTensors (gradients: a later issue)")
+      doc="ag.py_function: an opaque callback on EagerTensors, once-differentiable")
 
 __all__ = ["SITES", "link_kernel_module", "uses_callbacks"]
