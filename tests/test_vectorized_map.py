@@ -168,14 +168,6 @@ def test_nested_maps():
                                                            r), x))
 
 
-def test_a_gradient_through_a_map_refuses():
-    @ag.defun
-    def f(x):
-        return ag.gradients(ag.vectorized_map(lambda v: v * v, x).sum(), x)
-    with pytest.raises(NotImplementedError, match="vectorized_map"):
-        f(np.ones(3))
-
-
 def test_bad_arguments_name_themselves():
     with pytest.raises(TypeError, match="fn must be callable"):
         ag.vectorized_map(3, np.ones(2))

@@ -307,3 +307,38 @@ def _while_grad(site, out_grads):
 
 
 defgrad("while_loop", _while_grad)
+
+
+# -- vectorized_map ----------------------------------------------------------------------------
+def _vmap_grad(site, out_grads):
+    """A ``vectorized_map`` over the mapped inputs and the results' adjoints whose body
+    replays the forward body on one element and sweeps it backwards: row i of a mapped
+    input's gradient is that element's; a captured value's is the sum over the elements."""
+    from ..vectorized_map import vectorized_map
+    node = site.node
+    _replayable(node)
+    body = node.regions[0]
+    m = len(node.inputs)
+    mapped = [i for i in range(m) if site.in_keys[i] in site.depends and inexact(site.inputs[i])]
+    wanted_caps = _wanted(site, m)
+    have = [k for k, g in enumerate(out_grads) if g is not None]
+
+    def element(args):
+        elems, gs = args[:m], args[m:]
+        adjoints = replay(body, [e._value for e in elems], placed(len(out_grads), have, gs),
+                          site.depends)
+        return ([_zeros_or(adjoints, elems[i]) for i in mapped]
+                + [_zeros_or(adjoints, t) for t in wanted_caps])
+
+    if not mapped and not wanted_caps:
+        return [None] * len(site.inputs)
+    rows = vectorized_map(element, tuple(site.inputs[:m]) + tuple(out_grads[k] for k in have))
+    grads = placed(len(site.inputs), mapped, rows[:len(mapped)])
+    by_key = {t._value.id: npa.sum(r, axis=0)
+              for t, r in zip(wanted_caps, rows[len(mapped):])}
+    for j, t in enumerate(site.inputs[m:]):
+        grads[m + j] = by_key.get(t._value.id)
+    return grads
+
+
+defgrad("vectorized_map", _vmap_grad)

@@ -484,5 +484,5 @@ defgrad("cholesky", _cholesky)
 
 # Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
 # with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
-# wait for complex gradients; vectorized_map for a map of the body's sweep.
-PENDING = frozenset({"conjugate", "real", "imag", "vectorized_map"})
+# wait for complex gradients.
+PENDING = frozenset({"conjugate", "real", "imag"})

@@ -15,7 +15,7 @@ from .. import nest
 from ..ops import dispatch
 from ..ops.dispatch import convert_to_tensor
 from ..ops.registry import expose
-from ..tensor import EagerTensor, SymbolicTensor, Tensor
+from ..tensor import EagerTensor, SymbolicTensor, Tensor, is_tensor_value
 from ..trace.context import block_fast_path, current_graph
 from ..variables import Variable
 from . import sweep
@@ -28,38 +28,65 @@ def _key(t):
 
 
 class _CallOp:
-    """The op of a compiled call's tape entry: ``grad`` runs the compiled gradient."""
+    """The op of a compiled call's tape entry: ``grad`` runs the compiled gradient. The
+    entry's inputs are the tensors among the call's arguments (flattened: a tuple or dict
+    of tensors passed as one argument too), then the variables its trace used; the other
+    arguments (Python numbers, strings, flags) are kept as they were given, so the
+    gradient's trace sees the forward's."""
     name = "a compiled function"
 
-    def __init__(self, function, n_args, variables):
-        self.function, self.n_args, self.variables = function, n_args, variables
+    def __init__(self, function, args, variables):
+        self.function, self.variables = function, variables
+        leaves = nest.flatten(args)
+        self.tensors = tuple(i for i, a in enumerate(leaves) if is_tensor_value(a))
+        kept = [None if i in self.tensors else a for i, a in enumerate(leaves)]
+        self.args = nest.pack_as(args, kept)   # (the structure and the other arguments)
 
     def grad(self, entry, out_grads):
         have = tuple(g is not None for g in out_grads)
         wrt = tuple(i for i, (k, t) in enumerate(zip(entry.in_keys, entry.inputs))
                     if k in entry.depends and sweep.inexact(t))
-        backward = _backward_function(self.function, self.n_args, wrt, have, self.variables)
-        grads = backward(*entry.inputs[:self.n_args], *[g for g in out_grads if g is not None])
+        backward = _backward_function(self, wrt, have)
+        grads = backward(*entry.inputs[:len(self.tensors)],
+                         *[g for g in out_grads if g is not None])
         return sweep.placed(len(entry.inputs), wrt, grads)
 
 
-def _backward_function(function, n_args, wrt, have, variables):
-    """The compiled gradient of ``function`` for sources ``wrt`` (argument positions; past
-    the arguments, the variables its trace used, which the gradient's trace captures too)
-    and the outputs ``have`` marks as having a gradient; made once per such triple."""
+def _backward_function(call, wrt, have):
+    """The compiled gradient of ``call``'s function for sources ``wrt`` (positions among
+    the tensor arguments; past them, the variables its trace used, which the gradient's
+    trace captures too) and the outputs ``have`` marks as having a gradient; made once per
+    such arguments (their structure and other values), sources and outputs."""
+    function, structure, tensors, variables = (call.function, call.args, call.tensors,
+                                               call.variables)
     cache = function.__dict__.setdefault("_backward", {})
-    key = (n_args, wrt, have, tuple(id(v) for v in variables))
+    kept = tuple(_hashable(a) for a in nest.flatten(structure))
+    key = (nest.structure_key(structure), kept, tensors, wrt, have,
+           tuple(id(v) for v in variables))
     if key not in cache:
         from ..function import defun
+        n = len(tensors)
 
         def backward(*a):
-            args, gys = a[:n_args], a[n_args:]
+            given, gys = a[:n], a[n:]
+            leaves = nest.flatten(structure)
+            for i, t in zip(tensors, given):
+                leaves[i] = t
+            args = nest.pack_as(structure, leaves)
             outs = [o for o, h in zip(nest.flatten(function(*args)), have) if h]
-            sources = [args[i] if i < n_args else variables[i - n_args] for i in wrt]
+            sources = [given[i] if i < n else variables[i - n] for i in wrt]
             return sweep.gradients(outs, sources, list(gys))
         backward.__name__ = f"{function.__name__}_backward"
         cache[key] = defun(backward, backend=function.backend)
     return cache[key]
+
+
+def _hashable(a):
+    try:
+        hash(a)
+        return (type(a), a)
+    except TypeError:
+        return ("id", id(a))
 
 
 class GradientTape:
@@ -119,8 +146,9 @@ class GradientTape:
         """A call of a compiled Function (function.py): one entry; the variables its trace
         used are inputs of the entry too."""
         outs = [o for o in nest.flatten(result) if isinstance(o, EagerTensor)]
-        self._keep_entry(_CallOp(function, len(args), tuple(variables)),
-                         tuple(args) + tuple(variables), outs, {})
+        op = _CallOp(function, tuple(args), tuple(variables))
+        leaves = nest.flatten(args)
+        self._keep_entry(op, tuple(leaves[i] for i in op.tensors) + tuple(variables), outs, {})
 
     def _keep_entry(self, op, args, outs, attrs):
         """Keeps a step of this thread's eager run if it reads a tracked tensor; its
