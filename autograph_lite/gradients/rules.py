@@ -5,7 +5,13 @@ None per input, in the output's broadcast shape; the sweep sums each to its inpu
 shape (``sum_to``) and casts it to its dtype, so the elementwise rules below are the
 textbook derivatives and nothing else. Where a function is not differentiable at a point
 the rule picks TensorFlow's convention (a tie of ``maximum`` goes to the first operand,
-``abs`` has 0 at 0, ``floor`` and ``sign`` have 0 everywhere)."""
+``abs`` has 0 at 0, ``floor`` and ``sign`` have 0 everywhere).
+
+Complex tensors follow TensorFlow's convention too: the gradient of a real target with
+respect to ``z = x + iy`` is ``dL/dx + i dL/dy``. A holomorphic op with derivative ``f'``
+then passes ``g * conj(f'(z))`` (``_cj``), a real-linear one (sums, shapes, indexing,
+selection) passes ``g`` as for real tensors, and ``abs``/``real``/``imag``/``conjugate``
+have rules of their own. Linear algebra on complex matrices refuses (``_real``)."""
 import math
 
 import numpy as np
@@ -29,9 +35,30 @@ def _div(a, b):
     return _ap("true_divide", a, b)
 
 
+def _cj(t):
+    """``conj(t)`` for a complex tensor (the complex rules' factor), else ``t`` itself."""
+    return _ap("conjugate", t) if getattr(t, "dtype", np.dtype(float)).kind == "c" else t
+
+
 def _unary(name, derivative):
-    """``derivative(x, y)``: dy/dx elementwise; the rule is g * dy/dx."""
-    defgrad(name, lambda s, g: [_mul(g[0], derivative(s.inputs[0], s.outputs[0]))])
+    """``derivative(x, y)``: dy/dx elementwise; the rule is g * conj(dy/dx)."""
+    defgrad(name, lambda s, g: [_mul(g[0], _cj(derivative(s.inputs[0], s.outputs[0])))])
+
+
+def _abs(s, g):
+    """d|x| = sign(x); for a complex z, d|z|/dx + i d|z|/dy = z / |z| (0 at 0)."""
+    x, y = s.inputs[0], s.outputs[0]
+    if x.dtype.kind != "c":
+        return [_mul(g[0], _ap("sign", x))]
+    nonzero = _ap("greater", y, 0.0)
+    return [_mul(g[0], _where(nonzero, _div(x, _where(nonzero, y, 1.0)), 0.0))]
+
+
+defgrad("abs", _abs)
+defgrad("fabs", _abs)
+defgrad("conjugate", lambda s, g: [_ap("conjugate", g[0])])
+defgrad("real", lambda s, g: [g[0]])                    # (the sweep makes it complex)
+defgrad("imag", lambda s, g: [_mul(g[0], 1j)])
 
 
 _SQ = lambda x: _ap("multiply", x, x)  # noqa: E731
@@ -40,8 +67,6 @@ _LN2, _LN10 = math.log(2.0), math.log(10.0)
 for _name, _d in {
     "negative": lambda x, y: -1.0,
     "positive": lambda x, y: 1.0,
-    "abs": lambda x, y: _ap("sign", x),
-    "fabs": lambda x, y: _ap("sign", x),
     "sqrt": lambda x, y: _div(0.5, y),
     "cbrt": lambda x, y: _div(1.0 / 3.0, _SQ(y)),
     "square": lambda x, y: _mul(x, 2.0),
@@ -78,7 +103,8 @@ for _name in ("sign", "floor", "ceil", "trunc", "rint"):  # piecewise constant
     defgrad(_name, lambda s, g: [None])
 
 defgrad("as_weak", lambda s, g: [g[0]])
-defgrad("cast", lambda s, g: [g[0]])  # (the sweep casts it back to the input's dtype)
+defgrad("cast", lambda s, g: [g[0]])  # (the sweep casts it back to the input's dtype:
+#                                        a real input takes the real part of a complex g)
 
 
 def _where(c, a, b):
@@ -92,8 +118,9 @@ def _binary(name, rule):
 
 _binary("add", lambda a, b, y, g: (g, g))
 _binary("subtract", lambda a, b, y, g: (g, _ap("negative", g)))
-_binary("multiply", lambda a, b, y, g: (_mul(g, b), _mul(g, a)))
-_binary("true_divide", lambda a, b, y, g: (_div(g, b), _ap("negative", _div(_mul(g, y), b))))
+_binary("multiply", lambda a, b, y, g: (_mul(g, _cj(b)), _mul(g, _cj(a))))
+_binary("true_divide", lambda a, b, y, g: (
+    _div(g, _cj(b)), _ap("negative", _div(_mul(g, _cj(y)), _cj(b)))))
 _binary("maximum", lambda a, b, y, g: (_where(_ap("greater_equal", a, b), g, 0.0),
                                        _where(_ap("greater_equal", a, b), 0.0, g)))
 _binary("minimum", lambda a, b, y, g: (_where(_ap("less_equal", a, b), g, 0.0),
@@ -105,6 +132,11 @@ _binary("fmin", lambda a, b, y, g: (_where(_ap("equal", y, a), g, 0.0),
 
 
 def _power(a, b, y, g):
+    if y.dtype.kind == "c":  # d/db a**b = a**b log a wherever a != 0
+        nonzero = _ap("not_equal", a, 0)
+        db = _where(nonzero, _mul(y, _ap("log", _where(nonzero, a, 1.0))), 0.0)
+        return (_mul(g, _cj(_mul(b, _ap("power", a, _ap("subtract", b, 1))))),
+                _mul(g, _cj(db)))
     da = _mul(g, b, _ap("power", a, _ap("subtract", b, 1)))
     # d/db a**b = a**b log a, taken as 0 where a <= 0 (TensorFlow's convention)
     positive = _ap("greater", a, 0)
@@ -329,6 +361,7 @@ defgrad("sort", _sort)
 
 def _cumprod(s, g):
     axis, x = s.attrs.get("axis"), s.inputs[0]
+    _real(x, "np.cumprod")
     if axis is None:  # (over the flattened array)
         return [_ap("reshape_as", _ap("cumprod_vjp", _ravel(x), g[0], axis=0), x)]
     return [_ap("cumprod_vjp", x, g[0], axis=axis % x.ndim)]
@@ -376,6 +409,7 @@ def _swap(x):
 def _matmul(s, g):
     a, b = s.inputs
     g = g[0]
+    a, b = _cj(a), _cj(b)   # (complex: g times the conjugated other operand)
     if a.ndim == 1 and b.ndim == 1:
         return [_mul(g, b), _mul(g, a)]
     if a.ndim == 1:   # (k) @ (..., k, n) -> (..., n): da = b @ g (a matrix-vector product)
@@ -412,12 +446,11 @@ def _prod_grad(x, axes, g):
         return g
     inner = npa.prod(x, axis=axes[0], keepdims=True)
     g_inner = _prod_grad(inner, axes[1:], g)
-    return _mul(_ap("broadcast_to", g_inner, shape_of(x)), _others(x, axes[0]))
+    return _mul(_ap("broadcast_to", g_inner, shape_of(x)), _cj(_others(x, axes[0])))
 
 
 def _reduce_prod(s, g):
     x = s.inputs[0]
-    _real(x, "np.prod")
     gk = g[0]
     if not s.attrs.get("keepdims") and gk.ndim:
         for k in sorted(_axes(s)):
@@ -482,7 +515,6 @@ defgrad("solve", _solve)
 defgrad("cholesky", _cholesky)
 
 
-# Differentiable ops whose rule is still to come (issue 14): a gradient through one refuses
-# with NotImplementedError at the user's line (sweep.py), never a silent zero. Complex parts
-# wait for complex gradients.
-PENDING = frozenset({"conjugate", "real", "imag"})
+# Differentiable ops whose rule is still to come: a gradient through one refuses with
+# NotImplementedError at the user's line (sweep.py), never a silent zero.
+PENDING = frozenset()

@@ -65,6 +65,8 @@ def _fit(g, like, exact=False):
             g = npa.sum(g)
         elif shape or g.ndim:
             g = apply("sum_to", g, like)
+    if g.dtype.kind == "c" and like.dtype.kind != "c":
+        g = apply("real", g)  # (dL/dx of a real x that reached a complex value)
     return g if g.dtype == like.dtype else apply("cast", g, dtype=like.dtype)
 
 

@@ -102,10 +102,10 @@ def test_errors():
         with pytest.raises(TypeError, match="takes tensors"):
             tape.watch(X)
         tape.watch(x)
-        y = np.sum(np.imag(x * 1j))
+        y = np.sum(np.convolve(x, x))
         with pytest.raises(RuntimeError, match="after the `with` block"):
             tape.gradient(y, x)
-    with pytest.raises(NotImplementedError, match="'imag' is not built yet"):
+    with pytest.raises(NotImplementedError, match="'convolve' is not built yet"):
         tape.gradient(y, x)
     with ag.GradientTape() as tape:
         tape.watch(x)
