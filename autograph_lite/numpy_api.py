@@ -403,14 +403,6 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return _joined("stack", arrays, axis, out, dtype, casting)
 
 
-@public("np.split")
-def split(x, sections, axis=0):
-    if not isinstance(sections, int):
-        raise TypeError("np.split on tensors takes a number of equal sections; "
-                        "use ag.split for sizes")
-    return list(apply("split", x, sections=sections, axis=int(axis)))
-
-
 def _like(x, value, dtype, shape):
     x = convert_to_tensor(x)
     dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)

@@ -6,8 +6,8 @@ numpy_composites.py, none is an op of its own except the running extremes
 - ufunc methods and multi-output ufuncs: ``np.add/multiply/maximum/minimum.accumulate``,
   ``np.divmod``, ``np.modf``; ``np.fix``, ``np.angle``;
 - sets: ``np.union1d``, ``np.intersect1d``, ``np.setdiff1d``;
-- pieces and selections: ``np.ediff1d``, ``np.array_split``, ``np.hsplit``, ``np.vsplit``,
-  ``np.compress``, ``np.extract``, ``np.delete``;
+- pieces and selections: ``np.ediff1d``, ``np.split``, ``np.array_split``, ``np.hsplit``,
+  ``np.vsplit``, ``np.compress``, ``np.extract``, ``np.delete``;
 - products and matrices: ``np.correlate``, ``np.tensordot``, ``np.vander``, ``np.diagflat``;
 - indices and reordering: ``np.ravel_multi_index``, ``np.broadcast_arrays``, ``np.lexsort``,
   ``np.choose``, ``np.trim_zeros``, ``np.resize``.
@@ -183,6 +183,17 @@ def _split(name, x, sections, ax, equal):
                         f"ag.py_func for split points known only at run time")
     cuts = [static_int(i, f"{name}'s indices") for i in sections]
     return _pieces(x, [0] + cuts + [None], ax)
+
+
+@public("np.split")
+def split(ary, indices_or_sections, axis=0):
+    """A number of equal parts (the ``split`` op), or the Python ints to cut at (slices
+    between them, as NumPy: past the end an empty part, negative from the end)."""
+    x = convert_to_tensor(ary)
+    sections = indices_or_sections
+    if isinstance(sections, (int, np.integer)) and not isinstance(sections, (bool, np.bool_)):
+        return list(apply("split", x, sections=int(sections), axis=int(axis)))
+    return _split("np.split", x, sections, one_axis(axis, x.ndim), True)
 
 
 @public("np.array_split")

@@ -394,3 +394,77 @@ def test_complex_cumprod_and_linear_algebra_gradients_refuse():
         with pytest.raises(NotImplementedError, match=f"{what} of a complex tensor"):
             ag.defun(lambda z: ag.gradients(np.sum(fn(z)), z), backend="interpreter")(
                 np.ones(4) * (1 + 1j))
+
+
+# -- the shape, indexing, product, sorting and linear algebra rules over drawn shapes ---------
+# (sizes relax after the second shape: one kernel then serves every later one)
+def shape_ops(x):
+    """The shape and indexing rules on a rank-3 shape of any sizes >= 2."""
+    first, rest = np.split(x, [1], axis=0)
+    parts = [np.reshape(x, (-1,)), x.T * 2.0, np.expand_dims(x, 1),
+             np.squeeze(x[:, :1, :], axis=1), np.concatenate([x, 2.0 * x], axis=2),
+             np.stack([x, x * x], axis=1), first * 3.0 - rest[:1], rest, x[1:, ::2, -1],
+             x[..., -1] ** 2, np.transpose(x, (2, 0, 1))[1], x[:, -1:, 1:]]
+    total = 0.0
+    for k, t in enumerate(parts):
+        total = total + (k + 1) * np.sum(np.sin(t))
+    y = x * 1.0
+    y[0, 1] = 5.0                     # overwritten elements get no gradient
+    y[-1, :, 0] = x[0, :, -1] * 3.0   # the written value gets the slice's
+    return total + np.sum(y * y)
+
+
+def sorted_and_cumulative(a, w):
+    return ((np.sort(a, axis=1) * w).sum() + (np.sort(a, axis=0)[-1] ** 2).sum()
+            + np.sort(a, axis=None)[-2:].sum() + (np.cumprod(a, axis=1) * w).sum()
+            + (np.cumprod(a, axis=0)[-1] ** 2).sum() + np.median(a))
+
+
+def solved(a, b, c, w):
+    return (np.sum(np.linalg.inv(a) * w) + 3.0 * np.linalg.det(a)
+            + np.sum(np.linalg.solve(a, b) ** 2) + np.sum(np.linalg.solve(a, c) * c))
+
+
+_DRAWN = {name: {b: gradient_function(fn, wrt, b) for b in BACKENDS} for name, fn, wrt in (
+    ("shape_ops", shape_ops, (0,)), ("products", products, (0, 1, 2, 3, 4)),
+    ("sorted", sorted_and_cumulative, (0,)), ("solved", solved, (0, 1, 2)),
+    ("factorized", factorized, (0,)))}
+
+
+def _sizes(data, n, low=1, high=4):
+    return tuple(data.draw(st.lists(st.integers(low, high), min_size=n, max_size=n)))
+
+
+def _values(data, shape, low=-1.0, high=1.0):
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 16)))
+    return rng.uniform(low, high, shape)
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_shape_indexing_and_product_rules_over_drawn_shapes(data):
+    x = _values(data, _sizes(data, 3, low=2))
+    check(shape_ops, x, functions=_DRAWN["shape_ops"], calls=[(x,)])
+    m, k, n, p = _sizes(data, 4)
+    args = (_values(data, (m, k)), _values(data, (k, n)), _values(data, k), _values(data, k),
+            _values(data, (p, m, k)))
+    check(products, *args, wrt=(0, 1, 2, 3, 4), functions=_DRAWN["products"], calls=[args])
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_sort_cumprod_and_linear_algebra_rules_over_drawn_shapes(data):
+    shape = _sizes(data, 2, low=2)
+    n = int(np.prod(shape))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2 ** 16)))
+    a = ((rng.permutation(n) + rng.uniform(0.3, 0.7, n)) / n + 0.5).reshape(shape)  # no ties
+    w = rng.normal(size=shape)
+    check(sorted_and_cumulative, a, w, functions=_DRAWN["sorted"], calls=[(a, w)])
+    k = data.draw(st.integers(1, 4))
+    m = rng.normal(size=(k, k))
+    spd = m @ m.T + k * np.eye(k)
+    args = (spd, rng.normal(size=k), rng.normal(size=(k, 2)), rng.normal(size=(k, k)))
+    check(solved, *args, wrt=(0, 1, 2), functions=_DRAWN["solved"], calls=[args])
+    check(factorized, spd, args[3], functions=_DRAWN["factorized"], calls=[(spd, args[3])])

@@ -154,17 +154,20 @@ def test_split():
         n = shape[axis]
         k = data.draw(st.sampled_from([d for d in range(1, n + 1) if n % d == 0]))
         cut = data.draw(st.integers(0, n))
+        # indices to cut at, as NumPy takes them: unsorted, past the end, negative
+        cuts = data.draw(st.lists(st.integers(-n - 1, n + 2), max_size=3))
         x = data.draw(arrays(np.float64, shape))
         explored.note(rank=len(shape))
 
         def f(x):
             parts = np.split(x, k, axis=axis)
             return (tuple(parts), tuple(ag.split(x, [cut, n - cut], axis=axis)),
-                    parts[-1] * 2.0)
+                    parts[-1] * 2.0, tuple(np.split(x, cuts, axis=axis)))
 
         def oracle(x):
             parts = np.split(x, k, axis=axis)
-            return tuple(parts), tuple(np.split(x, [cut], axis=axis)), parts[-1] * 2.0
+            return (tuple(parts), tuple(np.split(x, [cut], axis=axis)), parts[-1] * 2.0,
+                    tuple(np.split(x, cuts, axis=axis)))
         _agree(f, x, oracle=oracle)
     check()
     explored.check()
