@@ -2,6 +2,8 @@
 finite differences in float64, through ``ag.gradients`` in a compiled function, on both
 backends, two calls each (gradcheck.py). Each test function combines many ops with
 distinct weights, so a swapped or missing term shows, in few kernels."""
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -21,7 +23,9 @@ def unary(x):
              np.cosh(x), np.tanh(x), np.arcsinh(x), np.arctanh(x), np.arccosh(x + 1.5),
              ag.nn.sigmoid(x), ag.nn.relu(u), np.abs(u), np.fabs(u), -x, +x, np.deg2rad(x),
              np.rad2deg(x), np.radians(x), np.degrees(x), 1.0 / x, x ** 3, np.floor(x) * x,
-             np.sign(u) * x, np.float_power(x, 2.5), np.maximum(u, 0.0)]
+             np.sign(u) * x, np.float_power(x, 2.5), np.maximum(u, 0.0), np.ceil(x) * x,
+             np.trunc(x * 3.0) * x, np.rint(x * 3.0) * x, np.positive(x),
+             math.exp(np.sum(x) * 0.1)]  # (math.* on a tensor: a weak NumPy op)
     total = 0.0
     for k, t in enumerate(terms):
         total = total + (k + 1) * np.sum(t)
@@ -201,7 +205,8 @@ def test_elementwise_rules_over_drawn_shapes(rank, data):
     ratio = a * 5.0 / b
     if (np.any(np.abs(a[..., None] - np.reshape(b, (-1,))) < 0.02)
             or np.any(np.min(np.abs(a[..., None] - np.array([0.3, 0.5, 0.7])), -1) < 0.02)
-            or np.any(np.abs(ratio - np.round(ratio)) < 0.02)):
+            or np.any(np.abs(ratio - np.round(ratio)) < 0.02)
+            or np.any(np.abs(a * 6.0 - np.round(a * 6.0)) < 0.02)):  # (trunc, rint of 3a)
         return   # (too near a kink or a jump (max, abs, clip, where, fmod) to difference)
     if rank == 0:
         check(unary, a, functions=_UNARY, calls=[(a,)])
@@ -252,17 +257,20 @@ def test_complex_linear_algebra_gradients_refuse():
 
 
 # -- several index arrays, take_along_axis, np.add.at (ops/advanced_index.py) -------------
+def scattered(a, b):
+    r, c = np.array([0, 2, 2, 1]), np.array([1, 0, 0, 3])
+    a = a * 1.0
+    np.add.at(a, (r, c), b * b)
+    return (a * a).sum()
+
+
 def test_gradients_through_flat_positions():
     r, c = np.array([0, 2, 2, 1]), np.array([1, 0, 0, 3])
     check(lambda a: (a[r, c] ** 2).sum() + np.take_along_axis(a, np.argsort(a, axis=1),
                                                                 axis=1)[:, -1].sum(),
           np.random.default_rng(3).normal(size=(3, 4)))
 
-    def scatter(a, b):
-        a = a * 1.0
-        np.add.at(a, (r, c), b * b)
-        return (a * a).sum()
-    check(scatter, np.random.default_rng(3).normal(size=(3, 4)), np.random.default_rng(3).normal(size=4), wrt=(0, 1))
+    check(scattered, np.random.default_rng(3).normal(size=(3, 4)), np.random.default_rng(3).normal(size=4), wrt=(0, 1))
 
 
 def test_gradients_of_index_arrays_on_other_axes_and_of_assignments():
