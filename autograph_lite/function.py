@@ -97,6 +97,7 @@ class Function:
         if backend not in ("cpu", "cuda", "interpreter"):
             raise ValueError(f"backend must be 'cpu', 'cuda' or 'interpreter', got {backend!r}")
         self.python_function = python_function
+        self._taped_by_caller = False  # (gradients/residuals.py: a forward kernel)
         self._name = name or getattr(python_function, "__name__", "function")
         functools.update_wrapper(self, python_function, updated=())
         self._signature = inspect.signature(python_function)
@@ -176,9 +177,11 @@ class Function:
         if cf.layouts and not layouts_fit(cf.layouts, args):
             key += (_layouts(cf.layouts, args),)
             cf = self._cache.get(key) or self._trace_locked(key, args)
-        out = cf._call_args(args)
-        for tape in RECORDERS:  # eager GradientTapes (gradients/tape.py)
-            tape.record_call(self, args, out, cf._variables)
+        if RECORDERS and not self._taped_by_caller:  # eager GradientTapes record the call
+            # (gradients/tape.py; a split call's forward kernel is recorded as that call)
+            out = RECORDERS[0].call_compiled(self, args, cf)
+        else:
+            out = cf._call_args(args)
         if (self._fast is not None and not kwargs and len(given) == self._fast_arity
                 and all(a is b for a, b in zip(args, given))):  # the rest are defaults
             self._install_fast(cf, given)

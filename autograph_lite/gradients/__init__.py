@@ -8,5 +8,6 @@ differentiates a staged ``cond`` by replaying each branch inside a new ``cond``;
 ``ag.gradients`` (here) is the public entry.
 """
 from . import rules as _rules, regions as _regions, callbacks as _callbacks  # noqa: F401
+from . import residuals as _residuals  # noqa: F401
 from .sweep import gradients  # noqa: F401
 from .tape import GradientTape  # noqa: F401

@@ -32,16 +32,17 @@ from .rules import first_rows, zeros_as
 from .sweep import Entry, _add, _fit, backprop, inexact, placed, reach
 
 
-def clone_nodes(nodes, mapping, graph):
+def clone_nodes(nodes, mapping, graph, replay=True):
     """Re-adds ``nodes`` to ``graph`` (the one being traced), inputs renamed by ``mapping``
     (value id -> Value; missing: the Value itself, an outer one), regions cloned too. A
     replay runs where its original was placed, whatever scope the gradient is built in; a
-    recorded ``py_function`` hands back its recorded results (callbacks.replayed)."""
+    recorded ``py_function`` hands back its recorded results (callbacks.replayed) unless
+    ``replay`` is False (the nodes move to another trace: residuals.py)."""
     added = []
     for n in nodes:
-        regions = [_clone_graph(r, mapping, graph) for r in n.regions]
+        regions = [_clone_graph(r, mapping, graph, replay) for r in n.regions]
         new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs],
-                             replayed(n, n.attrs),
+                             replayed(n, n.attrs) if replay else n.attrs,
                              [v.type for v in n.outputs], regions, n.loc)
         new.device = n.device
         for a, b in zip(n.outputs, new.outputs):
@@ -50,11 +51,11 @@ def clone_nodes(nodes, mapping, graph):
     return added
 
 
-def _clone_graph(g, mapping, parent):
+def _clone_graph(g, mapping, parent, replay=True):
     new = Graph(g.name, parent)
     for v in g.inputs:
         mapping[v.id] = new.add_input(v.type, v.hint)
-    clone_nodes(g.nodes, mapping, new)
+    clone_nodes(g.nodes, mapping, new, replay)
     new.outputs = [mapping.get(v.id, v) for v in g.outputs]
     return new
 

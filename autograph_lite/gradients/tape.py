@@ -19,6 +19,11 @@ from ..tensor import EagerTensor, SymbolicTensor, Tensor, is_tensor_value
 from ..trace.context import block_fast_path, current_graph
 from ..variables import Variable
 from . import sweep
+from .rules import zeros_as
+
+# residuals.split_call (installed by that module, which builds on regions.py and so on
+# this one): a compiled call's forward and backward kernels, or None
+SPLIT_CALL = [None]
 
 
 def _key(t):
@@ -79,6 +84,21 @@ def _backward_function(call, wrt, have):
         backward.__name__ = f"{function.__name__}_backward"
         cache[key] = defun(backward, backend=function.backend)
     return cache[key]
+
+
+class _SplitOp:
+    """The op of a split compiled call's tape entry (residuals.py): its gradient is the
+    backward kernel on the residuals the forward kernel returned."""
+    name = "a compiled function"
+
+    def __init__(self, split, kept, wrt):
+        self.split, self.kept, self.wrt = split, kept, wrt
+
+    def grad(self, entry, out_grads):
+        gys = [g if g is not None else zeros_as(o)
+               for o, g in zip(entry.outputs, out_grads) if sweep.inexact(o)]
+        grads = self.split.backward(*self.kept, *gys)
+        return sweep.placed(len(entry.inputs), self.wrt, grads)
 
 
 def _hashable(a):
@@ -142,25 +162,50 @@ class GradientTape:
                 if r is not None]
         self._keep_entry(op, args, outs, dict(attrs))
 
-    def record_call(self, function, args, result, variables=()):
-        """A call of a compiled Function (function.py): one entry; the variables its trace
-        used are inputs of the entry too."""
-        outs = [o for o in nest.flatten(result) if isinstance(o, EagerTensor)]
-        op = _CallOp(function, tuple(args), tuple(variables))
+    def call_compiled(self, function, args, cf):
+        """A call of a compiled Function while tapes record (function.py): runs it and
+        gives each recording tape that tracks one of its inputs one entry. Where the
+        call splits (residuals.py), it runs as the forward kernel and the entry keeps the
+        residuals for the backward kernel; else the entry's gradient computes the forward
+        again in one kernel."""
+        op = _CallOp(function, tuple(args), tuple(cf._variables))
         leaves = nest.flatten(args)
-        self._keep_entry(op, tuple(leaves[i] for i in op.tensors) + tuple(variables), outs, {})
+        inputs = tuple(leaves[i] for i in op.tensors) + op.variables
+        tapes = [t for t in dispatch.RECORDERS if t._keeps(inputs)]
+        if not tapes:
+            return cf._call_args(args)
+        tracked = set().union(*(t._tracked for t in tapes))
+        wrt = tuple(i for i, a in enumerate(inputs)
+                    if _key(a) in tracked and sweep.inexact(convert_to_tensor(a)))
+        split = SPLIT_CALL[0](function, op, cf, wrt) if wrt else None
+        if split is None:
+            out = cf._call_args(args)
+        else:
+            out, kept = split.forward(*inputs[:len(op.tensors)])
+            op = _SplitOp(split, kept, wrt)
+        outs = [o for o in nest.flatten(out) if isinstance(o, EagerTensor)]
+        for t in tapes:
+            t._append(op, inputs, outs, {})
+        return out
+
+    def _keeps(self, inputs):
+        """Whether this tape keeps a step that reads ``inputs`` (this thread's, and one of
+        them tracked); trainable variables read are watched first."""
+        if self._thread != threading.get_ident():
+            return False
+        self._accessed(inputs)
+        return any(_key(a) in self._tracked for a in inputs if _key(a) is not None)
 
     def _keep_entry(self, op, args, outs, attrs):
         """Keeps a step of this thread's eager run if it reads a tracked tensor; its
         results are tracked then."""
-        if self._thread != threading.get_ident():
-            return
-        self._accessed(args)
-        keys = [_key(a) for a in args]
-        if not any(k in self._tracked for k in keys if k is not None):
-            return
-        self._entries.append(sweep.Entry(op, [convert_to_tensor(a) for a in args], outs, keys,
-                                         [id(o) for o in outs], attrs))
+        if self._keeps(args):
+            self._append(op, args, outs, attrs)
+
+    def _append(self, op, args, outs, attrs):
+        self._entries.append(sweep.Entry(op, [convert_to_tensor(a) for a in args], outs,
+                                         [_key(a) for a in args], [id(o) for o in outs],
+                                         attrs))
         self._tracked.update(id(o) for o in outs)
 
     # the sweep ------------------------------------------------------------------------
