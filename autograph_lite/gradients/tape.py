@@ -164,10 +164,10 @@ class GradientTape:
 
     def call_compiled(self, function, args, cf):
         """A call of a compiled Function while tapes record (function.py): runs it and
-        gives each recording tape that tracks one of its inputs one entry. Where the
-        call splits (residuals.py), it runs as the forward kernel and the entry keeps the
-        residuals for the backward kernel; else the entry's gradient computes the forward
-        again in one kernel."""
+        gives each recording tape that tracks one of its inputs one entry. Where one tape
+        keeps it and the call splits (residuals.py), it runs as the forward kernel and the
+        entry keeps the residuals for the backward kernel; else the entry's gradient
+        computes the forward again in one kernel (whose call an outer tape records)."""
         op = _CallOp(function, tuple(args), tuple(cf._variables))
         leaves = nest.flatten(args)
         inputs = tuple(leaves[i] for i in op.tensors) + op.variables
@@ -177,7 +177,9 @@ class GradientTape:
         tracked = set().union(*(t._tracked for t in tapes))
         wrt = tuple(i for i, a in enumerate(inputs)
                     if _key(a) in tracked and sweep.inexact(convert_to_tensor(a)))
-        split = SPLIT_CALL[0](function, op, cf, wrt) if wrt else None
+        # (under nested tapes the outer one may differentiate the inner one's gradient,
+        # which must then read the call's inputs, not residuals no tape tracks)
+        split = SPLIT_CALL[0](function, op, cf, wrt) if wrt and len(tapes) == 1 else None
         if split is None:
             out = cf._call_args(args)
         else:

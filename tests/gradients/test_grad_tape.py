@@ -138,3 +138,48 @@ def test_errors():
         y = x > 1.0
     with pytest.raises(TypeError, match="floating"):
         tape.gradient(y, x)
+
+
+def test_a_split_call_runs_a_callback_once_per_iteration():
+    calls = []
+
+    def cube(v):
+        calls.append(1)
+        return v ** 3
+
+    @ag.defun
+    def f(x, n):
+        s = x * 1.0
+        for i in range(n):
+            s = ag.py_function(cube, [s * 0.5], ag.float64) + s
+        return np.sum(s)
+
+    def plain(x):
+        s = x * 1.0
+        for i in range(3):
+            s = (s * 0.5) ** 3 + s
+        return np.sum(s)
+    x = ag.constant(X)
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, np.int64(3))
+    assert len(calls) == 3
+    np.testing.assert_allclose(np.asarray(tape.gradient(y, x)), finite_difference(plain, (X,), 0),
+                               rtol=1e-6)
+    assert len(calls) == 3                      # the backward replays its recordings
+
+
+def test_nested_tapes_differentiate_a_compiled_call_s_gradient():
+    # two tapes keep the call: its gradient reads the inputs (the outer tape tracks them)
+    h = ag.defun(lambda x: np.sum(np.sin(x) * x))
+    x = ag.constant(X)
+    with ag.GradientTape() as outer:
+        outer.watch(x)
+        with ag.GradientTape() as inner:
+            inner.watch(x)
+            y = h(x)
+        g = inner.gradient(y, x)
+        z = np.sum(g)
+    np.testing.assert_allclose(np.asarray(g), np.sin(X) + X * np.cos(X), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(outer.gradient(z, x)),
+                               2 * np.cos(X) - X * np.sin(X), rtol=1e-12)
