@@ -117,18 +117,9 @@ def tril(m, k=0):
 
 
 # -- diagonals ---------------------------------------------------------------------------------
-def _matrix(a, what):
-    x = convert_to_tensor(a)
-    if x.ndim != 2:
-        raise NotImplementedError(f"{what} of a {x.ndim}-d array is not staged; 2-d arrays "
-                                  f"are (NumPy's axis1=0, axis2=1)")
-    return x
-
-
-def _diagonal_index(x, offset):
-    """The flat (C-order) positions of ``x``'s diagonal at ``offset``: NumPy's length
-    max(0, min(n, m - offset)) (``offset`` >= 0) or max(0, min(n + offset, m))."""
-    n, m = size_of(x, 0), size_of(x, 1)
+def _diagonal_index(n, m, offset):
+    """The flat (C-order) positions of an n x m matrix's diagonal at ``offset``: NumPy's
+    length max(0, min(n, m - offset)) (``offset`` >= 0) or max(0, min(n + offset, m))."""
     length = m - offset if offset >= 0 else n + offset
     length = _min(n, length) if offset >= 0 else _min(length, m)
     start = offset if offset >= 0 else -offset * m
@@ -150,18 +141,29 @@ def _linked(parent, result):
 
 @public("np.diagonal", "Tensor.diagonal")
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """NumPy's read-only view of a 2-d array's diagonal (module docstring)."""
-    if (axis1, axis2) != (0, 1):
-        raise NotImplementedError("np.diagonal with axis1/axis2 other than 0, 1 is not "
-                                  "staged")
-    x = _matrix(a, "np.diagonal")
+    """NumPy's read-only view of the diagonals of the (axis1, axis2) planes (module
+    docstring): the other axes first, in order, then the diagonal."""
+    x = convert_to_tensor(a)
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    i = normalize_axis_index(static_int(axis1, "np.diagonal's axis1"), x.ndim,
+                             msg_prefix="axis1")
+    j = normalize_axis_index(static_int(axis2, "np.diagonal's axis2"), x.ndim,
+                             msg_prefix="axis2")
+    if i == j:
+        raise ValueError("axis1 and axis2 cannot be the same")
     offset = static_int(offset, "np.diagonal's offset")
-    index = _diagonal_index(x, offset)
+    planes = x
+    if (i, j) != (x.ndim - 2, x.ndim - 1):  # (the planes last: a view, as transpose is)
+        planes = npa.transpose(x, [k for k in range(x.ndim) if k not in (i, j)] + [i, j])
+    n, m = size_of(planes, -2), size_of(planes, -1)
+    index = _diagonal_index(n, m, offset)
+    lead = tuple(size_of(planes, k) for k in range(x.ndim - 2))
     if not isinstance(x, SymbolicTensor):  # (an eager tensor: its values)
-        return npa.ravel(x)[index]
-    flat = _linked(x, apply("reshape_as", x, npa.zeros((size_of(x, 0) * size_of(x, 1),),
-                                                        dtype=bool)))
-    d = _linked(flat, flat[index])
+        return npa.reshape(planes, lead + (n * m,))[..., index]
+    flat = _linked(planes, apply("reshape_as", planes,
+                                 npa.zeros(lead + (n * m,), dtype=bool)))
+    d = _linked(flat, flat[..., index])
     return mutation.read_only_view(d, apply("broadcast_to", d,
                                             npa.zeros_like(d, dtype=bool)))
 
@@ -185,7 +187,7 @@ def diag(v, k=0):
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if out is not None:
         raise NotImplementedError("np.trace(..., out=) is not staged")
-    return npa.sum(diagonal(a, offset, axis1, axis2), dtype=dtype)
+    return npa.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
 # -- products ----------------------------------------------------------------------------------

@@ -27,7 +27,11 @@ def matrices(x, y):
             np.tril(y, 3), np.triu(x.ravel()), np.tril(x.ravel()[::2], 1),
             np.trace(x), np.trace(x, 1), x.trace(-2), np.trace(x, dtype=np.float32),
             np.diagonal(x), np.diagonal(x, 2), x.diagonal(-1), np.diag(x), np.diag(x, -9),
-            np.diag(x.ravel()), np.diag(x.ravel()[::2], 2), np.diag(x.ravel(), -1))
+            np.diag(x.ravel()), np.diag(x.ravel()[::2], 2), np.diag(x.ravel(), -1),
+            # stacks of matrices: the (axis1, axis2) planes, the other axes first
+            np.diagonal(y), np.diagonal(y, 1, 1, 2), y.diagonal(-1, 2, 0),
+            np.diagonal(y, 0, -1, -3), np.trace(y), np.trace(y, 1, 2, 1), y.trace(0, 0, 2),
+            np.trace(y, -1, axis1=1, axis2=0, dtype=np.float64))
 
 
 _MATRICES = shared_functions(matrices)
@@ -53,9 +57,10 @@ def views(x):
     h = np.rot90(x, 2)
     h[0, 1] = 7.0
     d, t = np.diagonal(x, 1), x.diagonal()
+    b = np.diagonal(np.stack([x, x * 2.0])[:, ::-1], 0, 2, 1)   # of a view of a stack
     x[0, 1] = 42.0                    # seen through the read-only diagonals
     x[1, 1] = 43.0
-    return d, t * 1.0, np.diag(x), np.trace(x), r, h
+    return d, t * 1.0, np.diag(x), np.trace(x), r, h, b
 
 
 def test_swapaxes_moveaxis_rot90_and_diagonal_are_views():
@@ -140,9 +145,9 @@ def test_numpys_errors(fn, error, match):
     (lambda x: np.rot90(x, x[0, 0].astype(np.int64)), TypeError, "np.rot90's k"),
     (lambda x: np.triu(x, x[0, 0].astype(np.int64)), TypeError, "np.triu's k"),
     (lambda x: np.swapaxes(x, x[0, 0].astype(np.int64), 0), TypeError, "np.swapaxes's axis1"),
-    (lambda x: np.diagonal(x[None]), NotImplementedError, "np.diagonal of a 3-d array"),
-    (lambda x: np.diagonal(x, 0, 1, 0), NotImplementedError, "axis1/axis2"),
-    (lambda x: np.trace(x[0]), NotImplementedError, "np.diagonal of a 1-d array"),
+    (lambda x: np.diagonal(x, 0, 1, 1), ValueError, "axis1 and axis2 cannot be the same"),
+    (lambda x: np.diagonal(x, 0, 2, 0), ValueError, "axis1: axis 2 is out of bounds"),
+    (lambda x: np.trace(x[0]), ValueError, "at least two dimensions"),
     (lambda x: np.inner(x, x), NotImplementedError, "more than one dimension"),
     (lambda x: np.triu(x[0, 0]), ValueError, "0-d array"),
 ])
