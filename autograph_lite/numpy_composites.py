@@ -824,23 +824,86 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 
 # -- linear systems (ops/linalg.py) ---------------------------------------------------------------
+# Stacks of matrices (rank > 2) are one ``vectorized_map`` of the 2-D op over the matrices
+# (as NumPy's gufuncs loop over them): one kernel loop, a gradient through the map's rule,
+# eagerly one cached kernel per function below.
+def _inv_one(m):
+    return apply("inv", m)
+
+
+def _det_one(m):
+    return apply("det", m)
+
+
+def _cholesky_one(m):
+    return apply("cholesky", m)
+
+
+def _solve_one(ab):
+    return apply("solve", ab[0], ab[1])
+
+
+def _batch(x, core):
+    """(the batch sizes of ``x``, whose last ``core`` axes are one problem, and ``x`` as a
+    stack of its problems: shape (count,) + core shape)."""
+    lead = tuple(size_of(x, k) for k in range(x.ndim - core))
+    flat = npa.reshape(x, (-1,) + tuple(size_of(x, k) for k in range(x.ndim - core, x.ndim)))
+    return lead, flat
+
+
+def _per_matrix(one, a):
+    from .vectorized_map import vectorized_map
+    lead, flat = _batch(a, 2)
+    r = vectorized_map(one, flat)
+    return npa.reshape(r, lead + tuple(size_of(r, k) for k in range(1, r.ndim)))
+
+
+def _stacked_like(x, stack):
+    """``x`` (one problem, no batch axes) repeated along ``stack``'s first axis."""
+    ones = npa.zeros_like(stack[(slice(None),) + (slice(0, 1),) * (stack.ndim - 1)])
+    return npa.reshape(ones, (-1,) + (1,) * x.ndim) + x
+
+
 @public("np.linalg.solve")
 def solve(a, b):
+    """NumPy 2's shapes: ``a`` (..., M, M); ``b`` (M,) for one vector per matrix, else
+    (..., M, K), batch axes equal or absent on one side."""
     a, b = convert_to_tensor(a), convert_to_tensor(b)
     dt = linalg.solve_dtype(a, b)
-    return apply("solve", npa.cast(a, dt), npa.cast(b, dt))
+    a, b = npa.cast(a, dt), npa.cast(b, dt)
+    if a.ndim <= 2 and b.ndim <= 2:
+        return apply("solve", a, b)
+    if a.ndim < 2:
+        raise np.linalg.LinAlgError(f"{a.ndim}-dimensional array given. Array must be at "
+                                    f"least two-dimensional")
+    from .vectorized_map import vectorized_map
+    core = 1 if b.ndim == 1 else 2
+    lead_a, lead_b = a.shape[:-2], b.shape[:b.ndim - core]
+    if lead_a and lead_b and (len(lead_a) != len(lead_b) or any(
+            m is not None and n is not None and m != n for m, n in zip(lead_a, lead_b))):
+        raise NotImplementedError(f"np.linalg.solve of stacks whose batch axes broadcast "
+                                  f"({a.shape} and {b.shape}) is not staged; give both the "
+                                  f"same batch axes")
+    lead, fa = _batch(a, 2) if lead_a else (None, None)
+    lead_b2, fb = _batch(b, core) if lead_b else (None, None)
+    fa = fa if fa is not None else _stacked_like(a, fb)
+    fb = fb if fb is not None else _stacked_like(b, fa)
+    r = vectorized_map(_solve_one, (fa, fb))
+    return npa.reshape(r, (lead or lead_b2) + tuple(size_of(r, k) for k in range(1, r.ndim)))
 
 
 @public("np.linalg.inv")
 def inv(a):
     a = convert_to_tensor(a)
-    return apply("inv", npa.cast(a, linalg.solve_dtype(a)))
+    a = npa.cast(a, linalg.solve_dtype(a))
+    return apply("inv", a) if a.ndim <= 2 else _per_matrix(_inv_one, a)
 
 
 @public("np.linalg.det")
 def det(a):
     a = convert_to_tensor(a)
-    return apply("det", npa.cast(a, linalg.solve_dtype(a)))
+    a = npa.cast(a, linalg.solve_dtype(a))
+    return apply("det", a) if a.ndim <= 2 else _per_matrix(_det_one, a)
 
 
 @public("np.linalg.cholesky")
@@ -849,6 +912,12 @@ def cholesky(a, /, *, upper=False):
     # the lower triangle of a's conjugate transpose (they differ where a is not Hermitian)
     a = convert_to_tensor(a)
     a = npa.cast(a, linalg.solve_dtype(a))
+    if a.ndim > 2:
+        return _per_matrix(_cholesky_upper_one if upper else _cholesky_one, a)
     if not upper:
         return apply("cholesky", a)
-    return np.conjugate(npa.transpose(apply("cholesky", np.conjugate(npa.transpose(a)))))
+    return _cholesky_upper_one(a)
+
+
+def _cholesky_upper_one(m):
+    return np.conjugate(npa.transpose(apply("cholesky", np.conjugate(npa.transpose(m)))))

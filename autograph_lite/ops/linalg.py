@@ -3,7 +3,8 @@ with partial pivoting in the cpu runtime (backends/cpu_runtime.py says why not N
 
 NumPy's types: integers and booleans are solved in float64, float32 and complex64 in their
 own precision; the singular test is LAPACK's (an exactly zero pivot: "Singular matrix"),
-and NaNs propagate instead of raising. Stacks of matrices (rank > 2) are not staged.
+and NaNs propagate instead of raising. The ops take one matrix; stacks of matrices (rank
+> 2) are a vectorized_map of them (numpy_composites.py).
 """
 import numpy as np
 

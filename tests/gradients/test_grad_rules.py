@@ -476,3 +476,14 @@ def test_sort_cumprod_and_linear_algebra_rules_over_drawn_shapes(data):
     args = (spd, rng.normal(size=k), rng.normal(size=(k, 2)), rng.normal(size=(k, k)))
     check(solved, *args, wrt=(0, 1, 2), functions=_DRAWN["solved"], calls=[args])
     check(factorized, spd, args[3], functions=_DRAWN["factorized"], calls=[(spd, args[3])])
+
+
+def stacked_solved(a, b):
+    return (np.sum(np.linalg.det(a) ** 2) + np.sum(np.linalg.solve(a, b) ** 2)
+            + np.sum(np.linalg.inv(a)[:, 0]))
+
+
+def test_linear_algebra_of_stacks_of_matrices():
+    # a stack is a vectorized_map of the 2-D op: its gradient is the map's
+    m = RNG.normal(size=(2, 3, 3))
+    check(stacked_solved, m + 3.0 * np.eye(3), RNG.normal(size=(2, 3, 2)), wrt=(0, 1))

@@ -542,8 +542,30 @@ def test_linalg_dtypes_singular_matrices_and_nans_match_numpy():
           exact=True)
     with pytest.raises(np.linalg.LinAlgError, match="must be square"):
         ag.defun(np.linalg.inv, backend="interpreter")(np.ones((2, 3)))
-    with pytest.raises(NotImplementedError, match="stack of matrices"):
-        ag.defun(np.linalg.det, backend="interpreter")(np.ones((2, 2, 2)))
+    with pytest.raises(NotImplementedError, match="batch axes broadcast"):
+        ag.defun(np.linalg.solve, backend="interpreter")(np.ones((2, 2, 2)), np.ones((3, 2, 1)))
+
+
+def stacked_systems(a, b, bk, b2):
+    """Stacks of matrices, as NumPy 2 takes them: b (M,) one vector per matrix, else
+    (..., M, K) with equal batch axes or none on one side."""
+    return (np.linalg.inv(a), np.linalg.det(a), np.linalg.cholesky(a),
+            np.linalg.cholesky(a, upper=True), np.linalg.solve(a, b), np.linalg.solve(a, bk),
+            np.linalg.solve(a, b2), np.linalg.solve(a[0, 0], bk))
+
+
+_STACKED = shared_functions(stacked_systems)
+
+
+@examples(4)
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.data())
+def test_stacks_of_matrices_match_numpy(p, q, n, data):
+    m = data.draw(arrays(F64, (p, q, n, n)))
+    a = m @ np.swapaxes(m, -1, -2) + 50.0 * np.eye(n)   # (positive definite)
+    args = (a, data.draw(arrays(F64, (n,))), data.draw(arrays(F64, (p, q, n, 2))),
+            data.draw(arrays(F64, (n, 2))))
+    agree(stacked_systems, calls=[args, tuple(x * 0.5 for x in args)], functions=_STACKED,
+          rtol=1e-10, atol=1e-12)
 
 
 _INTERP = shared_functions(lambda x, xp, fp: np.interp(x, xp, fp))
