@@ -12,6 +12,7 @@ respect to ``z = x + iy`` is ``dL/dx + i dL/dy``. A holomorphic op with derivati
 then passes ``g * conj(f'(z))`` (``_cj``), a real-linear one (sums, shapes, indexing,
 selection) passes ``g`` as for real tensors, and ``abs``/``real``/``imag``/``conjugate``
 have rules of their own. Linear algebra on complex matrices refuses (``_real``)."""
+import builtins
 import math
 
 import numpy as np
@@ -101,6 +102,11 @@ for _name, _d in {
 
 for _name in ("sign", "floor", "ceil", "trunc", "rint"):  # piecewise constant
     defgrad(_name, lambda s, g: [None])
+defgrad("floor_divide", lambda s, g: [None, None])
+# heaviside(x, h): a step in x; h is its value where x == 0
+defgrad("heaviside", lambda s, g: [None, _where(_ap("equal", s.inputs[0], 0), g[0], 0.0)])
+# re + i im (TensorFlow's convention: the parts of the complex gradient)
+defgrad("make_complex", lambda s, g: [_ap("real", g[0]), _ap("imag", g[0])])
 
 defgrad("as_weak", lambda s, g: [g[0]])
 defgrad("cast", lambda s, g: [g[0]])  # (the sweep casts it back to the input's dtype:
@@ -346,14 +352,59 @@ def _list_push(s, g):
 defgrad("list_push", _list_push)
 
 
+def _taken_back(x, index, axis, g):
+    """The adjoint of ``take_along_axis(x, index, axis)`` for its gradient ``g``: each
+    element's gradient added where it was taken from."""
+    where = advanced_index.positions(x, advanced_index.along_axis(x, index, axis))
+    flat = _ap("scatter_add", shape_of(_ravel(x)), _ravel(where), _ravel(g))
+    return _ap("reshape_as", flat, x)
+
+
 def _sort(s, g):
     """Each sorted element's gradient goes back to where it came from: the sort is the
     gather of ``x`` at its (stable) argsort on the last axis, whose adjoint scatters."""
     x = s.inputs[0]
-    where = advanced_index.positions(
-        x, advanced_index.along_axis(x, _ap("argsort", x), x.ndim - 1))
-    flat = _ap("scatter_add", shape_of(_ravel(x)), _ravel(where), _ravel(g[0]))
-    return [_ap("reshape_as", flat, x)]
+    return [_taken_back(x, _ap("argsort", x), x.ndim - 1, g[0])]
+
+
+def _running_extreme(s, g):
+    """``maximum.accumulate``: each running maximum is the element that first reached it
+    (a later equal one does not take over, as argmax picks the first), so the gradient goes
+    back to the position of the last new maximum at or before each place."""
+    x, y, axis = s.inputs[0], s.outputs[0], s.attrs["axis"] % s.inputs[0].ndim
+    before = (slice(None),) * axis
+    beats = "greater" if s.op.name == "cummax" else "less"
+    new = npa.concatenate([npa.ones_like(x[before + (slice(0, 1),)], dtype=bool),
+                           _ap(beats, x[before + (slice(1, None),)],
+                               y[before + (slice(None, -1),)])], axis=axis)
+    shape = tuple(-1 if k == axis else 1 for k in range(x.ndim))
+    place = _ap("reshape", npa.arange(size_of(x, axis)), shape=shape)
+    last = _ap("cummax", _where(new, place, 0), axis=axis)
+    return [_taken_back(x, last, axis, g[0])]
+
+
+defgrad("cummax", _running_extreme)
+defgrad("cummin", _running_extreme)
+
+
+def _convolve(s, g):
+    """out = full[first:first + size] of the full convolution, so with ``G`` the output
+    gradient placed in the full length: da = convolve(G, conj(v)[::-1], 'valid'), and dv
+    the same with a."""
+    a, v = s.inputs
+    mode = s.attrs["mode"]
+    n, m = size_of(a, 0), size_of(v, 0)
+    small = builtins.min(n, m) if isinstance(n, int) and isinstance(m, int) else \
+        _ap("minimum", n, m)
+    first = {"full": 0, "same": (small - 1) // 2, "valid": small - 1}[mode]
+    spec, tensors = encode_index((slice(first, first + size_of(g[0], 0)),))
+    full = _ap("setitem", npa.zeros((n + m - 1,), dtype=g[0].dtype), g[0], *tensors,
+               spec=spec)
+    return [_ap("convolve", full, _flip(_cj(v), 0), mode="valid"),
+            _ap("convolve", full, _flip(_cj(a), 0), mode="valid")]
+
+
+defgrad("convolve", _convolve)
 
 
 defgrad("sort", _sort)

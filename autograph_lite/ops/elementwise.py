@@ -102,7 +102,7 @@ def _make_complex(re, im):
 
 
 defop("make_complex", infer=infer_from(_make_complex), eager=_make_complex,
-      scalar="complex({0}, {1})", differentiable=False,
+      scalar="complex({0}, {1})",
       doc="a complex tensor from its real and imaginary parts (z.real = v, inverted)")
 _ufunc("abs", np.absolute, "abs({0})",
        names=("np.absolute", "ag.abs", "ag.math.abs", "Tensor.__abs__"))
@@ -120,7 +120,7 @@ _ufunc("multiply", np.multiply, "({0} * {1})",  # (x * [..]: Tensor.__mul__, a f
 _ufunc("true_divide", np.true_divide, "({0} / {1})",
        names=_binary_names("true_divide", "divide", "truediv")
        + ("ag.truediv", "ag.math.truediv"))
-_ufunc("floor_divide", np.floor_divide, "({0} // {1})", differentiable=False,
+_ufunc("floor_divide", np.floor_divide, "({0} // {1})",
        names=_binary_names("floor_divide", "floordiv", "floordiv"))
 _ufunc("mod", np.remainder, "({0} % {1})",
        names=_binary_names("remainder", "floormod", "mod", top=False))
@@ -208,7 +208,7 @@ def _heaviside_scalar(em, exprs, in_types, out_type):
 
 
 defop("heaviside", infer=infer_from(np.heaviside), eager=np.heaviside,
-      scalar=_heaviside_scalar, differentiable=False, names=("np.heaviside",))
+      scalar=_heaviside_scalar, names=("np.heaviside",))
 
 
 def _sigmoid(x):

@@ -337,4 +337,4 @@ for _name, _ufunc in (("cummax", np.maximum), ("cummin", np.minimum)):
                                  ".accumulate"),
           eager=lambda x, axis, _fn=_ufunc.accumulate: _fn(np.asarray(x), axis=axis),
           lower=_cumulative_lower(_name, f"np.{_ufunc.__name__}({{0}}, {{1}})"),
-          differentiable=False, doc=f"np.{_ufunc.__name__}.accumulate along one axis")
+          doc=f"np.{_ufunc.__name__}.accumulate along one axis")

@@ -62,7 +62,7 @@ def _convolve_lower(em, node):
 
 defop("convolve", infer=_convolve_infer,
       eager=lambda a, v, mode: np.convolve(np.asarray(a), np.asarray(v), mode),
-      lower=_convolve_lower, differentiable=False,
+      lower=_convolve_lower,
       doc="np.convolve(a, v, mode) of 1-D arrays (NumPy's errors for empty inputs)")
 
 

@@ -33,6 +33,7 @@ CHECKED = [
     (rules.solved, (SPD, R.normal(size=3), R.normal(size=(3, 2)), SPD)),
     (rules.factorized, (SPD, SPD)),
     (rules.complex_terms, (Z, Z + 2.0, R.normal(size=4))),
+    (rules.running_and_signal, (M, R.normal(size=5), np.float64(0.7))),
     (control.branchy, (R.normal(size=4), R.normal(size=4))),
     (control.loop, (R.normal(size=4), R.normal(size=4), np.int64(3))),
     (control.rnn, (R.normal(size=(3, 3)), R.normal(size=(4, 3)), np.int64(4))),

@@ -487,3 +487,27 @@ def test_linear_algebra_of_stacks_of_matrices():
     # a stack is a vectorized_map of the 2-D op: its gradient is the map's
     m = RNG.normal(size=(2, 3, 3))
     check(stacked_solved, m + 3.0 * np.eye(3), RNG.normal(size=(2, 3, 2)), wrt=(0, 1))
+
+
+def running_and_signal(x, v, h):
+    """Running extremes (the gradient goes to the element that reached each one first),
+    convolutions in every mode, heaviside's value at 0, floor division (no gradient) and a
+    complex number whose imaginary part is written."""
+    return (np.sum(np.maximum.accumulate(x, axis=1) * np.arange(12.0).reshape(3, 4))
+            + np.sum(np.minimum.accumulate(x, axis=0) ** 2)
+            + np.sum(np.sin(np.convolve(x[0], v))) + np.sum(np.convolve(v, x[1], "same") ** 2)
+            + np.sum(np.convolve(x[2], v[:2], "valid") * 3.0)
+            + np.sum(np.heaviside(np.floor(x * 3.0) - 1.0, h) * x)
+            + np.sum(np.floor_divide(x, 0.3) * x) + np.sum(np.abs(_with_imag(x[0], v[:4])) ** 2))
+
+
+def _with_imag(re, im):
+    c = re * (1.0 + 0.0j)
+    c.imag[:] = im * 2.0          # a write through the imaginary part's view
+    return c
+
+
+def test_running_extreme_convolution_and_step_rules():
+    # distinct values away from the steps at multiples of 1/3 and 0.3
+    x = RNG.permutation(12).reshape(3, 4) / 12.0 + 0.01
+    check(running_and_signal, x, RNG.normal(size=5), np.float64(0.7), wrt=(0, 1, 2))
