@@ -23,6 +23,7 @@ from ..ops.advanced_index import GATHER
 from ..ops.dispatch import apply as _ap, size_of
 from ..ops.index_spec import encode_index
 from ..ops.registry import defgrad
+from .sweep import inexact
 
 
 def _mul(*xs):
@@ -405,6 +406,41 @@ def _convolve(s, g):
 
 
 defgrad("convolve", _convolve)
+
+
+def _interp(s, g):
+    """Piecewise linear in x and in fp: x gets the slope of its segment (at a sample point
+    the one to its right, 0 at the last one and beyond the ends, where the value is
+    ``left``/``right``); fp[j] and fp[j + 1] get the weights 1 - t and t; left and right
+    what falls beyond the ends. Moving the sample points xp is not differentiated."""
+    x, xp, fp, _, _ = s.inputs
+    if s.in_keys[1] in s.depends and inexact(xp):
+        raise NotImplementedError("the gradient of np.interp with respect to the sample "
+                                  "points xp is not built yet")
+    g = g[0]
+    n = size_of(xp, 0)
+    j = _ap("subtract", _ap("searchsorted", xp, x, side="right"), 1)
+    inside = _ap("logical_and", _ap("greater_equal", x, xp[0]), _ap("less_equal", x, xp[-1]))
+    k = _ap("clip", j, 0, _ap("maximum", _ap("subtract", n, 2), 0))
+    last = _ap("minimum", _ap("add", k, 1), _ap("subtract", n, 1))
+    x0, x1 = _ap("getitem", xp, k, spec=GATHER), _ap("getitem", xp, last, spec=GATHER)
+    f0, f1 = _ap("getitem", fp, k, spec=GATHER), _ap("getitem", fp, last, spec=GATHER)
+    between = _ap("logical_and", inside, _ap("less", j, n - 1))
+    width = _where(between, _ap("subtract", x1, x0), 1.0)
+    t = _where(between, _div(_ap("subtract", x, x0), width), 0.0)
+    dx = _where(between, _mul(g, _div(_ap("subtract", f1, f0), width)), 0.0)
+    # fp: (1 - t) to k and t to k + 1 between samples; all of it to j at a sample point
+    at = _where(between, k, _ap("clip", j, 0, _ap("subtract", n, 1)))
+    w0 = _where(inside, _mul(g, _ap("subtract", 1.0, t)), 0.0)
+    w1 = _mul(g, t)
+    dfp = _ap("add", _ap("scatter_add", shape_of(fp), _ravel(at), _ravel(w0)),
+              _ap("scatter_add", shape_of(fp), _ravel(last), _ravel(w1)))
+    beyond = npa.sum(_where(_ap("less", x, xp[0]), g, 0.0))
+    past = npa.sum(_where(_ap("greater", x, xp[-1]), g, 0.0))
+    return [dx, None, dfp, beyond, past]
+
+
+defgrad("interp", _interp)
 
 
 defgrad("sort", _sort)

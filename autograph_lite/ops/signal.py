@@ -123,5 +123,4 @@ def _interp_lower(em, node):
 
 
 defop("interp", infer=_interp_infer, eager=_interp_eager, lower=_interp_lower,
-      differentiable=False,
       doc="np.interp of float64 x (rank >= 1) on 1-D float64 xp, fp, with left/right values")

@@ -34,6 +34,8 @@ CHECKED = [
     (rules.factorized, (SPD, SPD)),
     (rules.complex_terms, (Z, Z + 2.0, R.normal(size=4))),
     (rules.running_and_signal, (M, R.normal(size=5), np.float64(0.7))),
+    (rules.interpolated, (R.normal(size=(2, 5)), R.normal(size=4), np.float64(1.0),
+                          np.float64(2.0))),
     (control.branchy, (R.normal(size=4), R.normal(size=4))),
     (control.loop, (R.normal(size=4), R.normal(size=4), np.int64(3))),
     (control.rnn, (R.normal(size=(3, 3)), R.normal(size=(4, 3)), np.int64(4))),

@@ -511,3 +511,23 @@ def test_running_extreme_convolution_and_step_rules():
     # distinct values away from the steps at multiples of 1/3 and 0.3
     x = RNG.permutation(12).reshape(3, 4) / 12.0 + 0.01
     check(running_and_signal, x, RNG.normal(size=5), np.float64(0.7), wrt=(0, 1, 2))
+
+
+SAMPLES = np.array([0.0, 0.5, 1.5, 2.0])
+
+
+def interpolated(x, fp, lo, hi):
+    return (np.sum(np.interp(x, SAMPLES, fp) * np.arange(1.0, 1.0 + x.size).reshape(x.shape))
+            + np.sum(np.interp(x[0], SAMPLES, fp, left=lo, right=hi) ** 2)
+            + np.interp(x[1, 0], SAMPLES[:1], fp[:1]))
+
+
+def test_interp_rule_in_x_fp_and_the_end_values():
+    # inside, beyond both ends and on one sample point only (the kinks are not differenced)
+    x = np.array([[-0.3, 0.2, 0.7, 1.9, 2.4], [0.52, 1.0, 2.1, 1.6, 0.05]])
+    check(interpolated, x, np.array([1.0, -0.5, 2.0, 0.3]), np.float64(-2.0),
+          np.float64(4.0), wrt=(0, 1, 2, 3))
+    # at a sample point: the slope of the segment to its right (0 at the last one)
+    (g,) = gradient_function(lambda x: np.sum(np.interp(x, SAMPLES, SAMPLES ** 2)), (0,),
+                             "interpreter")(np.array([0.5, 2.0]))
+    np.testing.assert_allclose(np.asarray(g), [2.0, 0.0])
