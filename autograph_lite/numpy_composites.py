@@ -363,11 +363,11 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """np.unique of the flattened array, as NumPy computes it: sorted (stably, when the first
     indices are asked for), each value kept where it differs from the one before (NaNs
     equal when ``equal_nan``, so one is kept); the result's size is known at run time."""
-    if axis is not None:
-        raise NotImplementedError("np.unique(..., axis=) is not staged; use ag.py_func")
     if not sorted:
         raise NotImplementedError("np.unique(..., sorted=False) is not staged")
     x = convert_to_tensor(ar)
+    if axis is not None:
+        return _unique_along(x, axis, return_index, return_inverse, return_counts)
     flat = npa.ravel(x)
     perm = npa.argsort(flat, kind="stable") if return_index or return_inverse else None
     s = flat[perm] if perm is not None else npa.sort(flat)
@@ -382,6 +382,45 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if return_inverse:
         inverse = mutation.write(npa.empty(n, dtype=np.int64), perm, npa.cumsum(keep) - 1)
         out += (npa.reshape(inverse, x.shape) if x.ndim > 1 else inverse,)
+    if return_counts:
+        starts = npa.arange(n)[keep]
+        out += (diff(npa.concatenate([starts, npa.reshape(n, (1,))])),)
+    return out[0] if len(out) == 1 else out
+
+
+def _unique_along(x, axis, return_index, return_inverse, return_counts):
+    """np.unique(..., axis=): the slices along ``axis`` as rows, sorted lexicographically
+    (stable: each column's sort from the last to the first), each row kept where it
+    differs from the one before (NaNs differ: NumPy compares the rows as records), then
+    shaped back. The rows' length must be known while tracing (a relaxed trace that needs
+    it is traced again with the exact sizes)."""
+    if x.ndim == 0:
+        raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
+    ax = norm_axis(axis, x.ndim)[0] if not isinstance(axis, (tuple, list)) else None
+    if ax is None:
+        raise TypeError("np.unique's axis must be one int")
+    order = [ax] + [k for k in range(x.ndim) if k != ax]
+    moved = npa.transpose(x, order)
+    rest = tuple(moved.shape[1:])
+    if None in rest:
+        raise NotImplementedError("np.unique(..., axis=) needs the sizes of the other axes "
+                                  "while tracing")
+    width = int(np.prod(rest))
+    n = size_of(moved, 0)
+    rows = npa.reshape(moved, (n, width))
+    perm = npa.arange(n)
+    for c in builtins.range(width - 1, -1, -1):
+        perm = perm[npa.argsort(rows[:, c][perm], kind="stable")]
+    s = rows[perm]
+    new = npa.any(s[1:] != s[:-1], axis=1)
+    keep = npa.concatenate([npa.ones(1, dtype=bool), new])[:n]
+    kept = s[keep]
+    kept = npa.reshape(kept, (size_of(kept, 0),) + rest)
+    out = (npa.transpose(kept, tuple(int(k) for k in np.argsort(order))),)
+    if return_index:
+        out += (perm[keep],)
+    if return_inverse:
+        out += (mutation.write(npa.empty(n, dtype=np.int64), perm, npa.cumsum(keep) - 1),)
     if return_counts:
         starts = npa.arange(n)[keep]
         out += (diff(npa.concatenate([starts, npa.reshape(n, (1,))])),)
