@@ -276,12 +276,11 @@ def scatter(x, spec, tensors, value, add=False):
     value); ``add``: with ``value`` added at each position instead, unbuffered
     (``np.add.at``: a repeated position adds every value, in order)."""
     basic, advanced = split(x.ndim, spec, tensors)
-    if None in basic:
-        raise NotImplementedError("an assignment through an index with several integer "
-                                  "arrays and None (np.newaxis) is not staged; index "
-                                  "without the None")
     y = _basic(x, basic)
-    where = positions(y, advanced)
+    where = positions(y, advanced)  # (NumPy's result shape, None's axes included)
+    if None in basic:  # size-1 axes: the same elements in the same order without them
+        basic = [b for b in basic if b is not None]
+        y = _basic(x, basic)
     if add:
         rows = _ravel(apply("broadcast_to", value, where))
         flat = apply("add_at", _ravel(y), _ravel(where), rows)

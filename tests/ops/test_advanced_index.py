@@ -50,6 +50,25 @@ def test_several_index_arrays_write_into_the_argument():
     agree(writes, A3, R, C, np.arange(6.0))
 
 
+def writes_with_new_axes(a, r, c, v):
+    a[r, None, c] = v[:5]                    # None between the arrays: their dims first
+    a[None, r[:2], c[:2]] += 1.0             # None before them
+    a[r[2:], c[2:], None] = -v[:1]           # None after them, a value broadcast
+    np.add.at(a, (None, r, c), 2.0)          # unbuffered, repeated positions included
+    return a.sum()
+
+
+def mismatched_write(a, r):
+    a[r, None, r] = np.ones((2, 3))
+
+
+def test_several_index_arrays_with_new_axes_write_into_the_argument():
+    agree(writes_with_new_axes, A3, R, C, np.arange(6.0))
+    raised = []  # (a value of the wrong shape: NumPy's ValueError on each side)
+    agree(mismatched_write, calls=[(A3, R)] * 2, errors=raised)
+    assert raised and all("shape mismatch" in m for *_, m in raised), raised
+
+
 def test_a_repeated_position_keeps_the_last_value_and_views_see_the_write():
     def f(m, r, c):
         t = m.T                  # a write through a transposed view reaches m
