@@ -277,3 +277,25 @@ def test_tape_keeps_a_compiled_call_s_other_arguments():
             tape.watch(x)
             y = f(x, mode, {"a": x}, 2.0)
         np.testing.assert_array_equal(np.asarray(tape.gradient(y, x)), want)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fn,args,wrt", [
+    (branchy, (RNG.normal(size=4), RNG.normal(size=4)), (0, 1)),
+    (loop_with_break, (RNG.normal(size=4), RNG.normal(size=4)), (0, 1)),
+    (updates, (RNG.normal(size=3), np.int64(2)), (0,)),
+    (rnn, (RNG.normal(size=(3, 3)) * 0.5, RNG.normal(size=(4, 3)), np.int64(4)), (0, 1)),
+], ids=["if", "break", "rows written", "stacked list"])
+def test_a_tape_over_a_compiled_call_agrees_through_control_flow(fn, args, wrt):
+    # the call runs as the split forward kernel; the tape's gradient is the backward kernel
+    # on its residuals (gradients/residuals.py): finite differences, two calls
+    f = ag.defun(fn)
+    for call in range(2):
+        given = [ag.constant(a) if k in wrt else a for k, a in enumerate(args)]
+        with ag.GradientTape() as tape:
+            tape.watch([given[k] for k in wrt])
+            y = f(*given)
+        for k, g in zip(wrt, tape.gradient(y, [given[k] for k in wrt])):
+            np.testing.assert_allclose(np.asarray(g), finite_difference(fn, list(args), k),
+                                       rtol=1e-5, atol=1e-7)
+    assert all(s is not None for s in f._split.values())
