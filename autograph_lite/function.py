@@ -449,9 +449,16 @@ class Function:
     def _spec_call_key(self, args):
         """The key a call that fits ``args`` (top-level TensorSpecs, other arguments as
         values) computes, with each spec's unknown sizes made the relaxed shape of its
-        argument; None under an input_signature or for specs nested in containers."""
+        argument; under an input_signature, the key of the calls it serves when the specs
+        are the signature's own (of known rank); None for specs nested in containers."""
         if self.input_signature is not None:
-            return None
+            if len(args) != len(self.input_signature) or not all(
+                    isinstance(a, TensorSpec) and s.shape is not None
+                    and a.shape is not None and tuple(a.shape) == tuple(s.shape)
+                    and np.dtype(a.dtype) == np.dtype(s.dtype)
+                    for a, s in zip(args, self.input_signature)):
+                return None
+            return tuple((None, np.dtype(a.dtype)) for a in args)
         out = []
         for i, a in enumerate(args):
             if isinstance(a, TensorSpec):
@@ -549,11 +556,15 @@ class Function:
             with self._lock:
                 cf = self._cache.get(key)
                 if cf is None:
-                    cf = self._trace(args, key, specs=True)
-                    self._cache[key] = cf
                     call_key = self._spec_call_key(args)
-                    if call_key is not None:  # calls that fit the specs use this trace
-                        self._cache.setdefault(call_key, cf)
+                    # a call that fits the specs may have traced it already; else calls
+                    # that fit them use this trace
+                    cf = self._cache.get(call_key) if call_key is not None else None
+                    if cf is None:
+                        cf = self._trace(args, key, specs=True)
+                        if call_key is not None:
+                            self._cache.setdefault(call_key, cf)
+                    self._cache[key] = cf
             return cf
         if self.input_signature is not None:
             args = self._conform(args)

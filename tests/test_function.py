@@ -209,6 +209,27 @@ def test_a_spec_trace_serves_the_calls_that_fit_it():
     assert f.tracing_count == 2
 
 
+def test_an_input_signature_trace_is_the_one_calls_use():
+    # SPEC 2: get_concrete_function() of a Function with an input_signature and the calls
+    # that fit it share one trace, in either order
+    for concrete_first in (True, False):
+        f = ag.defun(lambda x: x * 2.0, autograph=False, backend="interpreter",
+                     input_signature=[ag.TensorSpec([None], ag.float64)])
+        if concrete_first:
+            cf = f.get_concrete_function()
+        for n in (3, 5):
+            assert_same(f(np.ones(n)), np.full(n, 2.0))
+        if not concrete_first:
+            cf = f.get_concrete_function()
+        assert f.tracing_count == 1
+        assert f.get_concrete_function(ag.TensorSpec([None], ag.float64)) is cf
+    # a narrower spec is a trace of its own, which the calls do not use
+    f.get_concrete_function(ag.TensorSpec([3], ag.float64))
+    assert f.tracing_count == 2
+    assert_same(f(np.ones(4)), np.full(4, 2.0))
+    assert f.tracing_count == 2
+
+
 def test_get_concrete_function():
     f = ag.defun(scaled, autograph=False, backend="interpreter")
     cf = f.get_concrete_function(ag.TensorSpec([None], ag.float32))

@@ -133,10 +133,14 @@ def _make(function, call, cf, wrt):
     forward_function = Function(run_forward, input_signature=specs[:n], autograph=False,
                                 backend=function.backend)
     forward_function._taped_by_caller = True  # (the tape entry is the call's own)
-    return Split(forward_function,
-                 Function(run_backward, input_signature=_specs(residuals) + specs[n:],
-                          autograph=False, backend=function.backend),
-                 len(wrt))
+    backward_function = Function(run_backward, input_signature=_specs(residuals) + specs[n:],
+                                 autograph=False, backend=function.backend)
+    try:  # (traced now: a part that cannot be re-staged keeps the one-kernel gradient)
+        forward_function.get_concrete_function()
+        backward_function.get_concrete_function()
+    except Exception:  # noqa: BLE001 - the one-kernel gradient raises it where it applies
+        return None
+    return Split(forward_function, backward_function, len(wrt))
 
 
 tape.SPLIT_CALL[0] = split_call
