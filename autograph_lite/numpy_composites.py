@@ -376,12 +376,21 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if equal_nan and s.dtype.kind in "fc":
         new = new & ~(np.isnan(s[1:]) & np.isnan(s[:-1]))
     keep = npa.concatenate([npa.ones(1, dtype=bool), new])[:n]
-    out = (s[keep],)
+    return _unique_results(s[keep], perm, keep, n, return_index, return_inverse,
+                           return_counts, x.shape if x.ndim > 1 else None)
+
+
+def _unique_results(unique, perm, keep, n, return_index, return_inverse, return_counts,
+                    inverse_shape=None):
+    """np.unique's results from the ``n`` sorted entries, ``perm`` their original places
+    and ``keep`` the first of each run of equal ones: the unique values, then the indices,
+    inverse (in ``inverse_shape`` when given) and counts asked for."""
+    out = (unique,)
     if return_index:
         out += (perm[keep],)
     if return_inverse:
         inverse = mutation.write(npa.empty(n, dtype=np.int64), perm, npa.cumsum(keep) - 1)
-        out += (npa.reshape(inverse, x.shape) if x.ndim > 1 else inverse,)
+        out += (inverse if inverse_shape is None else npa.reshape(inverse, inverse_shape),)
     if return_counts:
         starts = npa.arange(n)[keep]
         out += (diff(npa.concatenate([starts, npa.reshape(n, (1,))])),)
@@ -394,11 +403,11 @@ def _unique_along(x, axis, return_index, return_inverse, return_counts):
     differs from the one before (NaNs differ: NumPy compares the rows as records), then
     shaped back. The rows' length must be known while tracing (a relaxed trace that needs
     it is traced again with the exact sizes)."""
+    if isinstance(axis, (tuple, list)):
+        raise TypeError("np.unique's axis must be one int")
     if x.ndim == 0:
         raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of dimension 0")
-    ax = norm_axis(axis, x.ndim)[0] if not isinstance(axis, (tuple, list)) else None
-    if ax is None:
-        raise TypeError("np.unique's axis must be one int")
+    ax = one_axis(axis, x.ndim)
     order = [ax] + [k for k in range(x.ndim) if k != ax]
     moved = npa.transpose(x, order)
     rest = tuple(moved.shape[1:])
@@ -416,15 +425,9 @@ def _unique_along(x, axis, return_index, return_inverse, return_counts):
     keep = npa.concatenate([npa.ones(1, dtype=bool), new])[:n]
     kept = s[keep]
     kept = npa.reshape(kept, (size_of(kept, 0),) + rest)
-    out = (npa.transpose(kept, tuple(int(k) for k in np.argsort(order))),)
-    if return_index:
-        out += (perm[keep],)
-    if return_inverse:
-        out += (mutation.write(npa.empty(n, dtype=np.int64), perm, npa.cumsum(keep) - 1),)
-    if return_counts:
-        starts = npa.arange(n)[keep]
-        out += (diff(npa.concatenate([starts, npa.reshape(n, (1,))])),)
-    return out[0] if len(out) == 1 else out
+    unique = npa.transpose(kept, tuple(int(k) for k in np.argsort(order)))
+    return _unique_results(unique, perm, keep, n, return_index, return_inverse,
+                           return_counts)
 
 
 @public("np.isclose")

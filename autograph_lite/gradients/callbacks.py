@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import numpy_api as npa
 from ..api.callbacks import py_func, py_function
+from ..ir.graph import root_graph
 from ..ops.registry import defgrad
 from ..tensor import EagerTensor, TensorSpec
 from ..trace.context import graph_scope
@@ -58,11 +59,10 @@ def _fresh(res):
 
 
 def _same(a, b):
-    a, b = _fresh(a), _fresh(b)
     if isinstance(a, (list, tuple)):
         return (isinstance(b, (list, tuple)) and len(a) == len(b)
                 and all(_same(x, y) for x, y in zip(a, b)))
-    a, b = np.asarray(a), np.asarray(b)
+    a, b = (np.asarray(v.numpy() if isinstance(v, EagerTensor) else v) for v in (a, b))
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
@@ -128,9 +128,7 @@ def recordings(node):
         rec = Recordings(func, node.attrs.get("name") or getattr(func, "__name__", "f"),
                          node.loc)
         node.attrs["func"] = rec.forward
-        root = node.graph
-        while root.parent is not None:
-            root = root.parent
+        root = root_graph(node.graph)
         with graph_scope(root):
             py_func(rec.reset, [], [])
         root.nodes.insert(0, root.nodes.pop())  # (no inputs: it may run first)

@@ -32,8 +32,8 @@ class Split:
     ``backward(*residuals, *output_gradients) -> gradients`` (one per ``wrt``; None where
     a source is not connected)."""
 
-    def __init__(self, forward, backward, n_grads):
-        self.forward, self.backward, self.n_grads = forward, backward, n_grads
+    def __init__(self, forward, backward):
+        self.forward, self.backward = forward, backward
 
 
 def _specs(values):
@@ -53,9 +53,9 @@ def split_call(function, call, cf, wrt):
 
 
 def _make(function, call, cf, wrt):
-    n, variables = len(call.tensors), call.variables
+    n = len(call.tensors)
     graph = cf.graph
-    if len(graph.inputs) != n + len(variables):
+    if len(graph.inputs) != n + len(call.variables):
         return None
     outs = [v.type for v in graph.outputs]
     gy_types = [t for t in outs if t.dtype.kind in "fc"]
@@ -65,15 +65,11 @@ def _make(function, call, cf, wrt):
 
     def joint(*a):
         given, gys = a[:n], a[n:]
-        leaves = nest.flatten(call.args)
-        for i, t in zip(call.tensors, given):
-            leaves[i] = t
-        result = function(*nest.pack_as(call.args, leaves))
+        result = function(*call.arguments(given))
         tensors = [o for o in nest.flatten(result) if isinstance(o, Tensor)]
         targets = [o for o in tensors if sweep.inexact(o)]
-        sources = [given[i] if i < n else variables[i - n] for i in wrt]
-        grads = sweep.gradients(targets, sources, list(gys))
-        shape["result"] = result
+        grads = sweep.gradients(targets, call.sources(given, wrt), list(gys))
+        shape["result"], shape["n_out"] = result, len(tensors)
         shape["grads"] = [g is not None for g in grads]
         return (*tensors, *[g for g in grads if g is not None])
 
@@ -85,8 +81,7 @@ def _make(function, call, cf, wrt):
         g = traced.get_concrete_function(*specs).graph
     except Exception:  # noqa: BLE001 - the one-kernel gradient raises it where it applies
         return None
-    result = shape["result"]
-    n_out = sum(1 for o in nest.flatten(result) if isinstance(o, Tensor))
+    result, n_out = shape["result"], shape["n_out"]
     if n_out != len(outs):
         return None
     gy_ids = {v.id for v in g.inputs[n:n + len(gy_types)]}
@@ -140,7 +135,7 @@ def _make(function, call, cf, wrt):
         backward_function.get_concrete_function()
     except Exception:  # noqa: BLE001 - the one-kernel gradient raises it where it applies
         return None
-    return Split(forward_function, backward_function, len(wrt))
+    return Split(forward_function, backward_function)
 
 
 tape.SPLIT_CALL[0] = split_call

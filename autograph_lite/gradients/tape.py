@@ -47,6 +47,18 @@ class _CallOp:
         kept = [None if i in self.tensors else a for i, a in enumerate(leaves)]
         self.args = nest.pack_as(args, kept)   # (the structure and the other arguments)
 
+    def arguments(self, given):
+        """The call's arguments again, with the tensors ``given`` in the tensors' places."""
+        leaves = nest.flatten(self.args)
+        for i, t in zip(self.tensors, given):
+            leaves[i] = t
+        return nest.pack_as(self.args, leaves)
+
+    def sources(self, given, wrt):
+        """The entry inputs at positions ``wrt``: ``given`` tensors, then variables."""
+        n = len(self.tensors)
+        return [given[i] if i < n else self.variables[i - n] for i in wrt]
+
     def grad(self, entry, out_grads):
         have = tuple(g is not None for g in out_grads)
         wrt = tuple(i for i, (k, t) in enumerate(zip(entry.in_keys, entry.inputs))
@@ -62,25 +74,20 @@ def _backward_function(call, wrt, have):
     the tensor arguments; past them, the variables its trace used, which the gradient's
     trace captures too) and the outputs ``have`` marks as having a gradient; made once per
     such arguments (their structure and other values), sources and outputs."""
-    function, structure, tensors, variables = (call.function, call.args, call.tensors,
-                                               call.variables)
+    function = call.function
     cache = function.__dict__.setdefault("_backward", {})
-    kept = tuple(_hashable(a) for a in nest.flatten(structure))
-    key = (nest.structure_key(structure), kept, tensors, wrt, have,
-           tuple(id(v) for v in variables))
+    kept = tuple(_hashable(a) for a in nest.flatten(call.args))
+    key = (nest.structure_key(call.args), kept, call.tensors, wrt, have,
+           tuple(id(v) for v in call.variables))
     if key not in cache:
         from ..function import defun
-        n = len(tensors)
+        n = len(call.tensors)
 
         def backward(*a):
             given, gys = a[:n], a[n:]
-            leaves = nest.flatten(structure)
-            for i, t in zip(tensors, given):
-                leaves[i] = t
-            args = nest.pack_as(structure, leaves)
-            outs = [o for o, h in zip(nest.flatten(function(*args)), have) if h]
-            sources = [given[i] if i < n else variables[i - n] for i in wrt]
-            return sweep.gradients(outs, sources, list(gys))
+            outs = [o for o, h in zip(nest.flatten(function(*call.arguments(given))), have)
+                    if h]
+            return sweep.gradients(outs, call.sources(given, wrt), list(gys))
         backward.__name__ = f"{function.__name__}_backward"
         cache[key] = defun(backward, backend=function.backend)
     return cache[key]
