@@ -114,7 +114,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         def run():
             trace(which)
             order.append(which)
-            _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init)
+            _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init,
+                                      names, alive)
             if (not which) not in traced:
                 _name_one_sided(which, traced, orelse if which else body, get_state,
                                 set_state, init, names, flag, loc)
@@ -274,7 +275,8 @@ def _settle_lists(traced, init, names, loc):
         traced[False] = traced[False][:i] + (merged,) + traced[False][i + 1:]
 
 
-def _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init):
+def _placeholder_return_value(which, traced, body, orelse, get_state, set_state, init,
+                              names, alive):
     """A placeholder return value for a branch of a staged `if` that did not return.
 
     A `return` nested in a staged `if` (`if a: (if b: return x)` + more code) sets the
@@ -283,7 +285,10 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
     `return` (`falls_off` is False, see return_statements.py): a zero of the type of the
     other branch's value stands for it. When the other branch is not traced yet, it is
     traced once into a scratch graph (as a loop's trial iteration is, trial.py) to learn
-    that type. In a trial trace, `_fill_one_sided` does this once both are traced.
+    that type, from the state its real trace will see: the arrays of trace time this
+    branch hands on are boxes by then (`data.leaving_region`), so a Python condition on
+    one there is staged, and may lead to a `return` (seed 98831 of the random programs).
+    In a trial trace, `_fill_one_sided` does this once both are traced.
     """
     if trial.active():
         return
@@ -294,9 +299,12 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
         return
     other = traced.get(not which)
     if other is None:
+        def start(_):
+            data.leaving_region(list(mine), names[:len(mine)], alive)
+            return tuple(trial.copy_for_trial(v) for v in init)
         try:
             other = trial.scratch_run(init, orelse if which else body, get_state, set_state,
-                                      tuple(mine) + tuple(init[len(mine):]))
+                                      tuple(mine) + tuple(init[len(mine):]), start)
         except Exception:  # noqa: BLE001 - no placeholder: the real trace raises the real error
             return
     filled = list(mine)
