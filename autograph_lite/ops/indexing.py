@@ -7,6 +7,7 @@ The index's structure is a static attribute (``spec``); tensor parts of it (a te
 import numpy as np
 
 from .. import dtypes, errors
+from ..ir import bounds
 from ..ir.types import TensorType, broadcast_shapes
 from ..tensor import SymbolicTensor, Tensor, to_numpy_value
 from . import advanced_index
@@ -87,6 +88,8 @@ def render_index(em, node, spec, first):
         size = f"{em.name(x)}.shape[{dim}]"
         if kind == "int" and x.type.shape[dim] is not None:
             out.append(str(s[1]))  # (checked while tracing)
+        elif kind == "tint" and bounds.in_bounds(node.inputs[first + s[1] - 1], x, dim):
+            out.append(part(("t", s[1])))  # (`x[i]` under `for i in range(len(x))`)
         elif kind in ("int", "tint"):
             i = str(s[1]) if kind == "int" else part(("t", s[1]))
             out.append(f"rt.index({i}, {size}, {em.site(node, dim)})")

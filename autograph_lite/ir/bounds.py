@@ -1,0 +1,233 @@
+"""Index bounds the kernel need not check: `x[i]` under `for i in range(len(x))`.
+
+A tensor index is emitted as ``rt.index(i, n, site)`` (cpu_runtime.py): a negative index
+wraps and one out of range raises IndexError, as in NumPy, where Numba would read past
+the array. The check costs little at run time but keeps a tight loop from vectorizing, and
+the first kernel of a process that uses it compiles ``rt.index`` too (about 45 ms, issue
+13's compile budget). When the graph itself proves ``0 <= i < x.shape[axis]``, the index
+is emitted bare (ops/indexing.py ``render_index``).
+
+The proof is a small interval analysis over SSA values, sound by construction (each rule
+below holds for every run; anything else proves nothing):
+- a lower bound ``L(v)`` is an int; an upper bound ``U(v)`` is a set of ``(dim, offset)``
+  pairs, each meaning ``v <= dim + offset`` where ``dim`` is ``(array id, axis)`` (the
+  array's size along that axis) or None (a constant);
+- constants, ``dim(x; axis)`` (``L = 0``), ``as_weak``, ``add``, ``subtract``, ``multiply``
+  by 1, ``maximum``/``minimum`` combine these as arithmetic does;
+- a **loop counter**: a ``while_loop`` variable whose body hands back ``v + s`` (``L(s) >=
+  0``) has ``L(v) = L(initial value)``; its ``cond`` region's test (``v < b``, ``b > v``,
+  ``v <= b``, a conjunction of tests: ``logical_and``, or a ``cond`` whose false branch
+  is ``False``) holds whenever the body runs, on the same values (SSA), so in the body
+  ``U(v) = U(b) - 1``. ``range(n)`` lowers ``b`` to ``maximum(n', 0)``: since the body
+  runs only when ``v < b`` and ``v >= 0``, there ``v < n'`` too.
+
+`rows` of a matrix, `for i in range(m.shape[0]): for j in range(1, m.shape[1]): m[i, j] *
+m[i, j - 1]`, is proven for all four indices; `x[i + 1]` under `range(len(x))` is not (and
+is checked, and raises as NumPy does).
+"""
+
+_DEPTH = 24  # how far back through the values a proof may go
+
+
+def in_bounds(index, array, axis):
+    """Whether the graph proves ``0 <= index < array.shape[axis]`` wherever ``index`` is
+    used (``index``: an integer 0-d Value)."""
+    if index.type.ndim or index.type.dtype.kind not in "iu":
+        return False
+    _MEMO.clear()
+    lo = _lower(index, _DEPTH)
+    if lo is None or lo < 0:
+        return False
+    static = array.type.shape[axis]
+    for dim, off in _upper(index, _DEPTH):
+        if dim is None and static is not None and off < static:
+            return True
+        if dim == (array.id, axis) and off <= -1:
+            return True
+    return False
+
+
+def _const(v):
+    node = v.node
+    if node is None or node.op != "const" or v.type.ndim or v.type.dtype.kind not in "iub":
+        return None
+    return int(node.attrs["value"])
+
+
+_MEMO = {}  # (rule, value id, depth) -> result, for one in_bounds question
+
+
+def _memo(rule):
+    def cached(v, depth):
+        key = (rule.__name__, v.id, depth)
+        if key not in _MEMO:
+            _MEMO[key] = rule(v, depth)
+        return _MEMO[key]
+    cached.__name__ = rule.__name__
+    return cached
+
+
+@_memo
+def _lower(v, depth):
+    """A lower bound of integer value ``v``, or None."""
+    if depth <= 0:
+        return None
+    c = _const(v)
+    if c is not None:
+        return c
+    node = v.node
+    if node is None:
+        counter = _loop_counter(v, depth - 1)
+        return None if counter is None else _lower(counter[0].inputs[counter[1]], depth - 1)
+    if node.op == "dim":
+        return 0
+    a = [_lower(x, depth - 1) for x in node.inputs[:2]] if node.op in _ARITH else None
+    if node.op == "as_weak":
+        return _lower(node.inputs[0], depth - 1)
+    if node.op == "add" and None not in a:
+        return a[0] + a[1]
+    if node.op == "subtract" and a[0] is not None:
+        b = _const_upper(node.inputs[1], depth - 1)
+        return None if b is None else a[0] - b
+    if node.op == "multiply" and None not in a and min(a) >= 0:
+        return a[0] * a[1]
+    if node.op == "maximum":
+        known = [x for x in a if x is not None]
+        return max(known) if known else None
+    if node.op == "minimum" and None not in a:
+        return min(a)
+    return None
+
+
+_ARITH = ("add", "subtract", "multiply", "maximum", "minimum")
+
+
+def _const_upper(v, depth):
+    """The least constant upper bound of ``v`` known, or None."""
+    offs = [off for dim, off in _upper(v, depth) if dim is None]
+    return min(offs) if offs else None
+
+
+def _shift(bounds, by):
+    return {(dim, off + by) for dim, off in bounds}
+
+
+@_memo
+def _upper(v, depth):
+    """Upper bounds of integer value ``v``: a set of ``(dim, offset)`` (see the module)."""
+    if depth <= 0:
+        return set()
+    c = _const(v)
+    if c is not None:
+        return {(None, c)}
+    node = v.node
+    if node is None:
+        return _counter_upper(v, depth - 1)
+    ins = node.inputs
+    if node.op == "dim":
+        return {((ins[0].id, node.attrs["axis"]), 0)}
+    if node.op == "as_weak":
+        return _upper(ins[0], depth - 1)
+    if node.op == "add":
+        out = set()
+        for a, b in ((ins[0], ins[1]), (ins[1], ins[0])):
+            k = _const_upper(b, depth - 1)
+            if k is not None:
+                out |= _shift(_upper(a, depth - 1), k)
+        return out
+    if node.op == "subtract":
+        k = _lower(ins[1], depth - 1)
+        return set() if k is None else _shift(_upper(ins[0], depth - 1), -k)
+    if node.op == "multiply":
+        for a, b in ((ins[0], ins[1]), (ins[1], ins[0])):
+            if _const(b) == 1:
+                return _upper(a, depth - 1)
+        return set()
+    if node.op == "minimum":
+        return _upper(ins[0], depth - 1) | _upper(ins[1], depth - 1)
+    if node.op == "maximum":
+        a, b = (_const_upper(x, depth - 1) for x in ins)
+        return {(None, max(a, b))} if a is not None and b is not None else set()
+    return set()
+
+
+def _owner(region):
+    """The region op whose region ``region`` is (cached on the region Graph)."""
+    owner = region.__dict__.get("_bounds_owner")
+    if owner is None and region.parent is not None:
+        for node in region.parent.nodes:
+            for r in node.regions:
+                r.__dict__["_bounds_owner"] = node
+        owner = region.__dict__.get("_bounds_owner")
+    return owner
+
+
+def _loop_counter(v, depth):
+    """(the while_loop, the position) when ``v`` is a loop variable of a loop body that
+    never decreases (its body hands back ``v + s``, ``L(s) >= 0``), else None."""
+    loop = _owner(v.graph) if v.graph is not None else None
+    if loop is None or loop.op != "while_loop" or loop.regions[1] is not v.graph:
+        return None
+    k = v.graph.inputs.index(v) if v in v.graph.inputs else None
+    if k is None:
+        return None
+    nxt = v.graph.outputs[k]
+    if nxt is not v:
+        node = nxt.node
+        if node is None or node.op != "add" or v not in node.inputs[:2]:
+            return None
+        step = node.inputs[1] if node.inputs[0] is v else node.inputs[0]
+        lo = _lower(step, depth - 1)
+        if lo is None or lo < 0:
+            return None
+    return loop, k
+
+
+def _counter_upper(v, depth):
+    """Upper bounds of a loop counter in its loop's body, from the loop's test."""
+    counter = _loop_counter(v, depth)
+    if counter is None:
+        return set()
+    loop, k = counter
+    test = loop.regions[0]
+    low = _lower(loop.inputs[k], depth)
+    out = set()
+    for a, b, strict in _facts(test.outputs[0], depth):
+        if a is not test.inputs[k]:
+            continue
+        if strict and b.node is not None and b.node.op == "as_weak":
+            b = b.node.inputs[0]
+        if strict and b.node is not None and b.node.op == "maximum" and low is not None:
+            # v < max(n, c) with c <= v: v < n (else max(n, c) = c <= v)
+            for n, c in ((b.node.inputs[0], b.node.inputs[1]),
+                         (b.node.inputs[1], b.node.inputs[0])):
+                cu = _const_upper(c, depth)
+                if cu is not None and cu <= low:
+                    out |= _shift(_upper(n, depth), -1)
+        out |= _shift(_upper(b, depth), -1 if strict else 0)
+    return out
+
+
+def _facts(pred, depth):
+    """``(a, b, strict)`` comparisons ``a < b`` (strict) or ``a <= b`` that hold whenever
+    the boolean value ``pred`` is true."""
+    node = pred.node
+    if node is None or depth <= 0:
+        return []
+    ins = node.inputs
+    if node.op == "less":
+        return [(ins[0], ins[1], True)]
+    if node.op == "greater":
+        return [(ins[1], ins[0], True)]
+    if node.op == "less_equal":
+        return [(ins[0], ins[1], False)]
+    if node.op == "greater_equal":
+        return [(ins[1], ins[0], False)]
+    if node.op == "logical_and":
+        return _facts(ins[0], depth - 1) + _facts(ins[1], depth - 1)
+    if node.op == "cond" and len(node.outputs) == 1:
+        # `a and b` staged: cond(a) { b } else { False }
+        false = node.regions[1].outputs[0]
+        if _const(false) == 0:
+            return _facts(ins[0], depth - 1) + _facts(node.regions[0].outputs[0], depth - 1)
+    return []

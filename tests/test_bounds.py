@@ -1,0 +1,138 @@
+"""Index bounds the kernel need not check (ir/bounds.py): `x[i]` under `for i in
+range(len(x))` reads `x[i]` bare; every index the graph does not prove stays checked, and
+wraps or raises exactly as NumPy does. The differential check runs each loop shape with
+every small offset, on lengths that make the unproven ones fail."""
+import re
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from differential import agree
+
+
+def _checked(f, *args):
+    """The kernel lines that index with a check (rt.index), of ``f``'s kernel for ``args``."""
+    return [line.strip() for line in f.get_concrete_function(*args).source.splitlines()
+            if "rt.index(" in line]
+
+
+def dot_by_length(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * y[i]
+    return s
+
+
+def neighbours(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        for j in range(1, m.shape[1]):
+            s += m[i, j] * m[i, j - 1]
+    return s
+
+
+def shortest(x, y):
+    s = 0.0
+    for i in range(min(len(x), len(y))):
+        s += x[i] * y[i]
+    return s
+
+
+def until_large(x, limit):
+    i = 0
+    s = 0.0
+    while i < len(x) and s < limit:
+        s += x[i]
+        i += 1
+    return s
+
+
+def first_negative(x):
+    for i in range(len(x)):
+        if x[i] < 0:
+            break
+    return i
+
+
+@pytest.fixture(scope="module")
+def cpu():
+    return {f.__name__: ag.defun(f) for f in
+            (dot_by_length, neighbours, shortest, until_large, first_negative)}
+
+
+def test_loop_counters_index_bare(cpu):
+    """Relaxed sizes (None) and exact ones: the counter's bound is the array's own size."""
+    x, y, m = np.arange(5.0), np.arange(5.0), np.ones((3, 4))
+    f, vec = cpu["dot_by_length"], ag.TensorSpec([None], ag.float64)
+    checked = _checked(f, vec, vec)  # (only y's: see below)
+    assert checked and not any("x[" in line for line in checked), checked
+    assert not any("x[" in line for line in _checked(f, x, y))
+    assert _checked(cpu["neighbours"], ag.TensorSpec([None, None], ag.float64)) == []
+    assert _checked(cpu["shortest"], ag.TensorSpec([None], ag.float64),
+                    ag.TensorSpec([None], ag.float64)) == []
+    assert _checked(cpu["until_large"], ag.TensorSpec([None], ag.float64), 3.0) == []
+    assert _checked(cpu["first_negative"], ag.TensorSpec([None], ag.float64)) == []
+    assert _checked(cpu["neighbours"], m) == []
+
+
+def test_bounds_of_another_array_stay_checked(cpu):
+    """`y[i]` under `range(len(x))`: y may be shorter, so it is checked and raises as NumPy."""
+    checked = _checked(cpu["dot_by_length"], ag.TensorSpec([None], ag.float64),
+                       ag.TensorSpec([None], ag.float64))
+    assert len(checked) == 1 and re.search(r"\by\[rt\.index\(", checked[0]), checked
+    agree(dot_by_length, calls=[(np.arange(4.0), np.arange(4.0)),
+                                (np.arange(5.0), np.arange(3.0)),
+                                (np.arange(6.0), np.arange(7.0))])
+
+
+def test_proven_loops_agree_with_python(cpu):
+    x, y = np.array([1.0, 2.0, -1.0, 4.0]), np.array([0.5, 0.25, 2.0])
+    agree(neighbours, calls=[(np.arange(12.0).reshape(3, 4),), (np.ones((2, 1)),),
+                             (np.ones((0, 3)),), (np.ones((4, 0)),)])
+    agree(shortest, calls=[(x, y), (y, x), (x[:0], y)])
+    agree(until_large, calls=[(x, 2.5), (x, 100.0), (x[:0], 1.0)])
+    agree(first_negative, calls=[(x,), (np.abs(x),)])
+
+
+# The loop shapes and offsets: `x[i + k]` wraps (k < 0 at i = 0) or raises (past the end)
+# on some of them; only the ones the analysis proves drop the check.
+LOOPS = {"range(len(x))": "range(len(x))", "range(1, len(x))": "range(1, len(x))",
+         "range(len(x) - 1)": "range(len(x) - 1)", "range(len(y))": "range(len(y))",
+         "range(min(len(x), len(y)))": "range(min(len(x), len(y)))"}
+
+
+def _indexed(loop, k):
+    src = (f"def indexed(x, y):\n    s = 0.0\n    for i in {loop}:\n"
+           f"        s = s * 0.5 + x[i + ({k})]\n    return s\n")
+    scope = {}
+    exec(compile(src, f"<bounds {loop} {k}>", "exec"), scope)
+    return scope["indexed"], src
+
+
+def _write(tmp_path, loop, k):
+    """The same function from a real file (AutoGraph reads the source)."""
+    fn, src = _indexed(loop, k)
+    path = tmp_path / "indexed.py"
+    path.write_text(src)
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"indexed_{abs(hash((loop, k)))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.indexed
+
+
+@pytest.mark.parametrize("loop", list(LOOPS))
+@pytest.mark.parametrize("k", [-1, 0, 1])
+def test_offsets_wrap_and_raise_as_numpy(loop, k, tmp_path):
+    fn = _write(tmp_path, loop, k)
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    calls = [(x, x[:3]), (x[:4], x), (x[:2], x[:2]), (x[:1], x[:0])]
+    agree(fn, calls=calls, backends=("cpu",))
+    proven = not _checked(ag.defun(fn), ag.TensorSpec([None], ag.float64),
+                          ag.TensorSpec([None], ag.float64))
+    # proven exactly where 0 <= i + k < len(x) holds for every i the loop gives
+    want = (k == 0 and loop in ("range(len(x))", "range(1, len(x))", "range(len(x) - 1)",
+                                "range(min(len(x), len(y)))")) or (
+        k == -1 and loop == "range(1, len(x))") or (k == 1 and loop == "range(len(x) - 1)")
+    assert proven == want, (loop, k)
