@@ -55,10 +55,24 @@ def first_negative(x):
     return i
 
 
+def fill(x, n):
+    out = np.zeros(n + 1)
+    for i in range(len(out)):  # out is a new value each iteration: the same shape
+        out[i] = x[i % 4] * 2.0 + x[(i + n) % -3]
+    return out
+
+
+def double_in_place(x):
+    for i in range(len(x)):
+        x[i] = x[i] * 2.0
+    return x
+
+
 @pytest.fixture(scope="module")
 def cpu():
     return {f.__name__: ag.defun(f) for f in
-            (dot_by_length, neighbours, shortest, until_large, first_negative)}
+            (dot_by_length, neighbours, shortest, until_large, first_negative, fill,
+             double_in_place)}
 
 
 def test_loop_counters_index_bare(cpu):
@@ -74,6 +88,20 @@ def test_loop_counters_index_bare(cpu):
     assert _checked(cpu["until_large"], ag.TensorSpec([None], ag.float64), 3.0) == []
     assert _checked(cpu["first_negative"], ag.TensorSpec([None], ag.float64)) == []
     assert _checked(cpu["neighbours"], m) == []
+
+
+def test_writes_in_the_loop_and_modulo(cpu):
+    """`out[i]` under `range(len(out))` while the loop writes `out`; `x[i % 4]` is proven
+    where x has 4 elements (static) and checked where its size is unknown; `i % -3` is in
+    (-3, 0] and stays checked (it wraps, as NumPy does)."""
+    x, vec, n = np.arange(4.0), ag.TensorSpec([None], ag.float64), ag.TensorSpec([], ag.int64)
+    static = _checked(cpu["fill"], x, n)  # (only x[(i + n) % -3])
+    assert len(static) == 1 and "x[rt.index(" in static[0], static
+    relaxed = _checked(cpu["fill"], vec, n)  # (both reads of x; never the write of out)
+    assert len(relaxed) == 2 and all("x[rt.index(" in line for line in relaxed), relaxed
+    assert _checked(cpu["double_in_place"], vec) == []
+    agree(fill, calls=[(x, np.int64(5)), (x, np.int64(0)), (np.arange(6.0), np.int64(2))])
+    agree(double_in_place, calls=[(np.arange(3.0),), (np.arange(5.0),), (np.arange(0.0),)])
 
 
 def test_bounds_of_another_array_stay_checked(cpu):

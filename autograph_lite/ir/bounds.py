@@ -13,7 +13,11 @@ below holds for every run; anything else proves nothing):
   pairs, each meaning ``v <= dim + offset`` where ``dim`` is ``(array id, axis)`` (the
   array's size along that axis) or None (a constant);
 - constants, ``dim(x; axis)`` (``L = 0``), ``as_weak``, ``add``, ``subtract``, ``multiply``
-  by 1, ``maximum``/``minimum`` combine these as arithmetic does;
+  by 1, ``maximum``/``minimum`` combine these as arithmetic does; ``i % m`` with ``m >= 1``
+  is in ``[0, m - 1]`` whatever ``i`` is (NumPy's floor modulo);
+- ``dim`` names the array by its *shape root* (``_shape_root``): a ``setitem`` result has
+  its input's shape, and a loop variable whose body hands back writes into itself has its
+  initial value's shape, so `out[i] = ...` under `range(len(out))` is proven;
 - a **loop counter**: a ``while_loop`` variable whose body hands back ``v + s`` (``L(s) >=
   0``) has ``L(v) = L(initial value)``; its ``cond`` region's test (``v < b``, ``b > v``,
   ``v <= b``, a conjunction of tests: ``logical_and``, or a ``cond`` whose false branch
@@ -39,12 +43,47 @@ def in_bounds(index, array, axis):
     if lo is None or lo < 0:
         return False
     static = array.type.shape[axis]
+    me = (_shape_root(array).id, axis)
     for dim, off in _upper(index, _DEPTH):
         if dim is None and static is not None and off < static:
             return True
-        if dim == (array.id, axis) and off <= -1:
+        if dim == me and off <= -1:
             return True
     return False
+
+
+def _shape_root(v):
+    """The value whose shape ``v`` has by construction: through ``setitem`` (a write keeps
+    the shape) and loop variables whose body hands back a write into themselves (the shape
+    of the initial value, by induction), so `out[i] = ...` under `range(len(out))` is
+    proven although the loop writes a new value of `out` each iteration."""
+    for _ in range(_DEPTH):
+        node = v.node
+        if node is not None and node.op == "setitem":
+            v = node.inputs[0]
+            continue
+        loop, k = _carried(v)
+        if loop is None:
+            return v
+        body = loop.regions[1]
+        nxt = body.outputs[k]
+        while nxt.node is not None and nxt.node.op == "setitem":
+            nxt = nxt.node.inputs[0]
+        if nxt is not body.inputs[k]:
+            return v
+        v = loop.inputs[k]
+    return v
+
+
+def _carried(v):
+    """(the while_loop, the position) of a loop variable: a region input of its cond or
+    body, or one of its results; else (None, None)."""
+    if v.node is not None:
+        return (v.node, v.index) if v.node.op == "while_loop" else (None, None)
+    loop = _owner(v.graph) if v.graph is not None else None
+    if loop is None or loop.op != "while_loop" or v not in v.graph.inputs:
+        return None, None
+    return loop, v.graph.inputs.index(v)
 
 
 def _const(v):
@@ -96,6 +135,9 @@ def _lower(v, depth):
         return max(known) if known else None
     if node.op == "minimum" and None not in a:
         return min(a)
+    if node.op == "mod":
+        m = _lower(node.inputs[1], depth - 1)
+        return 0 if m is not None and m >= 1 else None
     return None
 
 
@@ -125,7 +167,7 @@ def _upper(v, depth):
         return _counter_upper(v, depth - 1)
     ins = node.inputs
     if node.op == "dim":
-        return {((ins[0].id, node.attrs["axis"]), 0)}
+        return {((_shape_root(ins[0]).id, node.attrs["axis"]), 0)}
     if node.op == "as_weak":
         return _upper(ins[0], depth - 1)
     if node.op == "add":
@@ -145,6 +187,9 @@ def _upper(v, depth):
         return set()
     if node.op == "minimum":
         return _upper(ins[0], depth - 1) | _upper(ins[1], depth - 1)
+    if node.op == "mod":  # i % m is in [0, m - 1] for m >= 1, whatever the sign of i
+        m = _lower(ins[1], depth - 1)
+        return _shift(_upper(ins[1], depth - 1), -1) if m is not None and m >= 1 else set()
     if node.op == "maximum":
         a, b = (_const_upper(x, depth - 1) for x in ins)
         return {(None, max(a, b))} if a is not None and b is not None else set()
