@@ -164,3 +164,25 @@ def test_offsets_wrap_and_raise_as_numpy(loop, k, tmp_path):
                                 "range(min(len(x), len(y)))")) or (
         k == -1 and loop == "range(1, len(x))") or (k == 1 and loop == "range(len(x) - 1)")
     assert proven == want, (loop, k)
+
+
+def _row_energy(row):
+    s = 0.0
+    for j in range(len(row)):
+        s += row[j] * row[j]
+    return s
+
+
+def mapped_rows(m):
+    return ag.vectorized_map(_row_energy, m)
+
+
+def test_a_proven_vectorized_map_body_runs_in_parallel():
+    """A body whose indices are all proven cannot raise, so its elements run as a prange
+    (ops/vmap.py reads the emitted body); it was a serial loop while `row[j]` was checked."""
+    f = ag.defun(mapped_rows)
+    src = f.get_concrete_function(ag.TensorSpec([None, None], ag.float64)).source
+    assert "numba.prange" in src and "rt.index(" not in src, src
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(f(m).numpy(), [_row_energy(r) for r in m])
+    np.testing.assert_array_equal(f(m[:, :3].copy()).numpy(), [_row_energy(r) for r in m[:, :3]])
