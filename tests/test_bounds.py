@@ -62,6 +62,17 @@ def fill(x, n):
     return out
 
 
+def scaled_copy(x, m):
+    out = np.zeros(len(x))        # x's size, read at run time
+    rows = np.empty_like(m)       # m's shape
+    for i in range(len(x)):
+        out[i] = x[i] * 2.0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            rows[i, j] = m[i, j] + out[i % len(x)] if len(x) else 0.0
+    return out, rows
+
+
 def double_in_place(x):
     for i in range(len(x)):
         x[i] = x[i] * 2.0
@@ -72,7 +83,7 @@ def double_in_place(x):
 def cpu():
     return {f.__name__: ag.defun(f) for f in
             (dot_by_length, neighbours, shortest, until_large, first_negative, fill,
-             double_in_place)}
+             double_in_place, scaled_copy)}
 
 
 def test_loop_counters_index_bare(cpu):
@@ -100,6 +111,14 @@ def test_writes_in_the_loop_and_modulo(cpu):
     relaxed = _checked(cpu["fill"], vec, n)  # (both reads of x; never the write of out)
     assert len(relaxed) == 2 and all("x[rt.index(" in line for line in relaxed), relaxed
     assert _checked(cpu["double_in_place"], vec) == []
+    # arrays made with another's size: out (len(x)) and rows (m's shape, written in a
+    # nest), unchecked; out[i % len(x)] stays checked (len(x) may be 0: the `if` around it
+    # is not read)
+    mat = ag.TensorSpec([None, None], ag.float64)
+    checked = _checked(cpu["scaled_copy"], vec, mat)
+    assert len(checked) == 1 and "% " not in checked[0], checked
+    agree(scaled_copy, calls=[(x, np.ones((3, 2))), (x[:0], np.ones((2, 2))),
+                              (np.arange(7.0), np.ones((0, 3)))])
     agree(fill, calls=[(x, np.int64(5)), (x, np.int64(0)), (np.arange(6.0), np.int64(2))])
     agree(double_in_place, calls=[(np.arange(3.0),), (np.arange(5.0),), (np.arange(0.0),)])
 
@@ -186,3 +205,57 @@ def test_a_proven_vectorized_map_body_runs_in_parallel():
     m = np.arange(12.0).reshape(3, 4)
     np.testing.assert_array_equal(f(m).numpy(), [_row_energy(r) for r in m])
     np.testing.assert_array_equal(f(m[:, :3].copy()).numpy(), [_row_energy(r) for r in m[:, :3]])
+
+
+# --- property: random loop nests and index expressions -----------------------------------
+from hypothesis import given, strategies as st  # noqa: E402
+
+_STOPS = ["len({a})", "len({a}) - {c}", "min(len(x), len(y))", "len({a}) + {c}"]
+# (`i % len(x)` with x empty: Python's ints raise ZeroDivisionError where the staged int64
+# counter follows NumPy (0 and a warning), a difference of its own: the divisor is kept >= 1)
+_INDICES = ["{i}", "{i} + {c}", "{i} - {c}", "{i} + {j}", "{i} - {j}", "({i} + {c}) % {m}",
+            "{i} % max(len({a}), 1)", "{i} % len({a}) if len({a}) else 0"]
+
+
+@st.composite
+def _nest(draw):
+    """A loop nest (one or two loops over `range(start, stop)`) reading `x`/`y` and writing
+    `out` (the size of x) at drawn index expressions of the counters."""
+    arrays = st.sampled_from(["x", "y"])
+    loops = []
+    for name in ["i", "j"][:draw(st.integers(1, 2))]:
+        stop = draw(st.sampled_from(_STOPS)).format(a=draw(arrays), c=draw(st.integers(0, 2)))
+        start = draw(st.integers(0, 2))
+        loops.append((name, f"range({start}, {stop})" if start else f"range({stop})"))
+    names = [n for n, _ in loops]
+
+    def index():
+        return draw(st.sampled_from(_INDICES)).format(
+            i=draw(st.sampled_from(names)), j=draw(st.sampled_from(names)),
+            c=draw(st.integers(1, 2)), m=draw(st.sampled_from([1, 3, -2])), a=draw(arrays))
+    lines = ["def nest(x, y):", "    out = np.zeros(len(x))", "    s = 0.0"]
+    for depth, (name, rng) in enumerate(loops):
+        lines.append("    " * (depth + 1) + f"for {name} in {rng}:")
+    pad = "    " * (len(loops) + 1)
+    lines += [pad + f"s = s * 0.5 + {draw(arrays)}[{index()}]",
+              pad + f"out[{index()}] = s"]
+    return "\n".join(lines + ["    return s, out", ""])
+
+
+@given(_nest())
+def test_random_nests_agree_with_python(source):
+    """Whatever the proof drops, the kernel still reads and writes exactly what Python
+    does, or raises IndexError where it does: an exact first trace, then relaxed sizes,
+    over lengths that put drawn indices in and out of range (0 included)."""
+    import importlib.util
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="ag_bounds_")
+    path = f"{folder}/nest_{abs(hash(source))}.py"
+    with open(path, "w") as f:
+        f.write("import numpy as np\n\n\n" + source)
+    spec = importlib.util.spec_from_file_location(f"nest_{abs(hash(source))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = np.arange(1.0, 7.0)
+    agree(module.nest, calls=[(x[:5], x[:3]), (x[:3], x[:5]), (x, x), (x[:0], x[:2]),
+                              (x[:4], x[:4])], backends=("cpu",), exact=True)

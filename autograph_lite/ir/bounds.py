@@ -17,7 +17,9 @@ below holds for every run; anything else proves nothing):
   is in ``[0, m - 1]`` whatever ``i`` is (NumPy's floor modulo);
 - ``dim`` names the array by its *shape root* (``_shape_root``): a ``setitem`` result has
   its input's shape, and a loop variable whose body hands back writes into itself has its
-  initial value's shape, so `out[i] = ...` under `range(len(out))` is proven;
+  initial value's shape, so `out[i] = ...` under `range(len(out))` is proven; an array
+  that ``full``/``empty`` made with a size read off another (`np.zeros(len(x))`) has
+  that one's size too (``_size_syms``);
 - a **loop counter**: a ``while_loop`` variable whose body hands back ``v + s`` (``L(s) >=
   0``) has ``L(v) = L(initial value)``; its ``cond`` region's test (``v < b``, ``b > v``,
   ``v <= b``, a conjunction of tests: ``logical_and``, or a ``cond`` whose false branch
@@ -43,21 +45,41 @@ def in_bounds(index, array, axis):
     if lo is None or lo < 0:
         return False
     static = array.type.shape[axis]
-    me = (_shape_root(array).id, axis)
+    me = _size_syms(array, axis)
     for dim, off in _upper(index, _DEPTH):
         if dim is None and static is not None and off < static:
             return True
-        if dim == me and off <= -1:
+        if dim in me and off <= -1:
             return True
     return False
 
 
-def _shape_root(v):
+def _size_syms(v, axis):
+    """The ``(array id, axis)`` pairs whose size equals ``v``'s along ``axis``: its shape
+    root's, and, for an array made by ``full``/``empty`` (np.zeros(n), np.empty_like(x))
+    with a run-time size read off another array (``len(x)``, ``x.shape[1]``), that array's."""
+    root = _shape_root(v)
+    out = {(root.id, axis)}
+    node = root.node
+    first = {"full": 1, "empty": 0}.get(node.op) if node is not None else None
+    if first is not None and axis < len(node.attrs["shape"]) \
+            and node.attrs["shape"][axis] is None:
+        size = node.inputs[first + sum(d is None for d in node.attrs["shape"][:axis])]
+        while size.node is not None and size.node.op == "as_weak":
+            size = size.node.inputs[0]
+        if size.node is not None and size.node.op == "dim":
+            out.add((_shape_root(size.node.inputs[0]).id, size.node.attrs["axis"]))
+    return out
+
+
+def _shape_root(v, depth=_DEPTH, assumed=None):
     """The value whose shape ``v`` has by construction: through ``setitem`` (a write keeps
-    the shape) and loop variables whose body hands back a write into themselves (the shape
-    of the initial value, by induction), so `out[i] = ...` under `range(len(out))` is
-    proven although the loop writes a new value of `out` each iteration."""
-    for _ in range(_DEPTH):
+    the shape) and loop variables whose body hands back a value of their own shape (the
+    initial value's shape, by induction: ``assumed`` is the loop variable whose shape the
+    body is being checked to keep), so `out[i] = ...` under `range(len(out))` is proven
+    although the loop writes a new value of `out` each iteration, nested loops too."""
+    while depth > 0:
+        depth -= 1
         node = v.node
         if node is not None and node.op == "setitem":
             v = node.inputs[0]
@@ -66,10 +88,9 @@ def _shape_root(v):
         if loop is None:
             return v
         body = loop.regions[1]
-        nxt = body.outputs[k]
-        while nxt.node is not None and nxt.node.op == "setitem":
-            nxt = nxt.node.inputs[0]
-        if nxt is not body.inputs[k]:
+        if body.inputs[k] is assumed:
+            return v
+        if _shape_root(body.outputs[k], depth, body.inputs[k]) is not body.inputs[k]:
             return v
         v = loop.inputs[k]
     return v
@@ -167,7 +188,7 @@ def _upper(v, depth):
         return _counter_upper(v, depth - 1)
     ins = node.inputs
     if node.op == "dim":
-        return {((_shape_root(ins[0]).id, node.attrs["axis"]), 0)}
+        return {(sym, 0) for sym in _size_syms(ins[0], node.attrs["axis"])}
     if node.op == "as_weak":
         return _upper(ins[0], depth - 1)
     if node.op == "add":
