@@ -83,4 +83,8 @@ def _check(node, value, result):
         raise InterpreterError(
             f"op {node.op} at {node.loc} produced {result.dtype}{list(result.shape)} but the "
             f"graph expects {t}")
+    if t.weak and not t.ndim:
+        # a weak value computed by NumPy (`len(x) // 2`: an np.int64) is the Python number
+        # it stands for, or the next op would promote it strongly (f32 * np.int64: f64)
+        return result.item()
     return result

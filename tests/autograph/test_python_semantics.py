@@ -567,3 +567,32 @@ def test_round_of_a_python_float_to_digits_is_pythons_and_of_an_array_raises():
     assert int(ag.defun(lambda x: int(x))(np.complex128(-2.5 + 1j))) == want == -2
     with pytest.raises(TypeError, match="pow\\(x, y, mod\\) of tensors"):
         ag.defun(lambda x: pow(x, 2, 5), backend="interpreter")(np.int64(3))
+
+
+# --- len() and range counters are Python ints ------------------------------------------
+def scaled_by_len(x):
+    return len(x) * x, x * (len(x) // 2)
+
+
+def counters_in_float32_and_int32(x, k, n):
+    s = x * 0
+    t = k * 0
+    for i in range(n):                # staged (n is a tensor): i is a Python int in Python
+        s = s + x * i
+        t = t + k * i
+    for j in range(1, n, 2):          # an item start + i * step: a Python int too
+        t = t + j
+    for i, e in enumerate(x):
+        s = s + e * i
+    return s, t
+
+
+def test_len_and_range_counters_promote_as_python_ints():
+    """`len(x)` and the items of a staged `range`/`enumerate` promote as the Python ints they
+    are in Python (NumPy 2: weak), so float32 and int32 results stay float32/int32 (was:
+    float64 from `len(x) * x`, silently, and 'changes dtype' for `s + x * i` in a loop)."""
+    f32 = np.arange(1.0, 5.0, dtype=np.float32)
+    agree(scaled_by_len, [(f32,), (f32[:3],), (f32[:1],)])
+    k = np.arange(3, dtype=np.int32)
+    agree(counters_in_float32_and_int32, [(f32, k, I64(4)), (f32[:2], k, I64(0)),
+                                          (f32[:3], k[:1], I64(5))])

@@ -26,7 +26,10 @@ def len_(x):
     if isinstance(x, iteration.StagedIter):
         return x.length()
     if core.is_symbolic(x):
-        return iteration.TensorRows(x).length()
+        # a Python int, as `len` gives (weak when staged: `len(x) * f32` stays float32)
+        if not x.shape:
+            raise TypeError("len() of unsized object")
+        return shape_of(x)[0]
     return len(x)
 
 

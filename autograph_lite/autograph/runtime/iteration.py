@@ -10,6 +10,7 @@ import itertools
 import numpy as np
 
 from autograph_lite.api import core as api
+from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, trace_arrays
 from autograph_lite.trace import sizes
 
@@ -17,6 +18,13 @@ from autograph_lite.trace import sizes
 def _int64(x):
     if core.is_symbolic(x) and core.dtype_of(x) != np.int64:
         return api.cast(x, np.int64)
+    return x
+
+
+def _weak(x):
+    """``x`` promoting as the Python int it is in plain Python (NumPy 2 weak scalar)."""
+    if core.is_symbolic(x) and not x._value.type.weak:
+        return dispatch.apply("as_weak", x)
     return x
 
 
@@ -28,6 +36,8 @@ def _nonneg(n):
     if not core.is_symbolic(n):
         return max(n, 0)
     node = n._value.node
+    if node is not None and node.op == "as_weak":
+        node = node.inputs[0].node
     if node is not None and node.op == "dim":
         return n  # an array's size: never negative (`range(len(x))`)
     return np.maximum(n, 0)
@@ -73,7 +83,8 @@ class StagedRange(StagedIter):
         start, step = self.start, self.step
         if isinstance(start, int) and isinstance(step, int) and (start, step) == (0, 1):
             return i  # the common `range(n)`: the counter itself
-        return start + i * step
+        # a Python int whatever the bounds were (range yields ints): weak when staged
+        return _weak(start + i * step)
 
     def __repr__(self):
         return f"range({self.start}, {self.stop}, {self.step})"

@@ -157,7 +157,7 @@ def _items(iter_):
 def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):
     _reject_else(opts, "for", loc)
     n = it.length()
-    counter = [np.int64(0)]
+    counter = [0]  # a Python int, as `range` counts: weak once staged
 
     def get():
         return (counter[0],) + tuple(get_state())
