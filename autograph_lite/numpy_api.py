@@ -550,6 +550,59 @@ def _rmul(x, o):
     return apply("multiply", _not_repeated(x, o), x)
 
 
+# Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero
+# divisor, where NumPy's (np.int64 or an array on either side) give inf, nan or 0 with a
+# warning. A weak 0-d tensor is a Python number of the plain run (a relaxed int or float
+# argument, `len(x)`, a `range` counter), so between two of them the divisor is checked
+# (staged: at the user's line on every call), as Python would; the rest is NumPy's.
+_DIVISION = {"true_divide": ("division by zero", "float division by zero"),
+             "floor_divide": ("integer division or modulo by zero",
+                              "float floor division by zero"),
+             "mod": ("integer modulo by zero", "float modulo")}
+
+
+def _python_number(v):
+    if isinstance(v, (bool, int, float)):
+        return True
+    return isinstance(v, SymbolicTensor) and v.type.weak and not v.type.ndim
+
+
+def _divided(op, a, b):
+    if _python_number(a) and _python_number(b) and (
+            isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor)):
+        floats = builtins.any(isinstance(v, float) or (isinstance(v, SymbolicTensor)
+                                                       and v.dtype.kind == "f")
+                              for v in (a, b))
+        message = _DIVISION[op][floats]
+        if not isinstance(b, SymbolicTensor):
+            if b == 0:
+                raise ZeroDivisionError(message)
+        elif b.dtype.kind in "iuf":
+            apply("assert", apply("not_equal", b, 0), message=message,
+                  error="ZeroDivisionError")
+    return apply(op, a, b)
+
+
+def _division_operators(op, name):
+    def method(x, o):
+        return _divided(op, x, o)
+
+    def reflected(x, o):
+        return _divided(op, o, x)
+
+    def in_place(x, o):
+        if _python_number(x) and _python_number(o):
+            return _divided(op, x, o)  # (a number is immutable: `a //= b` rebinds a)
+        return mutation.augmented(x, op, o)
+    for form, fn in (("", method), ("r", reflected), ("i", in_place)):
+        fn.__name__ = fn.__qualname__ = f"__{form}{name}__"
+        public(f"Tensor.__{form}{name}__")(fn)
+
+
+for _op, _name in (("true_divide", "truediv"), ("floor_divide", "floordiv"), ("mod", "mod")):
+    _division_operators(_op, _name)
+
+
 @public("Tensor.__invert__")
 def _invert(x):  # (~ of booleans is logical not, as NumPy's)
     return apply("logical_not" if x.dtype == dtypes.bool_ else "invert", x)

@@ -112,6 +112,23 @@ def test_a_result_never_lives_in_a_written_argument_that_is_copied_back():
                                         (np.array([1.0, -1.0, 4.0, 8.0]), -0.5, 6)])
 
 
+def _taken_twice(u, f, k):
+    r = u * 1.0                   # may take u's buffer: u is overwritten below
+    j = k if k > 0 else -k        # (a staged `if`: the loops around it do not fuse)
+    np.copyto(u, np.abs(r))
+    s = r + f                     # r is dead: s may take its buffer, which is u's
+    return s, j
+
+
+def test_a_result_never_takes_a_buffer_that_took_a_written_arguments():
+    """Random program seed 103010: ``r = u * 1.0`` took ``u``'s dead buffer (allowed: r is
+    no result), then ``r + f`` took ``r``'s, which was ``u``'s again, and ``u``'s closing
+    write-back overwrote the returned ``s`` (the analysis sees buffers the graph makes; the
+    emitter's own hand-overs are followed now, Emitter._argument_buffer)."""
+    check_writes(_taken_twice, [(np.array([1.75, -3.75, 1.25, 3.25]), -1.0, np.int64(2)),
+                                (np.array([3.25, -0.75, 0.75, -1.5]), 0.5, np.int64(-1))])
+
+
 def test_reads_of_the_old_value_keep_it_and_views_see_the_update():
     check_writes(old_value_read_before_the_update, [(np.arange(3.0),), (np.ones(3),)])
 

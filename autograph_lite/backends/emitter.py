@@ -31,6 +31,7 @@ class Emitter:
         self.in_place = {}        # value id -> the value whose array was updated to make it
         self.scalars = {}         # value id -> scalar name, inside a multi-output loop nest
         self.reused = set()       # ids of values whose buffer an elementwise result took
+        self.took = {}            # value id -> the value whose buffer it took (maybe)
         self.same = {}            # value id -> id of the value it is (a rotated loop's cond)
         self.loop_bodies = {id(n.regions[1]) for n in graph.walk() if n.op == "while_loop"}
         self.sites = []           # (user file:line, axis) of each bounds-checked index
@@ -269,13 +270,34 @@ class Emitter:
             others = [r for r in leaves + list(reads) if r is not cand]
             if not self.own.may_write(node, cand, others):
                 continue
+            arg = self._argument_buffer(cand)
+            if arg is not None and self.own.clobbered_at_end(node, arg):
+                continue
             self.reused.add(cand.id)  # a dead buffer is handed over once
+            self.took[v.id] = cand
             name = self.name(cand)
             if None not in v.type.shape:
                 self.in_place[v.id] = cand
                 return name
             return f"{name} if {name}.shape == ({', '.join(dims)},) else {fresh}"
         return fresh
+
+    def _argument_buffer(self, value):
+        """The index of the written argument whose buffer ``value`` may be in through this
+        emitter's choices (a result that took a dead buffer, an update in place), or None.
+        The analysis sees buffers the graph makes, not these choices: ``r0 = u * 1.0``
+        may take ``u``'s buffer (``u`` is overwritten later), and then ``r0 + f`` take
+        ``r0``'s, which is ``u``'s again (random program seed 103010)."""
+        seen = set()
+        while value.id not in seen:
+            seen.add(value.id)
+            nxt = self.took.get(value.id) or self.in_place.get(value.id)
+            if nxt is None:
+                break
+            value = nxt
+        if value.node is None and value.graph is self.graph:
+            return value.index
+        return None
 
     def materialize_group(self, nodes, dims):
         """Emits elementwise nodes of one shape (already named) as ONE loop nest with

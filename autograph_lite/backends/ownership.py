@@ -149,6 +149,11 @@ class Ownership:
                 for v in r.outputs:
                     self._owner.setdefault(v.id, []).append(n)
 
+    def clobbered_at_end(self, node, i):
+        """``_clobbered_at_end`` for the emitter, whose own choices may put a value into
+        argument ``i``'s buffer (Emitter._argument_buffer); False if ``i`` is not written."""
+        return i in self.mutated and self._clobbered_at_end(node, i)
+
     def _clobbered_at_end(self, node, i):
         """Whether ``node``'s result, once in mutated argument ``i``'s buffer, could be
         overwritten there by the kernel's closing ``arg[...] = final`` while the caller

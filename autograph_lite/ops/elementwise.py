@@ -117,13 +117,13 @@ _ufunc("subtract", np.subtract, "({0} - {1})",
        names=_binary_names("subtract", "subtract", "sub"))
 _ufunc("multiply", np.multiply, "({0} * {1})",  # (x * [..]: Tensor.__mul__, a front)
        names=_binary_names("multiply", "multiply") + ("Tensor.__imul__",))
+# (their Python operators are fronts, numpy_api.py: Python numbers divided by zero raise)
 _ufunc("true_divide", np.true_divide, "({0} / {1})",
-       names=_binary_names("true_divide", "divide", "truediv")
-       + ("ag.truediv", "ag.math.truediv"))
+       names=_binary_names("true_divide", "divide") + ("ag.truediv", "ag.math.truediv"))
 _ufunc("floor_divide", np.floor_divide, "({0} // {1})",
-       names=_binary_names("floor_divide", "floordiv", "floordiv"))
+       names=_binary_names("floor_divide", "floordiv"))
 _ufunc("mod", np.remainder, "({0} % {1})",
-       names=_binary_names("remainder", "floormod", "mod", top=False))
+       names=_binary_names("remainder", "floormod", top=False))
 _ufunc("power", np.power, "({0} ** {1})", names=_binary_names("power", "pow", "pow"))
 _ufunc("maximum", np.maximum, "np.maximum({0}, {1})", names=_binary_names("maximum", "maximum"))
 _ufunc("minimum", np.minimum, "np.minimum({0}, {1})", names=_binary_names("minimum", "minimum"))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
+import differential
 
 from .conftest import line_of
 from .three_way import BACKENDS, agree
@@ -596,3 +597,43 @@ def test_len_and_range_counters_promote_as_python_ints():
     k = np.arange(3, dtype=np.int32)
     agree(counters_in_float32_and_int32, [(f32, k, I64(4)), (f32[:2], k, I64(0)),
                                           (f32[:3], k[:1], I64(5))])
+
+
+# --- Python numbers divided by zero ------------------------------------------------------
+def divided(a, b):
+    return a % b, a // b, a / b
+
+
+def remainders_of_counters(x, n):
+    s = 0
+    for i in range(n):
+        s = s + i % len(x)
+    return s
+
+
+def divided_in_place(a, b):
+    a //= b
+    return a
+
+
+def test_python_numbers_divided_by_zero_raise_as_in_python():
+    """Between two Python numbers (relaxed int/float arguments, `len()`, `range` counters)
+    `%`, `//` and `/` by zero raise ZeroDivisionError with Python's message at the user's
+    line, where NumPy's would give 0/inf/nan (was: 0, silently). NumPy scalars and arrays
+    keep NumPy's division (the next test)."""
+    for fn, calls, message in (
+            (divided, [(5, 3), (-7, 2), (5, 0)], "integer modulo by zero"),
+            (divided, [(5.5, 2.0), (1.0, -3.0), (2.5, 0.0)], "float modulo"),
+            (divided_in_place, [(5, 2), (6, 4), (1, 0)], "integer division or modulo by zero"),
+            (remainders_of_counters, [(np.ones(3), I64(4)), (np.ones(0), I64(0)),
+                                      (np.ones(0), I64(2))], "integer modulo by zero")):
+        functions = {b: ag.defun(fn, backend=b) for b in BACKENDS}
+        raised = []
+        differential.agree(fn, calls=calls, functions=functions, exact=True, errors=raised)
+        assert raised and all(message in m and "test_python_semantics.py:" in m
+                              for _, _, m in raised), raised
+
+
+def test_numpy_scalars_divided_by_zero_keep_numpys_result():
+    with np.errstate(all="ignore"):
+        agree(divided, [(I64(5), I64(3)), (I64(5), I64(0)), (F64(2.5), F64(0.0))])

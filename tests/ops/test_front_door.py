@@ -163,3 +163,30 @@ def test_adding_an_op_is_one_entry(nextafter_entry):
     for backend in ("interpreter", "cpu"):
         got = ag.defun(f, backend=backend)(x, y)
         np.testing.assert_array_equal(np.asarray(got), want - np.nextafter(y, x))
+
+
+_DIVISIONS = [(f"Tensor.__{form}{name}__", op) for op, name in
+              (("true_divide", "truediv"), ("floor_divide", "floordiv"), ("mod", "mod"))
+              for form in ("", "r", "i")]
+
+
+@pytest.mark.parametrize("name,op", _DIVISIONS)
+def test_the_division_operators_compute_numpys_division_on_arrays(name, op):
+    """`/`, `//`, `%` are fronts (numpy_api.py: between two Python numbers a zero divisor
+    raises, as Python does); on arrays they are the op's NumPy kernel, zero divisors
+    included (inf, nan and 0, no error), eagerly, traced and in place."""
+    a, b = np.array([0.25, -1.5, 3.0, 2.0]), np.array([2.0, 0.5, 0.0, -0.75])
+    attr = name.rsplit(".", 1)[1]
+    with np.errstate(all="ignore"):
+        want = OPS[op].eager(*((b, a) if attr.startswith("__r") else (a, b)))
+        if attr.startswith("__i"):
+            def f(x, y):
+                getattr(operator, attr)(x, y)
+                return x
+            got = ag.defun(f, autograph=False, backend="interpreter")(a.copy(), b)
+        else:
+            got = getattr(EagerTensor(a), attr)(EagerTensor(b))
+            traced = ag.defun(lambda x, y: getattr(x, attr)(y), autograph=False,
+                              backend="interpreter")(a, b)
+            np.testing.assert_array_equal(np.asarray(traced), want)
+    np.testing.assert_array_equal(np.asarray(got), want)
