@@ -563,7 +563,7 @@ _DIVISION = {"true_divide": ("division by zero", "float division by zero"),
 
 def _python_number(v):
     if isinstance(v, (bool, int, float)):
-        return True
+        return not isinstance(v, np.generic)  # (np.float64 is a float, but NumPy's)
     return isinstance(v, SymbolicTensor) and v.type.weak and not v.type.ndim
 
 

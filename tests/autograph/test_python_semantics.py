@@ -634,6 +634,18 @@ def test_python_numbers_divided_by_zero_raise_as_in_python():
                               for _, _, m in raised), raised
 
 
+NUMPY_ZEROS = (np.float64(0.0), np.int64(0))  # (captured: NumPy scalars, not tensors)
+
+
+def by_a_numpy_zero(x, n):
+    s = x * 0.0
+    for i in range(n):  # i: a Python int; the zeros: NumPy's (nan, inf and 0, no error)
+        s = s + i / NUMPY_ZEROS[0] + i % NUMPY_ZEROS[1]
+    return s
+
+
 def test_numpy_scalars_divided_by_zero_keep_numpys_result():
     with np.errstate(all="ignore"):
         agree(divided, [(I64(5), I64(3)), (I64(5), I64(0)), (F64(2.5), F64(0.0))])
+        agree(by_a_numpy_zero, [(np.ones(2), I64(2)), (np.ones(3), I64(0)),
+                                (np.ones(2), I64(3))])
