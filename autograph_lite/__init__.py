@@ -14,6 +14,7 @@ from .ops.dispatch import constant, convert_to_tensor  # noqa: F401
 from . import mutation as _mutation  # noqa: F401  (NumPy's aliasing, on the dispatcher)
 from .variables import Variable  # noqa: F401  (state compiled code reads by reference)
 from . import numpy_api as _numpy_api, numpy_composites as _composites  # noqa: F401
+from . import python_numbers as _python_numbers  # noqa: F401  (Python's + - * ** / // %)
 from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
                numpy_selection as _selection, numpy_statistics as _statistics)
 from . import numpy_more as _more  # noqa: F401  (after the modules it composes)

@@ -297,3 +297,145 @@ def _facts(pred, depth):
         if _const(false) == 0:
             return _facts(ins[0], depth - 1) + _facts(node.regions[0].outputs[0], depth - 1)
     return []
+
+
+# -- checks the graph proves true (ir/passes/dce.py drops them) -------------------------------
+# A staged Python-int operation is checked for int64 overflow on every call
+# (python_numbers.py); most operands are small by construction (`steps += 1`, `i + 1` under
+# a `range`), and a check left in a `while` body costs a branch per trip and keeps a cuda
+# map on the host. ``proves(pred)`` answers from a bound on each int's magnitude, ``|v| <=
+# M(v)``, with two assumptions about what a run can do, stated here once:
+# - an array's size (``dim``, ``size``) is below 2**62 elements (no memory holds more);
+# - no staged loop runs 2**54 trips in one call (over 200 days at a nanosecond a trip), so
+#   a loop variable whose body hands back ``v`` or ``v +/- s`` (``|s| <= M(s)``, through
+#   staged `if`s) stays within ``M(initial value) + M(s) * 2**54``.
+SIZE_LIMIT, TRIP_LIMIT = 2 ** 62, 2 ** 54
+INT64_MAX = 2 ** 63 - 1
+
+
+def proves(pred):
+    """Whether the bool value ``pred`` is true on every run (see above); False when not
+    known."""
+    _MEMO.clear()
+    return _proves(pred, _DEPTH)
+
+
+def _proves(pred, depth):
+    node = pred.node
+    if node is None or depth <= 0 or pred.type.ndim:
+        return False
+    ins = node.inputs
+    if node.op == "logical_and":
+        return _proves(ins[0], depth - 1) and _proves(ins[1], depth - 1)
+    if node.op not in ("less", "less_equal", "greater", "greater_equal"):
+        return False
+    if node.op == "greater_equal" and _const(ins[1]) == 0 and _sign_test(ins[0], depth):
+        return True
+    bound = _number(ins[1])
+    m = _magnitude(ins[0], depth - 1)
+    if bound is None or m is None:
+        return False
+    return {"less": m < bound, "less_equal": m <= bound,
+            "greater": -m > bound, "greater_equal": -m >= bound}[node.op]
+
+
+def _number(v):
+    node = v.node
+    if node is None or node.op != "const" or v.type.ndim:
+        return None
+    return node.attrs["value"]
+
+
+def _sign_test(v, depth):
+    """``(a ^ r) & (b ^ r)`` (``r = a + b``) or ``(a ^ b) & (a ^ r)`` (``r = a - b``): not
+    negative unless ``r`` overflowed, which ``M(a) + M(b) <= INT64_MAX`` rules out."""
+    node = v.node
+    if node is None or node.op != "bitwise_and":
+        return False
+    terms = [x.node.inputs[:2] for x in node.inputs[:2]
+             if x.node is not None and x.node.op == "bitwise_xor"]
+    for r in {t.id: t for pair in terms for t in pair}.values():
+        if r.node is not None and r.node.op in ("add", "subtract") and len(terms) == 2:
+            a, b = r.node.inputs[:2]
+            ma, mb = _magnitude(a, depth - 1), _magnitude(b, depth - 1)
+            return ma is not None and mb is not None and ma + mb <= INT64_MAX
+    return False
+
+
+@_memo
+def _magnitude(v, depth):
+    """An upper bound of ``|v|`` for an int value (or a float made of ints by ``cast``,
+    ``multiply`` and ``abs``), or None."""
+    if depth <= 0 or v.type.ndim:
+        return None
+    kind = v.type.dtype.kind
+    c = _number(v)
+    if c is not None:
+        return abs(int(c)) if kind in "iub" else None
+    node = v.node
+    if node is None:
+        return _loop_magnitude(v, depth - 1)
+    if node.op == "while_loop":
+        return _loop_magnitude(node.regions[1].inputs[v.index], depth - 1)
+    if node.op == "cond":
+        outs = [_magnitude(r.outputs[v.index], depth - 1) for r in node.regions]
+        return None if None in outs else max(outs)
+    ins = [_magnitude(x, depth - 1) if not x.type.ndim else None for x in node.inputs[:2]]
+    if kind == "f":
+        if node.op == "cast" and node.inputs[0].type.dtype.kind in "iub":
+            return ins[0]
+        if node.op == "abs":
+            return ins[0]
+        return ins[0] * ins[1] if node.op == "multiply" and None not in ins else None
+    if kind not in "iub":
+        return None
+    if node.op in ("dim", "size"):
+        return SIZE_LIMIT
+    if node.op in ("as_weak", "negative", "abs", "cast"):
+        return ins[0] if node.inputs[0].type.dtype.kind in "iub" else None
+    if None in ins[:len(node.inputs[:2])]:
+        return None
+    if node.op in ("add", "subtract"):
+        return ins[0] + ins[1]
+    if node.op == "multiply":
+        return ins[0] * ins[1]
+    if node.op in ("maximum", "minimum"):
+        return max(ins)
+    if node.op == "mod":
+        return ins[1]
+    if node.op == "floor_divide":
+        return ins[0]
+    return None
+
+
+def _loop_magnitude(v, depth):
+    """``M`` of a while_loop variable (its test's or body's region input): see above."""
+    loop = _owner(v.graph) if v.graph is not None else None
+    if loop is None or loop.op != "while_loop" or v not in v.graph.inputs:
+        return None
+    k = v.graph.inputs.index(v)
+    body = loop.regions[1]
+    start = _magnitude(loop.inputs[k], depth)
+    step = _step(body.inputs[k], body.outputs[k], depth)
+    return None if start is None or step is None else start + step * TRIP_LIMIT
+
+
+def _step(v, nxt, depth):
+    """A bound of ``|nxt - v|`` for a loop body's hand-back ``nxt`` of variable ``v``."""
+    if nxt is v:
+        return 0
+    node = nxt.node
+    if node is None or depth <= 0:
+        return None
+    if node.op in ("add", "subtract"):  # (v + a) + b: a step of M(a) + M(b)
+        pairs = ((0, 1), (1, 0)) if node.op == "add" else ((0, 1),)
+        for i, j in pairs:
+            before = _step(v, node.inputs[i], depth - 1)
+            more = _magnitude(node.inputs[j], depth - 1) if before is not None else None
+            if more is not None:
+                return before + more
+        return None
+    if node.op == "cond":
+        steps = [_step(v, r.outputs[nxt.index], depth - 1) for r in node.regions]
+        return None if None in steps else max(steps)
+    return None

@@ -79,7 +79,7 @@ for _n, _tf in _UNARY.items():
            differentiable=not _n.startswith("is"),  # isnan/isinf/isfinite give bools
            names=(f"np.{_n}",) + _tf)
 _ufunc("negative", np.negative, "(-{0})",
-       names=("np.negative", "ag.negative", "ag.math.negative", "Tensor.__neg__"))
+       names=("np.negative", "ag.negative", "ag.math.negative"))
 _ufunc("conjugate", np.conjugate, "({0}).conjugate()", doc="np.conjugate")
 
 
@@ -105,26 +105,26 @@ defop("make_complex", infer=infer_from(_make_complex), eager=_make_complex,
       scalar="complex({0}, {1})",
       doc="a complex tensor from its real and imaginary parts (z.real = v, inverted)")
 _ufunc("abs", np.absolute, "abs({0})",
-       names=("np.absolute", "ag.abs", "ag.math.abs", "Tensor.__abs__"))
+       names=("np.absolute", "ag.abs", "ag.math.abs"))
 _ufunc("logical_not", np.logical_not, "(not {0})", differentiable=False,
        names=("np.logical_not", "ag.logical_not", "ag.math.logical_not"))
 _ufunc("invert", np.invert, "(~{0})", differentiable=False, names=("np.invert",))
 
 # Binary arithmetic: Numba computes in its own (wider) types; the emitter casts operands to
 # NumPy's common dtype first and the result back, so wrap-around and dtypes match NumPy.
-_ufunc("add", np.add, "({0} + {1})", names=_binary_names("add", "add", "add"))
+# (the Python operators of + - * ** / // % are fronts, python_numbers.py: between two
+# Python numbers of the plain run they raise where Python does)
+_ufunc("add", np.add, "({0} + {1})", names=_binary_names("add", "add"))
 _ufunc("subtract", np.subtract, "({0} - {1})",
-       names=_binary_names("subtract", "subtract", "sub"))
-_ufunc("multiply", np.multiply, "({0} * {1})",  # (x * [..]: Tensor.__mul__, a front)
-       names=_binary_names("multiply", "multiply") + ("Tensor.__imul__",))
-# (their Python operators are fronts, numpy_api.py: Python numbers divided by zero raise)
+       names=_binary_names("subtract", "subtract"))
+_ufunc("multiply", np.multiply, "({0} * {1})", names=_binary_names("multiply", "multiply"))
 _ufunc("true_divide", np.true_divide, "({0} / {1})",
        names=_binary_names("true_divide", "divide") + ("ag.truediv", "ag.math.truediv"))
 _ufunc("floor_divide", np.floor_divide, "({0} // {1})",
        names=_binary_names("floor_divide", "floordiv"))
 _ufunc("mod", np.remainder, "({0} % {1})",
        names=_binary_names("remainder", "floormod", top=False))
-_ufunc("power", np.power, "({0} ** {1})", names=_binary_names("power", "pow", "pow"))
+_ufunc("power", np.power, "({0} ** {1})", names=_binary_names("power", "pow"))
 _ufunc("maximum", np.maximum, "np.maximum({0}, {1})", names=_binary_names("maximum", "maximum"))
 _ufunc("minimum", np.minimum, "np.minimum({0}, {1})", names=_binary_names("minimum", "minimum"))
 _ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})",
@@ -195,11 +195,10 @@ def _shift_scalar(direction):
     return scalar
 
 
-for _n, _dunder in (("left_shift", "lshift"), ("right_shift", "rshift")):
+for _n in ("left_shift", "right_shift"):
     defop(_n, infer=infer_from(getattr(np, _n)), eager=getattr(np, _n),
           scalar=_shift_scalar(_n.split("_")[0]), differentiable=False,
-          names=(f"np.{_n}", f"Tensor.__{_dunder}__", f"Tensor.__r{_dunder}__",
-                 f"Tensor.__i{_dunder}__"))
+          names=(f"np.{_n}",))  # (<< and >>: fronts, python_numbers.py)
 
 
 def _heaviside_scalar(em, exprs, in_types, out_type):

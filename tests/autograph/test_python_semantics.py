@@ -649,3 +649,127 @@ def test_numpy_scalars_divided_by_zero_keep_numpys_result():
         agree(divided, [(I64(5), I64(3)), (I64(5), I64(0)), (F64(2.5), F64(0.0))])
         agree(by_a_numpy_zero, [(np.ones(2), I64(2)), (np.ones(3), I64(0)),
                                 (np.ones(2), I64(3))])
+
+
+# --- Python ints beyond int64, and Python's powers ---------------------------------------
+def factorial(x, n):
+    p = 1
+    for i in range(1, n):
+        p *= i                        # the product
+    return x * 0 + 1, p
+
+
+def int_arithmetic(a, b):
+    return a + b, a - b, a * b, -a, abs(a)   # the operators
+
+
+def int_power(a, b):
+    return a ** b                     # the power
+
+
+def shifted(a, b):
+    return a << b, a >> b, 1 << b, a << 3  # the shifts
+
+
+def negative_powers(a, b):
+    return a ** -2, b ** -1
+
+
+def float_power(a, b):
+    return a ** b
+
+
+def _refused(fn, functions, call, error, text, marker):
+    """The plain run gives a number the staged one cannot hold: every backend refuses with
+    ``error`` at the user's line (never a wrapped or NaN result)."""
+    fn(*call)
+    for backend, f in functions.items():
+        with pytest.raises(error) as info:
+            f(*call)
+        assert text in str(info.value) and line_of(fn, marker) in str(info.value), (
+            backend, str(info.value))
+
+
+def test_python_ints_beyond_int64_are_refused_not_wrapped():
+    """A staged Python int is an int64; Python's ints grow. Where the plain run's int leaves
+    int64, `+ - * ** -x abs()` of two Python ints (relaxed arguments, `range` counters,
+    accumulators that start as `0`) raise OverflowError at the user's line on every call
+    (was: a wrapped number, silently: 25! came back as -7835185981329244160)."""
+    x = np.ones(2)
+    fact = {b: ag.defun(factorial, backend=b) for b in BACKENDS}
+    differential.agree(factorial, calls=[(x, 5), (x, 6), (x, 21)], functions=fact, exact=True)
+    _refused(factorial, fact, (x, 25), OverflowError, "Python int * overflowed int64",
+             "# the product")
+    arith = {b: ag.defun(int_arithmetic, backend=b) for b in BACKENDS}
+    big = 2 ** 62
+    differential.agree(int_arithmetic, calls=[(3, 4), (-5, 7), (big, 1), (-2 ** 62, -1)],
+          functions=arith, exact=True)
+    for call in ((big, big), (-big, big + 1), (2 ** 32, 2 ** 31), (-2 ** 63, 0)):
+        _refused(int_arithmetic, arith, call, OverflowError, "overflowed int64",
+                 "# the operators")
+    power = {b: ag.defun(int_power, backend=b) for b in BACKENDS}
+    differential.agree(int_power, calls=[(2, 3), (3, 2), (-2, 61), (0, 0), (1, 2 ** 40)],
+          functions=power, exact=True)
+    _refused(int_power, power, (2, 63), OverflowError, "Python int ** overflowed int64",
+             "# the power")
+    # a staged negative exponent: Python's result is a float, which an int cannot become
+    _refused(int_power, power, (2, -1), ValueError, "is a float in Python", "# the power")
+    shifts = {b: ag.defun(shifted, backend=b) for b in BACKENDS}
+    raised = []
+    differential.agree(shifted, calls=[(7, 2), (-7, 3), (3, 60), (1, -1)], functions=shifts,
+                       exact=True, errors=raised)
+    assert raised and all("negative shift count" in m for _, _, m in raised), raised
+    for call in ((5, 61), (0, 100), (-1, 63)):
+        _refused(shifted, shifts, call, OverflowError, "Python int << overflowed int64",
+                 "# the shifts")
+
+
+def test_python_powers_follow_python():
+    """A constant negative exponent of a Python int gives Python's float (0 ** -2 raises
+    ZeroDivisionError); a Python float power raises where Python's does (0.0 to a negative
+    power, a result past the float range) and refuses a complex result (a negative float to
+    a fractional power), where NumPy gives inf or nan."""
+    raised = []
+    differential.agree(negative_powers, calls=[(2, 4), (-3, 5), (0, 1), (7, 0)], exact=True,
+                       errors=raised)
+    assert len(raised) == 2 * len(BACKENDS) and all(
+        "0.0 cannot be raised to a negative power" in m for _, _, m in raised), raised
+    fp = {b: ag.defun(float_power, backend=b) for b in BACKENDS}
+    raised = []
+    differential.agree(float_power, calls=[(2.0, 0.5), (1.5, -2.0), (0.0, -1.0), (10.0, 400.0),
+                              (-2.0, 3.0), (4, 0.5)], functions=fp, exact=True, errors=raised)
+    assert {m.split(" (at")[0] for _, _, m in raised} == {
+        "0.0 cannot be raised to a negative power", "(34, 'Numerical result out of range')"}
+    _refused(float_power, fp, (-8.0, 1 / 3), ValueError, "is a complex number in Python",
+             "return a ** b")
+
+
+def counted(x):
+    steps = 0
+    while x > 1.0:
+        x = x / 2.0
+        steps += 1
+    return steps
+
+
+def sum_of_counters(x):
+    s = 0
+    for i in range(len(x)):
+        s = s + i * 2 + 1
+    return s
+
+
+def test_overflow_checks_the_graph_proves_are_dropped():
+    """A counter that starts small and grows by a small step each trip cannot leave int64
+    (ir/bounds.py, "checks the graph proves"): its kernel has no check (a branch a trip,
+    and a cuda map on the device); a sum of counters keeps its own."""
+    f = ag.defun(counted)
+    assert f(np.float64(100.0)) == counted(np.float64(100.0)) == 7
+    assert "OverflowError" not in f.get_concrete_function(np.float64(3.0)).source
+    g = ag.defun(sum_of_counters)
+    for n in (3, 5, 8):
+        assert g(np.ones(n)) == sum_of_counters(np.ones(n))
+    source = g.get_concrete_function(np.ones(9)).source
+    # (s + i * 2 and then + 1 are checked: s grows by about 2 * i a trip; i * 2 is proven)
+    assert source.count("Python int + overflowed") == 2, source
+    assert "Python int * overflowed" not in source, source

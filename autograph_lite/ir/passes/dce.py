@@ -7,9 +7,12 @@ and break flags, whether or not the rest of the function reads them; each one le
 an assignment per branch or per trip that Numba types and lowers (compile time grows with
 the kernel's statements, docs/architecture.md "Compiling large kernels").
 """
+from .. import bounds
 
 
 def _has_effects(node):
+    if node.op == "assert" and bounds.proves(node.inputs[0]):
+        return False  # (a check the graph proves, ir/bounds.py: an int that cannot overflow)
     if not node.opdef.pure:
         return True
     return any(_has_effects(n) for r in node.regions for n in r.nodes)

@@ -1,0 +1,308 @@
+"""The Python operators of a tensor where both operands are Python numbers of the plain run.
+
+A weak 0-d tensor stands for a Python number of the plain run: a relaxed int or float
+argument, ``len(x)``, a ``range`` counter, an accumulator that starts as ``0`` (SPEC §2).
+NumPy's arithmetic is right for it almost everywhere (NumPy 2 treats Python scalars as
+weak), but where Python and NumPy part, the plain run is Python's, and a staged weak value
+that silently took NumPy's answer would be a wrong result. So between two Python numbers
+(at least one of them staged) these operators check on every call, at the user's line:
+- ``/``, ``//``, ``%`` by zero raise Python's ``ZeroDivisionError`` (NumPy: inf, nan, 0);
+- ``+``, ``-``, ``*``, ``**``, unary ``-`` and ``abs`` of ints raise ``OverflowError``
+  where the result leaves int64 (Python's ints grow; a staged Python int is an int64 and
+  would wrap): refused, never a wrapped number;
+- ``int ** int`` with a negative exponent is a float in Python: a constant exponent gives
+  the float; a staged one must not be negative (``ValueError``: an int cannot become a
+  float at run time); ``0 ** -1`` and ``0.0 ** -1.0`` raise ``ZeroDivisionError``;
+  a negative float to a fractional power is complex in Python (``ValueError``: staged
+  numbers stay real) and a float power past the float range raises ``OverflowError``,
+  as Python's does.
+Arrays and NumPy scalars (``np.int64``, even ``np.float64``, a ``float`` subclass) on
+either side keep NumPy's arithmetic. See docs/architecture.md, "Python numbers".
+"""
+import builtins
+
+import numpy as np
+
+from . import mutation
+from .ops.dispatch import apply
+from .ops.registry import public
+from .tensor import SymbolicTensor
+
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+# |a * b| below this as float64 products proves the exact int product fits int64 (each
+# conversion and the product round by at most 2**-53: 3 roundings < 2**-50, exactly the
+# margin); at or above it, the product is refused (may refuse within 2**-50 of the limit)
+_FLOAT_PROOF = float(2 ** 63 - 2 ** 13)
+
+
+def python_number(v):
+    """A Python number of the plain run: a Python int/float/bool (not a NumPy scalar,
+    though ``np.float64`` is a ``float``) or a weak 0-d tensor."""
+    if isinstance(v, (bool, int, float)):
+        return not isinstance(v, np.generic)
+    return isinstance(v, SymbolicTensor) and v.type.weak and not v.type.ndim
+
+
+def _staged_pair(a, b):
+    return python_number(a) and python_number(b) and (
+        isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor))
+
+
+def _kind(v):
+    if isinstance(v, SymbolicTensor):
+        return v.dtype.kind
+    return "f" if isinstance(v, float) else "i"
+
+
+def _check(ok, message, error):
+    """The staged check ``ok`` (a 0-d bool tensor, or a Python bool known now)."""
+    if isinstance(ok, SymbolicTensor):
+        apply("assert", ok, message=message, error=error)
+    elif not ok:
+        raise {"OverflowError": OverflowError, "ValueError": ValueError,
+               "ZeroDivisionError": ZeroDivisionError}[error](message)
+
+
+def _within(v, lo, hi):
+    """``lo <= v <= hi`` for an int64 tensor ``v`` (a bound beyond int64 is no check)."""
+    return _and(apply("greater_equal", v, lo) if lo > INT64_MIN else True,
+                apply("less_equal", v, hi) if hi < INT64_MAX else True)
+
+
+def _ceil_div(p, q):
+    return -((-p) // q)
+
+
+def _root_bounds(k):
+    """The ints ``a`` with ``a ** k`` in int64, for a constant ``k >= 2``: (lo, hi)."""
+    hi = int(round(INT64_MAX ** (1.0 / k)))
+    while hi ** k > INT64_MAX:
+        hi -= 1
+    while (hi + 1) ** k <= INT64_MAX:
+        hi += 1
+    lo = -hi
+    if k % 2 and (-(hi + 1)) ** k >= INT64_MIN:
+        lo = -(hi + 1)
+    return lo, hi
+
+
+def _exponent_bound(k):
+    """The largest ``e`` with ``k ** e`` in int64, for a constant base ``|k| >= 2``."""
+    e = 0
+    while INT64_MIN <= k ** (e + 1) <= INT64_MAX:
+        e += 1
+    return e
+
+
+def _fits(op, a, b, result):
+    """Whether ``a op b`` of two ints (one staged) fits int64: a bool tensor or ``True``."""
+    if not isinstance(a, SymbolicTensor):  # a constant left operand
+        k = int(a)
+        if op == "add":
+            return _within(b, INT64_MIN - k, INT64_MAX - k)
+        if op == "subtract":
+            return _within(b, k - INT64_MAX, k - INT64_MIN)
+        if op == "multiply":
+            return _fits("multiply", b, a, result)
+        if op == "power":  # k ** b, b >= 0 (checked before)
+            return True if builtins.abs(k) < 2 else _within(b, 0, _exponent_bound(k))
+    if not isinstance(b, SymbolicTensor):  # a constant right operand
+        k = int(b)
+        if op == "add":
+            return _within(a, INT64_MIN - k, INT64_MAX - k)
+        if op == "subtract":
+            return _within(a, INT64_MIN + k, INT64_MAX + k)
+        if op == "multiply":
+            if k == 0:
+                return True
+            bounds = ((_ceil_div(INT64_MIN, k), INT64_MAX // k) if k > 0
+                      else (_ceil_div(INT64_MAX, k), INT64_MIN // k))
+            return _within(a, *bounds)
+        if op == "power":
+            return True if k < 2 else _within(a, *_root_bounds(k))
+    if op == "add":  # signs: the result's differs from both operands' only on overflow
+        return apply("greater_equal", apply("bitwise_and", apply("bitwise_xor", a, result),
+                                            apply("bitwise_xor", b, result)), 0)
+    if op == "subtract":
+        return apply("greater_equal", apply("bitwise_and", apply("bitwise_xor", a, b),
+                                            apply("bitwise_xor", a, result)), 0)
+    fa, fb = (apply("cast", v, dtype=np.dtype(np.float64)) for v in (a, b))
+    return apply("less", apply("abs", apply(op, fa, fb)), _FLOAT_PROOF)
+
+
+_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "power": "**"}
+
+
+def _overflow_message(op):
+    return (f"Python int {_SYMBOLS[op]} overflowed int64: the plain run's int is larger "
+            f"than a staged Python int (an int64) holds; use floats, or NumPy ints to get "
+            f"NumPy's wrap-around")
+
+
+def _int_power(a, b):
+    """``a ** b`` of two Python ints: Python's float for a negative exponent."""
+    if not isinstance(b, SymbolicTensor) and b < 0:  # Python: a float, 0 ** -1 raises
+        _check(apply("not_equal", a, 0), "0.0 cannot be raised to a negative power",
+               "ZeroDivisionError")
+        return _float_power(apply("as_weak", apply("cast", a, dtype=np.dtype(np.float64))),
+                            float(b))
+    _check(True if not isinstance(b, SymbolicTensor) else apply("greater_equal", b, 0),
+           "a Python int to a negative power is a float in Python, which a staged int "
+           "cannot become; write float(a) ** b", "ValueError")
+    result = apply("power", a, b)
+    _check(_fits("power", a, b, result), _overflow_message("power"), "OverflowError")
+    return result
+
+
+def _float_power(a, b):
+    """``a ** b`` of two Python numbers, one a float: Python's errors where NumPy gives
+    inf, nan or a complex number's absence."""
+    _check(_not(_and(_test("equal", a, 0.0), _test("less", b, 0.0))),
+           "0.0 cannot be raised to a negative power", "ZeroDivisionError")
+    if _kind(b) == "f":
+        fractional = (b != np.floor(b) if not isinstance(b, SymbolicTensor)
+                      else apply("not_equal", apply("floor", b), b))
+        _check(_not(_and(_test("less", a, 0.0), fractional)),
+               "a negative Python float to a fractional power is a complex number in "
+               "Python; staged numbers stay real (np.power gives NumPy's nan)", "ValueError")
+    result = apply("power", a, b)
+    finite_in = _and(_test("isfinite", a), _test("isfinite", b))
+    _check(_not(_and(finite_in, _not(apply("isfinite", result)))),
+           "(34, 'Numerical result out of range')", "OverflowError")
+    return result
+
+
+def _test(op, v, *more):
+    """The NumPy test ``op`` of ``v``: staged for a tensor, a Python bool for a number."""
+    if isinstance(v, SymbolicTensor):
+        return apply(op, v, *more)
+    return bool(getattr(np, op)(v, *more))
+
+
+def _and(x, y):
+    if x is False or y is False:
+        return False
+    return y if x is True else x if y is True else apply("logical_and", x, y)
+
+
+def _not(x):
+    if isinstance(x, bool):
+        return not x
+    node = x._value.node
+    if node is not None and node.op == "logical_not":
+        return SymbolicTensor(node.inputs[0])  # (not not p: p, for bounds.proves)
+    return apply("logical_not", x)
+
+
+def arithmetic(op, a, b):
+    """``a op b`` for the Python operator of ``op``: Python's checks between two Python
+    numbers, NumPy's arithmetic otherwise."""
+    kinds = _kind(a) + _kind(b)
+    if not _staged_pair(a, b) or not set(kinds) <= set("if"):
+        return apply(op, a, b)
+    if op == "power":
+        return _int_power(a, b) if kinds == "ii" else _float_power(a, b)
+    if op in _DIVISION:
+        return _divided(op, a, b, "f" in kinds)
+    if op in ("left_shift", "right_shift"):
+        return _shifted(op, a, b) if kinds == "ii" else apply(op, a, b)
+    result = apply(op, a, b)
+    if kinds == "ii":
+        _check(_fits(op, a, b, result), _overflow_message(op), "OverflowError")
+    return result
+
+
+# Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero divisor
+# (the message: int operands, float operands), where NumPy's give inf, nan or 0.
+_DIVISION = {"true_divide": ("division by zero", "float division by zero"),
+             "floor_divide": ("integer division or modulo by zero",
+                              "float floor division by zero"),
+             "mod": ("integer modulo by zero", "float modulo")}
+
+
+def _divided(op, a, b, floats):
+    message = _DIVISION[op][floats]
+    if isinstance(b, SymbolicTensor):
+        _check(apply("not_equal", b, 0), message, "ZeroDivisionError")
+    elif b == 0:
+        raise ZeroDivisionError(message)
+    if op == "floor_divide" and not floats:  # -2**63 // -1 is 2**63 (Numba's: 0)
+        a_min = apply("greater", a, INT64_MIN) if isinstance(a, SymbolicTensor) else \
+            a != INT64_MIN
+        b_minus = apply("not_equal", b, -1) if isinstance(b, SymbolicTensor) else b != -1
+        _check(_not(_and(_not(a_min), _not(b_minus))),
+               "Python int // overflowed int64: the plain run's int is 2**63", "OverflowError")
+    return apply(op, a, b)
+
+
+def _shifted(op, a, b):
+    """``a << b`` and ``a >> b`` of two Python ints: a negative count raises ValueError, a
+    left shift past int64 OverflowError (Python's int would grow)."""
+    _check(_test("greater_equal", b, 0), "negative shift count", "ValueError")
+    result = apply(op, a, b)
+    if op == "left_shift":
+        if not isinstance(b, SymbolicTensor):
+            fits = _fits("multiply", a, 2 ** int(b), result) if b < 64 else _test(
+                "equal", a, 0)
+        else:  # (a * 2.0**b is exact in float64; 0 << b is 0 for any b)
+            scaled = apply("multiply", _as_float(a), apply("power", 2.0, _as_float(b)))
+            fits = apply("logical_or", _test("equal", a, 0),
+                         apply("less", apply("abs", scaled), float(2 ** 63)))
+        _check(fits, "Python int << overflowed int64: the plain run's int is larger than a "
+               "staged Python int (an int64) holds", "OverflowError")
+    return result
+
+
+def _as_float(v):
+    return apply("cast", v, dtype=np.dtype(np.float64)) if isinstance(v, SymbolicTensor) \
+        else float(v)
+
+
+def _not_repeated(t, o):
+    """``o`` for ``t * o``: NumPy repeats a list or tuple times a 0-d integer array (its
+    ``__index__``), which a tensor count cannot do while tracing: refused, not turned into
+    an elementwise product (``[0.0] * len(x)`` with a size known only at run time)."""
+    if isinstance(o, (list, tuple)) and t.ndim == 0 and t.dtype.kind in "iub":
+        raise TypeError("a Python list or tuple repeated a tensor number of times (e.g. "
+                        "[0.0] * len(x) where the size is known only at run time) has no "
+                        "staged form; use np.zeros(n) or np.full(n, v)")
+    return o
+
+
+def _operators(op, name):
+    """``Tensor.__<name>__``, ``__r<name>__`` and ``__i<name>__`` for the op."""
+    def method(x, o):
+        return arithmetic(op, x, _not_repeated(x, o) if op == "multiply" else o)
+
+    def reflected(x, o):
+        return arithmetic(op, _not_repeated(x, o) if op == "multiply" else o, x)
+
+    def in_place(x, o):
+        if python_number(x) and python_number(o):
+            return arithmetic(op, x, o)  # (a number is immutable: `a += b` rebinds a)
+        return mutation.augmented(x, op, o)
+    for form, fn in (("", method), ("r", reflected), ("i", in_place)):
+        fn.__name__ = fn.__qualname__ = f"__{form}{name}__"
+        public(f"Tensor.__{form}{name}__")(fn)
+
+
+for _op, _name in (("add", "add"), ("subtract", "sub"), ("multiply", "mul"),
+                   ("power", "pow"), ("true_divide", "truediv"),
+                   ("floor_divide", "floordiv"), ("mod", "mod"),
+                   ("left_shift", "lshift"), ("right_shift", "rshift")):
+    _operators(_op, _name)
+
+
+def _unary(op, name):
+    def method(x):
+        result = apply(op, x)
+        if python_number(x) and x.dtype.kind == "i":  # -(-2**63), abs(-2**63): 2**63
+            _check(apply("not_equal", x, INT64_MIN), f"Python int {name}() overflowed "
+                   f"int64: the plain run's int is 2**63", "OverflowError")
+        return result
+    method.__name__ = method.__qualname__ = f"__{name}__"
+    public(f"Tensor.__{name}__")(method)
+
+
+_unary("negative", "neg")
+_unary("abs", "abs")
