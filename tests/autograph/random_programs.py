@@ -64,6 +64,10 @@ import traceback
 import numpy as np
 
 try:
+    from . import numpy_programs
+except ImportError:  # run as a script
+    import numpy_programs
+try:
     from differential import assert_outcomes_agree, fresh, python_numbers_as_numpy, run
 except ImportError:  # run as `python -m tests.autograph.random_programs`
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -74,7 +78,7 @@ N_FLOAT = 2          # f0..f1
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
-GRAMMARS = ("scalars", "arrays")
+GRAMMARS = ("scalars", "arrays", "numpy")  # (numpy: numpy_programs.py)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
 # one a difference needs).
 FEATURES = {
@@ -566,6 +570,8 @@ class Generator:
 
 
 def generate(seed, grammar="scalars", without=()):
+    if grammar == "numpy":
+        return numpy_programs.generate(seed)
     return Generator(random.Random(seed), grammar, without).program()
 
 
@@ -584,6 +590,8 @@ def load(source, folder, name):
 def arguments(seed, grammar="scalars", count=5):
     """Argument tuples for one program: (a, b, n, x) with n >= 0 (out has n + 1 elements),
     and the arrays (u, q) of the "arrays" grammar, on a grid of quarters."""
+    if grammar == "numpy":
+        return numpy_programs.arguments(seed)
     rng = random.Random(10_000 + seed)
     fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
     calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
@@ -594,9 +602,12 @@ def arguments(seed, grammar="scalars", count=5):
     return calls
 
 
-def differences(seed, grammar, backends, folder, without=()):
+def differences(seed, grammar, backends, folder, without=(), python_numbers=False):
     """Runs program `seed` on every argument tuple: plain Python against each backend with
-    the suite's differential check. Returns [(backend, args, message)] (empty: agreement)."""
+    the suite's differential check. Returns [(backend, args, message)] (empty: agreement).
+    ``python_numbers``: the Functions get the Python ints and floats themselves (not NumPy
+    scalars): the first call traces their values, the next ones relax them to weak 0-d
+    tensors (SPEC §2), whose arithmetic must be Python's (python_numbers.py)."""
     import autograph_lite as ag
     source = generate(seed, grammar, without)
     fn = load(source, folder, f"generated_{grammar}_{seed}")
@@ -608,18 +619,21 @@ def differences(seed, grammar, backends, folder, without=()):
             if want.raised is not None:  # the grammar promises programs Python runs
                 raise AssertionError(f"generator error: seed {seed} ({grammar}) raised "
                                      f"{want.raised!r} in plain Python on {args}")
-            assert all(abs(int(v)) < 2 ** 62 for v in want.value[:N_INT]), \
+            assert grammar == "numpy" or all(abs(int(v)) < 2 ** 62
+                                             for v in want.value[:N_INT]), \
                 "generator error: an int beyond int64"
-            got = run(compiled, python_numbers_as_numpy(fresh(args)))
+            stage = (lambda a: a) if python_numbers else python_numbers_as_numpy
+            got = run(compiled, stage(fresh(args)))
             try:
                 assert_outcomes_agree(got, want, f"seed {seed} ({grammar}) on {backend}",
-                                      exact=True, stage=python_numbers_as_numpy)
+                                      exact=True, stage=stage)
             except AssertionError as e:
                 found.append((backend, args, _first_line(e)))
                 break  # one difference per backend is enough to report the program
         else:
             # every call had the same signature: one trace (and one kernel) served them all
-            if compiled.experimental_get_tracing_count() != 1:
+            # (Python numbers: the first values' trace, then one relaxed trace at most)
+            if compiled.experimental_get_tracing_count() > 1 + python_numbers:
                 found.append((backend, None, "traced "
                               f"{compiled.experimental_get_tracing_count()} times, not once"))
     return found
@@ -648,7 +662,7 @@ if __name__ == "__main__":
             want_args, got_args = copy.deepcopy(args), copy.deepcopy(args)
             want = generated(*want_args)
             staged = tuple(np.int64(a) if type(a) is int else np.float64(a)
-                           if type(a) is float else a for a in got_args)
+                           if type(a) is float else a for a in got_args) if {stage} else got_args
             try:
                 got = f(*staged)
             except Exception as e:
@@ -659,7 +673,7 @@ if __name__ == "__main__":
 '''
 
 
-def _repro(out, seed, grammar, without, found):
+def _repro(out, seed, grammar, without, found, python_numbers=False):
     os.makedirs(out, exist_ok=True)
     name = f"seed_{grammar}_{seed}"
     inputs = "[\n" + "".join(f"    ({', '.join(_literal(a) for a in args)},),\n"
@@ -667,7 +681,8 @@ def _repro(out, seed, grammar, without, found):
     text = REPRO.format(seed=seed, grammar=grammar + "".join(f" -{w}" for w in without),
                         message=found[0][2][:300], name=name,
                         source=generate(seed, grammar, without), inputs=inputs,
-                        backends=sorted({b for b, _, _ in found if b in ("interpreter", "cpu")}))
+                        backends=sorted({b for b, _, _ in found if b in ("interpreter", "cpu")}),
+                        stage=not python_numbers)
     path = os.path.join(out, name + ".py")
     with open(path, "w") as f:
         f.write(text)
@@ -685,7 +700,7 @@ class _Timeout(BaseException):
 
 def _one(job):
     """Worker: one program, with a time limit; (seed, [(backend, args, message)])."""
-    seed, grammar, without, backends, limit = job
+    seed, grammar, without, backends, limit, python_numbers = job
 
     def alarm(*_):
         raise _Timeout()
@@ -694,7 +709,7 @@ def _one(job):
     signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(None):
-            found = differences(seed, grammar, backends, folder, without)
+            found = differences(seed, grammar, backends, folder, without, python_numbers)
     except _Timeout:
         found = [("-", None, f"timeout: more than {limit} s")]
     except Exception:  # noqa: BLE001 - a crash of the harness itself is reported too
@@ -717,11 +732,14 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--timeout", type=int, default=300, help="CPU seconds per program")
     p.add_argument("--out", default="random_program_repros", help="repro files go here")
+    p.add_argument("--python-numbers", action="store_true",
+                   help="pass the int and float arguments as Python numbers (relaxed to "
+                        "weak tensors from the second call) instead of NumPy scalars")
     args = p.parse_args(argv)
     os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
     backends = tuple(args.backends.split(","))
     without = tuple(w for w in args.without.split(",") if w)
-    jobs = [(s, args.grammar, without, backends, args.timeout)
+    jobs = [(s, args.grammar, without, backends, args.timeout, args.python_numbers)
             for s in range(args.seed_start, args.seed_start + args.count)]
     t0, bad = time.time(), 0
     if args.count > 100 or args.jobs > 1:
@@ -735,7 +753,7 @@ def main(argv=None):
     for done, (seed, found) in enumerate(results, 1):
         if found:
             bad += 1
-            path = _repro(args.out, seed, args.grammar, without, found)
+            path = _repro(args.out, seed, args.grammar, without, found, args.python_numbers)
             for backend, _, message in found:
                 print(f"seed {seed} {backend}: {message[:240]}  [{path}]", flush=True)
         if done % 50 == 0:

@@ -54,6 +54,9 @@ SAMPLE = [
     *_cases("arrays", (), "interpreter", (98831, 101825)),
     # a wrong result on cpu in session 23's run (a result in a written argument's buffer)
     *_cases("arrays", (), "cpu", (103010,)),
+    # the independent "numpy" grammar (numpy_programs.py)
+    *_cases("numpy", (), "interpreter", range(12)),
+    *_cases("numpy", (), "cpu", (0, 5, 9)),
 ]
 
 
@@ -61,6 +64,18 @@ SAMPLE = [
 def test_random_program(grammar, without, backend, seed, tmp_path):
     found = differences(seed, grammar, (backend,), str(tmp_path), without)
     assert not found, f"{found}\n{generate(seed, grammar, without)}"
+
+
+# The int and float arguments as Python numbers: the first call traces their values, the
+# next ones relax them to weak tensors, whose arithmetic must be Python's (python_numbers.py)
+@pytest.mark.parametrize("grammar,backend,seed", [
+    *[("scalars", b, s) for b, seeds in (("interpreter", range(8)), ("cpu", (0, 3)))
+      for s in seeds],
+    *[("arrays", b, s) for b, seeds in (("interpreter", range(4)), ("cpu", (1,)))
+      for s in seeds]])
+def test_random_program_on_python_numbers(grammar, backend, seed, tmp_path):
+    found = differences(seed, grammar, (backend,), str(tmp_path), python_numbers=True)
+    assert not found, f"{found}\n{generate(seed, grammar)}"
 
 
 def test_generator_is_deterministic_and_varied():
@@ -73,6 +88,9 @@ def test_generator_is_deterministic_and_varied():
         "arrays": ("for e", " else q", "r1 = q", "_bump(r0", "_halve(", "w", " = r0[1:]",
                    "z", " = u\n", "u[", "u += ", "t0[", "r0[", "np.where(", "np.sum(",
                    "np.any(", "np.all(", "np.max(", "np.min(", "np.sqrt(np.abs("),
+        "numpy": ("for i", "for e", "while w", "break", "continue", "return ", " @ ",
+                  "u[", "+= ", "*= ", "np.where(", ", 0, -1)", "np.sum(", " if ", "elif ",
+                  "np.arange(", "b0 = "),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)
