@@ -326,6 +326,29 @@ def test_vectorized_map_is_one_kernel_a_thread_per_element():
     np.testing.assert_array_equal(eager.numpy(), [0, 1, 1])
 
 
+def collatz_one(v):
+    steps = 0
+    while v != 1:
+        v = v // 2 if v % 2 == 0 else 3 * v + 1
+        steps += 1
+    return steps
+
+
+def collatz_map(x):
+    return ag.vectorized_map(collatz_one, x)
+
+
+def test_a_counted_loop_in_a_map_stays_one_device_kernel():
+    """`steps += 1` of a Python int is checked for int64 overflow unless the graph proves
+    it cannot overflow (python_numbers.py, ir/bounds.py); a check raises, which device code
+    cannot, so the proof is what keeps the map (bench_gpu's collatz) on the device."""
+    xs = np.array([27, 6, 1, 97])
+    agree(collatz_map, xs, oracle=lambda x: python_map(collatz_one, x), backends=BOTH,
+          exact=True)
+    src = ag.defun(collatz_map, backend="cuda").get_concrete_function(xs).source
+    assert src.count("def k_map(") == 1 and "HOST[" not in src and "raise" not in src
+
+
 def weighted_with(vmap):
     """Tuple elems (rows of a matrix, ints), tuple results, a branch per element, and
     outer values every element reads: a scalar argument and an array made on the device."""
