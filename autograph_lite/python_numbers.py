@@ -198,6 +198,8 @@ def arithmetic(op, a, b):
     """``a op b`` for the Python operator of ``op``: Python's checks between two Python
     numbers, NumPy's arithmetic otherwise."""
     kinds = _kind(a) + _kind(b)
+    if op == "power" and not _staged_pair(a, b):
+        return integer_power(a, b)
     if not _staged_pair(a, b) or not set(kinds) <= set("if"):
         return apply(op, a, b)
     if op == "power":
@@ -210,6 +212,28 @@ def arithmetic(op, a, b):
     if kinds == "ii":
         _check(_fits(op, a, b, result), _overflow_message(op), "OverflowError")
     return result
+
+
+@public("np.power", "ag.pow", "ag.math.pow")
+def integer_power(a, b):
+    """NumPy's power, which refuses an int array to a negative int power (ValueError) where
+    Numba's kernel would give 0: a staged exponent of an int power is checked on every call
+    (a constant one while tracing)."""
+    tensors = [v for v in (a, b) if isinstance(v, SymbolicTensor)]
+    kinds = [v.dtype.kind if isinstance(v, SymbolicTensor) else np.asarray(v).dtype.kind
+             for v in (a, b)]
+    if tensors and kinds[0] in "iu" and kinds[1] == "i" and np.result_type(
+            *[v.dtype if isinstance(v, SymbolicTensor) else np.asarray(v).dtype
+              for v in (a, b)]).kind in "iu":
+        message = "Integers to negative integer powers are not allowed."
+        if isinstance(b, SymbolicTensor):
+            negative = apply("less", b, 0)
+            if b.ndim:
+                negative = apply("reduce_any", negative, axis=None, keepdims=False)
+            _check(_not(negative), message, "ValueError")
+        elif np.any(np.asarray(b) < 0):
+            raise ValueError(message)
+    return apply("power", a, b)
 
 
 # Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero divisor

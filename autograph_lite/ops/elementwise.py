@@ -124,7 +124,7 @@ _ufunc("floor_divide", np.floor_divide, "({0} // {1})",
        names=_binary_names("floor_divide", "floordiv"))
 _ufunc("mod", np.remainder, "({0} % {1})",
        names=_binary_names("remainder", "floormod", top=False))
-_ufunc("power", np.power, "({0} ** {1})", names=_binary_names("power", "pow"))
+_ufunc("power", np.power, "({0} ** {1})")  # (its names: a front, python_numbers.py)
 _ufunc("maximum", np.maximum, "np.maximum({0}, {1})", names=_binary_names("maximum", "maximum"))
 _ufunc("minimum", np.minimum, "np.minimum({0}, {1})", names=_binary_names("minimum", "minimum"))
 _ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})",

@@ -744,6 +744,28 @@ def test_python_powers_follow_python():
              "return a ** b")
 
 
+def array_powers(a, b):
+    return a ** b, np.power(a, b), a ** 2  # the int powers
+
+
+def test_int_arrays_to_negative_powers_raise_as_in_numpy():
+    """NumPy refuses an int array to a negative int power (ValueError); the cpu kernel gave
+    0 (Numba's), silently. A staged int exponent is checked on every call, a constant one
+    while tracing; float powers and empty arrays are NumPy's."""
+    ints = np.array([2, 3, -4])
+    raised = []
+    differential.agree(array_powers, calls=[(ints, np.array([2, 1, 0])),
+                                            (ints, np.array([2, -1, 3])),
+                                            (ints[:0], ints[:0]), (I64(3), I64(-2)),
+                                            (np.array([2.0, 4.0]), np.array([-1, 2]))],
+                       exact=True, errors=raised)
+    assert len(raised) == 2 * len(BACKENDS) and all(
+        "Integers to negative integer powers are not allowed" in m
+        and line_of(array_powers, "# the int powers") in m for _, _, m in raised), raised
+    source = ag.defun(lambda a: a ** 2).get_concrete_function(ints).source
+    assert "raise" not in source
+
+
 def counted(x):
     steps = 0
     while x > 1.0:
