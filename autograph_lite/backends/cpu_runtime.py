@@ -49,8 +49,10 @@ def int_fmod(a, b):
     """C-style (truncated) remainder for integers; NumPy gives 0 for a zero divisor."""
     if b == 0:
         return a - a
-    r = abs(a) % abs(b)
-    return -r if a < 0 else r
+    r = a % b  # (floor: the sign of b; abs() would overflow at -2**63)
+    if r != 0 and (r < 0) != (a < 0):
+        r -= b
+    return r
 
 
 @register_jitable

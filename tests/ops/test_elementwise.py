@@ -202,6 +202,15 @@ def test_floor_div_mod_fmod_negative_ints(dt):
     _agree(f, a, b)
 
 
+def test_int_fmod_at_the_ends_of_int64():
+    """fmod by -2**63 (abs() of it overflows: was 2**63 - 64 for fmod(-64, -2**63)) and of
+    the extreme values, as NumPy's truncated remainder."""
+    ends = [-2 ** 63, 2 ** 63 - 1, -1, 0, 1, 7, -7, 64, -64]
+    a = np.array([x for x in ends for _ in ends], np.int64)
+    b = np.array([y for _ in ends for y in ends], np.int64)
+    _agree(lambda a, b: np.fmod(a, b), a, b)
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 def test_floor_div_mod_fmod_negative_floats(dt):
     a = np.array([-7.5, 7.5, -7.0, 7.0, 5.0, -5.0, 0.0, 0.5], dt)
