@@ -79,7 +79,8 @@ def _symbolic_in(args):
 
 
 # the errors a front function raises for its inputs (as ops/dispatch.py apply's infer)
-_USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError)
+_USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError,
+                OverflowError)
 
 
 def array_ufunc(ufunc, method, inputs, kwargs):

@@ -579,12 +579,25 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         ax = one_axis(static_int(axis, "np.median's axis (one axis)"), x.ndim)
     s = npa.sort(x, axis=ax)
     n = size_of(s, ax)
-    lo, hi = _take(s, (n - 1) // 2, ax), _take(s, n // 2, ax)
-    if s.dtype.kind in "iub":
-        lo, hi = npa.cast(lo, np.float64), npa.cast(hi, np.float64)
-    med = (lo + hi) / 2  # (the mean of the one or two middle values, as NumPy's)
-    if s.dtype.kind in "fc":  # a NaN anywhere along the axis makes the median NaN
-        med = npa.where(npa.any(np.isnan(s), axis=ax), np.nan, med)
+
+    def middle():
+        lo, hi = _take(s, (n - 1) // 2, ax), _take(s, n // 2, ax)
+        if s.dtype.kind in "iub":
+            lo, hi = npa.cast(lo, np.float64), npa.cast(hi, np.float64)
+        med = (lo + hi) / 2  # (the mean of the one or two middle values, as NumPy's)
+        if s.dtype.kind in "fc":  # a NaN anywhere along the axis makes the median NaN
+            med = npa.where(npa.any(np.isnan(s), axis=ax), np.nan, med)
+        return med
+
+    def of_nothing():  # NumPy: NaN (with "Mean of empty slice"), where a take would raise
+        total = npa.sum(s, axis=ax)
+        return npa.full_like(npa.cast(total, np.float64) if s.dtype.kind in "iub" else total,
+                             np.nan)
+    if isinstance(n, int):
+        med = middle() if n else of_nothing()
+    else:
+        from .control import cond
+        med = cond(n > 0, middle, of_nothing)
     if keepdims:
         med = npa.reshape(med, (1,) * len(shape)) if axis is None else npa.expand_dims(med, ax)
     return med
@@ -691,6 +704,12 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if weights is None:
         avg = npa.mean(x, axis=axis, keepdims=keepdims)
         scale = npa.full_like(avg, _in(_count(x, axis), avg.dtype))
+        # NumPy divides x.size by the result's size, raising on an empty result (0 / 0)
+        if None in avg.shape:
+            apply("assert", apply("greater", apply("size", avg), 0),
+                  message="division by zero", error="ZeroDivisionError")
+        elif 0 in avg.shape:
+            raise ZeroDivisionError("division by zero")
     else:
         w = convert_to_tensor(weights)
         if w.ndim != x.ndim:

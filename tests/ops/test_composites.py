@@ -207,6 +207,25 @@ def test_median_of_nan_and_even_lengths():
           np.array([1.0, np.nan, 3.0, 2.0]), exact=True)
 
 
+def medians_and_averages(x):
+    return (np.median(x), np.median(x, axis=0), np.median(x, axis=1), np.average(x),
+            np.average(x, axis=0), np.average(x, axis=1))
+
+
+def test_median_and_average_of_empty_arrays_are_numpys():
+    """An empty slice's median is NaN (a take of its middle raised IndexError); NumPy's
+    unweighted average raises ZeroDivisionError for an empty result (x.size / avg.size is
+    0 / 0), static or relaxed sizes."""
+    raised = []
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        agree(medians_and_averages, calls=[(np.arange(6.0).reshape(2, 3),), (np.zeros((0, 3)),),
+                                           (np.zeros((3, 0)),), (np.zeros((2, 2)),)],
+              exact=True, errors=raised)
+    assert raised and all("division by zero" in m for _, _, m in raised), raised
+    agree(lambda x: (np.median(x), np.median(x, axis=0)),
+          calls=[(np.zeros((0, 2), np.int64),), (np.arange(4).reshape(2, 2),)], exact=True)
+
+
 def joins_and_closeness(x, y):
     return (np.append(x, y), np.append(x[None], y[None], axis=0), np.column_stack([x, y]),
             np.column_stack((x[:, None], y)), np.isclose(x, y), np.isclose(x, y, atol=0.5),
