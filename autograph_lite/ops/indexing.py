@@ -36,6 +36,10 @@ def _infer_shape(xt, spec, in_types):
         elif kind == "gather":
             parts.append(tuple(in_types[s[1]].shape))
         elif kind == "mask":
+            if in_types[s[1]].ndim == 0:
+                raise IndexError("a 0-d boolean index (x[True], x[c] with a bool c) adds an axis "
+                                 "of length 1 or 0, which is not staged; write x[None] or "
+                                 "x[None][:0]")
             if in_types[s[1]].ndim != 1:
                 raise IndexError("a boolean mask of 2 or more dims is supported alone and of the "
                                  "array's own shape (x[m] with m.shape == x.shape); here "

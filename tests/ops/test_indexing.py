@@ -265,6 +265,14 @@ def through_views(a):
     return a.sum(), a[a > 0.0]
 
 
+def test_a_zero_d_boolean_index_is_refused_clearly():
+    """x[True] adds an axis of length 1 (x[False]: 0) in NumPy: not staged, and said so
+    (the message was about masks of 2 or more dims)."""
+    for index in (True, np.bool_(False)):
+        with pytest.raises(IndexError, match="a 0-d boolean index"):
+            ag.defun(lambda x: x[index], backend="interpreter")(np.ones(3))
+
+
 def test_whole_array_masks_read_and_write_as_numpy():
     img = np.arange(0, 240, 20, dtype=np.int32).reshape(3, 4)
     agree(saturate, calls=[(img,), (img.T * 2,), (np.zeros((2, 2, 2), np.int32),)])
