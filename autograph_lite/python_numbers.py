@@ -219,21 +219,25 @@ def integer_power(a, b):
     """NumPy's power, which refuses an int array to a negative int power (ValueError) where
     Numba's kernel would give 0: a staged exponent of an int power is checked on every call
     (a constant one while tracing)."""
-    tensors = [v for v in (a, b) if isinstance(v, SymbolicTensor)]
-    kinds = [v.dtype.kind if isinstance(v, SymbolicTensor) else np.asarray(v).dtype.kind
-             for v in (a, b)]
-    if tensors and kinds[0] in "iu" and kinds[1] == "i" and np.result_type(
-            *[v.dtype if isinstance(v, SymbolicTensor) else np.asarray(v).dtype
-              for v in (a, b)]).kind in "iu":
-        message = "Integers to negative integer powers are not allowed."
-        if isinstance(b, SymbolicTensor):
-            negative = apply("less", b, 0)
-            if b.ndim:
-                negative = apply("reduce_any", negative, axis=None, keepdims=False)
-            _check(_not(negative), message, "ValueError")
-        elif np.any(np.asarray(b) < 0):
-            raise ValueError(message)
+    _no_negative_int_exponent(a, b)
     return apply("power", a, b)
+
+
+def _no_negative_int_exponent(a, b):
+    """NumPy's check of an int power (``a ** b``, ``a **= b``, ``np.power``)."""
+    dts = [v.dtype if isinstance(v, SymbolicTensor) else np.asarray(v).dtype for v in (a, b)]
+    if not any(isinstance(v, SymbolicTensor) for v in (a, b)) or dts[0].kind not in "iu" \
+            or dts[1].kind != "i" or np.result_type(*dts).kind not in "iu":
+        return
+    message = "Integers to negative integer powers are not allowed."
+    if isinstance(b, SymbolicTensor):
+        negative = apply("less", b, 0)
+        if b.ndim:
+            negative = apply("reduce_any", negative, axis=None, keepdims=False)
+        _check(_not(negative), message, "ValueError")
+    elif np.any(np.asarray(b) < 0) and not (type(b) is int and not (
+            np.iinfo(dts[0]).min <= b <= np.iinfo(dts[0]).max)):
+        raise ValueError(message)  # (a Python int beyond a's dtype: NumPy's OverflowError)
 
 
 # Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero divisor
@@ -304,6 +308,8 @@ def _operators(op, name):
     def in_place(x, o):
         if python_number(x) and python_number(o):
             return arithmetic(op, x, o)  # (a number is immutable: `a += b` rebinds a)
+        if op == "power":
+            _no_negative_int_exponent(x, o)
         return mutation.augmented(x, op, o)
     for form, fn in (("", method), ("r", reflected), ("i", in_place)):
         fn.__name__ = fn.__qualname__ = f"__{form}{name}__"

@@ -133,6 +133,10 @@ def apply(name, *args, **attrs):
             tape.record(op, args, attrs, result)
         return result
     loc = errors.user_location()
+    if isinstance(op.eager, np.ufunc) and any(type(a) is int for a in args):
+        constant = _python_int_beyond(op, name, args, loc)
+        if constant is not None:
+            return constant
     values = [as_value(graph, a) for a in args]
     try:
         out_types = op.infer([v.type for v in values], **attrs)
@@ -145,6 +149,35 @@ def apply(name, *args, **attrs):
     if not outs:
         return None
     return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)
+
+
+_COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")
+
+
+def _python_int_beyond(op, name, args, loc):
+    """A Python int beyond the range of an int tensor's dtype (``uint8_x - 1``, ``x <
+    -1``, ``int8_x > 300``): NumPy 2 raises OverflowError for arithmetic and gives the
+    exact answer for a comparison, where the kernel would cast the int into the dtype and
+    wrap. Raises NumPy's error here (the user's line); a comparison's answer is the same
+    for every element then, so it is returned as a constant array. None: nothing beyond."""
+    ints = [a for a in args if type(a) is int]
+    kinds = [a.dtype for a in args if isinstance(a, SymbolicTensor) and a.dtype.kind in "iu"]
+    if not kinds or all(np.iinfo(dt).min <= c <= np.iinfo(dt).max for c in ints
+                        for dt in kinds):
+        return None
+    sample = [np.zeros(1, a.dtype) if isinstance(a, SymbolicTensor) else a for a in args]
+    try:
+        with np.errstate(all="ignore"):
+            probe = op.eager(*sample)
+    except OverflowError as e:  # NumPy's own words
+        raise errors.with_location(OverflowError(str(e)), loc) from None
+    except Exception:  # noqa: BLE001 - the op's own inference reports the rest
+        return None
+    if name not in _COMPARISONS:
+        return None
+    x = next(a for a in args if isinstance(a, SymbolicTensor) and a.dtype.kind in "iu")
+    # (x == x is all True and x != x all False for ints: the answer, in x's shape)
+    return apply("equal" if bool(probe.ravel()[0]) else "not_equal", x, x)
 
 
 def size_of(x, axis):

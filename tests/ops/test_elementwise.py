@@ -202,6 +202,41 @@ def test_floor_div_mod_fmod_negative_ints(dt):
     _agree(f, a, b)
 
 
+def compared_beyond(x):
+    return x < -1, x > 300, x == -1, x != 256, -1 <= x, x >= 2 ** 70
+
+
+def shifted_down(x):
+    x -= 300   # beyond int8 and uint8
+    return x
+
+
+def powered_in_place(x, k):
+    x **= k
+    return x
+
+
+def test_python_ints_beyond_an_int_dtype_are_numpys():
+    """NumPy 2 gives the exact answer when an int array is compared with a Python int its
+    dtype cannot hold, and raises OverflowError for arithmetic with one; the kernel cast the
+    int into the dtype and wrapped (uint8 < -1 was True for 0 and 5, int8 > 300 True
+    where the element exceeded 44). In-place int powers check their exponent as NumPy."""
+    for dt in (np.uint8, np.int8, np.int64):
+        agree(compared_beyond, np.array([0, 5, 100, 127], dt), exact=True)
+    raised = []
+    agree(shifted_down, calls=[(np.array([1, 2], np.int8),), (np.array([3], np.uint8),),
+                               (np.array([3], np.int16),)], exact=True, errors=raised)
+    assert len(raised) == 2 * len(BACKENDS) and all(
+        "Python integer 300 out of bounds for" in m and "test_elementwise.py:" in m
+        for _, _, m in raised), raised
+    raised = []
+    agree(powered_in_place, calls=[(np.array([2, 3]), np.int64(2)),
+                                   (np.array([2, 3]), np.array([1, -1])),
+                                   (np.array([2.0, 3.0]), np.int64(-1))],
+          exact=True, errors=raised)
+    assert raised and all("Integers to negative integer powers" in m for _, _, m in raised)
+
+
 def test_int_fmod_at_the_ends_of_int64():
     """fmod by -2**63 (abs() of it overflows: was 2**63 - 64 for fmod(-64, -2**63)) and of
     the extreme values, as NumPy's truncated remainder."""
