@@ -413,6 +413,9 @@ def _like(x, value, dtype, shape):
 @public("np.full")
 def full(shape, fill_value, dtype=None, like=None):
     dt = dtypes.as_dtype(dtype) if dtype is not None else convert_to_tensor(fill_value).dtype
+    if type(fill_value) is int and dt.kind in "iu" and not (
+            np.iinfo(dt).min <= fill_value <= np.iinfo(dt).max):  # (the kernel would wrap)
+        raise OverflowError(f"Python integer {fill_value} out of bounds for {dt}")
     if isinstance(like, SymbolicTensor) and shape == like.shape:
         # the sizes of a traced tensor: read at run time, so the kernel fits any size
         dyn = [apply("dim", like, axis=k) for k in builtins.range(like.ndim)]

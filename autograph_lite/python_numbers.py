@@ -226,7 +226,7 @@ def integer_power(a, b):
 def _no_negative_int_exponent(a, b):
     """NumPy's check of an int power (``a ** b``, ``a **= b``, ``np.power``)."""
     dts = [v.dtype if isinstance(v, SymbolicTensor) else np.asarray(v).dtype for v in (a, b)]
-    if not any(isinstance(v, SymbolicTensor) for v in (a, b)) or dts[0].kind not in "iu" \
+    if not any(isinstance(v, SymbolicTensor) for v in (a, b)) or dts[0].kind not in "iub" \
             or dts[1].kind != "i" or np.result_type(*dts).kind not in "iu":
         return
     message = "Integers to negative integer powers are not allowed."
@@ -235,7 +235,7 @@ def _no_negative_int_exponent(a, b):
         if b.ndim:
             negative = apply("reduce_any", negative, axis=None, keepdims=False)
         _check(_not(negative), message, "ValueError")
-    elif np.any(np.asarray(b) < 0) and not (type(b) is int and not (
+    elif np.any(np.asarray(b) < 0) and not (type(b) is int and dts[0].kind in "iu" and not (
             np.iinfo(dts[0]).min <= b <= np.iinfo(dts[0]).max)):
         raise ValueError(message)  # (a Python int beyond a's dtype: NumPy's OverflowError)
 

@@ -47,6 +47,10 @@ def _snapshot(graph, array):
 
 def const(graph, value, weak=False, loc=None):
     """A const Node in ``graph`` for a NumPy or Python value (an array: its snapshot)."""
+    if type(value) is int and not -2 ** 63 <= value < 2 ** 63:
+        raise errors.with_location(OverflowError(
+            f"Python int {value} does not fit int64, the type a staged Python int takes"),
+            loc or errors.user_location())
     t = type_of_constant(value)
     if isinstance(value, np.ndarray):
         value = _snapshot(graph, value)
@@ -133,7 +137,7 @@ def apply(name, *args, **attrs):
             tape.record(op, args, attrs, result)
         return result
     loc = errors.user_location()
-    if isinstance(op.eager, np.ufunc) and any(type(a) is int for a in args):
+    if any(type(a) is int for a in args):
         constant = _python_int_beyond(op, name, args, loc)
         if constant is not None:
             return constant
@@ -155,29 +159,47 @@ _COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_
 
 
 def _python_int_beyond(op, name, args, loc):
-    """A Python int beyond the range of an int tensor's dtype (``uint8_x - 1``, ``x <
-    -1``, ``int8_x > 300``): NumPy 2 raises OverflowError for arithmetic and gives the
-    exact answer for a comparison, where the kernel would cast the int into the dtype and
-    wrap. Raises NumPy's error here (the user's line); a comparison's answer is the same
-    for every element then, so it is returned as a constant array. None: nothing beyond."""
-    ints = [a for a in args if type(a) is int]
-    kinds = [a.dtype for a in args if isinstance(a, SymbolicTensor) and a.dtype.kind in "iu"]
-    if not kinds or all(np.iinfo(dt).min <= c <= np.iinfo(dt).max for c in ints
-                        for dt in kinds):
+    """A Python int beyond the range of a tensor operand's dtype (``uint8_x - 1``, ``x <
+    -1``, ``int8_x > 300``, ``uint8_x / 300``; bools and floats: beyond int64). The kernel
+    would cast the int into the dtype and wrap; NumPy 2 raises OverflowError, or gives the
+    exact comparison, or computes in a wider type. NumPy itself is asked, on one element:
+    its error is raised here (the user's line); a comparison's answer, the same for every
+    element then, comes back as a constant array; a float result is computed with the int
+    as a float, as NumPy does; a clip bound beyond the dtype is no bound. Anything else is
+    refused (never wrapped). None: no int beyond (the usual case)."""
+    tensors = [a for a in args if isinstance(a, SymbolicTensor)]
+    beyond = {c for c in args if type(c) is int for t in tensors
+              if not _INT_RANGE(t.dtype)[0] <= c <= _INT_RANGE(t.dtype)[1]}
+    if not beyond:
         return None
     sample = [np.zeros(1, a.dtype) if isinstance(a, SymbolicTensor) else a for a in args]
     try:
         with np.errstate(all="ignore"):
-            probe = op.eager(*sample)
+            probe = np.asarray(op.eager(*sample))
     except OverflowError as e:  # NumPy's own words
         raise errors.with_location(OverflowError(str(e)), loc) from None
-    except Exception:  # noqa: BLE001 - the op's own inference reports the rest
+    except Exception:  # noqa: BLE001 - not an elementwise op: const() refuses the int
         return None
-    if name not in _COMPARISONS:
-        return None
-    x = next(a for a in args if isinstance(a, SymbolicTensor) and a.dtype.kind in "iu")
-    # (x == x is all True and x != x all False for ints: the answer, in x's shape)
-    return apply("equal" if bool(probe.ravel()[0]) else "not_equal", x, x)
+    x = tensors[0]
+    if name in _COMPARISONS and x.dtype.kind in "iub":
+        # (x == x is all True and x != x all False for ints: the answer, in x's shape)
+        return apply("equal" if bool(probe.ravel()[0]) else "not_equal", x, x)
+    if name == "clip" and x is args[0] and x.dtype.kind in "iu":
+        lo, hi = _INT_RANGE(x.dtype)
+        return apply(name, *[min(max(a, lo), hi) if type(a) is int else a for a in args])
+    if probe.dtype.kind in "fc":
+        result = apply(name, *[float(a) if a in beyond and type(a) is int else a
+                               for a in args])
+        if not isinstance(result, tuple) and result.dtype == probe.dtype:
+            return result
+    raise errors.with_location(NotImplementedError(
+        f"{name} of the Python int {sorted(beyond)[0]} and a {x.dtype} tensor, which cannot "
+        f"hold it, is not staged (NumPy gives {probe.dtype}); convert the int first"), loc)
+
+
+def _INT_RANGE(dt):
+    info = np.iinfo(dt if dt.kind in "iu" else np.int64)
+    return int(info.min), int(info.max)
 
 
 def size_of(x, axis):

@@ -206,6 +206,14 @@ def compared_beyond(x):
     return x < -1, x > 300, x == -1, x != 256, -1 <= x, x >= 2 ** 70
 
 
+def beyond_in_wider_types(x):
+    return x / 300, x / -1, np.clip(x, 0, 300), np.clip(x, -5, 2 ** 70), x < 2 ** 70
+
+
+def filled_beyond(x):
+    return np.full_like(x, 300)
+
+
 def shifted_down(x):
     x -= 300   # beyond int8 and uint8
     return x
@@ -229,12 +237,26 @@ def test_python_ints_beyond_an_int_dtype_are_numpys():
     assert len(raised) == 2 * len(BACKENDS) and all(
         "Python integer 300 out of bounds for" in m and "test_elementwise.py:" in m
         for _, _, m in raised), raised
+    for dt in (np.uint8, np.int8):  # NumPy computes these in float64 / clips exactly
+        agree(beyond_in_wider_types, np.array([0, 5, 100, 127], dt), exact=True)
+    raised = []
+    agree(filled_beyond, calls=[(np.array([1], np.uint8),), (np.array([2, 3], np.int16),)],
+          exact=True, errors=raised)
+    assert raised and all("Python integer 300 out of bounds for uint8" in m
+                          for _, _, m in raised), raised
+    with pytest.raises(NotImplementedError, match="cannot hold it"):  # (NumPy wraps it)
+        ag.defun(lambda x: np.where(x > 1, x, 2 ** 63), backend="interpreter")(np.arange(2))
+    with pytest.raises(OverflowError, match="too large to convert"):  # (NumPy's words)
+        ag.defun(lambda x: x + 2 ** 70, backend="interpreter")(np.int64(3))
     raised = []
     agree(powered_in_place, calls=[(np.array([2, 3]), np.int64(2)),
                                    (np.array([2, 3]), np.array([1, -1])),
                                    (np.array([2.0, 3.0]), np.int64(-1))],
           exact=True, errors=raised)
     assert raised and all("Integers to negative integer powers" in m for _, _, m in raised)
+    for backend in BACKENDS:  # (bools too: NumPy's power of a bool is an int power)
+        with pytest.raises(ValueError, match="Integers to negative integer powers"):
+            ag.defun(lambda x, k: x ** k, backend=backend)(np.array([True]), np.int64(-1))
 
 
 def test_int_fmod_at_the_ends_of_int64():
