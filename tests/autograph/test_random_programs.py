@@ -23,6 +23,8 @@ from differential import BACKENDS, agree, python_numbers_as_numpy
 
 from .random_programs import FEATURES, differences, generate
 
+F64 = np.float64
+
 # The arrays features that write (leaving them out gives the seed-1174 shape alone:
 # arguments handed back through branches into loop variables, `for e in r1`).
 WRITES = ("owned_writes", "arg_writes", "views", "aliases", "helpers", "trace_time",
@@ -57,6 +59,9 @@ SAMPLE = [
     # the independent "numpy" grammar (numpy_programs.py)
     *_cases("numpy", (), "interpreter", range(12)),
     *_cases("numpy", (), "cpu", (0, 5, 9)),
+    # refused by both backends in session 24's run (a return only in the false branch of
+    # an elif, under a scratch trace)
+    *_cases("numpy", (), "interpreter", (1482,)),
 ]
 
 
@@ -218,6 +223,21 @@ def return_behind_a_condition_on_a_handed_on_array(a, x, q):
     return f1, r0
 
 
+def return_in_the_false_branch_of_an_elif(x, u, q):
+    v0 = np.ones(5) * 0.5
+    v1 = np.ones(5) * 0.5
+    if np.any(q < -1.0):
+        v1 = q + v0
+    elif np.sum(u > u[1]) == 0:
+        pass
+    else:
+        if v1[4] > 0.5 and x > 0.0:
+            return x
+        v1 = v1 * 0.5 + q
+    v0[4] = np.min(v1)
+    return x - np.sum(v0)
+
+
 def _three_ways(fn, *calls):
     """Plain Python on Python numbers against defun on NumPy scalars (staged control flow)."""
     agree(fn, calls=calls, stage=python_numbers_as_numpy, exact=True)
@@ -240,6 +260,20 @@ def test_return_behind_a_condition_on_an_array_the_other_branch_hands_on():
     q = np.array([1.0, 2.0])
     _three_ways(return_behind_a_condition_on_a_handed_on_array, (1, 5.0, q), (1, 0.5, q),
                 (3, 1.5, q))
+
+
+def test_return_only_in_the_false_branch_of_an_elif_under_a_scratch_trace():
+    """The outer `if`'s true branch does not return; its stand-in return value comes from a
+    scratch trace of the false branch, in which the `elif`'s false branch returns and its
+    true branch does not. That inner `if` needs a stand-in too, inside the scratch trace
+    (was: none there, the inner branches handed over different structures, the scratch
+    trace failed and the function was refused with 'returns a value only in its false
+    branch'; seed 1482 of the "numpy" grammar)."""
+    u = np.array([1.5, 0.5, -1.25, 2.0, 3.75])
+    for q in (np.array([1.5, -3.0, 3.75]), np.array([1.5, 2.0, 3.0])):
+        agree(return_in_the_false_branch_of_an_elif, calls=[(F64(2.0), u, q), (F64(-1.0), u, q),
+                                                             (F64(0.5), u[::-1].copy(), q)],
+              exact=True)
 
 
 def test_stack_of_list_inside_the_loop_appending_to_it():

@@ -288,10 +288,11 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
     that type, from the state its real trace will see: the arrays of trace time this
     branch hands on are boxes by then (`data.leaving_region`), so a Python condition on
     one there is staged, and may lead to a `return` (seed 98831 of the random programs).
-    In a trial trace, `_fill_one_sided` does this once both are traced.
+    In a trial trace too (a scratch trace of a branch or of a loop's iteration): there
+    `_fill_one_sided` fills what is one-sided once both are traced, but a false branch
+    that returns where the true branch did not would come too late for the true branch,
+    whose results are handed over first (seed 1482 of the "numpy" grammar).
     """
-    if trial.active():
-        return
     mine = traced[which]
     slots = [i for i, v in enumerate(mine)
              if isinstance(v, UndefinedReturnValue) and not v.falls_off]
