@@ -25,6 +25,7 @@ import numpy as np
 
 from . import mutation
 from .ops.dispatch import apply
+from .ops.io import CHECK_ERRORS
 from .ops.registry import public
 from .tensor import SymbolicTensor
 
@@ -59,8 +60,7 @@ def _check(ok, message, error):
     if isinstance(ok, SymbolicTensor):
         apply("assert", ok, message=message, error=error)
     elif not ok:
-        raise {"OverflowError": OverflowError, "ValueError": ValueError,
-               "ZeroDivisionError": ZeroDivisionError}[error](message)
+        raise CHECK_ERRORS[error](message)
 
 
 def _within(v, lo, hi):
@@ -327,7 +327,8 @@ def _unary(op, name):
     def method(x):
         result = apply(op, x)
         if python_number(x) and x.dtype.kind == "i":  # -(-2**63), abs(-2**63): 2**63
-            _check(apply("not_equal", x, INT64_MIN), f"Python int {name}() overflowed "
+            # (x > min, not x != min: a bound bounds.proves can drop for a counter)
+            _check(apply("greater", x, INT64_MIN), f"Python int {name}() overflowed "
                    f"int64: the plain run's int is 2**63", "OverflowError")
         return result
     method.__name__ = method.__qualname__ = f"__{name}__"

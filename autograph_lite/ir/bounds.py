@@ -108,10 +108,9 @@ def _carried(v):
 
 
 def _const(v):
-    node = v.node
-    if node is None or node.op != "const" or v.type.ndim or v.type.dtype.kind not in "iub":
-        return None
-    return int(node.attrs["value"])
+    """An int constant's value (ints and bools), or None."""
+    c = _number(v)
+    return None if c is None or v.type.dtype.kind not in "iub" else int(c)
 
 
 _MEMO = {}  # (rule, value id, depth) -> result, for one in_bounds question

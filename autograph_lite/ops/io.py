@@ -53,7 +53,7 @@ defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_
 
 # The exceptions a staged check may raise: a failed `assert`, and the read of a variable
 # a staged loop or `del` may have left unset (autograph/runtime/variables.py).
-_CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLocalError,
+CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLocalError,
                  "NameError": NameError, "ZeroDivisionError": ZeroDivisionError,
                  "ValueError": ValueError, "OverflowError": OverflowError,
                  "IndexError": IndexError}
@@ -61,7 +61,7 @@ _CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundL
 
 def _assert_eager(pred, message="assertion failed", error="AssertionError"):
     if not bool(np.all(pred)):
-        raise _CHECK_ERRORS[error](message)
+        raise CHECK_ERRORS[error](message)
 
 
 def located_message(node, message):
@@ -84,8 +84,8 @@ def _assert_lower(em, node):
 def _assert_infer(in_types, message="assertion failed", error="AssertionError"):
     if in_types[0].ndim:
         raise ValueError("ag.assert_ needs a scalar predicate; use ag.reduce_all(pred)")
-    if error not in _CHECK_ERRORS:
-        raise ValueError(f"a staged check raises one of {sorted(_CHECK_ERRORS)}, not {error}")
+    if error not in CHECK_ERRORS:
+        raise ValueError(f"a staged check raises one of {sorted(CHECK_ERRORS)}, not {error}")
     return []
 
 
