@@ -195,9 +195,11 @@ class LoopAliases:
                 return self._add_hazard(k, target)
             known[key] = (target, chain)
             self.init.setdefault((k, key), False)
-            found.setdefault((k, key), flag)
+            found[(k, key)] = flag
             return True
-        found.setdefault((k, key), flag)
+        # one pair reached two ways (``v1`` may be its own placeholder's buffer and is
+        # the cond's result, which ``v0 = v1`` also holds): on the runs either way holds
+        found[(k, key)] = mutation._or(found[(k, key)], flag) if (k, key) in found else flag
         return False
 
     def _add_hazard(self, i, target):

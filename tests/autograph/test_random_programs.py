@@ -30,13 +30,10 @@ F64 = np.float64
 WRITES = ("owned_writes", "arg_writes", "views", "aliases", "helpers", "trace_time",
           "handed", "numpy_writes", "held")
 
-# (grammar, without, backend, seed) -> what differs today (seed 10 of the arrays grammar,
-# the last before session 24, was a write into a merged array, refused until merges
-# carried their flags; mutation.py)
-ISSUE_11 = {("numpy", (), "interpreter", 1643):
-            "a loop variable aliased to another at the back edge (v0 = v1), written in the "
-            "next trip after a staged loop that may rebind it: the write misses the alias "
-            "(test_write_through_a_back_edge_alias_after_a_loop_that_may_rebind)"}
+# (grammar, without, backend, seed) -> what differs today, as strict xfails (none now: the
+# last, numpy seed 1643, was a back-edge alias whose flag kept only the first of the two
+# ways it was reached; region_aliases.LoopAliases._found)
+ISSUE_11 = {}
 
 
 def _cases(grammar, without, backend, seeds):
@@ -63,9 +60,10 @@ SAMPLE = [
     # the independent "numpy" grammar (numpy_programs.py)
     *_cases("numpy", (), "interpreter", range(12)),
     *_cases("numpy", (), "cpu", (0, 5, 9)),
-    # refused by both backends in session 24's run (a return only in the false branch of
-    # an elif, under a scratch trace)
+    # session 24's run: 1482 refused by both backends (a return only in the false branch
+    # of an elif, under a scratch trace); 1643 wrong on both (a back-edge alias's flag)
     *_cases("numpy", (), "interpreter", (1482, 1643)),
+    *_cases("numpy", (), "cpu", (1643,)),
 ]
 
 
@@ -292,14 +290,14 @@ def test_return_only_in_the_false_branch_of_an_elif_under_a_scratch_trace():
               exact=True)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11, open: found by the numpy grammar (seed "
-                   "1643) at the end of session 24; see the test's docstring")
 def test_write_through_a_back_edge_alias_after_a_loop_that_may_rebind():
     """`v0 = v1` at the end of a trip makes one buffer of the two loop variables; in the
     next trip a staged `if` may rebind `v1` (by the data), and `v1 *= 0.5` must then halve
-    `v0` too exactly when it did not. Both backends read `v0` un-halved in `np.max(v0)`
-    (already so at the start of session 24). Found as seed 1643 of the numpy grammar,
-    where a staged loop does the rebinding; a staged `if` is enough."""
+    `v0` too exactly when it did not. Both backends read `v0` un-halved in `np.max(v0)`:
+    the pair "v1 is v0's buffer" was reached two ways after a trip (through v1's
+    placeholder where the `if` did not rebind, and through the `if`'s result, which
+    `v0 = v1` holds too) and kept only the first way's flag. Found as seed 1643 of the
+    numpy grammar, where a staged loop does the rebinding; a staged `if` is enough."""
     agree(back_edge_alias_then_maybe_rebound,
           calls=[(F64(-0.5), np.array([-1.75, -3.25, 0.0, -0.27, -2.5])),
                  (F64(0.0), np.array([-2.0, 0.5, 1.0, 1.75, -0.75]))], exact=True)
