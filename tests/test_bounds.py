@@ -242,15 +242,23 @@ def _nest(draw):
     return "\n".join(lines + ["    return s, out", ""])
 
 
+def _nest_folder(folders=[]):  # noqa: B006 (one folder per process, removed at its exit)
+    if not folders:
+        import atexit
+        import shutil
+        import tempfile
+        folders.append(tempfile.mkdtemp(prefix="ag_bounds_"))
+        atexit.register(shutil.rmtree, folders[0], True)
+    return folders[0]
+
+
 @given(_nest())
 def test_random_nests_agree_with_python(source):
     """Whatever the proof drops, the kernel still reads and writes exactly what Python
     does, or raises IndexError where it does: an exact first trace, then relaxed sizes,
     over lengths that put drawn indices in and out of range (0 included)."""
     import importlib.util
-    import tempfile
-    folder = tempfile.mkdtemp(prefix="ag_bounds_")
-    path = f"{folder}/nest_{abs(hash(source))}.py"
+    path = f"{_nest_folder()}/nest_{abs(hash(source))}.py"
     with open(path, "w") as f:
         f.write("import numpy as np\n\n\n" + source)
     spec = importlib.util.spec_from_file_location(f"nest_{abs(hash(source))}", path)

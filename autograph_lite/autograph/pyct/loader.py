@@ -1,17 +1,27 @@
 """Loads generated source as a real module file, so tracebacks and pdb show its text."""
 
+import atexit
 import hashlib
 import importlib.util
 import os
+import shutil
 import tempfile
 
-_DIR = []
+_DIR = []  # (the folder, the process that made it)
 
 
 def _temp_dir():
-    if not _DIR:
-        _DIR.append(tempfile.mkdtemp(prefix="autograph_lite_"))
-    return _DIR[0]
+    """This process's folder of generated sources, removed when it exits (a forked
+    child, which inherits the list, makes its own)."""
+    if not _DIR or _DIR[0][1] != os.getpid():
+        _DIR[:] = [(tempfile.mkdtemp(prefix="autograph_lite_"), os.getpid())]
+        atexit.register(_remove, *_DIR[0])
+    return _DIR[0][0]
+
+
+def _remove(folder, pid):
+    if os.getpid() == pid:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def load_source(source, name):
