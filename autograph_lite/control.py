@@ -204,11 +204,15 @@ def probe_condition(test, *args):
     ops left here (py_func, print) would run once more per call."""
     graph = current_graph()
     mark = len(graph.nodes) if graph is not None else 0
+    lifted = mutation.lifted_arrays(graph)
     with mutation.scope() as log:
         c = test(*args)
     if is_symbolic(c):
         graph.drop_from(mark)
         log.restore()
+        # an array of trace time the probe made a box of (`v if c else u` leaving a staged
+        # branch) has that box's value among the nodes dropped: it is an array again
+        mutation.forget_lifts(graph, lifted)
         return None, True
     return c, False
 

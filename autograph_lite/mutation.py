@@ -565,6 +565,20 @@ class _Entry:
         self.array, self.box, self.original, self.view = array, box, original, view
 
 
+def lifted_arrays(graph):
+    """What ``graph``'s trace knows of its arrays of trace time now (for forget_lifts)."""
+    return dict(_registry(graph)) if graph is not None else None
+
+
+def forget_lifts(graph, known):
+    """Forgets what ``graph``'s trace learnt of its arrays since ``lifted_arrays`` gave
+    ``known`` (a probe whose nodes were dropped)."""
+    if graph is not None:
+        registry = _registry(graph)
+        registry.clear()
+        registry.update(known)
+
+
 def lifted(array, graph):
     """The box a NumPy array of trace time (a branch's copy of it, or a view of it that
     the converted code took) became in ``graph``'s trace, or None. A view's box is made

@@ -49,10 +49,12 @@ MUTANTS = {
         ['tests/test_ownership.py', 'tests/ops/test_indexing.py', 'tests/autograph/test_idioms.py']),
     "swap_max_min": (
         "autograph_lite/ops/elementwise.py",
-        '_ufunc("maximum", np.maximum, "np.maximum({0}, {1})", names=_binary_names("maximum", '
-        '"maximum"))\n_ufunc("minimum", np.minimum, "np.minimum({0}, {1})"',
-        '_ufunc("maximum", np.maximum, "np.minimum({0}, {1})", names=_binary_names("maximum", '
-        '"maximum"))\n_ufunc("minimum", np.minimum, "np.maximum({0}, {1})"',
+        '_ufunc("maximum", np.maximum, _helper_scalar("maximum"),\n'
+        '       names=_binary_names("maximum", "maximum"))\n'
+        '_ufunc("minimum", np.minimum, _helper_scalar("minimum"),',
+        '_ufunc("maximum", np.maximum, _helper_scalar("minimum"),\n'
+        '       names=_binary_names("maximum", "maximum"))\n'
+        '_ufunc("minimum", np.minimum, _helper_scalar("maximum"),',
         "two op lowerings swapped: cpu np.maximum computes the minimum and back",
         ["tests/ops/test_elementwise.py"]),
     "transpose_identity": (

@@ -93,10 +93,79 @@ def left_shift(a, b, bits):
 
 @register_jitable
 def right_shift(a, b, bits):
-    """NumPy's ``a >> b``: the sign (0 or -1) once the shift reaches the type's width."""
+    """NumPy's ``a >> b``: the sign (0 or -1) once the shift reaches the type's width.
+    (Every branch stays in ``a``'s type: a literal 1 with a uint64 is float64 in Numba,
+    which made the whole result float64 and rounded large uint64 values.)"""
     if b < 0 or b >= bits:
-        return a - a - 1 if a < 0 else a - a
+        return ~(a - a) if a < 0 else a - a
     return a >> b
+
+
+@register_jitable
+def sign(x, one):
+    """NumPy's sign: ``one`` (1 of the result's type) above zero, -1 below, +0.0 at either
+    zero, NaN for NaN (Numba's keeps -0.0, and gives the type's maximum for a large
+    unsigned integer)."""
+    if x > 0:
+        return one
+    if x < 0:
+        return -one
+    if x == 0:
+        return one - one
+    return x
+
+
+@register_jitable
+def int_power(a, b, one):
+    """``a ** b`` of integers of one type, wrapping as NumPy's (Numba's gives 0 or the
+    minimum once the exponent is large); a negative ``b`` is refused before this runs."""
+    r = one
+    while b > 0:
+        if b & 1:
+            r = r * a
+        a = a * a
+        b >>= 1
+    return r
+
+
+@register_jitable
+def int64_floor_divide(a, b):
+    """int64 ``a // b``: NumPy's -2**63 // -1 wraps to -2**63 (Numba's gives 0)."""
+    if b == -1:
+        return -a
+    return a // b
+
+
+@register_jitable
+def lcm(a, b):
+    """NumPy's lcm, ``|a| // gcd * |b|`` wrapping in the operands' type (Numba's differs
+    once it overflows)."""
+    g = np.gcd(a, b)
+    if g == 0:
+        return a - a
+    return abs(a) // g * abs(b)
+
+
+@register_jitable
+def maximum(a, b):
+    """NumPy's maximum: ``a`` when greater or NaN, else ``b`` (so the second of two equal
+    zeros, as NumPy gives, where Numba's gives the first); fmax/fmin/minimum alike."""
+    return a if a > b or a != a else b
+
+
+@register_jitable
+def minimum(a, b):
+    return a if a < b or a != a else b
+
+
+@register_jitable
+def fmax(a, b):
+    return a if a > b or b != b else b
+
+
+@register_jitable
+def fmin(a, b):
+    return a if a < b or b != b else b
 
 
 @register_jitable

@@ -41,6 +41,11 @@ NP_ON_DEVICE = {"log", "log2", "log10", "sin", "cos", "tan", "arcsin", "arccos",
                 "rad2deg", "degrees", "radians", "maximum", "minimum", "arctan2", "hypot",
                 "fmax", "fmin"}
 MATH_ON_DEVICE = {"sqrt", "exp", "exp2", "expm1", "log1p", "floor", "ceil", "trunc", "fabs"}
+# cpu_runtime helpers (NumPy's answer where Numba's np.<f> differs) that a kernel replaces
+# with numba-cuda's np.<f>, as before the helpers: the sign of a tie between 0.0 and -0.0
+# is the device's. (A kernel cannot call a helper function: numba-cuda compiles a device
+# function for the current GPU, so compile_ptx could not check the kernel without one.)
+DEVICE_NUMPY = {"maximum", "minimum", "fmax", "fmin"}
 # what a kernel body may not hold besides what device_text refuses: raising, Python calls,
 # method calls (allocating ones: .copy(), .astype())
 _NOT_DEVICE = re.compile(r"\braise\b|objmode|\bprint\(|\b(?!np\.|dm\.)\w+\.\w+\(")
@@ -101,6 +106,8 @@ def device_text(text):
             return m.group(0)
         if mod == "np" and name in MATH_ON_DEVICE:
             return f"dm.{name}("
+        if mod == "rt" and name in DEVICE_NUMPY:
+            return f"np.{name}("
         ok[0] = False
         return m.group(0)
     out = _CALL.sub(sub, text)
@@ -116,6 +123,7 @@ def on_device_types(node):
 class CudaEmitter(Emitter):
     """The cpu Emitter's names, literals, casts and fused scalar expressions, writing a
     host driver (its ``lines``) and a list of kernels."""
+    DEVICE = True
 
     def __init__(self, graph):
         super().__init__(graph)
@@ -470,6 +478,7 @@ class CudaEmitter(Emitter):
                 on_device_types(n) and n.device != "cpu" for n in [node] + list(body.walk())):
             return False
         sub = Emitter(self.graph)
+        sub.DEVICE = True  # (the map's body is device code: the kernel's forms)
         sub.taken |= self.taken
         elems = [sub.fresh(f"{v.hint or 'elems'}_{k}") for k, v in enumerate(node.inputs)]
         caps = captures(node)

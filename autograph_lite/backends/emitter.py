@@ -18,6 +18,10 @@ _NATURAL = {dtypes.float64, dtypes.int64}
 
 
 class Emitter:
+    # whether scalar forms render for a CUDA kernel, which cannot call cpu_runtime helpers
+    # (ops/elementwise.py: a helper's inline or numba-cuda form instead)
+    DEVICE = False
+
     def __init__(self, graph):
         self.graph = graph
         self.lines = []

@@ -10,6 +10,7 @@ from .. import dtypes, errors
 from ..tensor import (EagerTensor, SymbolicTensor, Tensor, holds_symbolic, to_numpy_value,
                       type_of_constant)
 from ..ir.graph import root_graph
+from ..ir.types import TensorType
 from ..trace.context import current_graph
 from .registry import OPS
 
@@ -141,6 +142,10 @@ def apply(name, *args, **attrs):
         constant = _python_int_beyond(op, name, args, loc)
         if constant is not None:
             return constant
+    if op.elementwise and len(args) == 2 and any(_weak(a) for a in args):
+        adjusted = _weak_operand(op, name, args, attrs)
+        if adjusted is not None:
+            return adjusted
     values = [as_value(graph, a) for a in args]
     try:
         out_types = op.infer([v.type for v in values], **attrs)
@@ -195,6 +200,64 @@ def _python_int_beyond(op, name, args, loc):
     raise errors.with_location(NotImplementedError(
         f"{name} of the Python int {sorted(beyond)[0]} and a {x.dtype} tensor, which cannot "
         f"hold it, is not staged (NumPy gives {probe.dtype}); convert the int first"), loc)
+
+
+def _weak(a):
+    """A relaxed Python number (a weak 0-d tensor): its value is known only at run time."""
+    return isinstance(a, SymbolicTensor) and a.type.weak and a.type.ndim == 0
+
+
+_LOGICAL = ("logical_and", "logical_or", "logical_xor")
+
+
+def _weak_operand(op, name, args, attrs):
+    """``op`` of a relaxed Python number ``w`` and a tensor ``x`` of another dtype, where
+    the kernel would cast ``w`` into ``x``'s dtype first (``int8_x + w``, ``uint64_x < w``,
+    ``np.logical_and(float32_x, 1e-320)``) and wrap or round. What NumPy 2 does instead:
+    a logical op takes ``w``'s own truth. With an int ``w`` beyond an integer dtype, by the
+    op's result (asked of NumPy on one element): an integer result raises OverflowError (a
+    staged check, on the runs where ``w`` does not fit); a comparison is exact (computed
+    in int64, or for uint64 as the answer for any negative int where ``w < 0``); a float
+    result computes with ``w`` as that float. None: nothing to adjust."""
+    k = 0 if _weak(args[0]) else 1
+    w, x = args[k], args[1 - k]
+    xt = x.dtype if isinstance(x, SymbolicTensor) else None
+    pair = (lambda a, b: (a, b) if k == 1 else (b, a))
+    if xt is None or x.type.weak:
+        return None
+    if name in _LOGICAL and w.dtype.kind in "iuf":
+        return apply(name, *pair(x, apply("not_equal", w, 0)), **attrs)
+    if w.dtype.kind != "i" or xt.kind not in "iu" or xt == dtypes.int64:
+        return None
+    lo, hi = _INT_RANGE(xt)
+    sample = [np.zeros(1, xt), 1]
+    if k == 0:
+        sample.reverse()
+    with np.errstate(all="ignore"):
+        kind = np.asarray(op.eager(*sample, **attrs)).dtype.kind
+    if kind == "b" and name in _COMPARISONS:
+        if xt != dtypes.uint64:
+            return apply(name, *pair(apply("cast", x, dtype=dtypes.int64),
+                                     apply("cast", w, dtype=dtypes.int64)), **attrs)
+        with np.errstate(all="ignore"):  # (any uint64 against any negative int: one answer)
+            negative = bool(np.asarray(op.eager(*pair(np.zeros(1, xt), -1))).ravel()[0])
+        exact = apply(name, *pair(x, apply("cast", w, dtype=xt)), **attrs)
+        return apply("logical_or", apply("logical_and", apply("less", w, 0), negative),
+                     apply("logical_and", apply("greater_equal", w, 0), exact))
+    if kind in "fc":
+        out = op.infer([x.type, TensorType(dtypes.int64, (), True)] if k == 1 else
+                       [TensorType(dtypes.int64, (), True), x.type], **attrs)[0].dtype
+        return apply(name, *pair(x, apply("cast", w, dtype=out)), **attrs)
+    if kind in "iu":
+        fits = apply("logical_and", apply("greater_equal", w, max(lo, INT64_MIN)),
+                     apply("less_equal", w, min(hi, INT64_MAX)))
+        apply("assert", fits, message=f"Python integer out of bounds for {xt}",
+              error="OverflowError")
+        return apply(name, *pair(x, apply("cast", w, dtype=xt)), **attrs)
+    return None
+
+
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 
 
 def _INT_RANGE(dt):

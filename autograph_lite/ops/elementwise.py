@@ -73,8 +73,20 @@ def _reciprocal_scalar(em, exprs, in_types, out_type):
     return f"rt.int_reciprocal({exprs[0]}, {at_zero})"
 
 
+def _sign_scalar(em, exprs, in_types, out_type):
+    # Numba's np.sign keeps -0.0 and gives the maximum for a large unsigned integer
+    dt = out_type.dtype
+    x = em.cast(exprs[0], in_types[0].dtype, dt)
+    if dt.kind == "u":
+        return f"({x} > 0)"
+    if dt.kind == "c":
+        return f"np.sign({x})"
+    return f"rt.sign({x}, {em.lit(1, dt)})"
+
+
+_SCALARS = {"reciprocal": _reciprocal_scalar, "sign": _sign_scalar}
 for _n, _tf in _UNARY.items():
-    _ufunc(_n, getattr(np, _n), _reciprocal_scalar if _n == "reciprocal" else f"np.{_n}({{0}})",
+    _ufunc(_n, getattr(np, _n), _SCALARS.get(_n, f"np.{_n}({{0}})"),
            doc=f"np.{_n}",
            differentiable=not _n.startswith("is"),  # isnan/isinf/isfinite give bools
            names=(f"np.{_n}",) + _tf)
@@ -120,13 +132,51 @@ _ufunc("subtract", np.subtract, "({0} - {1})",
 _ufunc("multiply", np.multiply, "({0} * {1})", names=_binary_names("multiply", "multiply"))
 _ufunc("true_divide", np.true_divide, "({0} / {1})",
        names=_binary_names("true_divide", "divide") + ("ag.truediv", "ag.math.truediv"))
-_ufunc("floor_divide", np.floor_divide, "({0} // {1})",
+def _floor_divide_scalar(em, exprs, in_types, out_type):
+    (a, b), ct = em.common_operands(exprs, in_types)
+    if ct != dtypes.int64:  # (narrower ints are computed wider and wrap when cast back)
+        return f"({a} // {b})"
+    if em.DEVICE:  # (a kernel calls no helper; the operands are read twice)
+        return f"(-{a} if {b} == -1 else {a} // {b})"
+    return f"rt.int64_floor_divide({a}, {b})"
+
+
+def _power_scalar(em, exprs, in_types, out_type):
+    dt = out_type.dtype
+    if not dtypes.is_integer(dt):
+        (a, b), _ = em.common_operands(exprs, in_types)
+        return f"({a} ** {b})"
+    a, b = (em.cast(e, t.dtype, dt) for e, t in zip(exprs, in_types))
+    if em.DEVICE:  # numba-cuda's own (it wraps differently once the exponent is large)
+        return f"({a} ** {b})"
+    return f"rt.int_power({a}, {b}, {em.lit(1, dt)})"
+
+
+def _float_power_scalar(em, exprs, in_types, out_type):
+    # NumPy computes in float64 (complex128) whatever the operands: a float32 array's
+    # Python-number exponent is not rounded to float32 first
+    a, b = (em.cast(e, t.dtype, out_type.dtype) for e, t in zip(exprs, in_types))
+    return f"np.float_power({a}, {b})"
+
+
+def _helper_scalar(name):
+    """The scalar form ``rt.<name>(a, b)`` on operands of NumPy's common dtype (Numba's
+    ``np.<name>`` for complex ones)."""
+    def scalar(em, exprs, in_types, out_type):
+        (a, b), ct = em.common_operands(exprs, in_types)
+        return f"{'np' if ct.kind == 'c' else 'rt'}.{name}({a}, {b})"
+    return scalar
+
+
+_ufunc("floor_divide", np.floor_divide, _floor_divide_scalar,
        names=_binary_names("floor_divide", "floordiv"))
 _ufunc("mod", np.remainder, "({0} % {1})",
        names=_binary_names("remainder", "floormod", top=False))
-_ufunc("power", np.power, "({0} ** {1})")  # (its names: a front, python_numbers.py)
-_ufunc("maximum", np.maximum, "np.maximum({0}, {1})", names=_binary_names("maximum", "maximum"))
-_ufunc("minimum", np.minimum, "np.minimum({0}, {1})", names=_binary_names("minimum", "minimum"))
+_ufunc("power", np.power, _power_scalar)  # (its names: a front, python_numbers.py)
+_ufunc("maximum", np.maximum, _helper_scalar("maximum"),
+       names=_binary_names("maximum", "maximum"))
+_ufunc("minimum", np.minimum, _helper_scalar("minimum"),
+       names=_binary_names("minimum", "minimum"))
 _ufunc("arctan2", np.arctan2, "np.arctan2({0}, {1})",
        names=_binary_names("arctan2", "atan2", top=False))
 def real_only(infer, what):
@@ -164,7 +214,9 @@ for _n, _op, _dunder in (("bitwise_and", "&", "and"), ("bitwise_or", "|", "or"),
 
 def _fmod_scalar(em, exprs, in_types, out_type):
     # Numba's integer fmod is wrong (numba#8574): truncated remainder by hand.
-    a, b = exprs
+    # Operands in NumPy's common dtype: fmod(int32, float32) is float64 (Numba's own
+    # loop would round the int32 to float32 first)
+    (a, b), _ = em.common_operands(exprs, in_types)
     if dtypes.is_integer(out_type.dtype):
         return f"rt.int_fmod({a}, {b})"
     return f"np.fmod({a}, {b})"
@@ -182,7 +234,9 @@ for _n, _tf in {"cbrt": (), "exp2": (), "fabs": (), "deg2rad": (), "rad2deg": ()
 _ufunc("positive", np.positive, "(+{0})", names=("np.positive",))
 for _n, _tf in {"hypot": (), "logaddexp": (), "logaddexp2": (), "copysign": (),
                 "fmax": (), "fmin": (), "float_power": (), "gcd": (), "lcm": ()}.items():
-    _ufunc(_n, getattr(np, _n), f"np.{_n}({{0}}, {{1}})", doc=f"np.{_n}",
+    _ufunc(_n, getattr(np, _n), _helper_scalar(_n) if _n in ("fmax", "fmin", "lcm")
+           else _float_power_scalar if _n == "float_power"
+           else f"np.{_n}({{0}}, {{1}})", doc=f"np.{_n}",
            differentiable=_n not in ("gcd", "lcm"), names=(f"np.{_n}",) + _tf)
 
 

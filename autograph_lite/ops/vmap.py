@@ -61,7 +61,8 @@ _RAGGED = ("vectorized_map: fn returned results of different shapes for differen
 # -- cpu lowering ------------------------------------------------------------------------
 # helpers of backends/cpu_runtime.py that cannot raise (see the module docstring)
 _SAFE_HELPERS = {"item", "int_fmod", "left_shift", "right_shift", "heaviside", "copy",
-                 "contiguous", "empty"}
+                 "contiguous", "empty", "sign", "int_power", "int64_floor_divide", "lcm",
+                 "maximum", "minimum", "fmax", "fmin"}
 _HELPER = re.compile(r"\brt\.(\w+)\(")
 _EMPTY_CALL = re.compile(r"\brt\.empty\(\(([^()]*)\),")
 _SIZE = re.compile(r"^\s*(\w+\.shape\[\d+\]|\d+)\s*$")

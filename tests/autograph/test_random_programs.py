@@ -64,6 +64,8 @@ SAMPLE = [
     # of an elif, under a scratch trace); 1643 wrong on both (a back-edge alias's flag)
     *_cases("numpy", (), "interpreter", (1482, 1643)),
     *_cases("numpy", (), "cpu", (1643,)),
+    # session 25's run: refused by both (a loop condition's probe dropped a lifted array)
+    *_cases("numpy", (), "interpreter", (2331,)),
 ]
 
 
@@ -252,6 +254,16 @@ def back_edge_alias_then_maybe_rebound(y, u):
     return v0
 
 
+def trace_time_array_in_a_loop_condition(u):
+    s0 = u[-2]
+    v1 = np.zeros(4)
+    w1 = 0
+    while w1 < np.sum((v1 if s0 > 0 else u) < s0):  # a staged branch hands v1 on
+        w1 += 1
+        v1 += s0
+    return v1, w1
+
+
 def _three_ways(fn, *calls):
     """Plain Python on Python numbers against defun on NumPy scalars (staged control flow)."""
     agree(fn, calls=calls, stage=python_numbers_as_numpy, exact=True)
@@ -301,6 +313,16 @@ def test_write_through_a_back_edge_alias_after_a_loop_that_may_rebind():
     agree(back_edge_alias_then_maybe_rebound,
           calls=[(F64(-0.5), np.array([-1.75, -3.25, 0.0, -0.27, -2.5])),
                  (F64(0.0), np.array([-2.0, 0.5, 1.0, 1.75, -0.75]))], exact=True)
+
+
+def test_trace_time_array_handed_on_by_a_branch_in_a_loop_condition():
+    """A staged loop first runs its condition once to see whether it is staged; that probe
+    made a box of the NumPy array `v1` (a staged branch hands it on) and then dropped the
+    box's value with the probe's other nodes, so the loop received a value nothing
+    computes (ValueError 'a tensor from an exited branch/loop'; numpy grammar seed 2331)."""
+    agree(trace_time_array_in_a_loop_condition,
+          calls=[(np.array([1.0, 2.0, 3.0, 0.5]),), (np.array([-1.0, 2.0, -3.0, 1.5]),),
+                 (np.array([1.0, -2.0, -3.0, -0.5]),)], exact=True)
 
 
 def test_stack_of_list_inside_the_loop_appending_to_it():
