@@ -16,6 +16,7 @@ the same IR (``tests/backends/test_numba_ssa.py`` compares the two). It is wired
 replacement pass of the kernels' compiler pipeline (``KernelCompiler``), so the user's own
 ``numba.njit`` functions compile as Numba compiles them.
 """
+import sys
 from collections import defaultdict
 
 from numba.core import ir, postproc, ssa
@@ -82,7 +83,16 @@ class KernelSSA(ReconstructSSA):
     _name = "autograph_lite_reconstruct_ssa"
 
     def run_pass(self, state):
-        state.func_ir = reconstruct_ssa(state.func_ir)
+        # Numba finds a use's definition by recursing up the chain of blocks above it
+        # (ssa._find_def_from_top/_bottom, two frames a block): a kernel of a few hundred
+        # blocks in a row (nested staged loops and branches) passed Python's 1,000 frames
+        # (RecursionError, random program 3418); Python frames cost no C stack in 3.11
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 50_000))
+        try:
+            state.func_ir = reconstruct_ssa(state.func_ir)
+        finally:
+            sys.setrecursionlimit(limit)
         self._patch_locals(state)
         state.func_ir._definitions = build_definitions(state.func_ir.blocks)
         postproc.PostProcessor(state.func_ir).run(emit_dels=False)

@@ -134,7 +134,9 @@ _ufunc("true_divide", np.true_divide, "({0} / {1})",
        names=_binary_names("true_divide", "divide") + ("ag.truediv", "ag.math.truediv"))
 def _floor_divide_scalar(em, exprs, in_types, out_type):
     (a, b), ct = em.common_operands(exprs, in_types)
-    if ct != dtypes.int64:  # (narrower ints are computed wider and wrap when cast back)
+    # (narrower ints are computed wider and wrap when cast back; a literal divisor other
+    # than -1 needs no check, and stays a constant LLVM turns into shifts)
+    if ct != dtypes.int64 or (b in em.literals and em.literals[b] != -1):
         return f"({a} // {b})"
     if em.DEVICE:  # (a kernel calls no helper; the operands are read twice)
         return f"(-{a} if {b} == -1 else {a} // {b})"
@@ -147,7 +149,10 @@ def _power_scalar(em, exprs, in_types, out_type):
         (a, b), _ = em.common_operands(exprs, in_types)
         return f"({a} ** {b})"
     a, b = (em.cast(e, t.dtype, dt) for e, t in zip(exprs, in_types))
-    if em.DEVICE:  # numba-cuda's own (it wraps differently once the exponent is large)
+    # Numba's loop is NumPy's up to exponents of 2**16 (then it goes through a float): a
+    # literal exponent below that keeps Numba's (a multiplication for `x ** 2`)
+    literal = b in em.literals and 0 <= em.literals[b] <= 2 ** 16
+    if em.DEVICE or literal:  # (on cuda: numba-cuda's own, whatever the exponent)
         return f"({a} ** {b})"
     return f"rt.int_power({a}, {b}, {em.lit(1, dt)})"
 
