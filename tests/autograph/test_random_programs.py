@@ -68,6 +68,8 @@ SAMPLE = [
     # RecursionError on cpu (Numba's SSA pass on a kernel of many blocks in a row)
     *_cases("numpy", (), "interpreter", (2331, 3085)),
     *_cases("numpy", (), "cpu", (3418,)),
+    # wrong on both (a branch's copy of one array taken for another of equal values)
+    *_cases("numpy", (), "interpreter", (3449,)),
 ]
 
 
@@ -266,6 +268,19 @@ def trace_time_array_in_a_loop_condition(u):
     return v1, w1
 
 
+def alias_of_an_equal_array_in_a_branch(n, k, u):
+    c0 = 0
+    v0 = np.ones(5) * 0.5
+    v1 = np.ones(5) * 0.5    # equal to v0, another buffer
+    if n != -1:
+        v1 = v0               # v0's buffer on these runs
+    v0[1] = -1.0              # so v1 sees this write
+    v0 = (u + v1) if np.all(v0 > u[0]) else v1
+    if v0[k % 5] != v0[4]:
+        c0 += 1
+    return c0, v0, v1
+
+
 def _three_ways(fn, *calls):
     """Plain Python on Python numbers against defun on NumPy scalars (staged control flow)."""
     agree(fn, calls=calls, stage=python_numbers_as_numpy, exact=True)
@@ -325,6 +340,16 @@ def test_trace_time_array_handed_on_by_a_branch_in_a_loop_condition():
     agree(trace_time_array_in_a_loop_condition,
           calls=[(np.array([1.0, 2.0, 3.0, 0.5]),), (np.array([-1.0, 2.0, -3.0, 1.5]),),
                  (np.array([1.0, -2.0, -3.0, -0.5]),)], exact=True)
+
+
+def test_a_branch_aliasing_an_array_equal_to_the_one_it_replaces():
+    """`v1 = v0` in a staged branch, where v0 and v1 were equal NumPy arrays of trace time:
+    the branch's v1 (its copy of v0) was taken for v1 left unchanged, compared by value,
+    so the write through v0 after the `if` missed v1 (numpy grammar seed 3449)."""
+    u = np.array([4.0, -1.0, 1.25, -3.0, -0.5])
+    agree(alias_of_an_equal_array_in_a_branch,
+          calls=[(np.int64(5), np.int64(1), u), (np.int64(-1), np.int64(1), u),
+                 (np.int64(2), np.int64(4), u[::-1].copy())], exact=True)
 
 
 def test_stack_of_list_inside_the_loop_appending_to_it():

@@ -8,7 +8,7 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite import control, nest
+from autograph_lite import control, mutation, nest
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, data, staging, trial, unset, where
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
@@ -220,18 +220,30 @@ def _same_items(a, b):
 
 
 def _unchanged_as_original(values, init):
-    """A branch's copy of a list or array that it left as it was is the original again."""
+    """A branch's copy of a list or array that it left as it was is the original again.
+    An array is its own original's copy (``trial.copy_for_trial``), whichever variable
+    holds it: after `v1 = v0` in a branch, ``v1`` is ``v0``'s buffer, not ``v1``'s even
+    when the two hold equal values (random program 3449: both np.ones(5) * 0.5)."""
     out = list(values)
+    graph = context.current_graph()
     for i, (v, orig) in enumerate(zip(values, init)):
         if v is orig:
             continue
         if isinstance(orig, list) and isinstance(v, list) and _same_items(v, orig):
             out[i] = orig
+        elif isinstance(v, np.ndarray) and graph is not None:
+            source = mutation.original(v, graph)
+            if source is not v and _equal_arrays(v, source):
+                out[i] = source
         elif (isinstance(orig, np.ndarray) and isinstance(v, np.ndarray)
-              and v.dtype == orig.dtype and v.shape == orig.shape
-              and np.array_equal(v, orig, equal_nan=v.dtype.kind in "fc")):
+              and _equal_arrays(v, orig)):
             out[i] = orig
     return tuple(out)
+
+
+def _equal_arrays(a, b):
+    return (a.dtype == b.dtype and a.shape == b.shape
+            and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
 def _settle_lists(traced, init, names, loc):
