@@ -24,12 +24,12 @@ import builtins
 import numpy as np
 
 from . import mutation
-from .ops.dispatch import apply
+from .ops.dispatch import INT64_MAX, INT64_MIN, apply
+from .ops.dispatch import within as _within
 from .ops.io import CHECK_ERRORS
 from .ops.registry import public
 from .tensor import SymbolicTensor
 
-INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
 # |a * b| below this as float64 products proves the exact int product fits int64 (each
 # conversion and the product round by at most 2**-53: 3 roundings < 2**-50, exactly the
 # margin); at or above it, the product is refused (may refuse within 2**-50 of the limit)
@@ -61,12 +61,6 @@ def _check(ok, message, error):
         apply("assert", ok, message=message, error=error)
     elif not ok:
         raise CHECK_ERRORS[error](message)
-
-
-def _within(v, lo, hi):
-    """``lo <= v <= hi`` for an int64 tensor ``v`` (a bound beyond int64 is no check)."""
-    return _and(apply("greater_equal", v, lo) if lo > INT64_MIN else True,
-                apply("less_equal", v, hi) if hi < INT64_MAX else True)
 
 
 def _ceil_div(p, q):

@@ -215,49 +215,58 @@ def _weak_operand(op, name, args, attrs):
     the kernel would cast ``w`` into ``x``'s dtype first (``int8_x + w``, ``uint64_x < w``,
     ``np.logical_and(float32_x, 1e-320)``) and wrap or round. What NumPy 2 does instead:
     a logical op takes ``w``'s own truth. With an int ``w`` beyond an integer dtype, by the
-    op's result (asked of NumPy on one element): an integer result raises OverflowError (a
-    staged check, on the runs where ``w`` does not fit); a comparison is exact (computed
-    in int64, or for uint64 as the answer for any negative int where ``w < 0``); a float
-    result computes with ``w`` as that float. None: nothing to adjust."""
+    op's result dtype: an integer result raises OverflowError (a staged check, on the runs
+    where ``w`` does not fit); a comparison is exact (computed in int64, or for uint64 as
+    the answer for any negative int where ``w < 0``); a float result computes with ``w`` as
+    that float. None: nothing to adjust (or an op the usual path refuses)."""
     k = 0 if _weak(args[0]) else 1
     w, x = args[k], args[1 - k]
-    xt = x.dtype if isinstance(x, SymbolicTensor) else None
-    pair = (lambda a, b: (a, b) if k == 1 else (b, a))
-    if xt is None or x.type.weak:
+    if not isinstance(x, SymbolicTensor) or x.type.weak:
         return None
+    xt = x.dtype
+
+    def pair(a, b):  # (in the operands' order)
+        return (a, b) if k == 1 else (b, a)
     if name in _LOGICAL and w.dtype.kind in "iuf":
         return apply(name, *pair(x, apply("not_equal", w, 0)), **attrs)
     if w.dtype.kind != "i" or xt.kind not in "iu" or xt == dtypes.int64:
         return None
-    lo, hi = _INT_RANGE(xt)
-    sample = [np.zeros(1, xt), 1]
-    if k == 0:
-        sample.reverse()
-    with np.errstate(all="ignore"):
-        kind = np.asarray(op.eager(*sample, **attrs)).dtype.kind
-    if kind == "b" and name in _COMPARISONS:
+    try:
+        out = op.infer(list(pair(x.type, w.type)), **attrs)[0].dtype
+    except (TypeError, ValueError, IndexError, NotImplementedError):
+        return None  # (apply raises it at the user's line)
+    if name in _COMPARISONS:
         if xt != dtypes.uint64:
             return apply(name, *pair(apply("cast", x, dtype=dtypes.int64),
                                      apply("cast", w, dtype=dtypes.int64)), **attrs)
         with np.errstate(all="ignore"):  # (any uint64 against any negative int: one answer)
             negative = bool(np.asarray(op.eager(*pair(np.zeros(1, xt), -1))).ravel()[0])
         exact = apply(name, *pair(x, apply("cast", w, dtype=xt)), **attrs)
-        return apply("logical_or", apply("logical_and", apply("less", w, 0), negative),
-                     apply("logical_and", apply("greater_equal", w, 0), exact))
-    if kind in "fc":
-        out = op.infer([x.type, TensorType(dtypes.int64, (), True)] if k == 1 else
-                       [TensorType(dtypes.int64, (), True), x.type], **attrs)[0].dtype
+        if negative:
+            return apply("logical_or", apply("less", w, 0), exact)
+        return apply("logical_and", apply("greater_equal", w, 0), exact)
+    if out.kind in "fc":
         return apply(name, *pair(x, apply("cast", w, dtype=out)), **attrs)
-    if kind in "iu":
-        fits = apply("logical_and", apply("greater_equal", w, max(lo, INT64_MIN)),
-                     apply("less_equal", w, min(hi, INT64_MAX)))
-        apply("assert", fits, message=f"Python integer out of bounds for {xt}",
-              error="OverflowError")
+    if out.kind in "iu":
+        fits = within(w, *_INT_RANGE(xt))
+        if fits is not True:
+            apply("assert", fits, message=f"Python integer out of bounds for {xt}",
+                  error="OverflowError")
         return apply(name, *pair(x, apply("cast", w, dtype=xt)), **attrs)
     return None
 
 
 INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def within(v, lo, hi):
+    """``lo <= v <= hi`` for an int64 tensor ``v``: a staged bool, or True when neither
+    bound lies inside int64 (no check)."""
+    low = apply("greater_equal", v, lo) if lo > INT64_MIN else True
+    high = apply("less_equal", v, hi) if hi < INT64_MAX else True
+    if low is True or high is True:
+        return high if low is True else low
+    return apply("logical_and", low, high)
 
 
 def _INT_RANGE(dt):

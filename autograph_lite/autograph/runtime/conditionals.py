@@ -231,19 +231,13 @@ def _unchanged_as_original(values, init):
             continue
         if isinstance(orig, list) and isinstance(v, list) and _same_items(v, orig):
             out[i] = orig
-        elif isinstance(v, np.ndarray) and graph is not None:
+        elif isinstance(v, np.ndarray):
             source = mutation.original(v, graph)
-            if source is not v and _equal_arrays(v, source):
+            if source is not v and (v.dtype == source.dtype and v.shape == source.shape and
+                                    np.array_equal(v, source,
+                                                   equal_nan=v.dtype.kind in "fc")):
                 out[i] = source
-        elif (isinstance(orig, np.ndarray) and isinstance(v, np.ndarray)
-              and _equal_arrays(v, orig)):
-            out[i] = orig
     return tuple(out)
-
-
-def _equal_arrays(a, b):
-    return (a.dtype == b.dtype and a.shape == b.shape
-            and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
 
 
 def _settle_lists(traced, init, names, loc):
