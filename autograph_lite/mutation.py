@@ -570,6 +570,11 @@ def lifted_arrays(graph):
     return dict(_registry(graph)) if graph is not None else None
 
 
+def lifts(graph):
+    """The ids of the arrays of trace time that ``graph``'s trace has made boxes so far."""
+    return {k for k, e in _registry(graph).items() if e.box is not None}
+
+
 def forget_lifts(graph, known):
     """Forgets what ``graph``'s trace learnt of its arrays since ``lifted_arrays`` gave
     ``known`` (a probe whose nodes were dropped)."""

@@ -85,7 +85,10 @@ def test_random_program(grammar, without, backend, seed, tmp_path):
     *[("scalars", b, s) for b, seeds in (("interpreter", range(8)), ("cpu", (0, 3)))
       for s in seeds],
     *[("arrays", b, s) for b, seeds in (("interpreter", range(4)), ("cpu", (1,)))
-      for s in seeds]])
+      for s in seeds],
+    # session 26: refused by both (a branch's write made an array a tensor after the
+    # other branch's trial run had read it as NumPy)
+    ("arrays", "interpreter", 200881)])
 def test_random_program_on_python_numbers(grammar, backend, seed, tmp_path):
     found = differences(seed, grammar, (backend,), str(tmp_path), python_numbers=True)
     assert not found, f"{found}\n{generate(seed, grammar)}"
@@ -281,6 +284,23 @@ def alias_of_an_equal_array_in_a_branch(n, k, u):
     return c0, v0, v1
 
 
+def _halve(z):
+    z *= 0.5
+
+
+def append_behind_a_return_and_a_branch_write(b, x, u):
+    t0 = np.arange(4) * 0.25   # a NumPy array of trace time
+    acc = []
+    if x > u[3]:
+        while np.any(t0 > 0.0):  # staged once the else branch has made t0 a tensor
+            return 0, t0
+        if b == len(acc):
+            acc.append(b)
+    else:
+        _halve(t0)
+    return len(acc), t0
+
+
 def _three_ways(fn, *calls):
     """Plain Python on Python numbers against defun on NumPy scalars (staged control flow)."""
     agree(fn, calls=calls, stage=python_numbers_as_numpy, exact=True)
@@ -350,6 +370,18 @@ def test_a_branch_aliasing_an_array_equal_to_the_one_it_replaces():
     agree(alias_of_an_equal_array_in_a_branch,
           calls=[(np.int64(5), np.int64(1), u), (np.int64(-1), np.int64(1), u),
                  (np.int64(2), np.int64(4), u[::-1].copy())], exact=True)
+
+
+def test_a_branch_write_stages_the_other_branch_which_appends():
+    """The else branch writes the NumPy array t0, which makes it a tensor for both
+    branches; the trial runs that decide which lists a staged `if` carries as tensor
+    lists ran the true branch before that, when its `while` on t0 was Python, and missed
+    its append behind the staged return flag (TypeError "'acc' is a tensor ... in the
+    true branch and a list in the false branch"; arrays grammar seed 200881)."""
+    u = np.array([1.25, 2.75, 3.75, -2.0])
+    agree(append_behind_a_return_and_a_branch_write,
+          calls=[(0, 0.0, u), (0, -3.0, u), (1, 0.0, u), (0, -1.0, u[::-1].copy())],
+          stage=python_numbers_as_numpy, exact=True)
 
 
 def test_stack_of_list_inside_the_loop_appending_to_it():

@@ -156,9 +156,18 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
     lists = [i for i, v in enumerate(init[:nouts]) if type(v) is list]
     if not lists or trial.active():
         return init
+    graph = context.current_graph()
     try:
-        after = [trial.scratch_run(init, branch, get_state, set_state, init)
-                 for branch in (body, orelse)]
+        # A branch that writes an array of trace time makes it a tensor for both branches
+        # (mutation.py): when the second makes one the first read, the first's run is
+        # stale (it may stage a loop on it now, and append under it: random program
+        # 200881), so the runs are done again until they make no new box.
+        for _ in range(3):
+            boxes = mutation.lifts(graph)
+            after = [trial.scratch_run(init, branch, get_state, set_state, init)
+                     for branch in (body, orelse)]
+            if mutation.lifts(graph) == boxes:
+                break
     except Exception:  # noqa: BLE001 - the real trace raises the real error
         return init
     out = list(init)
