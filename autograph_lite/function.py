@@ -270,20 +270,13 @@ class Function:
         if self.input_signature is not None:
             return cf
         changed = []
-        for i, a in enumerate(args):
-            part = key[i] if i < len(key) else None
-            if type(a) not in (np.ndarray, EagerTensor) or i in self._static or not (
-                    isinstance(part, tuple) and part[0]):
-                continue
-            f = self._shapes.get((i, len(part[0]), part[1]))
-            if f is None or f.pattern is not None:
-                continue
-            if part[0] == f.first:
+        for f, shape in self._exact_families(key, args):
+            if shape == f.first:
                 f.cf = f.cf or cf
             else:
-                changed.append((f, part[0]))
+                changed.append((f, shape))
         if not changed:
-            return cf
+            return self._relax_read_sizes(key, args, cf)
         first = next((f.cf for f, _ in changed if f.cf is not None), None)
         if (self.backend != "interpreter" and first is not None
                 and all(f.shapes < EXACT_SHAPES for f, _ in changed)
@@ -293,6 +286,38 @@ class Function:
             return cf
         for f, shape in changed:
             f.pattern = _widen(f.first, shape)
+        return self._trace_or_exact(self._key(args), args)[1]
+
+    def _exact_families(self, key, args):
+        """(family, exact shape in ``key``) of each top-level array argument whose (rank,
+        dtype) family has not relaxed yet (``_Sizes``)."""
+        for i, a in enumerate(args):
+            part = key[i] if i < len(key) else None
+            if type(a) not in (np.ndarray, EagerTensor) or i in self._static or not (
+                    isinstance(part, tuple) and part[0]):
+                continue
+            f = self._shapes.get((i, len(part[0]), part[1]))
+            if f is not None and f.pattern is None:
+                yield f, part[0]
+
+    def _relax_read_sizes(self, key, args, cf):
+        """After the exact trace of an argument family's first shape, on a compiled
+        backend: when the trace read sizes as Python numbers (``len(x)``, ``x.shape[0]``,
+        ``for v in x``), its kernel could serve no other size (``while i < 1000``), and
+        the next size would compile a second one. So the dimensions of those sizes relax
+        at once, and the call gets the relaxed trace: one compile serves every length
+        from the first call on (issue 13 (a)). The exact trace is not compiled (kernels
+        compile at their first call); a relaxed trace that fails falls back to it
+        (``_trace_or_exact``). Other dimensions keep their sizes (fusion, unrolling)."""
+        if self.backend == "interpreter" or not sizes.were_read(cf.graph):
+            return cf
+        read, relaxed = sizes.values_read(cf.graph), False
+        for f, shape in self._exact_families(key, args):
+            pattern = tuple(None if d in read else d for d in shape)
+            if shape == f.first and pattern != shape:
+                f.pattern, relaxed = pattern, True
+        if not relaxed:
+            return cf
         return self._trace_or_exact(self._key(args), args)[1]
 
     def _trace_or_exact(self, key, args):

@@ -161,16 +161,57 @@ def sum_by_index(x):
 
 
 @pytest.mark.parametrize("lengths", [(40, 50, 60, 3, 1000), (1, 2, 3, 4, 0, 7)])
-def test_sizes_baked_into_the_kernel_relax_at_the_second_shape(lengths):
-    # the first trace read len(x) as a number (trace/sizes.py): the second size relaxes at
-    # once, no exact trace of it first (SPEC §2: two traces per rank and dtype); a size-1
-    # first call, whose kernel holds no "1" to see, included
+def test_sizes_read_as_numbers_relax_at_the_first_call(lengths):
+    # the first trace read len(x) as a number (trace/sizes.py), so its kernel could serve
+    # no other length: it is traced again at once with that size unknown, and only that
+    # trace compiles (SPEC §2: two traces per rank and dtype; issue 13 (a): one compile
+    # instead of two); a size-1 first call included
     f = ag.defun(sum_by_index)
-    for n in lengths:
+    x = np.arange(float(lengths[0]))
+    assert_same(f(x), x.sum())
+    assert f.tracing_count == 2 and _compiles(f) == 1
+    assert f.get_concrete_function(x).inputs[0].shape == (None,)
+    for n in lengths[1:]:
         x = np.arange(float(n))
         assert_same(f(x), x.sum())
     assert f.tracing_count == 2
-    assert _compiles(f) == 2
+    assert _compiles(f) == 1
+
+
+def test_sizes_read_as_numbers_stay_exact_on_the_interpreter():
+    # nothing to compile: the exact trace serves its shape, the second relaxes
+    f = ag.defun(sum_by_index, backend="interpreter")
+    for n in (3, 3, 5, 8):
+        x = np.arange(float(n))
+        assert_same(f(x), x.sum())
+    assert f.tracing_count == 2
+
+
+def rows_times_width(m):
+    s = 0.0
+    for row in m:                # reads m.shape[0] (4): that dimension relaxes
+        s += row[0] * 2.0
+    return s + m[0, 1]           # the width (3) is never read: it stays
+
+
+def test_only_the_sizes_read_relax_at_the_first_call():
+    f = ag.defun(rows_times_width)
+    m = np.arange(12.0).reshape(4, 3)
+    assert_same(f(m), rows_times_width(m))
+    assert f.get_concrete_function(m).inputs[0].shape == (None, 3)
+    m2 = np.arange(14.0).reshape(7, 2)
+    assert_same(f(m2), rows_times_width(m2))
+    assert f.tracing_count == 3 and _compiles(f) == 2  # the width differed: (None, None)
+
+
+def test_a_relaxed_trace_that_fails_falls_back_to_the_exact_one():
+    f = ag.defun(python_list_of_len)
+    for n in (3, 3, 4):
+        assert_same(f(np.ones(n)), np.ones(n))
+    # 3 (exact; its relaxed trace failed, a list of len(x) items, and counts no trace),
+    # then 4 (exact: the argument stays so)
+    assert f.tracing_count == 2
+    assert f.get_concrete_function(np.ones(3)).inputs[0].shape == (3,)
 
 
 def test_only_the_differing_sizes_relax():

@@ -227,7 +227,16 @@ def return_early(x, limit):
 def test_loops_update_in_place_without_a_copy_per_trip():
     f = check_program(fill_lower_triangle, [(np.int64(4),), (np.int64(0),)])
     assert in_loops(source_of(f, np.int64(4)), "rt.copy(", "rt.empty(") == []
-    x = np.array([1.0, 3.0, 5.0, 7.0])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "open: `return out` inside the loop that writes out gives the pair 'retval_ is out's "
+    "buffer' a loop-carried alias flag (region_aliases), true only on the exit path; the "
+    "body's regeneration of retval_ after the write (if flag: retval_ = new out) makes "
+    "ownership copy out every trip, as it cannot see that the flag implies the exit flag. "
+    "(This test passed before only because a 4-element loop was unrolled: no loop.)"))
+def test_a_return_of_the_array_the_loop_writes_needs_no_copy_per_trip():
+    x = np.arange(40.0)   # (beyond the unrolling budget: a staged loop)
     f = check_program(return_early, [(x, np.float64(4.0)), (x, np.float64(100.0))])
     assert in_loops(source_of(f, x, np.float64(4.0)), "rt.copy(", "rt.empty(") == []
 

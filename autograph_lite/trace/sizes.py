@@ -2,10 +2,13 @@
 
 Converted code that reads a known size as a number (``len(x)``, ``x.shape[0]``, ``for v
 in x``) usually shapes the program with it: a Python loop over ``range(len(x))`` unrolls,
-so the kernel of that size can serve no other. A Function whose first trace did so relaxes
-at the second size at once instead of tracing it exactly first (``function._bakes``):
-that exact trace could only differ, and a third trace would follow (SPEC §2: at most two
-per rank and dtype).
+so the kernel of that size can serve no other. On a compiled backend a Function whose
+first trace did so traces again at once with the dimensions of the sizes read unknown,
+and compiles only that trace (``function.Function._relax_read_sizes``: one Numba compile
+serves every length); on the interpreter it relaxes at the second size without tracing
+that size exactly first (``function._bakes``): that exact trace could only differ, and a
+third trace would follow (SPEC §2: at most two per rank and dtype). The values read are
+kept, so that only the dimensions of those sizes relax.
 """
 from ..ir.graph import root_graph
 from .context import current_graph
@@ -13,12 +16,18 @@ from .context import current_graph
 _READ = "_reads_sizes"
 
 
-def note_read():
-    """Called where converted code gets a known size as a Python number."""
+def note_read(*known):
+    """Called where converted code gets known sizes as Python numbers (``known``)."""
     graph = current_graph()
     if graph is not None:
-        root_graph(graph).__dict__[_READ] = True
+        root_graph(graph).__dict__.setdefault(_READ, set()).update(
+            int(d) for d in known if d is not None)
 
 
 def were_read(graph):
-    return graph.__dict__.get(_READ, False)
+    return bool(graph.__dict__.get(_READ))
+
+
+def values_read(graph):
+    """The sizes the trace of ``graph`` read as Python numbers."""
+    return frozenset(graph.__dict__.get(_READ, ()))

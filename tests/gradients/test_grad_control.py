@@ -242,7 +242,10 @@ def test_gradient_through_vectorized_map_of_elements_and_captured_values(backend
         for k, g in ((0, gx), (1, gw)):
             want = finite_difference(map_loss, (x, w, _python_map), k)
             np.testing.assert_allclose(np.asarray(g), want, rtol=1e-5, atol=1e-8)
-    assert _MAPPED[backend].experimental_get_tracing_count() == 1
+    # one signature: one trace, and on a compiled backend the relaxed trace that the
+    # first one's reading of the row count asks for (function.py _relax_read_sizes)
+    assert _MAPPED[backend].experimental_get_tracing_count() == (
+        1 if backend == "interpreter" else 2)
 
 
 def pair(e):

@@ -38,7 +38,7 @@ def shape_of(x):
     where known only at run time (tensor.py ``numpy_shape``); anything else's ``.shape``."""
     if core.is_symbolic(x):
         if any(d is not None for d in x.shape):
-            sizes.note_read()
+            sizes.note_read(*x.shape)
         return x.numpy_shape()
     return x.shape
 
