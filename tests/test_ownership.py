@@ -229,15 +229,33 @@ def test_loops_update_in_place_without_a_copy_per_trip():
     assert in_loops(source_of(f, np.int64(4)), "rt.copy(", "rt.empty(") == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open: `return out` inside the loop that writes out gives the pair 'retval_ is out's "
-    "buffer' a loop-carried alias flag (region_aliases), true only on the exit path; the "
-    "body's regeneration of retval_ after the write (if flag: retval_ = new out) makes "
-    "ownership copy out every trip, as it cannot see that the flag implies the exit flag. "
-    "(This test passed before only because a 4-element loop was unrolled: no loop.)"))
 def test_a_return_of_the_array_the_loop_writes_needs_no_copy_per_trip():
+    # `return out` gives "the return value is out's buffer" a loop-carried flag that only
+    # the exiting path sets: the body's update of the return value after its write into
+    # out never runs (ownership_flow._false_in_trips), so out is written in place. (With
+    # 4 elements this passed only because the loop was unrolled.)
     x = np.arange(40.0)   # (beyond the unrolling budget: a staged loop)
-    f = check_program(return_early, [(x, np.float64(4.0)), (x, np.float64(100.0))])
+    f = check_program(return_early, [(x, np.float64(4.0)), (x, np.float64(100.0)),
+                                     (x[:3].copy(), np.float64(3.0))])
+    assert in_loops(source_of(f, x, np.float64(4.0)), "rt.copy(", "rt.empty(") == []
+
+
+def break_with_the_array(x, limit):
+    out = np.zeros(x.shape[0])
+    res = np.ones(2)
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 2.0
+        if out[i] > limit:
+            res = out                # out's buffer, from the exiting trip on
+            break
+    out[0] = -1.0                    # so res sees this write where the loop broke
+    return res, out
+
+
+def test_a_break_with_the_array_the_loop_writes_keeps_the_alias_after_the_loop():
+    x = np.arange(40.0)
+    f = check_program(break_with_the_array, [(x, np.float64(4.0)), (x, np.float64(100.0)),
+                                             (x[:5].copy(), np.float64(1.0))])
     assert in_loops(source_of(f, x, np.float64(4.0)), "rt.copy(", "rt.empty(") == []
 
 

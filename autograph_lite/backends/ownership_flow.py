@@ -149,7 +149,10 @@ def flow_pts(graph, copies, inline):
     return pts, holders
 
 
-def _flow_graph(g, pts, values, copies, inline):
+def _flow_graph(g, pts, values, copies, inline, false=frozenset()):
+    """``false``: ids of the bool values known false wherever ``g`` runs (a loop's flags
+    that only an exiting path sets: _false_in_trips); a cond on one takes its false
+    branch's results."""
     for n in g.nodes:
         if n.regions:
             if _is_loop(n):
@@ -158,9 +161,10 @@ def _flow_graph(g, pts, values, copies, inline):
                 _flow_map(n, pts, values, copies, inline)
             else:  # cond: either branch's result
                 for r in n.regions:
-                    _flow_graph(r, pts, values, copies, inline)
+                    _flow_graph(r, pts, values, copies, inline, false)
+                taken = n.regions[1:] if n.inputs[0].id in false else n.regions
                 for i, out in enumerate(n.outputs):
-                    pts[out.id] = frozenset().union(*(pts[r.outputs[i].id] for r in n.regions))
+                    pts[out.id] = frozenset().union(*(pts[r.outputs[i].id] for r in taken))
             for out in n.outputs:
                 values[out.id] = out
             continue
@@ -192,12 +196,13 @@ def _flow_loop(n, pts, values, copies, inline):
             full.append(pts[init.id])
     trips = list(full)
     flags = _exit_flags(n)
+    false = _false_in_trips(n, flags)
     while True:
         for k in range(len(full)):
             pts[cond.inputs[k].id], pts[body.inputs[k].id] = full[k], trips[k]
             values[cond.inputs[k].id], values[body.inputs[k].id] = cond.inputs[k], body.inputs[k]
         _flow_graph(cond, pts, values, copies, inline)
-        _flow_graph(body, pts, values, copies, inline)
+        _flow_graph(body, pts, values, copies, inline, false)
         exits = [body.outputs[j] for j in flags]
         new_full = [s | pts[out.id] for s, out in zip(full, body.outputs)]
         new_trips = [s | _continuing(out, exits, pts) for s, out in zip(trips, body.outputs)]
@@ -252,6 +257,51 @@ def _const_bool(v):
     if node is None or node.op != "const" or v.type.ndim:
         return None
     return bool(node.attrs["value"])
+
+
+def _false_in_trips(loop, flags):
+    """Ids of the body inputs of bool loop variables that are false in every trip the
+    loop runs: false at entry, and false again on every path that goes on looping (while
+    the others are). The alias flag of ``return out`` inside a loop that writes ``out``
+    ("the return value is out's buffer", region_aliases.LoopAliases) is one: only the
+    exiting path sets it, so the body's update of the return value after its write into
+    ``out`` (``if flag: retval = new out``) never runs, and out needs no copy per trip.
+    A greatest fixpoint: each assumed false at a trip's start stays false to the next."""
+    body = loop.regions[1]
+    exits = [body.outputs[j] for j in flags]
+    cand = {k for k, (init, p) in enumerate(zip(loop.inputs, body.inputs))
+            if not p.type.ndim and p.type.dtype == bool and _const_bool(init) is False}
+    while True:
+        false = {body.inputs[k].id for k in cand}
+        keep = {k for k in cand if _false_continuing(body.outputs[k], exits, false)}
+        if keep == cand:
+            return frozenset(false)
+        cand = keep
+
+
+def _false_continuing(v, exits, false, depth=0):
+    """Whether bool ``v`` is false on every path that sets no exit flag (``exits``: the
+    flags' values on the same paths), given the values ``false`` is false at."""
+    if any(_const_bool(f) is True for f in exits):
+        return True  # (this path exits)
+    if _const_bool(v) is False or v.id in false:
+        return True
+    node = v.node
+    if node is None or depth > 32:
+        return False
+    if node.op == "logical_and":
+        return any(_false_continuing(u, exits, false, depth + 1) for u in node.inputs)
+    if node.op == "logical_or":
+        return all(_false_continuing(u, exits, false, depth + 1) for u in node.inputs)
+    if node.op != "cond":
+        return False
+    if node.inputs[0].id in false:
+        regions = node.regions[1:]
+    else:
+        regions = node.regions
+    return all(_false_continuing(r.outputs[v.index],
+                                 [r.outputs[f.index] if f.node is node else f for f in exits],
+                                 false, depth + 1) for r in regions)
 
 
 def _continuing(v, exits, pts):
