@@ -19,6 +19,11 @@ Workloads (one process, one run, all variants side by side):
       parallel kernel over the elements) against the loop of (1) under ``ag.defun`` (one
       thread) on the same inputs; njit is a hand-written ``prange`` version.
                                                   target: <= 0.6x the one-thread defun
+  (4) a loop that fills an array and returns it early from inside the loop (``out[i] =
+      ...; if out[i] > limit: return out``), 1,000,000 elements, the limit never reached:
+      plain Python, njit of the same source, and ``ag.defun`` (the return value starts
+      as a placeholder and becomes ``out`` on the exiting trip: no copy per trip, none at
+      the end).                                                    target: <= 1.15x njit
 
 Timing: steady state after warm-up, variants interleaved round-robin, best of N repeats,
 GC off while timing (benchmarks/bench_core.py's harness). Read the ratios: the machine is
@@ -46,8 +51,20 @@ from bench_core import (bench, check_close, fmt_t, load_average, print_table,  #
 # the user's code, exactly as written for plain Python (the front-door example)
 from control_flow import collatz, rnn  # noqa: E402
 
-FULL = dict(repeat=9, n=1000, high=20_000, T=1000, hidden=64, inputs=32, n_map=1_000_000)
-QUICK = dict(repeat=3, n=300, high=20_000, T=200, hidden=64, inputs=32, n_map=100_000)
+FULL = dict(repeat=9, n=1000, high=20_000, T=1000, hidden=64, inputs=32, n_map=1_000_000,
+            n_fill=1_000_000)
+QUICK = dict(repeat=3, n=300, high=20_000, T=200, hidden=64, inputs=32, n_map=100_000,
+             n_fill=100_000)
+
+
+def fill_until(x, limit):
+    """(4): plain Python, as one writes a search that hands back what it filled."""
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        out[i] = x[i] * 2.0
+        if out[i] > limit:
+            return out
+    return out
 
 
 def collatz_steps(v):
@@ -194,6 +211,22 @@ def main(argv=None):
                          f"ag.defun, {fmt_t(loop, 'ms')})", unit="ms", **t,
                          ratio=t["ag"] / loop, limit=0.6))
         sources["vectorized_map"] = ag_map.get_concrete_function(xs).source
+
+        # (4) an early return of the array the loop fills
+        import numba
+        x = rng.random(cfg["n_fill"])
+        limit = np.float64(10.0)
+        fill_njit, ag_fill = numba.njit(fill_until), ag.defun(fill_until)
+        firsts["fill_until"] = {"njit": timed(lambda: fill_njit(x, limit))[0],
+                                "ag": timed(lambda: ag_fill(x, limit))[0]}
+        ref = fill_until(x, limit)
+        for name, got in [("njit", fill_njit(x, limit)), ("ag", ag_fill(x, limit))]:
+            check_close(f"fill_until {name}", ref, got, rtol=0, atol=0)
+        t = bench({"python": lambda: fill_until(x, limit), "njit": lambda: fill_njit(x, limit),
+                   "ag": lambda: ag_fill(x, limit)}, cfg["repeat"], number=1)
+        rows.append(dict(workload=f"(4) return from the loop filling {cfg['n_fill']:,} "
+                         f"elements", unit="ms", **t, ratio=t["ag"] / t["njit"], limit=1.15))
+        sources["fill_until"] = ag_fill.get_concrete_function(x, limit).source
     except AssertionError as e:
         print(f"WRONG RESULT: {e}")
         return 2

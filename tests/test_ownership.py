@@ -240,6 +240,36 @@ def test_a_return_of_the_array_the_loop_writes_needs_no_copy_per_trip():
     assert in_loops(source_of(f, x, np.float64(4.0)), "rt.copy(", "rt.empty(") == []
 
 
+def argument_or_new(x, c):
+    r = x if c > 0 else x * 2.0      # the caller's array on some runs, a new one on others
+    return r
+
+
+def constant_or_new(x, c):
+    r = np.ones(3)                   # (made by the kernel: a new buffer each call)
+    if c > 0:
+        r = x * 2.0
+    return r
+
+
+def test_a_result_that_may_be_the_kernels_own_is_copied_only_when_it_is_not():
+    # the copy that keeps the caller from getting its argument (or a constant every call
+    # shares) back is made only on the runs where the result overlaps one of them
+    x = np.arange(40.0)
+    f = check_program(return_early, [(x, np.float64(4.0)), (x, np.float64(100.0))])
+    assert "rt.may_alias(" in source_of(f, x, np.float64(4.0))
+    for fn in (argument_or_new, constant_or_new):
+        f = ag.defun(fn)
+        for c in (1.0, -1.0, 1.0):
+            a = np.arange(3.0)
+            r = np.asarray(f(a, np.float64(c)))
+            assert not np.shares_memory(r, a)
+            np.testing.assert_array_equal(r, fn(a, c))
+            r[...] = -7.0                # the caller owns its result: no later call sees it
+            np.testing.assert_array_equal(a, np.arange(3.0))
+    assert "rt.may_alias(" in source_of(ag.defun(argument_or_new), a, np.float64(1.0))
+
+
 def break_with_the_array(x, limit):
     out = np.zeros(x.shape[0])
     res = np.ones(2)

@@ -64,9 +64,15 @@ def generate(graph, name="kernel"):
         r = em.name(v)
         if v.type.ndim and em.own.aliases_caller(v):
             # never hand the caller an alias of its input or of a constant; copied before
-            # the write-backs below, which may change an argument's contents
+            # the write-backs below, which may change an argument's contents (only on the
+            # runs where it overlaps one, when it may be the kernel's own buffer too)
             r = em.fresh("result")
-            em.line(f"{r} = {em.name(v)}.copy()")
+            others = em.own.caller_buffers(v)
+            if others:
+                test = " or ".join(f"rt.may_alias({em.name(v)}, {em.name(o)})" for o in others)
+                em.line(f"{r} = {em.name(v)}.copy() if {test} else {em.name(v)}")
+            else:
+                em.line(f"{r} = {em.name(v)}.copy()")
         rets.append(r)
     _write_back(em, graph, params)
     if len(rets) == 1:

@@ -35,6 +35,34 @@ def _item(x):
 
 
 @register_jitable
+def _extent(a):
+    """The first and one-past-last byte addresses array ``a`` (size > 0) reaches."""
+    lo = a.ctypes.data
+    hi = lo + a.itemsize
+    for d in range(a.ndim):
+        step = (a.shape[d] - 1) * a.strides[d]
+        if step < 0:
+            lo += step
+        else:
+            hi += step
+    return lo, hi
+
+
+@register_jitable
+def may_alias(a, b):
+    """Whether the kernel's result ``a`` may share memory with ``b``, an argument or a
+    constant that the caller must not get (cpu.generate copies ``a`` then): their byte
+    ranges meet. An empty ``a`` counts as sharing (its copy costs nothing)."""
+    if a.size == 0:
+        return True
+    if b.size == 0:
+        return False
+    alo, ahi = _extent(a)
+    blo, bhi = _extent(b)
+    return alo < bhi and blo < ahi
+
+
+@register_jitable
 def bdim(a, b):
     """One broadcast dimension, checked at run time (sizes unknown while tracing)."""
     if a == b or b == 1:

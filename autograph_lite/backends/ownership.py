@@ -126,6 +126,27 @@ class Ownership:
         that later calls share)."""
         return any(b[0] in (ARG, CONST) for b in self.pts.get(value.id, EMPTY))
 
+    def caller_buffers(self, value):
+        """The argument and constant Values whose memory ``value`` may share, when it may
+        also be a buffer of the kernel's own (a result that is one on some runs and the
+        other on others, as ``return out`` inside a loop, whose return value starts as a
+        constant placeholder): the kernel then copies it only on the runs where it
+        overlaps one of them. None when it is always the caller's, or a buffer is not a
+        Value of the kernel's top level."""
+        buffers = self.pts.get(value.id, EMPTY)
+        if all(b[0] in (ARG, CONST) for b in buffers):
+            return None
+        out = []
+        for kind, key in (b[:2] for b in buffers if b[0] in (ARG, CONST)):
+            if kind == ARG:
+                out.append(self.graph.inputs[key])
+                continue
+            const = [w for w in self.holders.get((CONST, key), ()) if w.id == key]
+            if not const or const[0].node is None or const[0].node.op != "const":
+                return None
+            out.append(const[0])
+        return out
+
     def same_object(self, final, decisions):
         """The top-level input whose array object ``final`` is at run time, or None.
         ``decisions``: value id -> the value whose buffer the emitter updated in place to
