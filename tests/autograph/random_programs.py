@@ -614,7 +614,7 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
     found = []
     for backend in backends:
         compiled = ag.defun(fn, backend=backend)
-        first_call = None
+        counts = []  # the tracing count after each call
         for args in arguments(seed, grammar):
             want = run(fn, fresh(args))
             if want.raised is not None:  # the grammar promises programs Python runs
@@ -625,8 +625,7 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
                 "generator error: an int beyond int64"
             stage = (lambda a: a) if python_numbers else python_numbers_as_numpy
             got = run(compiled, stage(fresh(args)))
-            if first_call is None:
-                first_call = compiled.experimental_get_tracing_count()
+            counts.append(compiled.experimental_get_tracing_count())
             try:
                 assert_outcomes_agree(got, want, f"seed {seed} ({grammar}) on {backend}",
                                       exact=True, stage=stage)
@@ -635,11 +634,13 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
                 break  # one difference per backend is enough to report the program
         else:
             # every call had the same signature: the first call's trace (and kernel)
-            # served them all (Python numbers: then one relaxed trace at most). On a
-            # compiled backend a first trace that read sizes is traced again with them
-            # unknown (function.py _relax_read_sizes): two traces, one kernel.
+            # served them all (Python numbers: the second call's relaxed trace served the
+            # rest). On a compiled backend a trace that read sizes is traced again at once
+            # with them unknown (function.py _relax_read_sizes): two traces, one kernel.
+            settled = counts[python_numbers]
+            steps = [counts[0]] + [b - a for a, b in zip(counts, counts[1:python_numbers + 1])]
             n = compiled.experimental_get_tracing_count()
-            if first_call > 1 + (backend != "interpreter") or n > first_call + python_numbers:
+            if n != settled or max(steps) > 1 + (backend != "interpreter"):
                 found.append((backend, None, "traced "
                               f"{compiled.experimental_get_tracing_count()} times, not once"))
     return found
