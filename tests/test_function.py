@@ -178,6 +178,23 @@ def test_sizes_read_as_numbers_relax_at_the_first_call(lengths):
     assert _compiles(f) == 1
 
 
+def by_position(x, y):
+    return x * np.arange(x.shape[0]) + y   # a size read to make an array, bounding no loop
+
+
+def test_a_size_read_only_to_make_arrays_keeps_the_exact_first_trace():
+    # exact sizes let x * arange + y fuse (relaxed, x and y could differ in size): the
+    # first call traces once, exactly; the second length relaxes as before
+    f = ag.defun(by_position)
+    x = np.ones(5)
+    assert_same(f(x, x), by_position(x, x))
+    assert f.tracing_count == 1
+    assert f.get_concrete_function(x, x).inputs[0].shape == (5,)
+    x = np.ones(7)
+    assert_same(f(x, x), by_position(x, x))
+    assert f.tracing_count == 2 and _compiles(f) == 2
+
+
 def test_sizes_read_as_numbers_stay_exact_on_the_interpreter():
     # nothing to compile: the exact trace serves its shape, the second relaxes
     f = ag.defun(sum_by_index, backend="interpreter")

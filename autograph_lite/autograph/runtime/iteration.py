@@ -110,6 +110,7 @@ class TensorRows(StagedIter):
         shape = self.x.shape
         if shape and shape[0] is not None:
             sizes.note_read(shape[0])
+            sizes.note_loop(shape[0])
             return np.int64(shape[0])
         return api.shape(self.x)[0]
 

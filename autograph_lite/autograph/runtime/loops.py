@@ -17,7 +17,7 @@ import threading
 import numpy as np
 
 from autograph_lite import control
-from autograph_lite.trace import context
+from autograph_lite.trace import context, sizes
 from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop,
                                               trace_arrays, trial, where)
 from autograph_lite.autograph.runtime.logical import and_
@@ -77,6 +77,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
     opts = opts or {}
     loc = where.caller()
     it = iteration.staged(iter_)
+    if isinstance(iter_, range):
+        sizes.note_loop(iter_.start, iter_.stop)  # (a size as the trip count: function.py)
     counted = isinstance(iter_, (range, iteration.NdIndex))
     if it is None and counted and len(iter_) > UNROLL_LIMIT:
         state = get_state()[:nouts]
