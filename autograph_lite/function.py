@@ -310,9 +310,9 @@ class Function:
         (a)). A size read only to make arrays (``np.arange(len(x))``) keeps exact-first:
         with exact sizes, elementwise chains over several arguments fuse (relaxed sizes
         cannot say that two unknown sizes are equal; bisection_cubic of the corpus was
-        1.25x slower relaxed). The exact trace is not compiled (kernels
-        compile at their first call); a relaxed trace that fails falls back to it
-        (``_trace_or_exact``). Other dimensions keep their sizes (fusion, unrolling)."""
+        1.25x slower relaxed). The exact trace is not compiled (kernels compile at their
+        first call); a relaxed trace that fails falls back to it (``_trace_or_exact``).
+        Other dimensions keep their sizes (fusion, unrolling)."""
         if self.backend == "interpreter" or not sizes.bound_a_loop(cf.graph):
             return cf
         read, relaxed = sizes.values_read(cf.graph), False

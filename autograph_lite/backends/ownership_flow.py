@@ -162,9 +162,9 @@ def _flow_graph(g, pts, values, copies, inline, false=frozenset()):
             else:  # cond: either branch's result
                 for r in n.regions:
                     _flow_graph(r, pts, values, copies, inline, false)
-                taken = n.regions[1:] if n.inputs[0].id in false else n.regions
                 for i, out in enumerate(n.outputs):
-                    pts[out.id] = frozenset().union(*(pts[r.outputs[i].id] for r in taken))
+                    pts[out.id] = frozenset().union(*(pts[r.outputs[i].id]
+                                                      for r in _taken(n, false)))
             for out in n.outputs:
                 values[out.id] = out
             continue
@@ -295,13 +295,19 @@ def _false_continuing(v, exits, false, depth=0):
         return all(_false_continuing(u, exits, false, depth + 1) for u in node.inputs)
     if node.op != "cond":
         return False
-    if node.inputs[0].id in false:
-        regions = node.regions[1:]
-    else:
-        regions = node.regions
-    return all(_false_continuing(r.outputs[v.index],
-                                 [r.outputs[f.index] if f.node is node else f for f in exits],
-                                 false, depth + 1) for r in regions)
+    return all(_false_continuing(r.outputs[v.index], _exits_in(r, node, exits), false,
+                                 depth + 1) for r in _taken(node, false))
+
+
+def _taken(cond, false):
+    """The regions of ``cond`` that may run: only the false branch when its predicate is
+    one of the values ``false`` holds."""
+    return cond.regions[1:] if cond.inputs[0].id in false else cond.regions
+
+
+def _exits_in(region, cond, exits):
+    """The exit flags' values on the paths through ``region`` of ``cond``."""
+    return [region.outputs[f.index] if f.node is cond else f for f in exits]
 
 
 def _continuing(v, exits, pts):
@@ -313,9 +319,7 @@ def _continuing(v, exits, pts):
     if node is None or node.op != "cond" or not any(f.node is node for f in exits):
         return pts[v.id]
     return frozenset().union(*(
-        _continuing(r.outputs[v.index],
-                    [r.outputs[f.index] if f.node is node else f for f in exits], pts)
-        for r in node.regions))
+        _continuing(r.outputs[v.index], _exits_in(r, node, exits), pts) for r in node.regions))
 
 
 def same_object_roots(graph, copies, decisions):

@@ -5,13 +5,13 @@ in x``) usually shapes the program with it: a Python loop over ``range(len(x))``
 so the kernel of that size can serve no other. On a compiled backend a Function whose
 first trace bounded a loop with a size it read traces again at once with the dimensions
 of the sizes read unknown, and compiles only that trace
-(``function.Function._relax_read_sizes``: one Numba compile serves every length; a size
-read only to make arrays, ``np.arange(len(x))``, keeps exact-first: exact sizes let
-elementwise chains over several arguments fuse, which relaxed ones cannot yet); on the
-interpreter it relaxes at the second size without tracing
-that size exactly first (``function._bakes``): that exact trace could only differ, and a
-third trace would follow (SPEC §2: at most two per rank and dtype). The values read are
-kept, so that only the dimensions of those sizes relax.
+(``function.Function._relax_read_sizes``: one Numba compile serves every length). Any
+other Function whose first trace read sizes (a size read only to make arrays,
+``np.arange(len(x))``, keeps exact-first: exact sizes let elementwise chains over several
+arguments fuse, which relaxed ones cannot yet; or any trace on the interpreter) relaxes at
+the second size without tracing that size exactly first (``function._bakes``): that exact
+trace could only differ, and a third trace would follow (SPEC §2: at most two per rank and
+dtype). The values read are kept, so that only the dimensions of those sizes relax.
 """
 from ..ir.graph import root_graph
 from .context import current_graph
