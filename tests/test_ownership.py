@@ -259,6 +259,8 @@ def test_a_result_that_may_be_the_kernels_own_is_copied_only_when_it_is_not():
     f = check_program(return_early, [(x, np.float64(4.0)), (x, np.float64(100.0))])
     assert "rt.may_alias(" in source_of(f, x, np.float64(4.0))
     for fn in (argument_or_new, constant_or_new):
+        a = np.arange(3.0)
+        check_program(fn, [(a, np.float64(1.0)), (a, np.float64(-1.0)), (a, np.float64(1.0))])
         f = ag.defun(fn)
         for c in (1.0, -1.0, 1.0):
             a = np.arange(3.0)
