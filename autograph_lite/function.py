@@ -460,6 +460,7 @@ class Function:
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             result = fn(*call, **getattr(call, "kwargs", {}))
+            self._check_containers_kept(args, sym_args, sym)
             out_leaves = nest.flatten(result)
             template = []
             for r in out_leaves:
@@ -539,6 +540,25 @@ class Function:
         if kw:
             return _Call(out, kw)
         return out
+
+    def _check_containers_kept(self, args, sym_args, sym):
+        """A list or dict argument the trace wrote into (`d['s'] = v`, `out.append(v)`):
+        the trace wrote into the structure it made of the caller's (its tensors are the
+        trace's inputs), so the caller's would never change, as it does in Python (SPEC
+        §3: a call changes the caller's data exactly as the plain Python run would)."""
+        k = 0
+        for name, a, given in zip(self._param_names, args, sym_args):
+            n = len(nest.flatten(a))
+            if type(given) in (dict, list):
+                now = nest.flatten(given)
+                if len(now) != n or any(x is not y for x, y in zip(now, sym[k:k + n])):
+                    raise TypeError(
+                        f"{self._name} writes into its {type(given).__name__} argument "
+                        f"'{name}' (an item set, added or removed); a compiled Function "
+                        f"cannot change the caller's Python {type(given).__name__}: return "
+                        f"the new value instead, or pass the values as NumPy arrays, which "
+                        f"it writes into as NumPy does")
+            k += n
 
     def _leaf_names(self, args):
         names = []

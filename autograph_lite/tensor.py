@@ -10,13 +10,15 @@ import itertools
 import numpy as np
 
 from . import dtypes
-from .errors import UnstagedAttributeError, user_location
+from .errors import UnstagedAttributeError, user_frame, user_location
 from .ir.types import TensorType
 
 
 # Every box's birth serial, and every Storage's (mutation.py), from one counter.
 serials = itertools.count()
 
+
+_COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
 
 class Tensor:
     """Base of both tensor kinds: NumPy-style operators and methods."""
@@ -158,10 +160,17 @@ class SymbolicTensor(Tensor):
             f"a Python {what}: its value exists only when the compiled function runs. {fix}")
 
     def __bool__(self):
-        self._no_python("bool", "Use ag.cond / ag.while_loop, or keep autograph=True so "
-                        "`if`/`while` on tensors are staged (AutoGraph does not convert "
-                        "library code, @ag.do_not_convert functions or functions without "
-                        "source).")
+        frame = user_frame(2)
+        at = user_location(frame=frame) if frame is not None else None
+        if frame is not None and frame.f_code.co_name in _COMPREHENSIONS:
+            self._no_python("bool", f"At {at}, a comprehension tests it (`[... for v in a if "
+                            f"v > x]`, or `and`/`or` inside one), which cannot be staged: "
+                            f"its length would depend on the tensor. Use a boolean mask "
+                            f"(`a[a > x]`) or np.where, or a loop that appends.")
+        self._no_python("bool", f"{f'At {at}: u' if at else 'U'}se ag.cond / ag.while_loop, "
+                        f"or keep autograph=True so `if`/`while` on tensors are staged "
+                        f"(AutoGraph does not convert library code, @ag.do_not_convert "
+                        f"functions or functions without source).")
 
     def __float__(self):
         self._no_python("float", "Use ag.cast(x, ag.float64).")

@@ -86,10 +86,7 @@ class Graph:
 
     def add_node(self, op, inputs, attrs, out_types, regions=(), loc=None):
         for v in inputs:
-            if not self.can_see(v):
-                raise ValueError(
-                    f"a tensor from another function or an exited branch/loop was used in "
-                    f"'{op}' (at {loc}); return it from that function or branch instead")
+            self.check_visible(v, f"in '{op}' (at {loc})")
         node = Node(op, inputs, attrs, out_types, regions, loc, self, current_device())
         for r in node.regions:
             r.parent = self
@@ -104,6 +101,16 @@ class Graph:
             for v in node.outputs:
                 v.graph = None
         del self.nodes[mark:]
+
+    def check_visible(self, value, use):
+        """Raises when ``value`` is not this graph's or an enclosing one's: a tensor that
+        escaped the function or branch/loop that computed it (through a Python object it
+        was stored in), which no run of this graph could read."""
+        if not self.can_see(value):
+            made = f" (computed at {value.node.loc})" if value.node is not None else ""
+            raise ValueError(
+                f"a tensor from another function or an exited branch/loop{made} was used "
+                f"{use}; return it from that function or branch instead")
 
     def can_see(self, value):
         g = self

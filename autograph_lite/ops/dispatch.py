@@ -89,6 +89,7 @@ def convert_to_tensor(value, dtype=None):
 def as_value(graph, x):
     """The graph Value for an op input: symbolic as is, everything else a constant."""
     if isinstance(x, SymbolicTensor):
+        graph.check_visible(x._value, "where no run can read it")
         return x._value
     if isinstance(x, (bool, int, float, complex)):
         return const(graph, x, weak=True)._value

@@ -149,10 +149,22 @@ def test_a_list_another_name_holds_is_refused(fn, match):
             ag.defun(fn, backend=backend)(np.array([1.0, -1.0, 2.0]))
 
 
+def item_written(x):
+    items = [1.0, 2.0]
+    if x[0] > 0:
+        items[0] = 5.0                  # a composite: carried as `items[0]` (slots.py)
+    return items
+
+
+def test_a_list_item_written_under_a_staged_if_takes_the_branch_taken():
+    agree(item_written, np.ones(2))
+    agree(item_written, -np.ones(2))
+
+
 def other_change(x):
     items = [1.0, 2.0]
     if x[0] > 0:
-        items[0] = 5.0                  # not an append: no tensor list can say it
+        items[0:1] = [5.0, 6.0]         # not an append: no tensor list can say it
     return items
 
 

@@ -15,7 +15,7 @@ nested statements are not the user's variables).
 
 import gast
 
-from autograph_lite.autograph.analysis import activity, liveness
+from autograph_lite.autograph.analysis import activity, composites, liveness
 from autograph_lite.autograph.converters import base, deletes
 from autograph_lite.autograph.pyct import templates
 
@@ -55,18 +55,22 @@ class ControlFlowTransformer(base.Base):
     def visit_ClassDef(self, node):
         return node  # class bodies cannot hold `nonlocal` body functions
 
-    def _state(self, node, modified, live):
-        """(names, nouts, init statements) for a statement assigning `modified`."""
+    def _state(self, node, modified, live, comps):
+        """(names, nouts, init statements) for a statement assigning `modified` and writing
+        the composites `comps` (`d['s']`, `s.v`: analysis/composites.py), which are always
+        live (the object outlives the statement) and come right after the live names."""
         modified = sorted(modified - self.globals[-1])
         outs = [n for n in modified if n in live]
-        names = outs + [n for n in modified if n not in live]
+        names = outs + [c.name for c in comps] + [n for n in modified if n not in live]
         src = "".join(f"{n} = ag__.Undefined({n!r})\n" for n in names
-                      if n not in node.ag_defined_in)
-        return names, len(outs), templates.replace(src) if src else []
+                      if n in modified and n not in node.ag_defined_in)
+        return names, len(outs) + len(comps), templates.replace(src) if src else []
 
-    def _state_fns(self, names):
+    def _state_fns(self, names, comps=()):
         get_state, set_state = self.ctx.namer.new("get_state"), self.ctx.namer.new("set_state")
-        if not names:
+        if comps:
+            fns = self._composite_state_fns(names, comps, get_state, set_state)
+        elif not names:
             fns = templates.replace(_NO_STATE_FNS, get_state=get_state, set_state=set_state,
                                     vars_=self.vars_name)
         else:
@@ -76,18 +80,43 @@ class ControlFlowTransformer(base.Base):
         fns[0].ag_state_fn = True  # its reads of undefined names are legitimate
         return fns, get_state, set_state
 
+    def _composite_state_fns(self, names, comps, get_state, set_state):
+        """get_state/set_state for a state holding composites: each is read and written
+        through the object that holds it (runtime/slots.py), the names as usual."""
+        by_name = {c.name: c for c in comps}
+        reads, plain, writes = [], [], []
+        for i, n in enumerate(names):
+            if n in by_name:
+                thunk, kind, key = composites.source(by_name[n])
+                reads.append(f"ag__.get_slot({thunk}, {kind}, {key}, {n!r})")
+                writes.append(f"    ag__.set_slot({thunk}, {kind}, {key}, {self.vars_name}[{i}])")
+            else:
+                reads.append(n)
+                plain.append((i, n))
+        src = f"def {get_state}():\n    return ({', '.join(reads)},)\n"
+        src += f"def {set_state}({self.vars_name}):\n"
+        if plain:
+            src += f"    nonlocal {', '.join(n for _, n in plain)}\n"
+            if self.globals[-1]:
+                src += f"    global {', '.join(sorted(self.globals[-1]))}\n"
+            src += (f"    {', '.join(n for _, n in plain)}, = "
+                    f"{', '.join(f'{self.vars_name}[{i}]' for i, _ in plain)},\n")
+        return templates.replace(src + "\n".join(writes) + "\n")
+
     def _body_fn(self, name, body, names, arg=None):
         template = "def fn(arg):\n    nonlocal names\n    global gnames\n    body"
         if arg is None:
             template = template.replace("arg", "")
-        return templates.replace(template, fn=name, arg=arg, names=list(names),
+        names = [n for n in names if n.isidentifier()]  # (not the composites: `d['s']`)
+        return templates.replace(template, fn=name, arg=arg, names=names,
                                  gnames=sorted(self.globals[-1]), body=body or [gast.Pass()])
 
     def visit_If(self, node):
         modified = activity.writes(node.body + node.orelse)
-        names, nouts, inits = self._state(node, modified, node.ag_live_out)
+        comps = composites.of(node.body + node.orelse)
+        names, nouts, inits = self._state(node, modified, node.ag_live_out, comps)
         deleted = sorted(deletes.deleted_names(node.body + node.orelse) & set(names[:nouts]))
-        fns, get_state, set_state = self._state_fns(names)
+        fns, get_state, set_state = self._state_fns(names, comps)
         if_body, else_body = self.ctx.namer.new("if_body"), self.ctx.namer.new("else_body")
         node = self.generic_visit(node)
         fns += self._body_fn(if_body, node.body, names)
@@ -116,9 +145,11 @@ class ControlFlowTransformer(base.Base):
 
     def visit_While(self, node):
         modified = activity.writes(node.body)
-        names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out)
+        comps = composites.of(node.body)
+        names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out,
+                                          comps)
         deleted = sorted(deletes.deleted_names(node.body) & set(names[:nouts]))
-        fns, get_state, set_state = self._state_fns(names)
+        fns, get_state, set_state = self._state_fns(names, comps)
         loop_test, loop_body = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         node = self.generic_visit(node)
         fns += templates.replace("def loop_test():\n    return test", loop_test=loop_test,
@@ -133,9 +164,11 @@ class ControlFlowTransformer(base.Base):
 
     def visit_For(self, node):
         modified = activity.writes(node.body) | activity.writes(node.target)
-        names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out)
+        comps = composites.of([node.target] + node.body)
+        names, nouts, inits = self._state(node, modified, node.ag_live_in | node.ag_live_out,
+                                          comps)
         deleted = sorted(deletes.deleted_names(node.body) & set(names[:nouts]))
-        fns, get_state, set_state = self._state_fns(names)
+        fns, get_state, set_state = self._state_fns(names, comps)
         loop_body, itr = self.ctx.namer.new("loop_body"), self.ctx.namer.new("itr")
         node = self.generic_visit(node)
         body = templates.replace("target = itr", target=node.target, itr=itr) + node.body

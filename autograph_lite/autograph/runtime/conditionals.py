@@ -10,7 +10,7 @@ import numpy as np
 
 from autograph_lite import control, mutation, nest
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, data, staging, trial, unset, where
+from autograph_lite.autograph.runtime import core, data, slots, staging, trial, unset, where
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
@@ -89,6 +89,8 @@ def _staged_positions(values):
 
 
 def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, deleted=()):
+    get_state, set_state, names, nouts, watch = slots.narrow(get_state, set_state, names,
+                                                             nouts, loc, "staged `if`")
     before = get_state()
     init = _lists_as_tensor_lists(before, body, orelse, get_state, set_state, names, nouts,
                                   loc)
@@ -96,7 +98,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         set_state(init)
     alive = _reachable()
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
-    traced, order = {}, []
+    traced, order, written = {}, [], {}
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
     staged_names = []
@@ -105,10 +107,15 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         # Each branch starts from its own copy of the lists and arrays: one mutated in
         # place (append, item assignment) must not carry the true branch's values into
         # the false branch's trace.
-        set_state(tuple(trial.copy_for_trial(v) for v in init))
+        given = tuple(trial.copy_for_trial(v) for v in init)
+        set_state(given)
         with staging.region(loc):
             (body if which else orelse)()
-        traced[which] = _unchanged_as_original(get_state()[:nouts], init)
+        watch.check(loc, "staged `if`")
+        after = get_state()[:nouts]
+        written[which] = {i for i, v in enumerate(after) if type(init[i]) is dict
+                          and v is given[i]}
+        traced[which] = _unchanged_as_original(after, init)
 
     def branch(which):
         def run():
@@ -141,6 +148,13 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     final = [unset.unflagged(name, v) for name, v in zip(names, final)]
+    # A dict both branches wrote into (their own copies) is, in Python, the dict from
+    # before the `if`, which other names may hold: it takes the merged items in place.
+    for i in written[True] & written[False]:
+        if final[i] is not init[i]:
+            init[i].clear()
+            init[i].update(final[i])
+            final[i] = init[i]
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop)
     final = [v.stacked() if isinstance(v, data.TensorList) and type(b) is list else v
              for v, b in zip(final, before)]
@@ -239,6 +253,9 @@ def _unchanged_as_original(values, init):
         if v is orig:
             continue
         if isinstance(orig, list) and isinstance(v, list) and _same_items(v, orig):
+            out[i] = orig
+        elif type(orig) is dict and type(v) is dict and v.keys() == orig.keys() and all(
+                v[k] is orig[k] for k in orig):
             out[i] = orig
         elif isinstance(v, np.ndarray):
             source = mutation.original(v, graph)

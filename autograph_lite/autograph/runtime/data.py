@@ -99,15 +99,15 @@ def _symbolic_key(key):
     return False
 
 
-def _global_names(code):
+def global_names(code):
     names = list(code.co_names)
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
-            names += _global_names(c)
+            names += global_names(c)
     return names
 
 
-def _converted_frames(f):
+def converted_frames(f):
     """The frames of the user's converted code from frame ``f`` outwards."""
     frames = []
     while f is not None:
@@ -122,9 +122,9 @@ def other_names(obj, name):
     closure variables and globals, and those of the converted functions that called it)
     holds the object ``obj`` now (``b = a`` of a list), quoted for a message."""
     found, mine = set(), True  # (frames up to the function whose local ``name`` is)
-    for f in _converted_frames(sys._getframe(1)):
+    for f in converted_frames(sys._getframe(1)):
         held = {k for k, v in f.f_locals.items() if v is obj and not k.startswith("ag__")}
-        held.update(k for k in _global_names(f.f_code) if f.f_globals.get(k) is obj)
+        held.update(k for k in global_names(f.f_code) if f.f_globals.get(k) is obj)
         if mine:
             mine = name not in f.f_code.co_varnames + f.f_code.co_cellvars
             held.discard(name)
@@ -139,7 +139,7 @@ def _captured(a):
     array ``a`` is (or views), or None. The converted code's own nested functions
     (loop bodies, branches) reach the function's locals as closure variables too: those
     are locals of an enclosing converted frame, not captures."""
-    frames = _converted_frames(sys._getframe(2))
+    frames = converted_frames(sys._getframe(2))
     local = set()
     for f in frames:
         local.update(f.f_code.co_varnames, f.f_code.co_cellvars)
@@ -147,7 +147,7 @@ def _captured(a):
         code = f.f_code
         # (globals its nested functions read too: `lambda: TABLE` of a staged `x if c
         # else y` has returned when its result is looked at)
-        holders = [(n, f.f_globals.get(n)) for n in _global_names(code)]
+        holders = [(n, f.f_globals.get(n)) for n in global_names(code)]
         holders += [(n, f.f_locals.get(n)) for n in code.co_freevars if n not in local]
         for n, held in holders:
             if isinstance(held, np.ndarray) and np.shares_memory(held, a):
@@ -189,7 +189,7 @@ def reachable_arrays(graph):
     answer; a wrong "made inside" would drop the loop's writes). Holding the arrays keeps
     their ids from being reused."""
     found, seen, stack = {}, set(), []
-    for f in _converted_frames(sys._getframe(1)):
+    for f in converted_frames(sys._getframe(1)):
         stack.extend(f.f_locals.values())
     while stack:
         x = stack.pop()
@@ -206,7 +206,7 @@ def reachable_arrays(graph):
             if x.dtype == object:
                 stack.extend(x.flat)
         elif isinstance(x, types.FunctionType):
-            stack.extend(c.cell_contents for c in x.__closure__ or () if _filled(c))
+            stack.extend(c.cell_contents for c in x.__closure__ or () if is_filled(c))
             stack.extend(x.__defaults__ or ())
         elif not isinstance(x, dict) or "__builtins__" not in x:  # (a module's globals)
             stack.extend(gc.get_referents(x))
@@ -217,7 +217,7 @@ _OPAQUE = (type(None), bool, int, float, complex, str, bytes, type, types.Module
            types.CodeType, types.BuiltinFunctionType, np.generic, np.dtype)
 
 
-def _filled(cell):
+def is_filled(cell):
     try:
         cell.cell_contents
     except ValueError:

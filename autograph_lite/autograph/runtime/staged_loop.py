@@ -13,8 +13,8 @@ import numpy as np
 
 from autograph_lite import control, mutation
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, logical, staging, trial, unset,
-                                              where)
+from autograph_lite.autograph.runtime import (core, data, logical, slots, staging, trial,
+                                              unset, where)
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -61,6 +61,8 @@ def _check_body(names, before, after, weak, loc):
 
 def run(test, body, get_state, set_state, names, nouts, opts, loc):
     """Stages `while test(): body()` over the current state."""
+    get_state, set_state, names, nouts, watch = slots.narrow(get_state, set_state, names,
+                                                             nouts, loc)
     init = tuple(get_state())
     rest = init[nouts:]
     names = names[:nouts]
@@ -73,7 +75,7 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     deleted = opts.get("deleted", ())
     flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted]
     final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
-                   carried, flags)[:nouts]
+                   carried, flags, watch)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
     final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
     set_state(final + rest)
@@ -90,7 +92,8 @@ def _is_set_before(value):
     return np.bool_(not unset.is_unset_kind(value))
 
 
-def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags):
+def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags,
+           watch):
     """Stages the loop; returns the state after it. `flags`: positions carried with a flag
     saying whether the variable is set (the flags are extra loop variables)."""
     nouts = len(names)
@@ -100,6 +103,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags]
     weak = [_is_weak(init[k]) for k in carried] + [False] * len(flags)
     slot = {k: i for i, k in enumerate(carried)}
+    in_place = set()
 
     def full(vs):
         state = list(values)
@@ -117,7 +121,11 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         set_state(full(vs))
         with staging.region(loc):
             body()
+        watch.check(loc, "staged loop")
         state = get_state()
+        for k in carried:  # a dict the body wrote in place (not one it made): see below
+            if type(init[k]) is dict and state[k] is vs[slot[k]]:
+                in_place.add(k)
         # an array of trace time from before the loop, handed back: the buffer it is
         out = data.leaving_region([state[k] for k in carried],
                                   [names[k] for k in carried], _loop_reachable())
@@ -134,4 +142,12 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         final = control.while_loop(cond, loop_body, tuple(values_c),
                                           maximum_iterations=opts.get("maximum_iterations"),
                                           loop_var_names=names_c)
-    return full(final)  # the flagged variables are MaybeUnset now
+    out = list(full(final))  # (the flagged variables are MaybeUnset now)
+    # A dict carried as a structure comes out of the loop as a new dict; one the body
+    # only wrote into (`d[key] += v`) is the dict from before the loop in Python, which
+    # other names may hold (`e = d`): it takes the new items in place.
+    for k in in_place:
+        init[k].clear()
+        init[k].update(out[k])
+        out[k] = init[k]
+    return tuple(out)

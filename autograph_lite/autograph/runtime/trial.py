@@ -116,6 +116,8 @@ def copy_for_trial(v):
     """A loop or branch state value a trial trace may mutate without touching the real one."""
     if isinstance(v, list):
         return list(v)
+    if type(v) is dict:  # (written in place by item: conditionals.py writes it back)
+        return dict(v)
     if isinstance(v, np.ndarray):
         # a write at trace time mutates a NumPy array: keep the real one intact. While
         # tracing, the copy stands for the original (a write inside a staged region makes

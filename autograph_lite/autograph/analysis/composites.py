@@ -1,0 +1,153 @@
+"""The composite targets a block writes: `d['s'] = v`, `s.v += v`, `self.stats['n'] += 1`.
+
+A staged `if` or loop carries the names its blocks assign (control_flow.py). A write into
+an item of a dict or list, or into an attribute of an object, changes no name: the object
+is changed in place, so both branches of a staged `if` would see the first branch's write,
+and a loop would keep only its trace's value. AutoGraph (TensorFlow's too) carries such a
+target as a state variable of its own, a *composite*: read before the statement and
+between branches, written back into the same object (runtime/slots.py), so every name that
+holds the object sees the change, as in Python.
+
+A composite is `base.attr` or `base[key]` with `base` a dotted name (`d`, `self.stats`)
+and `key` a literal int or str. The subscripts converter has already rewritten
+`d[k] = v` on a local name into `d = ag__.setitem(d, k, v, ...)` and other targets into
+`ag__.setitem_held(base, k, v, ...)`; those are read back here. A base the block rebinds
+(`d = {...}`, `self.stats = {}`) gives no composite: which object is written then depends
+on the path. What is not a composite (a computed key, a write by a helper) is checked at
+run time instead (slots.watch): the runtime refuses a change it cannot carry.
+"""
+
+import gast
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_SETITEM = ("setitem", "setitem_held")
+
+
+def _dotted(node):
+    """The text of a dotted name (`d`, `self.stats`), or None."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name):
+        return None
+    return ".".join([node.id] + parts[::-1])
+
+
+def _key(node):
+    if (isinstance(node, gast.Constant) and type(node.value) in (int, str)):
+        return node.value
+    return None
+
+
+def _setitem_call(node):
+    """(base node, key) of an `ag__.setitem(...)`/`ag__.setitem_held(...)` call."""
+    if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and node.func.attr in _SETITEM and isinstance(node.func.value, gast.Name)
+            and node.func.value.id == "ag__" and len(node.args) >= 3):
+        return None
+    return node.args[0], node.args[1]
+
+
+class Composite:
+    """`base.key` (kind "attr") or `base[key]` (kind "item"); `name` is how it is written."""
+    __slots__ = ("base", "kind", "key", "name")
+
+    def __init__(self, base, kind, key):
+        self.base, self.kind, self.key = base, kind, key
+        self.name = f"{base}.{key}" if kind == "attr" else f"{base}[{key!r}]"
+
+
+class _Collector(gast.NodeVisitor):
+    def __init__(self):
+        self.found = {}        # name -> Composite
+        self.rebound = set()   # dotted names the block assigns otherwise
+
+    def _target(self, t):
+        if isinstance(t, (gast.Tuple, gast.List)):
+            for e in t.elts:
+                self._target(e)
+        elif isinstance(t, gast.Starred):
+            self._target(t.value)
+        elif isinstance(t, gast.Attribute):
+            base = _dotted(t.value)
+            if base is not None:
+                self._add(Composite(base, "attr", t.attr))
+            whole = _dotted(t)
+            if whole is not None:
+                self.rebound.add(whole)
+        elif isinstance(t, gast.Name):
+            self.rebound.add(t.id)
+
+    def _add(self, c):
+        self.found.setdefault(c.name, c)
+
+    def _item(self, call):
+        base, key = call
+        text, k = _dotted(base), _key(key)
+        if text is not None and k is not None:
+            self._add(Composite(text, "item", k))
+
+    def visit_Assign(self, node):
+        call = _setitem_call(node.value)
+        if (call is not None and len(node.targets) == 1 and isinstance(node.targets[0], gast.Name)
+                and isinstance(call[0], gast.Name) and call[0].id == node.targets[0].id):
+            self._item(call)  # `d = ag__.setitem(d, k, v)`: d written in place, not rebound
+        else:
+            for t in node.targets:
+                self._target(t)
+        self.visit(node.value)
+
+    def visit_AugAssign(self, node):
+        self._target(node.target)
+        self.visit(node.value)
+
+    def visit_AnnAssign(self, node):
+        self._target(node.target)
+        if node.value is not None:
+            self.visit(node.value)
+
+    def visit_Call(self, node):
+        call = _setitem_call(node)
+        if call is not None and node.func.attr == "setitem_held":
+            self._item(call)
+        self.generic_visit(node)
+
+    def visit_For(self, node):
+        self._target(node.target)
+        for part in node.body + node.orelse:
+            self.visit(part)
+        self.visit(node.iter)
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, (gast.Store, gast.Del)):
+            self.rebound.add(node.id)
+
+    def generic_visit(self, node):
+        if isinstance(node, _SCOPES):
+            if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+                self.rebound.add(node.name)
+            return
+        super().generic_visit(node)
+
+
+def _rebinds(rebound, base):
+    """Whether a dotted name the block rebinds is `base` or a prefix of it."""
+    parts = base.split(".")
+    return any(".".join(parts[:k]) in rebound for k in range(1, len(parts) + 1))
+
+
+def of(nodes):
+    """The composites a list of statements writes, in first-write order, leaving out those
+    whose base the statements rebind."""
+    c = _Collector()
+    for n in nodes:
+        c.visit(n)
+    return [x for x in c.found.values() if not _rebinds(c.rebound, x.base)]
+
+
+def source(c):
+    """(thunk, kind, key) as source text: the arguments of ag__.get_slot/set_slot."""
+    return f"lambda: {c.base}", repr(c.kind), repr(c.key)
+

@@ -1,0 +1,236 @@
+"""Composite state: `d['s']`, `s.v`, `self.stats['n']` carried through staged ifs and loops.
+
+The converter lists the composites a block writes (analysis/composites.py) beside the
+names it assigns; `get_slot`/`set_slot` read and write each through the object that holds
+it, so a staged `if` starts both branches from the value before it and writes the merged
+value back into the same object, and a staged loop carries it as a loop variable: every
+name and container that holds the object sees the change, as in Python (a dict handed to
+the `if` as `d` and read afterwards as `e = d` included).
+
+A composite whose base is not a dict, a list or a plain object (a NumPy array `out[0] =
+v`, a tensor) is not one: the array machinery (mutation.py) carries those writes, and
+`narrow` drops the position. So does the base itself when it is such a container: the
+converter rebinds `d = ag__.setitem(d, ...)`, but the object stays the same, and carrying
+it as a structure would merge it into a new dict that no other name holds.
+"""
+
+import contextlib
+import sys
+import types
+
+import numpy as np
+
+from autograph_lite.autograph.runtime import core, data
+from autograph_lite.autograph.runtime.unset import Undefined
+
+
+class _NotASlot:
+    def __repr__(self):
+        return "<not a composite>"
+
+
+NOT_A_SLOT = _NotASlot()
+_recording = []  # sets of (id of the dict or list, key) the composites being read stand for
+_NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
+                types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
+
+
+def holds_slots(base, kind):
+    """Whether `base[key]` (kind "item") or `base.key` ("attr") is state of its own."""
+    if kind == "item":
+        return isinstance(base, dict) or type(base) is list
+    return (hasattr(base, "__dict__") and not isinstance(base, _NOT_OBJECTS)
+            and not core.is_tensor(base))
+
+
+def get_slot(base, kind, key, name):
+    """The value of the composite `name`: Undefined when the object has no such item or
+    attribute yet (or its base is unset), NOT_A_SLOT when the base is no container."""
+    try:
+        obj = base()
+    except (NameError, AttributeError, KeyError, IndexError, TypeError):
+        return Undefined(name)   # (an unset base: the name reads as unset)
+    if isinstance(obj, Undefined):
+        return Undefined(name)
+    if not holds_slots(obj, kind):
+        return NOT_A_SLOT
+    if _recording:
+        _recording[-1].add((id(vars(obj)) if kind == "attr" else id(obj), key))
+    if kind == "attr":
+        return getattr(obj, key) if hasattr(obj, key) else Undefined(name)
+    if isinstance(obj, dict):
+        return obj[key] if key in obj else Undefined(name)
+    return obj[key] if isinstance(key, int) and -len(obj) <= key < len(obj) else Undefined(name)
+
+
+def set_slot(base, kind, key, value):
+    """Writes `value` into the composite (in place); Undefined removes it again."""
+    if value is NOT_A_SLOT:
+        return
+    if isinstance(value, Undefined):
+        try:
+            obj = base()
+        except (NameError, AttributeError, KeyError, IndexError, TypeError):
+            return
+        if kind == "attr" and holds_slots(obj, kind) and key in vars(obj):
+            delattr(obj, key)
+        elif isinstance(obj, dict):
+            obj.pop(key, None)
+        return
+    obj = base()
+    if kind == "attr":
+        setattr(obj, key, value)
+    else:
+        obj[key] = value
+
+
+def base_of(name):
+    """The base of a composite's name (`d` of `d['s']`, `self.stats` of `self.stats.n`);
+    None for a plain name."""
+    if "[" in name:
+        return name[:name.index("[")]
+    if "." in name:
+        return name.rsplit(".", 1)[0]
+    return None
+
+
+def _is_holder(v):
+    return holds_slots(v, "item") or holds_slots(v, "attr")
+
+
+def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
+    """(get_state, set_state, names, nouts) without the positions that are no state: a
+    composite on something that is not a container, a container that composites stand
+    for (the base, or another name for the same object), and a second name of a dict
+    another position carries: each passed through as that object (a trace that rebinds
+    such a name to another object is refused, since a staged `if` or loop carries items,
+    not a choice between objects). In a staged loop (`what`) a
+    composite with no value before it is an error: the loop may run zero times."""
+    with _covered() as covered:
+        init = get_state()
+    watch = Watch(covered)
+    bases = {base_of(n) for n in names[:nouts]} - {None}
+    shared = {id(v) for name, v in zip(names, init) if name in bases and _is_holder(v)}
+    keep, through, dicts = [], {}, {}
+    for i, (name, v) in enumerate(zip(names, init)):
+        if v is NOT_A_SLOT:
+            continue
+        if id(v) in shared and _is_holder(v):
+            through[i] = None  # (the object itself: its composites are the state)
+            continue
+        if type(v) is dict and id(v) in dicts:
+            through[i] = dicts[id(v)]  # (a second name of a dict: the first one's value)
+            continue
+        if type(v) is dict:
+            dicts[id(v)] = i
+        if what == "staged loop" and i < nouts and base_of(name) and isinstance(v, Undefined):
+            raise ValueError(f"'{name}' is set in the {what} at {loc} but has no value "
+                             f"before it (the loop may run zero times); give it a value "
+                             f"before the loop")
+        keep.append(i)
+    if len(keep) == len(names):
+        return get_state, set_state, names, nouts, watch
+
+    def get():
+        state = get_state()
+        for i, j in through.items():
+            if state[i] is not (init[i] if j is None else state[j]):
+                raise NotImplementedError(
+                    f"'{names[i]}' is rebound in the {what} at {loc} while its "
+                    f"{type(init[i]).__name__} is written in place there; a staged `if` "
+                    f"or loop carries the items and attributes it writes, not a choice "
+                    f"between two objects: write into one object, or rebind the name "
+                    f"before the {what.split()[-1]}")
+        return tuple(state[i] for i in keep)
+
+    def set_(values):
+        state = list(init)
+        for i, v in zip(keep, values):
+            state[i] = v
+        for i, j in through.items():
+            if j is not None:
+                state[i] = state[j]
+        set_state(tuple(state))
+
+    return (get, set_, tuple(names[i] for i in keep), sum(1 for i in keep if i < nouts),
+            watch)
+
+
+@contextlib.contextmanager
+def _covered():
+    _recording.append(set())
+    try:
+        yield _recording[-1]
+    finally:
+        _recording.pop()
+
+
+_SCAN_LIMIT = 20000  # items: past this a region's Python containers are not checked
+_FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")
+
+
+def _is_users(x):
+    """A plain object of the user's own class (its attributes are looked at)."""
+    return (hasattr(x, "__dict__") and not isinstance(x, _NOT_OBJECTS)
+            and type(x).__module__.split(".")[0] not in _FOREIGN)
+
+
+class Watch:
+    """The dicts, lists and objects' attributes the user's converted code can reach when a
+    staged branch or loop body begins (its frames' locals and the globals they name, and
+    what those hold), with their items then. A trace of the body that changes one of them
+    otherwise than through the composites the state carries (`covered`) changed a Python
+    object on one path, or once for every trip, which the compiled code cannot do on the
+    paths it takes: `check` refuses it (a helper writing `d[k] = v`, a computed key)."""
+
+    def __init__(self, covered):
+        self.covered = covered
+        self.seen = self._scan()
+
+    @staticmethod
+    def _scan():
+        found, seen, count, stack = {}, set(), 0, []
+        for f in data.converted_frames(sys._getframe(2)):
+            stack.extend((v, k) for k, v in f.f_locals.items() if not k.startswith("ag__"))
+            stack.extend((f.f_globals[k], k) for k in data.global_names(f.f_code)
+                         if k in f.f_globals)
+        while stack:
+            x, path = stack.pop()
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
+            if type(x) is dict or type(x) is list:
+                items = list(x.items() if type(x) is dict else enumerate(x))
+                found[id(x)] = (x, path, dict(items))
+                stack.extend((v, f"{path}[{k!r}]") for k, v in items)
+            elif type(x) is tuple:
+                stack.extend((v, f"{path}[{k}]") for k, v in enumerate(x))
+            elif isinstance(x, types.FunctionType):
+                cells = zip(x.__code__.co_freevars, x.__closure__ or ())
+                stack.extend((c.cell_contents, n) for n, c in cells if data.is_filled(c))
+            elif _is_users(x):
+                attrs = vars(x)
+                found[id(attrs)] = (attrs, path + ".", dict(attrs))
+                stack.extend((v, f"{path}.{k}") for k, v in attrs.items())
+            count += 1
+            if count > _SCAN_LIMIT:
+                return {}
+        return found
+
+    def check(self, loc, what):
+        for key, (c, path, before) in self.seen.items():
+            now = dict(c.items() if type(c) is dict else enumerate(c))
+            changed = [k for k in set(before) | set(now)
+                       if (key, k) not in self.covered
+                       and (k not in before or k not in now or before[k] is not now[k])]
+            if changed:
+                k = sorted(changed, key=repr)[0]
+                slot = f"{path}{k}" if path.endswith(".") else f"{path}[{k!r}]"
+                raise NotImplementedError(
+                    f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
+                    f"carry it (inside a called function, by a computed key, or by a "
+                    f"method such as .append/.update on an item or attribute); the change "
+                    f"would happen on every path, or once for all trips: write it in the "
+                    f"branch or loop itself as `name[constant] = ...` or `name.attr = "
+                    f"...`, or keep the value in a variable")
+
