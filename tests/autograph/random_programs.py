@@ -27,6 +27,13 @@ array arguments `u` (written into) and `q` (aliased), and
   `_halve(u)`), writes into the argument `u` (the caller must see them, SPEC §3);
 - a NumPy array made at trace time (`t0 = np.arange(4) * 0.25`) indexed, and written, with
   tensors (`t0[n % 4]`, SPEC §1).
+Grammar "containers" (session 27) is "arrays" plus Python containers written inside staged
+branches and loops (runtime/slots.py): a dict `st` (also held as `al`) written by constant
+and computed keys (`st["s"] += ...`, `st[key] = ...`, `al["s"] = ...`) and by a helper it
+is passed to (`_put(st, v)`), a list item `hold[0]` and an attribute `ob.t`, all read in
+conditions and expressions and returned (through `al` too: the write must reach every
+name). Its seeds name programs of their own; "arrays" draws what it drew before.
+
 Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
 semantics: the array the function owns (`r0`) and the argument `u` are written, and never
 conditionally aliased; `r1` may be `q` on some paths, and is never written in place.
@@ -78,7 +85,7 @@ N_FLOAT = 2          # f0..f1
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
-GRAMMARS = ("scalars", "arrays", "numpy")  # (numpy: numpy_programs.py)
+GRAMMARS = ("scalars", "arrays", "numpy", "containers")  # (numpy: numpy_programs.py)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
 # one a difference needs).
 FEATURES = {
@@ -98,6 +105,16 @@ FEATURES = {
     "view_reads": "wv = r0.reshape(2, 2) (or np.ravel(u), t0[1:], ...); the array or the "
                   "view written, then the view read: writes seen both ways",
 }
+
+CONTAINER_HELPERS = '''
+
+class _Holder:
+    pass
+
+
+def _put(d, v):
+    d["s"] = v           # a helper writing the dict it was passed
+'''
 
 HELPERS = f'''
 
@@ -119,7 +136,8 @@ class Generator:
         assert grammar in GRAMMARS, grammar
         assert set(without) <= set(FEATURES), set(without) - set(FEATURES)
         self.rng = rng
-        self.arrays = grammar == "arrays"
+        self.arrays = grammar in ("arrays", "containers")
+        self.containers = grammar == "containers"
         self.features = set(FEATURES) - set(without)
         self.lines = []
         self.loop_id = 0
@@ -131,6 +149,8 @@ class Generator:
 
     def int_atom(self, scope):
         r = self.rng
+        if self.containers and r.random() < 0.08:
+            return 'st["k"]'
         if self.arrays and r.random() < 0.08:
             return f"np.sum({self.array_name(r)} > {r.choice(['x', 'f0', 'f1', '0.5'])})"
         choice = r.random()
@@ -169,6 +189,8 @@ class Generator:
     def float_atom(self, scope):
         """(text, is_float): an int atom is allowed where the other operand is a float."""
         r = self.rng
+        if self.containers and r.random() < 0.15:
+            return r.choice(['st["s"]', "ob.t", "hold[0]", 'al["s"]']), True
         if self.arrays and r.random() < 0.2:
             return self.array_float_atom(scope), True
         choice = r.random()
@@ -283,6 +305,7 @@ class Generator:
         ints = ", ".join(self.int_expr(scope, 1) for _ in range(N_INT))
         floats = ", ".join(self.float_expr(scope, 1) for _ in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
+        tail += ', al["s"], st["k"], ob.t, hold[0]' if self.containers else ""
         return f"({ints}, {floats}{tail}{', out' if self.has_out else ''})"
 
     def return_stmt(self, scope):
@@ -290,6 +313,9 @@ class Generator:
 
     def assign(self, indent, scope):
         r = self.rng
+        if self.containers and r.random() < 0.3:
+            self.container_statement(indent, scope)
+            return
         if self.arrays and r.random() < 0.4:
             self.array_statement(indent, scope)
             return
@@ -328,6 +354,20 @@ class Generator:
                 index = "0"   # a Python index (and maybe value): NumPy's in-place write
             value = self.float_expr(scope, 1) if r.random() < 0.7 else repr(r.choice([0.5, -2.0]))
             self.emit(indent, f"out[{index}] {r.choice(['=', '+='])} {value}")
+
+    def container_statement(self, indent, scope):
+        """The "containers" grammar: items of a dict (`st`, also seen as `al`) and of a list
+        (`hold`) and an attribute (`ob.t`) written by constant and computed keys and by a
+        helper, in branches and loops; float items stay float, the int item int64-safe."""
+        r = self.rng
+        value = self.float_expr(scope, 1)
+
+        def write(target):  # (in a loop: damped, as the float variables are)
+            return f"{target} = {target} * 0.5 + {value}" if scope["in_loop"] else r.choice(
+                [f"{target} = {value}", f"{target} += {value}"])
+        self.emit(indent, r.choice(
+            [write(t) for t in ('st["s"]', 'al["s"]', "st[key]", "ob.t", "hold[0]")]
+            + [f'st["k"] = ({self.int_expr(scope, 1)}) % {MOD}', f"_put(st, {value})"]))
 
     def writable(self):
         """The arrays statements may write into: the owned r0, the argument u, the array t0
@@ -536,6 +576,8 @@ class Generator:
         self.emit(0, "import numpy as np")
         if self.arrays:
             self.lines.extend(HELPERS.splitlines())
+        if self.containers:
+            self.lines.extend(CONTAINER_HELPERS.splitlines())
         self.emit(0, "")
         self.emit(0, "")
         self.emit(0, f"def generated(a, b, n, x{', u, q' if self.arrays else ''}):")
@@ -552,6 +594,13 @@ class Generator:
             self.emit(1, "r1 = q" if "alias_arg" in self.features else "r1 = q + 0.0")
             self.emit(1, f"t0 = np.arange({L}) * 0.25  # a NumPy array made at trace time"
                       if trace_time else f"t0 = np.arange({L}) * 0.25 + x * 0.0")
+        if self.containers:
+            self.emit(1, 'st = {"s": 0.25, "k": 1}')
+            self.emit(1, "al = st")
+            self.emit(1, 'key = "s"')
+            self.emit(1, "ob = _Holder()")
+            self.emit(1, "ob.t = x * 0.5")
+            self.emit(1, "hold = [0.5, x]")
         if self.has_out:
             self.emit(1, "out = np.zeros(n + 1)")
         scope = dict(depth=0, in_loop=False, loop_vars=[], range_n_vars=[])
@@ -565,6 +614,7 @@ class Generator:
         ints = ", ".join(f"v{k}" for k in range(N_INT))
         floats = ", ".join(f"f{k}" for k in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
+        tail += ', al["s"], st["k"], ob.t, hold[0]' if self.containers else ""
         self.emit(1, f"return ({ints}, {floats}{tail}{', out' if self.has_out else ''})")
         return "\n".join(self.lines) + "\n"
 
@@ -596,7 +646,7 @@ def arguments(seed, grammar="scalars", count=5):
     fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
     calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
                       rng.randint(-16, 16) / 4) for _ in range(count - len(fixed))]
-    if grammar == "arrays":
+    if grammar in ("arrays", "containers"):
         calls = [c + tuple(np.array([rng.randint(-16, 16) / 4 for _ in range(L)])
                            for _ in range(2)) for c in calls]
     return calls

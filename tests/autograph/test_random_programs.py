@@ -70,6 +70,9 @@ SAMPLE = [
     *_cases("numpy", (), "cpu", (3418,)),
     # wrong on both (a branch's copy of one array taken for another of equal values)
     *_cases("numpy", (), "interpreter", (3449,)),
+    # session 27: dict/list items and attributes written in staged regions (composites)
+    *_cases("containers", (), "interpreter", range(8)),
+    *_cases("containers", (), "cpu", (0, 3)),
 ]
 
 
@@ -107,6 +110,8 @@ def test_generator_is_deterministic_and_varied():
         "numpy": ("for i", "for e", "while w", "break", "continue", "return ", " @ ",
                   "u[", "+= ", "*= ", "np.where(", ", 0, -1)", "np.sum(", " if ", "elif ",
                   "np.arange(", "b0 = "),
+        "containers": ('st["s"] = ', 'al["s"]', "st[key]", "ob.t = ", "hold[0] = ",
+                       'st["k"] = ', "_put(st, ", "ob.t * 0.5 + "),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)

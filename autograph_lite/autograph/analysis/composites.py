@@ -13,8 +13,10 @@ and `key` a literal int or str. The subscripts converter has already rewritten
 `d[k] = v` on a local name into `d = ag__.setitem(d, k, v, ...)` and other targets into
 `ag__.setitem_held(base, k, v, ...)`; those are read back here. A base the block rebinds
 (`d = {...}`, `self.stats = {}`) gives no composite: which object is written then depends
-on the path. What is not a composite (a computed key, a write by a helper) is checked at
-run time instead (slots.watch): the runtime refuses a change it cannot carry.
+on the path; nor does one the block writes by a computed key (`d[k] = v`): a dict is then
+carried as a whole, by the name (runtime/slots.py `narrow`). A write the state does not
+carry (a helper writing a dict held in a list) is found at run time (`slots.Watch`) and
+refused.
 """
 
 import gast
@@ -88,6 +90,8 @@ class _Collector(gast.NodeVisitor):
         text, k = _dotted(base), _key(key)
         if text is not None and k is not None:
             self._add(Composite(text, "item", k))
+        elif text is not None:  # a computed key: the container is carried as a whole
+            self.rebound.add(text)
 
     def visit_Assign(self, node):
         call = _setitem_call(node.value)

@@ -30,7 +30,9 @@ class _NotASlot:
 
 
 NOT_A_SLOT = _NotASlot()
-_recording = []  # sets of (id of the dict or list, key) the composites being read stand for
+# per narrow(): the composites read, in order: (id of the dict holding the item, key, id
+# of the object) or (None, None, None) when it is no item or attribute of a container
+_recording = []
 _NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
                 types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
 
@@ -49,13 +51,13 @@ def get_slot(base, kind, key, name):
     try:
         obj = base()
     except (NameError, AttributeError, KeyError, IndexError, TypeError):
-        return Undefined(name)   # (an unset base: the name reads as unset)
-    if isinstance(obj, Undefined):
-        return Undefined(name)
-    if not holds_slots(obj, kind):
-        return NOT_A_SLOT
+        obj = Undefined(name)    # (an unset base: the name reads as unset)
+    if isinstance(obj, Undefined) or not holds_slots(obj, kind):
+        if _recording:
+            _recording[-1].append((None, None, None))
+        return Undefined(name) if isinstance(obj, Undefined) else NOT_A_SLOT
     if _recording:
-        _recording[-1].add((id(vars(obj)) if kind == "attr" else id(obj), key))
+        _recording[-1].append((id(vars(obj)) if kind == "attr" else id(obj), key, id(obj)))
     if kind == "attr":
         return getattr(obj, key) if hasattr(obj, key) else Undefined(name)
     if isinstance(obj, dict):
@@ -99,31 +101,37 @@ def _is_holder(v):
 
 
 def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
-    """(get_state, set_state, names, nouts) without the positions that are no state: a
-    composite on something that is not a container, a container that composites stand
-    for (the base, or another name for the same object), and a second name of a dict
-    another position carries: each passed through as that object (a trace that rebinds
-    such a name to another object is refused, since a staged `if` or loop carries items,
-    not a choice between objects). In a staged loop (`what`) a
-    composite with no value before it is an error: the loop may run zero times."""
-    with _covered() as covered:
+    """(get_state, set_state, names, nouts) without the positions that are no state, each
+    passed through as the object it holds (a trace that rebinds such a name to another
+    object is refused: a staged `if` or loop carries items, not a choice between objects):
+    - a composite on something that is not a container;
+    - a dict some plain name of the state carries as a whole (`d[key] = v`, `fill(d)`:
+      copied per branch, written back, conditionals.py and staged_loop.py): its other
+      names, and its composites, which that carries too;
+    - otherwise a container that composites stand for (the base, another name of it).
+    In a staged loop (`what`) a composite with no value before it is an error: the loop
+    may run zero times."""
+    with _covered() as reads:
         init = get_state()
-    watch = Watch(covered)
+    composite = [i for i, n in enumerate(names) if base_of(n)]
+    base_obj = {i: reads[k][2] for k, i in enumerate(composite)}
     bases = {base_of(n) for n in names[:nouts]} - {None}
-    shared = {id(v) for name, v in zip(names, init) if name in bases and _is_holder(v)}
-    keep, through, dicts = [], {}, {}
+    carriers = {}
     for i, (name, v) in enumerate(zip(names, init)):
-        if v is NOT_A_SLOT:
+        if type(v) is dict and name not in bases and i not in base_obj:
+            carriers.setdefault(id(v), i)
+    shared = {id(v) for name, v in zip(names, init) if name in bases and _is_holder(v)}
+    carried = {(r[0], r[1]) for i, r in zip(composite, reads) if r[2] not in carriers}
+    watch = Watch(carried)
+    keep, through = [], {}
+    for i, (name, v) in enumerate(zip(names, init)):
+        if v is NOT_A_SLOT or base_obj.get(i) in carriers:
             continue
-        if id(v) in shared and _is_holder(v):
-            through[i] = None  # (the object itself: its composites are the state)
+        carrier = carriers.get(id(v))
+        if _is_holder(v) and (carrier not in (None, i) or (carrier is None and id(v) in shared)):
+            through[i] = carrier  # (None: the object itself)
             continue
-        if type(v) is dict and id(v) in dicts:
-            through[i] = dicts[id(v)]  # (a second name of a dict: the first one's value)
-            continue
-        if type(v) is dict:
-            dicts[id(v)] = i
-        if what == "staged loop" and i < nouts and base_of(name) and isinstance(v, Undefined):
+        if what == "staged loop" and i < nouts and i in base_obj and isinstance(v, Undefined):
             raise ValueError(f"'{name}' is set in the {what} at {loc} but has no value "
                              f"before it (the loop may run zero times); give it a value "
                              f"before the loop")
@@ -135,16 +143,20 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
         state = get_state()
         for i, j in through.items():
             if state[i] is not (init[i] if j is None else state[j]):
+                who = f"'{names[i]}'" if j is None else f"'{names[j]}' or '{names[i]}'"
                 raise NotImplementedError(
-                    f"'{names[i]}' is rebound in the {what} at {loc} while its "
+                    f"{who} is rebound in the {what} at {loc} while its "
                     f"{type(init[i]).__name__} is written in place there; a staged `if` "
                     f"or loop carries the items and attributes it writes, not a choice "
                     f"between two objects: write into one object, or rebind the name "
                     f"before the {what.split()[-1]}")
         return tuple(state[i] for i in keep)
 
+    # (a composite carried inside its dict is not written on its own: set_slot skips it)
+    rest = [NOT_A_SLOT if i in base_obj else v for i, v in enumerate(init)]
+
     def set_(values):
-        state = list(init)
+        state = list(rest)
         for i, v in zip(keep, values):
             state[i] = v
         for i, j in through.items():
@@ -158,7 +170,7 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
 
 @contextlib.contextmanager
 def _covered():
-    _recording.append(set())
+    _recording.append([])
     try:
         yield _recording[-1]
     finally:
