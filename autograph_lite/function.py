@@ -461,6 +461,7 @@ class Function:
             call = self._unbind(sym_args)
             result = fn(*call, **getattr(call, "kwargs", {}))
             self._check_containers_kept(args, sym_args, sym)
+            self._check_nothing_stored(fn, args, sym)
             out_leaves = nest.flatten(result)
             template = []
             for r in out_leaves:
@@ -559,6 +560,34 @@ class Function:
                         f"the new value instead, or pass the values as NumPy arrays, which "
                         f"it writes into as NumPy does")
             k += n
+
+    def _check_nothing_stored(self, fn, args, sym):
+        """A traced value the trace left in an object that outlives it (an attribute of an
+        argument or of `self`, an item of a global dict: `self.t += v`): the compiled
+        function would not change the object on each call, as Python does, and the value
+        means nothing outside the trace."""
+        from .autograph.runtime import data, slots
+        if getattr(self.python_function, "__module__", "").startswith("autograph_lite."):
+            return  # (the gradients' own traces keep what they trace in their closures)
+        names = self._leaf_names(args)
+        roots = [(x, names[i] or "an argument") for i, x in enumerate(sym)
+                 if not isinstance(x, Tensor) and not is_tensor_value(x)]
+        for f in (self.python_function, fn):
+            if getattr(f, "__self__", None) is not None:
+                roots.append((f.__self__, "self"))
+            code = getattr(f, "__code__", None)
+            if code is not None:
+                roots += [(f.__globals__[k], k) for k in data.global_names(code)
+                          if k in f.__globals__]
+                roots += [(c.cell_contents, n) for n, c in
+                          zip(code.co_freevars, f.__closure__ or ()) if data.is_filled(c)]
+        path = slots.stored_tensor(roots)
+        if path is not None:
+            raise TypeError(
+                f"{self._name} stores a traced value in '{path}', which outlives the call "
+                f"(an object of an argument, a global or a closure); the compiled function "
+                f"cannot change it on each call as Python would: keep the value in an "
+                f"ag.Variable (`v.assign_add(...)`), or return it")
 
     def _leaf_names(self, args):
         names = []

@@ -221,3 +221,44 @@ def test_a_function_writing_into_its_container_argument_is_refused(fn, arg, kind
 
 def test_a_container_argument_read_only_agrees():
     agree(reads_dict_argument, {"s": np.float64(1.5), "t": np.float64(-2.0)}, 0.5)
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+        self.calls = 0
+
+    def advance(self, a):
+        for v in a:
+            if v > 0.4:
+                self.t += v
+        return self.t * 2.0
+
+    def count(self, a):
+        self.calls = 1          # a Python value: a side effect of the trace (SPEC §2)
+        return a * 2.0
+
+
+LAST = {}
+
+
+def remembers_in_a_global(a, x):
+    LAST["value"] = a * x
+    return x
+
+
+def test_a_traced_value_left_in_an_object_that_outlives_the_call_is_refused():
+    # Python changes clock.t on every call; the compiled function could not, and the
+    # value means nothing outside the trace
+    clock = Clock()
+    with pytest.raises(TypeError, match=r"advance stores a traced value in 'self.t', which "
+                                        r"outlives the call"):
+        ag.defun(clock.advance, backend="interpreter")(X)
+    with pytest.raises(TypeError, match=r"stores a traced value in 'LAST\['value'\]'"):
+        ag.defun(remembers_in_a_global, backend="interpreter")(X, 0.5)
+
+
+def test_a_python_value_left_in_an_object_is_a_side_effect_of_the_trace():
+    clock = Clock()
+    np.testing.assert_array_equal(ag.defun(clock.count, backend="interpreter")(X), X * 2.0)
+    assert clock.calls == 1

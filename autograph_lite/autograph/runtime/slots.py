@@ -201,37 +201,24 @@ class Watch:
 
     @staticmethod
     def _scan():
-        found, seen, count, stack = {}, set(), 0, []
+        roots = []
         for f in data.converted_frames(sys._getframe(2)):
-            stack.extend((v, k) for k, v in f.f_locals.items() if not k.startswith("ag__"))
-            stack.extend((f.f_globals[k], k) for k in data.global_names(f.f_code)
-                         if k in f.f_globals)
-        while stack:
-            x, path = stack.pop()
-            if id(x) in seen:
-                continue
-            seen.add(id(x))
+            roots += [(v, k) for k, v in f.f_locals.items() if not k.startswith("ag__")]
+            roots += [(f.f_globals[k], k) for k in data.global_names(f.f_code)
+                      if k in f.f_globals]
+        found = {}
+        for x, path in _reach(roots, functions=True):
+            if x is None:
+                return {}  # (too much to look at: not checked)
             if type(x) is dict or type(x) is list:
-                items = list(x.items() if type(x) is dict else enumerate(x))
-                found[id(x)] = (x, path, dict(items))
-                stack.extend((v, f"{path}[{k!r}]") for k, v in items)
-            elif type(x) is tuple:
-                stack.extend((v, f"{path}[{k}]") for k, v in enumerate(x))
-            elif isinstance(x, types.FunctionType):
-                cells = zip(x.__code__.co_freevars, x.__closure__ or ())
-                stack.extend((c.cell_contents, n) for n, c in cells if data.is_filled(c))
+                found[id(x)] = (x, path, dict(_items(x)))
             elif _is_users(x):
-                attrs = vars(x)
-                found[id(attrs)] = (attrs, path + ".", dict(attrs))
-                stack.extend((v, f"{path}.{k}") for k, v in attrs.items())
-            count += 1
-            if count > _SCAN_LIMIT:
-                return {}
+                found[id(vars(x))] = (vars(x), path + ".", dict(vars(x)))
         return found
 
     def check(self, loc, what):
         for key, (c, path, before) in self.seen.items():
-            now = dict(c.items() if type(c) is dict else enumerate(c))
+            now = dict(_items(c))
             changed = [k for k in set(before) | set(now)
                        if (key, k) not in self.covered
                        and (k not in before or k not in now or before[k] is not now[k])]
@@ -246,3 +233,41 @@ class Watch:
                     f"branch or loop itself as `name[constant] = ...` or `name.attr = "
                     f"...`, or keep the value in a variable")
 
+
+
+def _items(x):
+    return x.items() if type(x) is dict else enumerate(x)
+
+
+def _reach(roots, functions=False):
+    """(object, path) for everything reachable from ``roots`` ([(object, name)]) through
+    dicts, lists, tuples, the attributes of the user's objects and (``functions``) the
+    closures of functions, each once; (None, None) and stop past _SCAN_LIMIT objects."""
+    seen, stack = set(), list(roots)
+    while stack:
+        x, path = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if len(seen) > _SCAN_LIMIT:
+            yield None, None
+            return
+        yield x, path
+        if type(x) in (dict, list, tuple):
+            stack.extend((v, f"{path}[{k!r}]") for k, v in _items(x))
+        elif functions and isinstance(x, types.FunctionType):
+            cells = zip(x.__code__.co_freevars, x.__closure__ or ())
+            stack.extend((c.cell_contents, n) for n, c in cells if data.is_filled(c))
+        elif _is_users(x):
+            stack.extend((v, f"{path}.{k}") for k, v in vars(x).items())
+
+
+def stored_tensor(roots):
+    """The path of a symbolic tensor that a dict, list, tuple or object of the user's holds,
+    searching from ``roots`` ([(object, name)]: what outlives a trace), or None. A trace
+    that leaves one there (`self.t += v`) changed the object once, with a value that exists
+    only inside the compiled function."""
+    for x, path in _reach(roots):
+        if core.is_symbolic(x):
+            return path
+    return None
