@@ -457,6 +457,10 @@ class Function:
         fn = self._converted_function()
         # a trace starts unplaced: an ag.device scope open around an eager call does nothing
         # (SPEC §2), and the trace it makes serves calls from any scope
+        # the arrays of objects from outside (`state.x` of an argument `state`): constants
+        # that writes refuse (runtime/data.py `_captured`), as the caller's would not change
+        from .autograph.runtime import slots
+        graph.outside_arrays = slots.arrays_in(self._outside_roots(fn, args, sym))
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             result = fn(*call, **getattr(call, "kwargs", {}))
@@ -561,14 +565,11 @@ class Function:
                         f"it writes into as NumPy does")
             k += n
 
-    def _check_nothing_stored(self, fn, args, sym):
-        """A traced value the trace left in an object that outlives it (an attribute of an
-        argument or of `self`, an item of a global dict: `self.t += v`): the compiled
-        function would not change the object on each call, as Python does, and the value
-        means nothing outside the trace."""
-        from .autograph.runtime import data, slots
-        if getattr(self.python_function, "__module__", "").startswith("autograph_lite."):
-            return  # (the gradients' own traces keep what they trace in their closures)
+    def _outside_roots(self, fn, args, sym):
+        """[(object, name)]: where the trace reaches Python objects that outlive it: the
+        arguments that are no tensors (objects, passed as they are), `self` of a method,
+        the globals the function names and its closure variables."""
+        from .autograph.runtime import data
         names = self._leaf_names(args)
         roots = [(x, names[i] or "an argument") for i, x in enumerate(sym)
                  if not isinstance(x, Tensor) and not is_tensor_value(x)]
@@ -581,7 +582,17 @@ class Function:
                           if k in f.__globals__]
                 roots += [(c.cell_contents, n) for n, c in
                           zip(code.co_freevars, f.__closure__ or ()) if data.is_filled(c)]
-        path = slots.stored_tensor(roots)
+        return roots
+
+    def _check_nothing_stored(self, fn, args, sym):
+        """A traced value the trace left in an object that outlives it (an attribute of an
+        argument or of `self`, an item of a global dict: `self.t += v`): the compiled
+        function would not change the object on each call, as Python does, and the value
+        means nothing outside the trace."""
+        from .autograph.runtime import slots
+        if getattr(self.python_function, "__module__", "").startswith("autograph_lite."):
+            return  # (the gradients' own traces keep what they trace in their closures)
+        path = slots.stored_tensor(self._outside_roots(fn, args, sym))
         if path is not None:
             raise TypeError(
                 f"{self._name} stores a traced value in '{path}', which outlives the call "

@@ -262,3 +262,31 @@ def test_a_python_value_left_in_an_object_is_a_side_effect_of_the_trace():
     clock = Clock()
     np.testing.assert_array_equal(ag.defun(clock.count, backend="interpreter")(X), X * 2.0)
     assert clock.calls == 1
+
+
+class State:
+    def __init__(self):
+        self.x = np.zeros(3)
+
+
+def writes_an_array_of_an_argument_object(state, a):
+    state.x[0] = a[0] * 2.0      # Python changes the caller's state.x
+    return a * 1.0
+
+
+def writes_an_array_of_an_argument_dict(d, a):
+    d["x"][1] = a[0] * 3.0       # a dict argument is flattened: d["x"] is an argument
+    return a * 1.0
+
+
+def test_a_write_into_an_array_an_argument_object_holds_is_refused():
+    # the array is no argument of the compiled function (the object is passed as it is):
+    # the caller's array would not change
+    with pytest.raises(TypeError, match=r"'state.x' at .* is the NumPy array 'state.x' "
+                                        r"captured .* \(or held by an object passed as an "
+                                        r"argument\)"):
+        ag.defun(writes_an_array_of_an_argument_object, backend="interpreter")(State(), X)
+
+
+def test_a_write_into_an_array_an_argument_dict_holds_reaches_the_caller():
+    agree(writes_an_array_of_an_argument_dict, {"x": np.zeros(3)}, X)

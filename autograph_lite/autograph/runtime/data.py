@@ -152,6 +152,12 @@ def _captured(a):
         for n, held in holders:
             if isinstance(held, np.ndarray) and np.shares_memory(held, a):
                 return n
+    # (deeper: an array an argument's object, or a global's or closure's container, holds)
+    graph = context.current_graph()
+    root = graph_ir.root_graph(graph) if graph is not None else None
+    for held, path in getattr(root, "outside_arrays", ()):
+        if np.shares_memory(held, a):
+            return path
     return None
 
 
@@ -163,9 +169,10 @@ def _unliftable(a, name):
     if held is not None:
         return TypeError(
             f"'{name or held}' at {where.caller()} is the NumPy array '{held}' captured "
-            f"from a global or closure variable; the compiled function bakes it in as a "
-            f"constant, so writing into it is not supported: pass it as an argument "
-            f"instead (the write then reaches the caller's array, as in NumPy)")
+            f"from a global or closure variable (or held by an object passed as an "
+            f"argument); the compiled function bakes it in as a constant, so writing into "
+            f"it is not supported: pass the array itself as an argument instead (the write "
+            f"then reaches the caller's array, as in NumPy)")
     if isinstance(a.base, np.ndarray):
         return NotImplementedError(
             f"'{name or 'an array'}' at {where.caller()} is a view of a NumPy array made "

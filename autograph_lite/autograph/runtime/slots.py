@@ -271,3 +271,8 @@ def stored_tensor(roots):
         if core.is_symbolic(x):
             return path
     return None
+
+
+def arrays_in(roots):
+    """[(array, path)]: the NumPy arrays reachable from ``roots`` as `stored_tensor` walks."""
+    return [(x, path) for x, path in _reach(roots) if isinstance(x, np.ndarray)]
