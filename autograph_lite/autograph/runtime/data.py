@@ -4,6 +4,7 @@ On Python lists and NumPy arrays they mutate in place and return the same object
 the rebinding the converter adds changes nothing; on tensors they return a new value.
 """
 
+import functools
 import gc
 import operator
 import sys
@@ -99,8 +100,10 @@ def _symbolic_key(key):
     return False
 
 
+@functools.lru_cache(maxsize=4096)
 def global_names(code):
-    names = list(code.co_names)
+    """The names a code object and the code nested in it look up (globals, attributes)."""
+    names = tuple(code.co_names)
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
             names += global_names(c)

@@ -207,7 +207,7 @@ class Watch:
             roots += [(f.f_globals[k], k) for k in data.global_names(f.f_code)
                       if k in f.f_globals]
         found = {}
-        for x, path in _reach(roots, functions=True):
+        for x, path in _reach(roots):
             if x is None:
                 return {}  # (too much to look at: not checked)
             if type(x) is dict or type(x) is list:
@@ -239,10 +239,11 @@ def _items(x):
     return x.items() if type(x) is dict else enumerate(x)
 
 
-def _reach(roots, functions=False):
+def _reach(roots):
     """(object, path) for everything reachable from ``roots`` ([(object, name)]) through
-    dicts, lists, tuples, the attributes of the user's objects and (``functions``) the
-    closures of functions, each once; (None, None) and stop past _SCAN_LIMIT objects."""
+    dicts, lists, tuples and the attributes of the user's objects, each once; (None, None)
+    and stop past _SCAN_LIMIT objects. (Not through functions: a converted frame's locals
+    hold its closure variables already.)"""
     seen, stack = set(), list(roots)
     while stack:
         x, path = stack.pop()
@@ -255,9 +256,6 @@ def _reach(roots, functions=False):
         yield x, path
         if type(x) in (dict, list, tuple):
             stack.extend((v, f"{path}[{k!r}]") for k, v in _items(x))
-        elif functions and isinstance(x, types.FunctionType):
-            cells = zip(x.__code__.co_freevars, x.__closure__ or ())
-            stack.extend((c.cell_contents, n) for n, c in cells if data.is_filled(c))
         elif _is_users(x):
             stack.extend((v, f"{path}.{k}") for k, v in vars(x).items())
 
