@@ -178,7 +178,48 @@ def test_a_dict_written_through_its_name_stays_the_same_dict(fn):
     agree(fn, X, 0.05)
 
 
+def written_or_rebound_in_if(a, x):
+    d = {"s": 0.0}
+    holder = [d]
+    key = "s"
+    if a[0] > x:
+        d = {"s": 1.0}       # the name holds a new dict on this path
+    else:
+        d[key] = 2.0         # and the dict in holder is written on this one
+    return holder[0], d
+
+
+def written_then_rebound_in_loop(a, x):
+    d = {"s": 0.0}
+    holder = [d]
+    key = "s"
+    for v in a:
+        d[key] = v
+        d = {"s": v * 2.0}
+    return holder[0], d
+
+
+def rebound_in_both_branches(a, x):
+    d = {"s": 0.0}
+    if a[0] > x:
+        d = {"s": 1.0}
+    else:
+        d = {"s": a[1]}
+    return d
+
+
+def test_a_dict_rebound_in_both_branches_agrees():
+    agree(rebound_in_both_branches, X, 0.4)
+    agree(rebound_in_both_branches, X, 0.05)
+
+
 @pytest.mark.parametrize("fn, error, message", [
+    # which dict the name holds after the region would depend on the path taken
+    (written_or_rebound_in_if, NotImplementedError,
+     r"'d' is written in place in one branch of the staged `if` at .* and rebound in the "
+     r"other"),
+    (written_then_rebound_in_loop, NotImplementedError,
+     r"'d' is written in place and then rebound in the staged loop at "),
     # a helper writing a dict held in a list: no name or composite carries it
     (held_dict_written_in_if, NotImplementedError,
      r"the staged `if` at .*test_composites.py:\d+ changes 'holder\[0\]\['s'\]' in place"),

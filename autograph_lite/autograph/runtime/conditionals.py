@@ -98,7 +98,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         set_state(init)
     alive = _reachable()
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
-    traced, order, written = {}, [], {}
+    traced, order, fates = {}, [], {}
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
     staged_names = []
@@ -113,8 +113,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             (body if which else orelse)()
         watch.check(loc, "staged `if`")
         after = get_state()[:nouts]
-        written[which] = {i for i, v in enumerate(after) if type(init[i]) is dict
-                          and v is given[i]}
+        fates[which] = {i: slots.dict_fate(init[i], given[i], v, names[i], loc, "staged `if`")
+                        for i, v in enumerate(after) if type(init[i]) is dict}
         traced[which] = _unchanged_as_original(after, init)
 
     def branch(which):
@@ -148,10 +148,17 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     final = [unset.unflagged(name, v) for name, v in zip(names, final)]
-    # A dict both branches wrote into (their own copies) is, in Python, the dict from
-    # before the `if`, which other names may hold: it takes the merged items in place.
-    for i in written[True] & written[False]:
-        if final[i] is not init[i]:
+    # A dict a branch wrote into (its own copy) is, in Python, the dict from before the
+    # `if`, which other names may hold: it takes the merged items in place, unless the
+    # other branch rebound the name (then which dict it is depends on the path: refused).
+    for i, fate in fates[True].items():
+        both = {fate, fates[False][i]}
+        if both == {"written", "rebound"}:
+            raise NotImplementedError(
+                f"'{names[i]}' is written in place in one branch of the staged `if` at "
+                f"{loc} and rebound in the other; which dict it is after the `if` would "
+                f"depend on the branch taken: write into a copy (dict(...)) instead")
+        if "written" in both and final[i] is not init[i]:
             init[i].clear()
             init[i].update(final[i])
             final[i] = init[i]

@@ -168,6 +168,24 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
             watch)
 
 
+def dict_fate(start, given, now, name, loc, what):
+    """What a branch or loop body did with a dict the state carries as a whole, given to
+    it as ``given`` (holding the items ``start`` then) and left as ``now``: "kept" (the
+    same dict, unwritten), "written" (the same dict, written in place) or "rebound" (the
+    name holds another object). A body that wrote into it and rebound the name too is
+    refused: the dict from before would keep the write in Python, which the merge of one
+    name cannot say."""
+    changed = given.keys() != start.keys() or any(given[k] is not start[k] for k in start)
+    if now is given:
+        return "written" if changed else "kept"
+    if changed:
+        raise NotImplementedError(
+            f"'{name}' is written in place and then rebound in the {what} at {loc}; a "
+            f"staged `if` or loop carries a dict's items or a new dict, not both: write "
+            f"into a copy (dict(...)) or do not rebind the name there")
+    return "rebound"
+
+
 @contextlib.contextmanager
 def _covered():
     _recording.append([])

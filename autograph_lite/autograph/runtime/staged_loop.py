@@ -119,12 +119,15 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
 
     def loop_body(*vs):
         set_state(full(vs))
+        items_before = {k: dict(vs[slot[k]]) for k in carried if type(init[k]) is dict}
         with staging.region(loc):
             body()
         watch.check(loc, "staged loop")
         state = get_state()
         for k in carried:  # a dict the body wrote in place (not one it made): see below
-            if type(init[k]) is dict and state[k] is vs[slot[k]]:
+            if type(init[k]) is dict and slots.dict_fate(
+                    items_before[k], vs[slot[k]], state[k], names[k], loc,
+                    "staged loop") != "rebound":
                 in_place.add(k)
         # an array of trace time from before the loop, handed back: the buffer it is
         out = data.leaving_region([state[k] for k in carried],
