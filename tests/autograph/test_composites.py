@@ -95,9 +95,20 @@ def dotted_base_in_loop(a, x):
     return st.counts
 
 
+def nested_dict_in_if_and_loop(a, x):
+    params = {"layer": {"w": a[1], "steps": 0}}
+    if a[0] > x:
+        params["layer"]["w"] = a[2]
+    for v in a:
+        params["layer"]["w"] = params["layer"]["w"] * 0.5 + v
+        params["layer"]["steps"] += 1
+    return params
+
+
 @pytest.mark.parametrize("fn", [dict_in_if, alias_of_dict_in_if, alias_of_dict_in_loop,
                                 dict_in_if_in_loop, list_item_in_if, list_item_in_loop,
-                                attribute_in_if, attribute_in_loop, dotted_base_in_loop])
+                                attribute_in_if, attribute_in_loop, dotted_base_in_loop,
+                                nested_dict_in_if_and_loop])
 def test_a_composite_written_in_a_staged_region_agrees_with_python(fn):
     agree(fn, X, 0.4)    # a[0] > x false: the branch not taken leaves the item alone
     agree(fn, X, 0.05)   # taken

@@ -8,8 +8,8 @@ target as a state variable of its own, a *composite*: read before the statement 
 between branches, written back into the same object (runtime/slots.py), so every name that
 holds the object sees the change, as in Python.
 
-A composite is `base.attr` or `base[key]` with `base` a dotted name (`d`, `self.stats`)
-and `key` a literal int or str. The subscripts converter has already rewritten
+A composite is `base.attr` or `base[key]` with `base` a name with attributes and constant
+items (`d`, `self.stats`, `params['layer']`) and `key` a literal int or str. The subscripts converter has already rewritten
 `d[k] = v` on a local name into `d = ag__.setitem(d, k, v, ...)` and other targets into
 `ag__.setitem_held(base, k, v, ...)`; those are read back here. A base the block rebinds
 (`d = {...}`, `self.stats = {}`) gives no composite: which object is written then depends
@@ -26,28 +26,43 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
 _SETITEM = ("setitem", "setitem_held")
 
 
-def _dotted(node):
-    """The text of a dotted name (`d`, `self.stats`), or None."""
-    parts = []
-    while isinstance(node, gast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, gast.Name):
-        return None
-    return ".".join([node.id] + parts[::-1])
-
-
 def _key(node):
     if (isinstance(node, gast.Constant) and type(node.value) in (int, str)):
         return node.value
     return None
 
 
+def _dotted(node):
+    """The text of a name with attributes and constant items (`d`, `self.stats`,
+    `params['layer']`), or None."""
+    parts = []
+    while True:
+        if isinstance(node, gast.Attribute):
+            parts.append(f".{node.attr}")
+            node = node.value
+        elif isinstance(node, gast.Subscript) and _key(node.slice) is not None:
+            parts.append(f"[{_key(node.slice)!r}]")
+            node = node.value
+        elif _is_ag_call(node, ("getitem",), 2) and _key(node.args[1]) is not None:
+            parts.append(f"[{_key(node.args[1])!r}]")  # (a read subscript_loads rewrote)
+            node = node.args[0]
+        else:
+            break
+    if not isinstance(node, gast.Name):
+        return None
+    return node.id + "".join(parts[::-1])
+
+
+def _is_ag_call(node, names, nargs):
+    """Whether ``node`` is `ag__.<one of names>(...)` with at least ``nargs`` arguments."""
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and node.func.attr in names and isinstance(node.func.value, gast.Name)
+            and node.func.value.id == "ag__" and len(node.args) >= nargs)
+
+
 def _setitem_call(node):
     """(base node, key) of an `ag__.setitem(...)`/`ag__.setitem_held(...)` call."""
-    if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
-            and node.func.attr in _SETITEM and isinstance(node.func.value, gast.Name)
-            and node.func.value.id == "ag__" and len(node.args) >= 3):
+    if not _is_ag_call(node, _SETITEM, 3):
         return None
     return node.args[0], node.args[1]
 
@@ -137,9 +152,10 @@ class _Collector(gast.NodeVisitor):
 
 
 def _rebinds(rebound, base):
-    """Whether a dotted name the block rebinds is `base` or a prefix of it."""
-    parts = base.split(".")
-    return any(".".join(parts[:k]) in rebound for k in range(1, len(parts) + 1))
+    """Whether a name the block rebinds (or writes by a computed key) is `base` or a prefix
+    of it (`self` of `self.stats`, `params` of `params['layer']`)."""
+    return any(base == r or base.startswith(r + ".") or base.startswith(r + "[")
+               for r in rebound)
 
 
 def of(nodes):

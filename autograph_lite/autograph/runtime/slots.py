@@ -52,12 +52,13 @@ def get_slot(base, kind, key, name):
         obj = base()
     except (NameError, AttributeError, KeyError, IndexError, TypeError):
         obj = Undefined(name)    # (an unset base: the name reads as unset)
+    if _recording:  # (what narrow() needs: the dict written, the key, the object, its base)
+        base_text = name[:-len(f".{key}" if kind == "attr" else f"[{key!r}]")]
+        held = holds_slots(obj, kind) and not isinstance(obj, Undefined)
+        _recording[-1].append(((id(vars(obj)) if kind == "attr" else id(obj)) if held else None,
+                               key, id(obj) if held else None, base_text))
     if isinstance(obj, Undefined) or not holds_slots(obj, kind):
-        if _recording:
-            _recording[-1].append((None, None, None))
         return Undefined(name) if isinstance(obj, Undefined) else NOT_A_SLOT
-    if _recording:
-        _recording[-1].append((id(vars(obj)) if kind == "attr" else id(obj), key, id(obj)))
     if kind == "attr":
         return getattr(obj, key) if hasattr(obj, key) else Undefined(name)
     if isinstance(obj, dict):
@@ -86,14 +87,10 @@ def set_slot(base, kind, key, value):
         obj[key] = value
 
 
-def base_of(name):
-    """The base of a composite's name (`d` of `d['s']`, `self.stats` of `self.stats.n`);
-    None for a plain name."""
-    if "[" in name:
-        return name[:name.index("[")]
-    if "." in name:
-        return name.rsplit(".", 1)[0]
-    return None
+def is_composite(name):
+    """Whether a state name is a composite's (`d['s']`, `s.v`), not a variable's or one of
+    the runtime's own (`<loop counter>`)."""
+    return not name.isidentifier() and not name.startswith("<")
 
 
 def _is_holder(v):
@@ -113,15 +110,15 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
     may run zero times."""
     with _covered() as reads:
         init = get_state()
-    composite = [i for i, n in enumerate(names) if base_of(n)]
+    composite = [i for i, n in enumerate(names) if is_composite(n)]
     base_obj = {i: reads[k][2] for k, i in enumerate(composite)}
-    bases = {base_of(n) for n in names[:nouts]} - {None}
+    bases = {r[3] for i, r in zip(composite, reads) if i < nouts}
     carriers = {}
     for i, (name, v) in enumerate(zip(names, init)):
         if type(v) is dict and name not in bases and i not in base_obj:
             carriers.setdefault(id(v), i)
     shared = {id(v) for name, v in zip(names, init) if name in bases and _is_holder(v)}
-    carried = {(r[0], r[1]) for i, r in zip(composite, reads) if r[2] not in carriers}
+    carried = {(r[0], r[1]) for r in reads if r[2] is not None and r[2] not in carriers}
     watch = Watch(carried)
     keep, through = [], {}
     for i, (name, v) in enumerate(zip(names, init)):
