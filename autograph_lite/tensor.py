@@ -18,7 +18,9 @@ from .ir.types import TensorType
 serials = itertools.count()
 
 
+# the code names of comprehensions: a tensor tested there cannot be staged (__bool__)
 _COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+
 
 class Tensor:
     """Base of both tensor kinds: NumPy-style operators and methods."""

@@ -159,9 +159,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 f"{loc} and rebound in the other; which dict it is after the `if` would "
                 f"depend on the branch taken: write into a copy (dict(...)) instead")
         if "written" in both and final[i] is not init[i]:
-            init[i].clear()
-            init[i].update(final[i])
-            final[i] = init[i]
+            final[i] = slots.refill(init[i], final[i])
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop)
     final = [v.stacked() if isinstance(v, data.TensorList) and type(b) is list else v
              for v, b in zip(final, before)]

@@ -183,6 +183,14 @@ def dict_fate(start, given, now, name, loc, what):
     return "rebound"
 
 
+def refill(original, new):
+    """``original`` (a dict from before a staged region) holding the items of ``new`` (the
+    dict the region's merge or loop made): the object every other name sees."""
+    original.clear()
+    original.update(new)
+    return original
+
+
 @contextlib.contextmanager
 def _covered():
     _recording.append([])

@@ -150,7 +150,5 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     # only wrote into (`d[key] += v`) is the dict from before the loop in Python, which
     # other names may hold (`e = d`): it takes the new items in place.
     for k in in_place:
-        init[k].clear()
-        init[k].update(out[k])
-        out[k] = init[k]
+        out[k] = slots.refill(init[k], out[k])
     return tuple(out)
