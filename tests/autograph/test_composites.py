@@ -224,7 +224,24 @@ def test_a_dict_rebound_in_both_branches_agrees():
     agree(rebound_in_both_branches, X, 0.05)
 
 
+class Accumulator:
+    def __init__(self):
+        self.total = 0.0
+
+    def add(self, v):
+        self.total += v
+
+
+def method_writes_in_if(a, x):
+    acc = Accumulator()
+    if a[0] > x:
+        acc.add(a[1])       # the method's write is no composite of this `if`
+    return acc.total
+
+
 @pytest.mark.parametrize("fn, error, message", [
+    (method_writes_in_if, NotImplementedError,
+     r"the staged `if` at .* changes 'acc.total' in place .* a method of the object"),
     # which dict the name holds after the region would depend on the path taken
     (written_or_rebound_in_if, NotImplementedError,
      r"'d' is written in place in one branch of the staged `if` at .* and rebound in the "

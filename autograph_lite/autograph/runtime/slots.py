@@ -250,12 +250,11 @@ class Watch:
                 slot = f"{path}{k}" if path.endswith(".") else f"{path}[{k!r}]"
                 raise NotImplementedError(
                     f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
-                    f"carry it (inside a called function, by a computed key, or by a "
-                    f"method such as .append/.update on an item or attribute); the change "
-                    f"would happen on every path, or once for all trips: write it in the "
-                    f"branch or loop itself as `name[constant] = ...` or `name.attr = "
-                    f"...`, or keep the value in a variable")
-
+                    f"carry it (inside a called function or a method of the object, or "
+                    f"by a method such as .append/.update of a container the {what} does "
+                    f"not name); the change would happen on every path, or once for all "
+                    f"trips: write it in the branch or loop itself as `name[constant] = "
+                    f"...` or `name.attr = ...`, or have the function return the new value")
 
 
 def _items(x):
