@@ -182,8 +182,18 @@ def rebound_while_written(a, x):
     return d, e
 
 
+def update_in_if_and_loop(a, x):
+    d = {"s": 0.0, "n": 0}
+    e = d
+    if a[0] > x:
+        d.update({"s": a[1]})      # (d.update rebinds d: converters/shared_names.py)
+    for v in a:
+        d.update(s=d["s"] * 0.5 + v, n=d["n"] + 1)
+    return e
+
+
 @pytest.mark.parametrize("fn", [helper_writes_in_if, computed_key_in_loop,
-                                helper_writes_in_loop])
+                                helper_writes_in_loop, update_in_if_and_loop])
 def test_a_dict_written_through_its_name_stays_the_same_dict(fn):
     agree(fn, X, 0.4)
     agree(fn, X, 0.05)

@@ -12,7 +12,9 @@ the names branch/loop state (control_flow), so the write is carried out of the r
 
 Which names: those a user function is called with (a bare name that is not a Python
 builtin; methods and `np.*` do not hand arrays to converted code), the outputs a NumPy
-call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), and the names linked
+call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), the receiver of a method
+that changes a dict (`d.update(...)`, `d.pop(k)`: the staged region then carries `d`), and
+the names linked
 to a written name by assignments of the function (`z = y`, `w = y[1:]`, `t = y.T`,
 `m = y.reshape(2, 2)`, `box = [y]`, whose `box[0][k] = v` writes `y`), when they are
 bound for sure at that point (assigned earlier in the same or an enclosing block, or
@@ -45,11 +47,30 @@ def _output_names(call, local):
     return names
 
 
+# methods that change a dict in place: `d.update(...)` rebinds `d` after it (a dict the
+# statement's region then carries as a whole: runtime/slots.py)
+_DICT_WRITES = frozenset(("update", "setdefault", "pop", "popitem", "clear"))
+
+
+def _receiver(call, local):
+    """`d` of `d.update(...)` (also as `ag__.converted_call(d.update, ...)`), or None."""
+    fn = call.func
+    if base.is_ag_call(call) and fn.attr == "converted_call" and call.args:
+        fn = call.args[0]
+    if (isinstance(fn, gast.Attribute) and fn.attr in _DICT_WRITES
+            and isinstance(fn.value, gast.Name) and fn.value.id in local):
+        return fn.value.id
+    return None
+
+
 def _passed_names(value, local):
     names = []
     for call in gast.walk(value):
         if isinstance(call, gast.Call):
             names += [n for n in _output_names(call, local) if n not in names]
+            receiver = _receiver(call, local)
+            if receiver is not None and receiver not in names:
+                names.append(receiver)
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name)):
             continue
         if call.func.id not in local and hasattr(builtins, call.func.id):

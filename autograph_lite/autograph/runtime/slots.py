@@ -105,7 +105,8 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
     - a dict some plain name of the state carries as a whole (`d[key] = v`, `fill(d)`:
       copied per branch, written back, conditionals.py and staged_loop.py): its other
       names, and its composites, which that carries too;
-    - otherwise a container that composites stand for (the base, another name of it).
+    - otherwise a container that composites stand for (the base, another name of it), and
+      an object of the user's class (its attributes are the composites, or the watch's).
     In a staged loop (`what`) a composite with no value before it is an error: the loop
     may run zero times."""
     with _covered() as reads:
@@ -125,8 +126,9 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
         if v is NOT_A_SLOT or base_obj.get(i) in carriers:
             continue
         carrier = carriers.get(id(v))
-        if _is_holder(v) and (carrier not in (None, i) or (carrier is None and id(v) in shared)):
-            through[i] = carrier  # (None: the object itself)
+        if _is_holder(v) and (carrier not in (None, i) or (carrier is None and id(v) in shared)
+                              or _is_users(v)):
+            through[i] = carrier  # (None: the object itself, which no state can carry)
             continue
         if what == "staged loop" and i < nouts and i in base_obj and isinstance(v, Undefined):
             raise ValueError(f"'{name}' is set in the {what} at {loc} but has no value "
