@@ -11,7 +11,9 @@ A composite whose base is not a dict, a list or a plain object (a NumPy array `o
 v`, a tensor) is not one: the array machinery (mutation.py) carries those writes, and
 `narrow` drops the position. So does the base itself when it is such a container: the
 converter rebinds `d = ag__.setitem(d, ...)`, but the object stays the same, and carrying
-it as a structure would merge it into a new dict that no other name holds.
+it as a structure would merge it into a new dict that no other name holds. A dict the
+state carries as a whole (a computed key, a helper, `d.update`) is copied per branch and
+written back into the same dict (`refill`). `Watch` refuses what no state carries.
 """
 
 import contextlib
@@ -30,8 +32,9 @@ class _NotASlot:
 
 
 NOT_A_SLOT = _NotASlot()
-# per narrow(): the composites read, in order: (id of the dict holding the item, key, id
-# of the object) or (None, None, None) when it is no item or attribute of a container
+# per narrow(): the composites read, in order: (id of the dict holding the item or
+# attribute, key, id of the object, the base's text); the ids are None when the base is no
+# container
 _recording = []
 _NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
                 types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
