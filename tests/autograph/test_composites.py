@@ -192,8 +192,22 @@ def update_in_if_and_loop(a, x):
     return e
 
 
+def unchanged_by_its_write_in_if(a, x):
+    # random program 492 ("containers"): `st["k"] = 1` writes the int object already
+    # there, so the branch looks unwritten; the merge still packs a new dict, which must be
+    # refilled into the old one, or a later write misses `holder`
+    st = {"k": 1}
+    al = st
+    holder = [st]
+    if a[0] > x:
+        st["k"] = 1
+    al["k"] = 5
+    return holder[0]["k"], st["k"]
+
+
 @pytest.mark.parametrize("fn", [helper_writes_in_if, computed_key_in_loop,
-                                helper_writes_in_loop, update_in_if_and_loop])
+                                helper_writes_in_loop, update_in_if_and_loop,
+                                unchanged_by_its_write_in_if])
 def test_a_dict_written_through_its_name_stays_the_same_dict(fn):
     agree(fn, X, 0.4)
     agree(fn, X, 0.05)

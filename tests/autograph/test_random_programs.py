@@ -73,6 +73,8 @@ SAMPLE = [
     # session 27: dict/list items and attributes written in staged regions (composites)
     *_cases("containers", (), "interpreter", range(8)),
     *_cases("containers", (), "cpu", (0, 3)),
+    # refused by both: a dict a branch left unchanged came out of the `if` as a new dict
+    *_cases("containers", (), "interpreter", (492,)),
 ]
 
 

@@ -148,9 +148,10 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     final = [unset.unflagged(name, v) for name, v in zip(names, final)]
-    # A dict a branch wrote into (its own copy) is, in Python, the dict from before the
-    # `if`, which other names may hold: it takes the merged items in place, unless the
-    # other branch rebound the name (then which dict it is depends on the path: refused).
+    # A dict neither branch rebound (each wrote into its own copy, or left it) is, in
+    # Python, the dict from before the `if`, which other names may hold: it takes the
+    # merged items in place (the merge packs a new dict). If one branch wrote into it and
+    # the other rebound the name, which dict it is depends on the path: refused.
     for i, fate in fates[True].items():
         both = {fate, fates[False][i]}
         if both == {"written", "rebound"}:
@@ -158,7 +159,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 f"'{names[i]}' is written in place in one branch of the staged `if` at "
                 f"{loc} and rebound in the other; which dict it is after the `if` would "
                 f"depend on the branch taken: write into a copy (dict(...)) instead")
-        if "written" in both and final[i] is not init[i]:
+        if "rebound" not in both and final[i] is not init[i]:
             final[i] = slots.refill(init[i], final[i])
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop)
     final = [v.stacked() if isinstance(v, data.TensorList) and type(b) is list else v
