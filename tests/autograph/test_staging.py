@@ -113,6 +113,109 @@ def test_over_budget_loop_whose_body_needs_i_as_a_python_int_is_unrolled():
     agree(f, calls=[(np.float64(1.0),), (np.float64(2.0),)], exact=True)
 
 
+# The budget holds for a `while` whose test stays a Python value (it measures what its
+# iterations staged, its trip count being unknown) and for a NumPy array of trace time
+# iterated over its rows (counted, as a range is). Random program 6779 (numpy grammar):
+# a Python `while` over Python `for`s over trace-time arrays unrolled 5,450 ops, and its
+# first call spent 518 s in Numba.
+def python_while_nest(a):
+    s = a * 0.0
+    i = 0
+    while i < 30:
+        j = 0
+        while j < 20:
+            s = s + a * (i - j)
+            j += 1
+        i += 1
+    return s, i
+
+
+def while_true_break(a):
+    s = a * 0.0
+    k = 0
+    while True:
+        s = s * 0.5 + a * k
+        k += 1
+        if k > 400:
+            break
+    return s, k
+
+
+def rows_of_a_table(a):
+    table = np.linspace(0.0, 1.0, 120)
+    s = a * 0.0
+    for w in table:
+        s = s + a * w
+    return s
+
+
+def table_written_while_iterated(a):
+    r = np.arange(60.0)
+    s = a * 0.0
+    for e in r:
+        s = s + e * a
+        r[-1] = s  # the last row, read by the last iteration, is the one written here
+    return s, r
+
+
+def while_over_table_rows(a):
+    t = np.arange(12.0).reshape(4, 3)
+    s = a * 0.0
+    k = 0
+    while k < 50:
+        for row in t:
+            s = s + np.sum(row) * a
+        k += 1
+    return s
+
+
+@pytest.mark.parametrize("fn", [python_while_nest, while_true_break, rows_of_a_table,
+                                table_written_while_iterated, while_over_table_rows])
+def test_unrolling_budget_for_python_whiles_and_trace_time_arrays(fn):
+    agree(fn, calls=[(np.float64(1.0),), (np.float64(-0.5),)], exact=True)
+    cf = ag.defun(fn, backend="interpreter").get_concrete_function(np.float64(1.0))
+    assert "while_loop" in str(cf.graph)
+    assert len(cf.graph.nodes) < 300  # not hundreds of unrolled bodies
+
+
+def test_python_while_over_budget_that_needs_python_values_is_unrolled():
+    rows = [(float(k % 5), "w") for k in range(300)]
+
+    class Node:
+        def __init__(self, v, nxt):
+            self.v, self.next = v, nxt
+
+    chain = None
+    for k in range(300):
+        chain = Node(float(k % 3), chain)
+
+    def f(x):
+        s = x * 0.0
+        k = 0
+        while k < 300:
+            s = s + x * rows[k][0]  # rows[k]: k must be a Python int
+            k += 1
+        node = chain
+        while node is not None:  # an object: no tensor can carry it
+            s = s * 0.5 + node.v * x
+            node = node.next
+        return s, k
+    agree(f, calls=[(np.float64(1.0),), (np.float64(2.0),)], exact=True)
+
+
+def test_python_while_else_over_budget():
+    def f(x):
+        s = x * 0.0
+        k = 0
+        while k < 300:
+            s = s + x * k
+            k += 1
+        else:
+            s = s + 1.0
+        return s, k
+    agree(f, calls=[(np.float64(1.0),), (np.float64(2.0),)], exact=True)
+
+
 def test_a_trial_iteration_prints_nothing(capsys):
     def f(x):
         out = np.zeros(40)

@@ -16,10 +16,10 @@ import threading
 
 import numpy as np
 
-from autograph_lite import control
+from autograph_lite import control, mutation
 from autograph_lite.trace import context, sizes
-from autograph_lite.autograph.runtime import (conditionals, core, iteration, staged_loop,
-                                              trace_arrays, trial, where)
+from autograph_lite.autograph.runtime import (conditionals, core, data, iteration,
+                                              staged_loop, trace_arrays, trial, where)
 from autograph_lite.autograph.runtime.logical import and_
 
 # A Python `range` loop with more iterations than this, whose state holds symbolic
@@ -58,18 +58,47 @@ def _reject_else(opts, kind, loc):
 
 
 def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
-    """Runs `while test(): body()`; stages from the first iteration whose test is a tensor."""
+    """Runs `while test(): body()`; stages from the first iteration whose test is a tensor.
+
+    A `while` whose test stays a Python value runs at trace time, under the unrolling
+    budget (SPEC 3): once the iterations it ran, times the Python loops unrolled around
+    it, have staged more than UNROLL_BUDGET ops, the rest of it is staged as a loop (its
+    Python-number variables become loop state), unless that cannot be done (a variable
+    the core cannot carry, a body that needs a Python value): then it keeps unrolling."""
     opts = opts or {}
-    while True:
-        cond, staged = control.probe_condition(test)
-        if staged:
-            loc = where.caller()
-            _reject_else(opts, "while", loc)
-            staged_loop.run(test, body, get_state, set_state, names, nouts, opts, loc)
-            return
-        if not cond:
-            return
-        body()
+    graph = context.current_graph()
+    mark = len(graph.nodes) if graph is not None else 0
+    may_stage = graph is not None and not opts.get("has_else")
+    with _unrolled(1):  # (its own trip count is unknown: it measures what it staged)
+        while True:
+            cond, staged = control.probe_condition(test)
+            if staged:
+                loc = where.caller()
+                _reject_else(opts, "while", loc)
+                staged_loop.run(test, body, get_state, set_state, names, nouts, opts, loc)
+                return
+            if not cond:
+                return
+            body()
+            if (may_stage and trial.staged_ops(graph.nodes[mark:]) * _enclosing_trips()
+                    > UNROLL_BUDGET):
+                may_stage = False  # (one try: a loop that cannot be staged stays unrolled)
+                loc = where.caller()
+                if _try_staged(lambda: staged_loop.run(_staged_test(test), body, get_state,
+                                                       set_state, names, nouts, opts, loc),
+                               get_state, set_state):
+                    return
+
+
+def _staged_test(test):
+    """The loop's test, which must be a tensor once the state is: a test that stays a
+    Python value (`while True:` left by `break`) cannot be staged."""
+    def staged_test():
+        c = test()
+        if not core.is_symbolic(c):
+            raise TypeError("the test of the staged while stays a Python value")
+        return c
+    return staged_test
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=None):
@@ -79,13 +108,14 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
     it = iteration.staged(iter_)
     if isinstance(iter_, range):
         sizes.note_loop(iter_.start, iter_.stop)  # (a size as the trip count: function.py)
-    counted = isinstance(iter_, (range, iteration.NdIndex))
+    counted = isinstance(iter_, (range, iteration.NdIndex)) or _is_trace_array(iter_)
     if it is None and counted and len(iter_) > UNROLL_LIMIT:
         state = get_state()[:nouts]
         if any(core.is_symbolic(v) for v in state) or trial.iteration_stages(
                 _first(iter_), body, get_state, set_state, nouts):
-            if _try_staged(_as_staged(iter_), extra_test, body, get_state, set_state, names,
-                           nouts, opts, loc):
+            if _try_staged(lambda: _staged_for(_as_staged(iter_), extra_test, body, get_state,
+                                               set_state, names, nouts, opts, loc),
+                           get_state, set_state):
                 return
     if it is not None:
         _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
@@ -95,34 +125,54 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
                     counted)
 
 
+def _is_trace_array(iter_):
+    """A NumPy array of trace time iterated over its rows: counted, as a range is."""
+    return type(iter_) is np.ndarray and iter_.ndim > 0
+
+
 def _first(iter_):
-    return iter_[0] if isinstance(iter_, range) else iter_.first()
+    if isinstance(iter_, range):
+        return iter_[0]
+    if _is_trace_array(iter_):
+        return trace_arrays.getitem(iter_, 0)
+    return iter_.first()
 
 
 def _as_staged(iter_, skip=0):
-    """A Python range or NdIndex, its first ``skip`` iterations left out, as a StagedIter."""
+    """A Python range, NdIndex or NumPy array of trace time, its first ``skip`` iterations
+    left out, as a StagedIter. The array is the box it stands for from now on
+    (data.entering_loop): a write into it in the body is seen by the rows read after."""
     if isinstance(iter_, range):
         return iteration.PythonRange(iter_[skip:])
+    if _is_trace_array(iter_):
+        rows = data.entering_loop(iter_, None)
+        return iteration.TensorRows(rows[skip:] if skip else rows)
     return iter_.rest(skip)
 
 
-def _try_staged(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):
-    """Stages the loop over ``it``; False (the state as it was) when the body needs its
-    index as a Python int (it raises TypeError when traced with a symbolic one)."""
-    init = get_state()
+def _try_staged(stage, get_state, set_state):
+    """Runs ``stage()``, which stages the rest of a loop that could run (or ran) at trace
+    time; False, with the state and the arrays the attempt wrote as they were, when that
+    cannot be done (a body that needs its index or a variable as a Python value, a
+    variable the core cannot carry). Unrolling is Python's own semantics, so any error of
+    the attempt sends the loop back to it: a real error is raised there, where the user's
+    program raises it."""
+    init = tuple(get_state())
     try:
-        _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
+        with mutation.scope():  # (a failed attempt's writes are undone on the way out)
+            stage()
         return True
-    except TypeError:
+    except Exception:  # noqa: BLE001 (see the docstring)
         set_state(init)
         return False
 
 
 def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opts, loc,
                 counted):
-    """Unrolls the loop. A counted one (a Python range, np.ndindex) measures the ops its
-    first iteration staged: if all its iterations, times the Python loops unrolled around
-    it, would stage more than UNROLL_BUDGET, the rest of it is staged as a loop."""
+    """Unrolls the loop. A counted one (a Python range, np.ndindex, a NumPy array) measures
+    the ops its first iteration staged: if all its iterations, times the Python loops
+    unrolled around it, would stage more than UNROLL_BUDGET, the rest of it is staged as a
+    loop."""
     deleted = opts.get("deleted", ())
     go = True if extra_test is None else extra_test()
     if not core.is_symbolic(go) and not go:
@@ -141,8 +191,9 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                 return
         if (counted and k == 0 and graph is not None and len(iter_) > 1
                 and trial.staged_ops(graph.nodes[mark:]) * _enclosing_trips() > UNROLL_BUDGET
-                and _try_staged(_as_staged(iter_, 1), extra_test, body, get_state, set_state,
-                                names, nouts, opts, loc)):
+                and _try_staged(lambda: _staged_for(_as_staged(iter_, 1), extra_test, body,
+                                                    get_state, set_state, names, nouts, opts,
+                                                    loc), get_state, set_state)):
             return
 
 
