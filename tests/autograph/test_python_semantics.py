@@ -542,6 +542,30 @@ def test_int_round_pow_divmod_of_numpy_numbers_match_python():
           [(np.int64(7), np.int64(3)), (np.int64(-7), np.int64(2))])
 
 
+def min_max_of_numbers(a):
+    return min(a[0], a[1]), max(a[0], a[1]), min(a[1], 0.5, a[0]), max(a[1], 2.0, a[0])
+
+
+def min_max_of_rows(a):
+    return min(a), max(a), min(a[0], 3.0)
+
+
+@pytest.mark.parametrize("fn", [min_max_of_numbers, min_max_of_rows])
+def test_min_and_max_compare_as_python_does(fn):
+    # the builtin keeps the first value no later one beats: `min(1.0, nan)` is 1.0 and
+    # `min(nan, 1.0)` is nan (np.minimum, used before, gave nan for both: silent)
+    agree(fn, [(np.array([np.nan, 1.0, 5.0]),), (np.array([1.0, np.nan, -1.0]),),
+               (np.array([2.0, 0.25, np.nan]),), (np.array([3.0, -2.0, 4.0]),)])
+
+
+def test_min_and_max_of_arrays_raise_as_python_does():
+    raised = agree(lambda a, b: min(a, b), [(np.ones(2), np.zeros(2)), (np.zeros(3), np.ones(3))])
+    assert all("truth value of an array with more than one element is ambiguous" in m
+               for _, _, m in raised) and raised
+    raised = agree(lambda m: max(m), [(np.ones((2, 3)),), (np.zeros((3, 2)),)])
+    assert all("ambiguous" in m for _, _, m in raised) and raised
+
+
 @pytest.mark.parametrize("fn", [lambda x: int(x), lambda x: round(x)])
 def test_int_and_round_of_nan_and_infinity_raise_as_python(fn):
     # (a bare cast gave a number: a silent wrong answer)

@@ -106,20 +106,67 @@ def range_(*args):
     return iteration.StagedRange(*args) if _any_staged(args) else range(*args)
 
 
-def _reduce(python_fn, numpy_fn, pairwise, args, kwargs):
-    if len(args) == 1 and core.is_symbolic(args[0]) and not kwargs:
-        return numpy_fn(args[0], axis=0)
-    if len(args) > 1 and _any_staged(args) and not kwargs:
-        return functools.reduce(pairwise, args)
-    return python_fn(*args, **kwargs)
+def _reduce(python_fn, pairwise, beats, args, kwargs):
+    """Python's `min`/`max` on tensors: the first value that no later one ``beats`` (`x <
+    r` for min), as the builtin compares, so a NaN is kept only where it comes first
+    (`min(1.0, nan)` is 1.0, `min(nan, 1.0)` is nan; np.minimum would give nan for both),
+    and of zeros the first (`min(0.0, -0.0)` is 0.0). Integers: ``pairwise`` (NumPy's),
+    the same there. The result has the arguments' promoted dtype (Python's has the type
+    of the one it picked: `max(x, 0)` is 0 where `x` is negative, as 0.0 here)."""
+    if kwargs or not _any_staged(args):
+        return python_fn(*args, **kwargs)
+    if len(args) == 1:
+        return _reduce_rows(python_fn, args[0])
+    for a in args:
+        _check_one_element(python_fn, a)
+    if all(_is_integer(a) for a in args):  # (no NaN, no -0.0: the same as NumPy's, which
+        return functools.reduce(pairwise, args)  # ir/bounds.py reads for `range(min(...))`)
+    out = args[0]
+    for x in args[1:]:
+        out = np.where(beats(x, out), x, out)
+    return out
+
+
+def _is_integer(a):
+    if core.is_symbolic(a):
+        return np.dtype(a.dtype).kind in "biu"
+    return isinstance(a, (int, np.integer))  # (bool is an int)
+
+
+def _check_one_element(python_fn, a):
+    if core.is_symbolic(a) and any(d != 1 for d in a.shape):  # (None: maybe more)
+        raise ValueError(f"{python_fn.__name__}() of arrays compares them as Python values: "
+                         f"the truth value of an array with more than one element is "
+                         f"ambiguous (a {a.shape} tensor here); use np.{python_fn.__name__}"
+                         f"imum for the elementwise {python_fn.__name__}imum")
+
+
+def _reduce_rows(python_fn, x):
+    """`min(x)` of one tensor: over its rows, as Python iterates it."""
+    if not x.shape:
+        return python_fn(x)  # (Python's TypeError: a 0-d array cannot be iterated)
+    if x.shape[0] == 0:
+        raise ValueError(f"{python_fn.__name__}() arg is an empty sequence")
+    if len(x.shape) > 1:  # rows compared as Python values: only one row can be
+        if x.shape[0] != 1:
+            raise ValueError(f"{python_fn.__name__}() of a {x.shape} tensor compares its "
+                             f"rows as Python values, whose truth value is ambiguous; use "
+                             f"np.{python_fn.__name__}(x, axis=0) for the elementwise "
+                             f"{python_fn.__name__}imum of the rows")
+        return x[0]
+    numpy_fn = np.min if python_fn is min else np.max
+    if np.dtype(x.dtype).kind not in "fc":
+        return numpy_fn(x)
+    ignoring = np.nanmin if python_fn is min else np.nanmax
+    return np.where(np.isnan(x[0]), x[0], ignoring(x))
 
 
 def min_(*args, **kwargs):
-    return _reduce(min, np.min, np.minimum, args, kwargs)
+    return _reduce(min, np.minimum, lambda x, r: x < r, args, kwargs)
 
 
 def max_(*args, **kwargs):
-    return _reduce(max, np.max, np.maximum, args, kwargs)
+    return _reduce(max, np.maximum, lambda x, r: x > r, args, kwargs)
 
 
 def sum_(iterable, start=0):
