@@ -15,8 +15,22 @@ def test_shape():
     assert "ag__.or_(lambda: ag__.and_(lambda: a, lambda: b), lambda: c)" in src
     assert "ag__.not_(a)" in src
     assert "ag__.and_(lambda: a < b, lambda: b <= c)" in src
-    assert "a < len([b]) < c" in src  # a call in the middle is not evaluated twice
+    # a call in the middle is evaluated once, and only after `a` (compare_chain)
+    assert "ag__.compare_chain(a, ('Lt', 'Lt'), (lambda: len([b]), lambda: c))" in src
 
 
 def test_behaviour():
     assert_equivalent(logic, [(0, 1, 2), (1, 0, 2), (1, 2, 3), (3, 2, 1), ("", "x", 0)])
+
+
+def chain_with_calls(xs, log):
+    def seen(v):
+        log.append(v)
+        return v
+    return 0 < seen(xs[0]) <= seen(xs[1]) < 10, 3 > seen(xs[0]) in xs, seen(xs[1]) is not None
+
+
+def test_chained_comparison_evaluates_each_operand_once_and_lazily():
+    # (the log argument, compared after each call, shows which operands ran, in order)
+    assert_equivalent(chain_with_calls, [([1, 2], []), ([5, 1], []), ([0, 3], []),
+                                         ([2, 20], [])])

@@ -4,6 +4,8 @@ may leave unset (UnboundLocalError at run time, on the paths that read them); lo
 accumulators that start as Python numbers; `del`; and the user's line in every error
 raised at run time."""
 
+import numbers
+
 import numpy as np
 import pytest
 
@@ -540,6 +542,72 @@ def test_int_round_pow_divmod_of_numpy_numbers_match_python():
     agree(number_builtins, calls)
     agree(lambda n, m: (round(n), divmod(n, m), pow(n, m)),
           [(np.int64(7), np.int64(3)), (np.int64(-7), np.int64(2))])
+
+
+def and_or_values(a):
+    # Python gives an operand, not a bool: `a[0] or a[1]` is a[0] where it is nonzero
+    return a[0] and a[1], a[0] or a[1], (a[0] > 1) and (a[1] > 1), (a[0] > 1) or False
+
+
+def chained_comparisons(a):
+    s = 0.0
+    for i in range(3):
+        if 0.5 < a[i] <= a[(i + 1) % 3] * 2.0:
+            s += a[i]
+    return s, 0.0 < a[0] < a[1], a[0] < a[1] > a[2]
+
+
+@pytest.mark.parametrize("fn", [and_or_values, chained_comparisons])
+def test_and_or_and_chained_comparisons_on_tensors(fn):
+    # (`a[0] or a[1]` was a bool, True for 3.0: silent; `0 < a[0] < a[1]` raised TypeError)
+    agree(fn, [(np.array([0.0, 2.0, 1.0]),), (np.array([3.0, 4.0, 0.0]),),
+               (np.array([np.nan, 0.0, 9.0]),), (np.array([1.0, 0.75, 5.0]),)])
+
+
+def types_of_values(a, x):
+    # each what NumPy gives: a scalar from indexing or a reduction, an array, an argument
+    # as it was passed (a NumPy scalar or a 0-d array)
+    s = a[0]
+    return (float(isinstance(x, float)), float(isinstance(x, int)),
+            float(isinstance(x, np.integer)), float(isinstance(x, numbers.Integral)),
+            float(isinstance(x, np.ndarray)), float(np.isscalar(x)),
+            float(isinstance(s, float)), float(np.isscalar(s)), float(np.isscalar(a.sum())),
+            float(type(a) is np.ndarray), float(type(s) is np.dtype(a.dtype).type),
+            float(isinstance(a, np.ndarray)), float(isinstance(a.sum(), np.ndarray)))
+
+
+@pytest.mark.parametrize("x", [np.float64(2.0), np.int64(3), np.float32(1.5), np.int32(4),
+                               np.array(2.5), np.bool_(True)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_isinstance_type_and_isscalar_see_numpys_types(x, dtype):
+    # (an int64 scalar counted as a Python int and a float32 one as a float, and
+    # `type(a) is np.ndarray` and np.isscalar(x) were False: silent differences)
+    agree(types_of_values, [(np.arange(3, dtype=dtype), x), (np.ones(2, dtype), x)])
+
+
+def python_number_types(n):
+    return float(isinstance(n, int)), float(isinstance(n, float)), float(np.isscalar(n))
+
+
+def test_a_relaxed_python_number_is_still_a_python_number():
+    # the second call relaxes the Python int to a weak tensor (SPEC 2): still an int
+    agree(python_number_types, [(3,), (4,), (5,)])
+    agree(python_number_types, [(3.5,), (4.5,)])
+
+
+def any_all_of_tensors(a, m):
+    return (any(a > 0), all(a > 0), any(a), all(a), any(v > 1.5 for v in a),
+            all([a[0] > -5, a[1] < 5]), any(m), all(m))
+
+
+def test_any_and_all_of_tensors_and_of_iterables_holding_them():
+    # (a TypeError before: the builtins asked a symbolic tensor for a Python bool)
+    col = np.array([[1.0], [0.0]])
+    agree(any_all_of_tensors, [(np.array([1.0, -2.0, 0.0]), col),
+                               (np.array([3.0, 4.0, 2.0]), col * 0 + 2),
+                               (np.array([0.0, np.nan, 0.0]), col * 0)])
+    raised = agree(lambda m: any(m), [(np.ones((2, 3)),), (np.zeros((3, 2)),)])
+    assert raised and all("ambiguous" in m for _, _, m in raised)
 
 
 def min_max_of_numbers(a):

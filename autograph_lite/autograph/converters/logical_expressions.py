@@ -2,7 +2,9 @@
 
 Later operands are lambdas, so Python short-circuiting is kept exactly, and a tensor
 operand can be combined lazily (staged) by the runtime. Single comparisons stay as
-they are (tensors overload them); chained ones (`a < b < c`) become an `and_`.
+they are (tensors overload them); chained ones (`a < b < c`) become an `and_`, or, where
+a middle operand is more than a name (`0 < a[i] < n`), `ag__.compare_chain`, which
+evaluates each operand once.
 """
 
 import gast
@@ -24,14 +26,22 @@ class LogicalExpressionTransformer(base.Base):
     def visit_Compare(self, node):
         """`a < b < c` -> `and_(lambda: a < b, lambda: b < c)` when the middle operands are
         plain names or constants (evaluating them twice is then harmless), also as the
-        variables converter spells a name that may be unset (`ag__.ld(b)`)."""
+        variables converter spells a name that may be unset (`ag__.ld(b)`); otherwise
+        `compare_chain(a, ('Lt', 'Lt'), (lambda: b, lambda: c))`."""
         node = self.generic_visit(node)
-        if len(node.ops) < 2 or not all(_plain(c) for c in node.comparators[:-1]):
+        if len(node.ops) < 2:
             return node
-        lefts = [node.left] + node.comparators[:-1]
-        parts = [gast.Compare(left=left, ops=[op], comparators=[right])
-                 for left, op, right in zip(lefts, node.ops, node.comparators)]
-        return self.visit_BoolOp(gast.BoolOp(op=gast.And(), values=parts))
+        if all(_plain(c) for c in node.comparators[:-1]):
+            lefts = [node.left] + node.comparators[:-1]
+            parts = [gast.Compare(left=left, ops=[op], comparators=[right])
+                     for left, op, right in zip(lefts, node.ops, node.comparators)]
+            return self.visit_BoolOp(gast.BoolOp(op=gast.And(), values=parts))
+        names = [f"x{k}" for k in range(len(node.comparators))]
+        ops = ", ".join(repr(type(op).__name__) for op in node.ops)
+        lazy = ", ".join(f"lambda: {n}" for n in names)
+        return templates.replace_as_expression(
+            f"ag__.compare_chain(left, ({ops},), ({lazy},))", left=node.left,
+            **dict(zip(names, node.comparators)))
 
     def visit_UnaryOp(self, node):
         node = self.generic_visit(node)

@@ -11,8 +11,10 @@ import numbers
 
 import numpy as np
 
+from autograph_lite import storage
 from autograph_lite.api import core as api
-from autograph_lite.autograph.runtime import core, data, iteration, math_calls, trial
+from autograph_lite.autograph.runtime import (core, data, iteration, logical, math_calls,
+                                              trial)
 from autograph_lite.trace import sizes
 
 
@@ -133,12 +135,13 @@ def _is_integer(a):
     return isinstance(a, (int, np.integer))  # (bool is an int)
 
 
-def _check_one_element(python_fn, a):
+def _check_one_element(python_fn, a, instead=None):
     if core.is_symbolic(a) and any(d != 1 for d in a.shape):  # (None: maybe more)
-        raise ValueError(f"{python_fn.__name__}() of arrays compares them as Python values: "
-                         f"the truth value of an array with more than one element is "
-                         f"ambiguous (a {a.shape} tensor here); use np.{python_fn.__name__}"
-                         f"imum for the elementwise {python_fn.__name__}imum")
+        name = python_fn.__name__
+        raise ValueError(f"{name}() tests its arguments' truth as Python values: the truth "
+                         f"value of an array with more than one element is ambiguous (a "
+                         f"{a.shape} tensor here); use "
+                         f"{instead or f'np.{name}imum for the elementwise {name}imum'}")
 
 
 def _reduce_rows(python_fn, x):
@@ -176,6 +179,42 @@ def sum_(iterable, start=0):
     return sum(iterable, start)
 
 
+def any_(iterable):
+    return _truth_reduce(any, np.any, np.logical_or, iterable)
+
+
+def all_(iterable):
+    return _truth_reduce(all, np.all, np.logical_and, iterable)
+
+
+def _truth_reduce(python_fn, numpy_fn, combine, iterable):
+    """`any(x)`/`all(x)` of a tensor (its rows' truth, as Python iterates it) or of an
+    iterable holding symbolic tensors (`any(v > t for v in xs)`): the truth values
+    combined, staged. Python stops at the first deciding item; staged, every item is
+    computed (each must be free of side effects, as a comprehension's usually is)."""
+    name = python_fn.__name__
+    if core.is_symbolic(iterable):
+        if not iterable.shape:
+            raise TypeError(f"{name}() of a 0-d tensor: it is not iterable (as a NumPy "
+                            f"scalar is not)")
+        if any(d != 1 for d in iterable.shape[1:]):
+            raise ValueError(f"{name}() of a {iterable.shape} tensor tests its rows as "
+                             f"Python values, whose truth value is ambiguous; use "
+                             f"np.{name}(x) for all its elements")
+        return numpy_fn(iterable)
+    if isinstance(iterable, (iteration.StagedIter, data.TensorList)):
+        raise TypeError(f"{name}() of a loop's staged range or list is not staged; use "
+                        f"np.{name} on a tensor")
+    items = list(iterable)
+    if not _any_staged(items):
+        return python_fn(items)
+    out = python_fn is all
+    for v in items:
+        _check_one_element(python_fn, v, f"np.{name} of one array")
+        out = combine(out, logical.truth(v) if core.is_symbolic(v) else bool(v))
+    return out
+
+
 def enumerate_(iterable, start=0):
     if _any_staged([iterable]):
         return iteration.Enumerate(iteration.staged(iterable), start)
@@ -196,28 +235,42 @@ def print_(*args, **kwargs):
     return print(*args, **kwargs)
 
 
-_KINDS = {float: "f", int: "iu", bool: "b", complex: "c", numbers.Real: "fiub",
-          numbers.Integral: "iub", numbers.Number: "fiubc"}
+_WEAK_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
-def _is_kind(x, cls):
-    if cls is np.ndarray:
-        return True
-    kinds = _KINDS.get(cls)
-    dtype = core.dtype_of(x)
-    return kinds is not None and core.rank_of(x) == 0 and np.dtype(dtype).kind in kinds
+def numpy_type(x):
+    """The type a symbolic tensor's value has when the function runs as plain NumPy code:
+    np.ndarray for an array, and for a 0-d tensor the NumPy scalar type of its dtype
+    (indexing, reductions and ufuncs of NumPy give scalars), except a 0-d array passed as
+    an argument, which stays an ndarray; a weak 0-d tensor stands for a Python number
+    (a relaxed Python argument, `len`, a range counter), whose type it is."""
+    if core.rank_of(x) != 0:
+        return np.ndarray
+    kind = np.dtype(x.dtype).kind
+    if x.type.weak and kind in _WEAK_TYPES:
+        return _WEAK_TYPES[kind]
+    st = x._storage
+    if st is not None and st.origin == storage.ARG and not x._chain:
+        return np.ndarray
+    return np.dtype(x.dtype).type
 
 
 def isinstance_(x, classinfo):
-    """isinstance; a tensor also counts as an np.ndarray, and a scalar tensor as the Python
-    number type of its dtype's kind (float32 scalar -> float), which is what NumPy-style
-    code asking `isinstance(x, float)` means."""
+    """isinstance; a symbolic tensor is an instance of what its value is in plain NumPy
+    (``numpy_type``: `isinstance(x, float)` holds for a float64 scalar, not for a float32
+    or int64 one, as for NumPy's scalars), and of ag.Tensor."""
     if isinstance(x, classinfo):
         return True
-    if not core.is_tensor(x):
+    if not core.is_symbolic(x):
         return False
-    classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
-    return any(_is_kind(x, c) for c in classes)
+    return issubclass(numpy_type(x), classinfo)
+
+
+def type_(*args):
+    """type(x); of a symbolic tensor, ``numpy_type`` (`type(a) is np.ndarray` holds)."""
+    if len(args) == 1 and core.is_symbolic(args[0]):
+        return numpy_type(args[0])
+    return type(*args)
 
 
 OVERLOADS = {
@@ -225,5 +278,6 @@ OVERLOADS = {
     builtins.abs: abs_, builtins.range: range_, builtins.min: min_, builtins.max: max_,
     builtins.sum: sum_, builtins.enumerate: enumerate_, builtins.zip: zip_,
     builtins.print: print_, builtins.isinstance: isinstance_, builtins.round: round_,
-    builtins.pow: pow_, builtins.divmod: divmod_,
+    builtins.pow: pow_, builtins.divmod: divmod_, builtins.type: type_, builtins.any: any_,
+    builtins.all: all_,
 }

@@ -1,8 +1,14 @@
 """`and_`, `or_`, `not_`: Python's short-circuit semantics, staged lazily on tensors.
 
 A symbolic left operand makes the right one a branch of a staged cond, so the right
-side is evaluated (at run time) only when Python would have evaluated it.
+side is evaluated (at run time) only when Python would have evaluated it. As in Python,
+the result is an operand's value, not a bool: `a and b` is `b if a else a` (`x[0] or
+x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 """
+
+import operator
+
+import numpy as np
 
 from autograph_lite import control
 from autograph_lite.ops import dispatch
@@ -16,18 +22,59 @@ def as_bool(x):
     return dispatch.constant(bool(x))
 
 
+def truth(a):
+    """Python's ``bool(a)`` of a symbolic tensor, staged."""
+    if np.dtype(a.dtype).kind == "b":
+        return a
+    return dispatch.apply("not_equal", a, 0)
+
+
+def _operand(fn):
+    """The right operand, as a staged branch gives it: a bool stays a bool tensor."""
+    def run():
+        b = fn()
+        return as_bool(b) if isinstance(b, (bool, np.bool_)) else b
+    return run
+
+
 def and_(a_fn, b_fn):
     a = a_fn()
     if core.is_symbolic(a):
-        return control.cond(a, lambda: as_bool(b_fn()), lambda: as_bool(False))
+        # (a bool `a` is False where it is not taken: the constant, which ir/bounds.py and
+        # the ownership analysis read, e.g. `while i < len(x) and ...` proves `x[i]`)
+        return control.cond(truth(a), _operand(b_fn), _constant_if_bool(a, False))
     return b_fn() if a else a
 
 
 def or_(a_fn, b_fn):
     a = a_fn()
     if core.is_symbolic(a):
-        return control.cond(a, lambda: as_bool(True), lambda: as_bool(b_fn()))
+        return control.cond(truth(a), _constant_if_bool(a, True), _operand(b_fn))
     return a if a else b_fn()
+
+
+def _constant_if_bool(a, value):
+    if np.dtype(a.dtype).kind == "b":
+        return lambda: as_bool(value)
+    return lambda: a
+
+
+_COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+            "Eq": operator.eq, "NotEq": operator.ne, "Is": operator.is_,
+            "IsNot": operator.is_not, "In": lambda a, b: a in b,
+            "NotIn": lambda a, b: a not in b}
+
+
+def compare_chain(left, ops, operands):
+    """`left op0 x0 op1 x1 ...`, a chained comparison whose middle operands are not plain
+    names (`0 < a[i] < f(x)`): each operand (``operands``: lambdas) is evaluated once, and
+    only when Python evaluates it, after the comparison before it held; the result is
+    Python's, `(left op0 x0) and (x0 op1 x1 ...)`, staged lazily on tensors."""
+    right = operands[0]()
+    held = _COMPARE[ops[0]](left, right)
+    if len(ops) == 1:
+        return held
+    return and_(lambda: held, lambda: compare_chain(right, ops[1:], operands[1:]))
 
 
 def not_(a):
