@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import call_guards, contiguity, nest, storage
+from . import call_guards, contiguity, nest, staged_text, storage
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -463,7 +463,16 @@ class Function:
         graph.outside_arrays = slots.arrays_in(self._outside_roots(fn, args, sym))
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
-            result = fn(*call, **getattr(call, "kwargs", {}))
+            try:
+                result = fn(*call, **getattr(call, "kwargs", {}))
+            except RecursionError as e:
+                raise RecursionError(
+                    f"maximum recursion depth exceeded while tracing {self._name}: a "
+                    f"function that calls itself under a staged `if` (a condition on a "
+                    f"tensor, e.g. `if n <= 1: return 1` with a traced n) is traced down "
+                    f"both branches, so the trace never ends; write the recursion as a "
+                    f"loop (`while` on the tensor), or make the condition a Python value") \
+                    from e
             self._check_containers_kept(args, sym_args, sym)
             self._check_nothing_stored(fn, args, sym)
             out_leaves = nest.flatten(result)
@@ -472,6 +481,11 @@ class Function:
                 if isinstance(r, (Tensor, np.ndarray, np.generic, bool, int, float, complex)):
                     graph.outputs.append(as_value(graph, r))
                     template.append(_OUT)
+                elif isinstance(r, staged_text.StagedText):
+                    raise TypeError(f"{self._name} returns a string made from a traced value "
+                                    f"(an f-string, str() or repr() of a tensor), whose text "
+                                    f"exists only when it runs; return the tensor and format "
+                                    f"it after the call")
                 else:
                     template.append(r)
         # (the variables it used are inputs too: what it assigns is written back)

@@ -174,6 +174,15 @@ class SymbolicTensor(Tensor):
                         f"(AutoGraph does not convert library code, @ag.do_not_convert "
                         f"functions or functions without source).")
 
+    def __format__(self, spec=""):
+        at = user_location()
+        self._no_python("string", f"{f'At {at}: a' if at else 'A'}n f-string of it (under "
+                        f"autograph=True) or print(x) prints its value on every call; "
+                        f"`'%s' % x`, str.format and str() in code AutoGraph does not convert "
+                        f"would make text now, which cannot hold it.")
+
+    __str__ = __format__
+
     def __float__(self):
         self._no_python("float", "Use ag.cast(x, ag.float64).")
 

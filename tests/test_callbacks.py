@@ -348,3 +348,26 @@ def test_callbacks_work_under_autograph():
             x = ag.py_func(lambda a: a + 1.0, [x], ag.float64)
         return x
     agree(f, np.float64(2.0))
+
+
+def _doubled(v):
+    return v * 2.0
+
+
+def callbacks_in_and_after_a_loop(x, n):
+    s = x * 0.0
+    for i in range(n):
+        s = ag.py_func(_doubled, [s + x * i], ag.float64)
+        if i > 0:
+            print("row", i, s)
+    print("after", s)
+    return ag.py_func(_doubled, [s], ag.float64)
+
+
+@pytest.mark.parametrize("x", [np.float64(1.5), np.array([0.25, -2.0])])
+def test_callbacks_and_prints_in_a_loop_and_after_it_compile(x):
+    # objmode blocks written in the kernel, one in a loop or branch and one after it
+    # reading an array, broke Numba's lowering ("Instruction does not dominate all uses",
+    # numba#9574); each is a helper function of the kernel's module now (Emitter.objmode)
+    agree(callbacks_in_and_after_a_loop, calls=[(x, np.int64(3)), (x * 2, np.int64(1))],
+          exact=True)

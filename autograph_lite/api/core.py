@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, staged_text
 from .. import numpy_api as npa
 from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.indexing import setitem
@@ -200,12 +200,22 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
 
     Arguments that are not tensors or arrays (strings, Python numbers, other objects)
     are printed as Python prints them; their text is fixed when the function is traced.
+    An f-string of traced values (staged_text.py) is formatted when the function runs.
     """
     tensors, parts = [], []
     for a in inputs:
         if is_tensor_value(a):
             tensors.append(a)
             parts.append(None)
+        elif isinstance(a, staged_text.StagedText):  # an f-string of traced values
+            pieces = []
+            for p in a.pieces:
+                if isinstance(p, staged_text.Piece):
+                    tensors.append(p.value)
+                    pieces.append((p.conversion, p.spec, staged_text.python_type(p.value)))
+                else:
+                    pieces.append(p)
+            parts.append(tuple(pieces))
         else:
             parts.append(builtins.str(a))
     if builtins.all(p is None for p in parts):

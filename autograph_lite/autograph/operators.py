@@ -22,6 +22,7 @@ from autograph_lite.autograph.runtime.logical import and_, compare_chain, not_, 
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import caught, try_stmt_guard
+from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.trace_arrays import getitem, resolve
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                         deleted, ld, retval)
@@ -29,7 +30,7 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
     "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "compare_chain",
-    "converted_call", "deleted",
+    "converted_call", "deleted", "formatted", "fstring",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
     "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "set_slot", "setitem",

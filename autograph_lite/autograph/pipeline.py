@@ -4,7 +4,8 @@ from autograph_lite.autograph.converters import (asserts, assignments, break_sta
                                                  call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
-                                                 functions, lists, logical_expressions,
+                                                 fstrings, functions, lists,
+                                                 logical_expressions,
                                                  return_statements, shapes, shared_names,
                                                  subscript_loads, subscripts, variables)
 
@@ -43,6 +44,9 @@ CONVERTERS = (
     # After subscripts (the reads inside its setitem calls are converted too); skips the
     # `ag__.index[...]` it emits.
     subscript_loads.SubscriptLoadTransformer,
+    # f-strings -> `ag__.fstring(...)`: before call_trees, which then converts the calls
+    # inside their values and leaves the ag__ calls alone.
+    fstrings.FStringTransformer,
     # Wraps user calls; skips `ag__.*` calls made by the converters above.
     call_trees.CallTreeTransformer,
     # Guards `try` inside if/loops; before control_flow moves blocks into functions.

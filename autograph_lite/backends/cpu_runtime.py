@@ -35,6 +35,31 @@ def _item(x):
 
 
 @register_jitable
+def arange_length(start, stop, step):
+    """np.arange's length: ceil((stop - start) / step) in float64, at least 0."""
+    n = np.ceil((stop - start) / step)
+    return max(int(n), 0)
+
+
+@register_jitable
+def arange_fill(out, start, step):
+    """np.arange's values, as NumPy's fill computes them in the result dtype: the first
+    two are start and start + step (cast on store), each later one start + i * delta in
+    the dtype's arithmetic, delta being their difference (not step: it can differ in the
+    last bits)."""
+    n = out.shape[0]
+    if n > 0:
+        out[0] = start
+    if n > 1:
+        out[1] = start + step
+        first = out[0]
+        delta = out[1] - first
+        for i in range(2, n):
+            out[i] = i  # (i in the dtype: float32 arithmetic for a float32 result)
+            out[i] = first + out[i] * delta
+
+
+@register_jitable
 def _extent(a):
     """The first and one-past-last byte addresses array ``a`` (size > 0) reaches."""
     lo = a.ctypes.data
@@ -212,6 +237,20 @@ def heaviside(x, h):
 def py_print(*args):
     """ag.print's body: formats tensors as NumPy does and prints (runs in objmode)."""
     print(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+
+
+_CONVERSIONS = {-1: None, 115: str, 114: repr, 97: ascii}
+_PYTHON = {"bool": bool, "int": int, "float": float, "complex": complex}
+
+
+def render(value, conversion, spec, python):
+    """The text of one traced value of an f-string (autograph_lite/staged_text.py), made
+    when the function runs (in objmode: ops/io.py): `f"{value!conversion:spec}"`, the
+    value first made the Python number type named by ``python`` when it stands for one."""
+    if python is not None:
+        value = _PYTHON[python](value)
+    convert = _CONVERSIONS[conversion]
+    return format(value if convert is None else convert(value), spec)
 
 
 @numba.njit

@@ -40,6 +40,7 @@ class Emitter:
         self.loop_bodies = {id(n.regions[1]) for n in graph.walk() if n.op == "while_loop"}
         self.sites = []           # (user file:line, axis) of each bounds-checked index
         self.parallel = False     # a prange loop was emitted: compile with parallel=True
+        self.helpers = []         # module-level functions the kernel calls (objmode)
         self.inline = self.plan_fusion()
         self.own = Ownership(graph, self.inline)  # who may write into which buffer
 
@@ -112,6 +113,27 @@ class Emitter:
             yield idx
         finally:
             self.depth -= len(dims)
+
+    def objmode(self, inputs, outputs, body):
+        """Runs ``body`` (lines reading the kernel's variables ``inputs`` and setting
+        ``outputs``, [(name, Numba type string)]) in object mode, in a helper function of
+        the kernel's module that the kernel calls: ``with numba.objmode`` blocks written in
+        the kernel itself break Numba's LLVM lowering when one runs conditionally (in a
+        loop or a branch) and a later one reads an array ("Instruction does not dominate
+        all uses", numba#9574: a print inside a staged loop and another after it)."""
+        fn = self.fresh("objmode")
+        inputs = [n for n in dict.fromkeys(inputs) if n.isidentifier()]  # (not literals)
+        names = [n for n, _ in outputs]
+        decl = ", ".join(f"{n}={t!r}" for n, t in outputs)
+        lines = ["@numba.njit(nogil=True)",  # (objmode: Numba cannot cache it anyway)
+                 f"def {fn}({', '.join(inputs)}):",
+                 f"    with numba.objmode({decl}):"]
+        lines += [f"        {line}" for line in body]
+        if names:
+            lines.append(f"    return {', '.join(names)}")
+        self.helpers.append("\n".join(lines))
+        call = f"{fn}({', '.join(inputs)})"
+        self.line(f"{', '.join(names)} = {call}" if names else call)
 
     def fill(self, name, dims, value, dtype):
         """``name = <new array of dims filled with value>``. Not ``np.full``: Numba takes

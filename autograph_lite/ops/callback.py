@@ -321,16 +321,14 @@ def _make_lower(kind):
         names = [em.out(node, i) for i in range(len(node.outputs))]
         # only results used later leave the block: Numba rejects a declared, unused one
         # (a stateful callback called for its side effect alone)
-        decl = ", ".join(f"{n}={_numba_type(v.type)!r}" for n, v in zip(names, node.outputs)
-                         if em.uses.get(v.id))
+        decl = [(n, _numba_type(v.type)) for n, v in zip(names, node.outputs)
+                if em.uses.get(v.id)]
         call = f"{_GLOBAL}[{key!r}]({args})"
-        with em.block(f"with numba.objmode({decl}):"):
-            if len(names) > 1:
-                em.line(f"{', '.join(names)} = {call}")
-            elif names:
-                em.line(f"{names[0]} = {call}")
-            else:
-                em.line(call)
+        if len(names) > 1:
+            call = f"{', '.join(names)} = {call}"
+        elif names:
+            call = f"{names[0]} = {call}"
+        em.objmode([em.name(v) for v in node.inputs], decl, [call])
         return None
     return lower
 

@@ -108,15 +108,20 @@ _ZERO_STEP = "Maximum allowed size exceeded (np.arange's step is 0)"
 def _range_eager(start, limit, delta, dtype, length=None):
     if delta == 0:
         raise ValueError(_ZERO_STEP)
-    return np.arange(start, limit, delta).astype(dtype)
+    return np.arange(start, limit, delta, dtype=dtype)
 
 
 def _range_lower(em, node):
+    """NumPy's arange, not Numba's: the values are computed in the result dtype as NumPy
+    computes them (``rt.arange_fill``), which differs from ``start + i * step`` in the
+    last bits (np.arange(1.0, 0.0, -0.3)[2] is 0.3999999999999999, not 0.4)."""
     a, b, c = (em.name(v) for v in node.inputs)
     dt = node.attrs["dtype"]
     em.line(f"if {c} == 0:")
     em.line(f"    raise ValueError({_ZERO_STEP!r})")
-    return f"np.arange({a}, {b}, {c}).astype({em.dt(dt)})"
+    out = em.new(node.outputs[0])
+    em.line(f"{out} = {em.alloc([f'rt.arange_length({a}, {b}, {c})'], dt)}")
+    em.line(f"rt.arange_fill({out}, {a}, {c})")
 
 
 defop("range", infer=_range_infer, eager=_range_eager, lower=_range_lower,

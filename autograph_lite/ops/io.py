@@ -22,16 +22,32 @@ defop("const", infer=lambda in_types, value: [type_of_constant(value)],
       doc="a constant baked into the graph (non-scalars are passed to the kernel)")
 
 
-def _pieces(args, parts):
-    """The printed items: `parts` holds static text, None where the next tensor goes."""
+def _pieces(args, parts, staged=None):
+    """The printed items: `parts` holds static text, None where the next tensor goes, and
+    for an f-string of tensors a tuple of its pieces (text, or (conversion, spec, Python
+    type) where the next tensor goes), joined by ``staged(pieces)``."""
     if parts is None:
         return list(args)
     it = iter(args)
-    return [next(it) if p is None else p for p in parts]
+    out = []
+    for p in parts:
+        if p is None:
+            out.append(next(it))
+        elif isinstance(p, tuple):
+            out.append(staged([q if isinstance(q, str) else (next(it),) + q for q in p]))
+        else:
+            out.append(p)
+    return out
+
+
+def _join_now(pieces):
+    from ..backends.cpu_runtime import render  # (importing the ops imports no Numba)
+    return "".join(q if isinstance(q, str) else render(np.asarray(q[0])[()], *q[1:])
+                   for q in pieces)
 
 
 def _print_eager(*args, sep=" ", end="\n", parts=None):
-    print(*[a if isinstance(a, str) else np.asarray(a) for a in _pieces(args, parts)],
+    print(*[a if isinstance(a, str) else np.asarray(a) for a in _pieces(args, parts, _join_now)],
           sep=sep, end=end)
 
 
@@ -40,10 +56,16 @@ def _print_lower(em, node):
     names = [f"{em.dt(v.type.dtype)}({em.name(v)})" if v.type.ndim == 0 else em.name(v)
              for v in node.inputs]
     parts = node.attrs.get("parts") or [None] * len(names)
-    items = ", ".join(_pieces(names, [None if p is None else repr(p) for p in parts]))
+
+    def join(pieces):  # (an f-string's text, made in objmode as Python makes it)
+        return '"".join([' + ", ".join(
+            repr(q) if isinstance(q, str) else f"rt.render({q[0]}, {q[1]!r}, {q[2]!r}, "
+                                              f"{q[3]!r})" for q in pieces) + "])"
+    items = ", ".join(_pieces(names, [p if p is None or isinstance(p, tuple) else repr(p)
+                                      for p in parts], join))
     sep, end = node.attrs.get("sep", " "), node.attrs.get("end", "\n")
-    with em.block("with numba.objmode():"):
-        em.line(f"print({items}{',' if items else ''} sep={sep!r}, end={end!r})")
+    em.objmode([em.name(v) for v in node.inputs], [],
+               [f"print({items}{',' if items else ''} sep={sep!r}, end={end!r})"])
 
 
 defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_print_eager,

@@ -210,3 +210,16 @@ def test_dtypes_of_branches_are_promoted(backend, x):
     assert np.result_type(np.int64, np.float32) == np.float64
     assert got.dtype == np.float64 and got.shape == ()
     assert got.numpy() == (1.0 if x > 0 else 2.5)
+
+
+def _factorial(n):
+    if n <= 1:
+        return n * 0 + 1
+    return n * _factorial(n - 1)
+
+
+def test_recursion_under_a_staged_if_says_why_the_trace_never_ends():
+    # (a bare "maximum recursion depth exceeded" before); Python values recurse as Python
+    assert int(ag.defun(_factorial, backend="interpreter")(5)) == 120
+    with pytest.raises(RecursionError, match="calls itself under a staged `if`"):
+        ag.defun(_factorial, backend="interpreter")(np.int64(5))

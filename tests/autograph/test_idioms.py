@@ -261,6 +261,53 @@ def test_print_mixes_text_and_tensors_like_python(backend, capfd):
     assert capfd.readouterr().out == want  # printed on every call, as Python prints it
 
 
+def prints_formatted(x, n):
+    s = x * 0.0
+    for i in range(n):
+        s = s + x * i
+        print(f"step {i}: s={s}, x={x!r}, rows {np.ones(2) * s[..., None]}", "and", s)
+        print(f"{i:>4d}|{s[0] if s.ndim else s:+.2e}|{str(i)}|" + "tail")
+    print(f"done {n}", str(s), repr(s))
+    return s
+
+
+@pytest.mark.parametrize("x", [np.float64(1.5), np.array([0.25, -2.0])])
+def test_f_strings_of_traced_values_print_their_values_every_call(x):
+    # (they printed the symbolic repr once, while tracing: `x=<ag.Tensor symbolic ...>`)
+    agree(prints_formatted, calls=[(x, np.int64(2)), (x * 2, np.int64(3))], exact=True)
+
+
+def text_as_a_value(x):
+    label = f"x = {x}"
+    return x * len(label)
+
+
+def returns_text(x):
+    return f"{x:.2f}"
+
+
+def percent_format(x):
+    return x * len("%s" % x)
+
+
+def array_with_a_spec(x):
+    print(f"{x:.2f}")  # NumPy: TypeError, an array has no format spec
+    return x
+
+
+@pytest.mark.parametrize("fn, said", [
+    (text_as_a_value, "used as a Python string"), (returns_text, "returns a string made"),
+    (array_with_a_spec, "unsupported format string passed to numpy.ndarray"),
+    (percent_format, "cannot be used as a Python string")])
+def test_text_of_a_traced_value_used_as_a_string_is_refused(fn, said):
+    # its text exists only when the function runs: a length or a string of the symbolic
+    # repr would be a silent wrong answer (len(f"x = {x}") was 45)
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match=said):
+            ag.defun(fn, backend=backend)(np.ones(2) if fn is array_with_a_spec
+                                          else np.float64(1.5))
+
+
 def rows_of_traced_length(x, m, n):
     rows = []
     for i in range(n):  # trip count known, row length m only at run time

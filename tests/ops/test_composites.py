@@ -149,6 +149,18 @@ def test_a_zero_arange_step_raises_numpys_error():
         ag.defun(lambda x: np.arange(0, 3, 0) * x, backend="interpreter")(1.0)
 
 
+def float_aranges(x, s):
+    return (np.arange(x, 0.0, s), np.arange(0.0, x, -s), np.arange(x, 0.0, s, dtype=np.float32),
+            np.arange(np.float32(0.1), x, -s))
+
+
+def test_arange_of_float_tensors_has_numpys_values():
+    # NumPy computes start + i * delta, delta = (start + step) - start, in the result dtype;
+    # Numba's start + i * step differed in the last bits (np.arange(1.0, 0, -0.3)[2])
+    agree(float_aranges, calls=[(F64(1.0), F64(-0.3)), (F64(2.3), F64(-0.3)),
+                                (F64(7.7), F64(-0.1))], exact=True)
+
+
 def write_through_flip(x):
     y = x * 1.0
     v = np.flip(y)

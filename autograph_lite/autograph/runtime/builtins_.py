@@ -11,10 +11,10 @@ import numbers
 
 import numpy as np
 
-from autograph_lite import storage
+from autograph_lite import staged_text, storage
 from autograph_lite.api import core as api
 from autograph_lite.autograph.runtime import (core, data, iteration, logical, math_calls,
-                                              trial)
+                                              text, trial)
 from autograph_lite.trace import sizes
 
 
@@ -228,7 +228,7 @@ def zip_(*iterables, **kwargs):
 
 
 def print_(*args, **kwargs):
-    if _any_staged(args):
+    if _any_staged(args) or any(isinstance(a, staged_text.StagedText) for a in args):
         return api.print(*args, **kwargs)
     if trial.active():  # a thrown-away scratch trace (trial.py) prints nothing
         return None
@@ -279,5 +279,5 @@ OVERLOADS = {
     builtins.sum: sum_, builtins.enumerate: enumerate_, builtins.zip: zip_,
     builtins.print: print_, builtins.isinstance: isinstance_, builtins.round: round_,
     builtins.pow: pow_, builtins.divmod: divmod_, builtins.type: type_, builtins.any: any_,
-    builtins.all: all_,
+    builtins.all: all_, builtins.str: text.str_, builtins.repr: text.repr_,
 }

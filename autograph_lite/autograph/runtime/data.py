@@ -383,6 +383,7 @@ def augassign(target, value, op, name=None):
 def assert_stmt(test, msg=None):
     """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
     if core.is_symbolic(test):
+        # (an f-string of traced values gives a fixed text naming them: staged_text.py)
         text = str(msg()) if msg is not None else f"assertion failed at {where.caller()}"
         api.assert_(test, text)
         return

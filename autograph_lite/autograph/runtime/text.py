@@ -1,0 +1,41 @@
+"""f-strings and `str()`/`repr()` of traced values (autograph_lite/staged_text.py).
+
+On Python values each is the Python construct itself: `formatted` is `format(value,
+spec)` after the conversion, `fstring` joins the pieces."""
+
+from autograph_lite.staged_text import Piece, StagedText, text
+from autograph_lite.autograph.runtime import core
+
+
+def formatted(value, conversion=-1, spec=""):
+    """`{value!conversion:spec}` of an f-string."""
+    if core.is_symbolic(value):
+        if spec and core.rank_of(value) != 0 and conversion == -1:
+            # NumPy's, raised now: an array formats only as a whole, with no spec
+            raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+        return Piece(value, conversion, spec)
+    if isinstance(value, StagedText) and conversion in (-1, 115) and not spec:
+        return value  # (`f"{str(x)}"`: its pieces, joined by fstring)
+    return text(value, conversion, spec)
+
+
+def fstring(*pieces):
+    """An f-string's pieces joined: a str, or a StagedText when a piece is traced."""
+    if any(isinstance(p, (Piece, StagedText)) for p in pieces):
+        flat = []
+        for p in pieces:
+            flat.extend(p.pieces if isinstance(p, StagedText) else (p,))
+        return StagedText(flat)
+    return "".join(pieces)
+
+
+def str_(*args, **kwargs):
+    if len(args) == 1 and not kwargs and core.is_symbolic(args[0]):
+        return StagedText([Piece(args[0], 115, "")])
+    return str(*args, **kwargs)
+
+
+def repr_(value):
+    if core.is_symbolic(value):
+        return StagedText([Piece(value, 114, "")])
+    return repr(value)
