@@ -169,8 +169,20 @@ def while_over_table_rows(a):
     return s
 
 
+def enumerate_rows(a):
+    table = np.linspace(0.0, 1.0, 240).reshape(120, 2)
+    s = a * 0.0
+    for i, (w, v) in enumerate(table, 3):
+        s = s * 0.5 + a * w - v * i
+    for k, j in enumerate(range(100, 400, 3)):
+        s = s + a * (k - j)
+    first = next(enumerate(table))  # (an iterator, as enumerate's)
+    return s, first[0], first[1], len(list(enumerate(range(5))))
+
+
 @pytest.mark.parametrize("fn", [python_while_nest, while_true_break, rows_of_a_table,
-                                table_written_while_iterated, while_over_table_rows])
+                                table_written_while_iterated, while_over_table_rows,
+                                enumerate_rows])
 def test_unrolling_budget_for_python_whiles_and_trace_time_arrays(fn):
     agree(fn, calls=[(np.float64(1.0),), (np.float64(-0.5),)], exact=True)
     cf = ag.defun(fn, backend="interpreter").get_concrete_function(np.float64(1.0))

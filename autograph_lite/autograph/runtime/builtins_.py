@@ -218,6 +218,8 @@ def _truth_reduce(python_fn, numpy_fn, combine, iterable):
 def enumerate_(iterable, start=0):
     if _any_staged([iterable]):
         return iteration.Enumerate(iteration.staged(iterable), start)
+    if isinstance(iterable, range) or (type(iterable) is np.ndarray and iterable.ndim):
+        return iteration.CountedEnumerate(iterable, start)  # (budgeted when unrolled)
     return enumerate(iterable, start)
 
 

@@ -208,6 +208,35 @@ class NdEnumerate(NdIndex):
         return index, trace_arrays.getitem(self.a, index)
 
 
+class CountedEnumerate:
+    """`enumerate(x)` in converted code where ``x`` is a Python range or a NumPy array of
+    trace time: an iterator as enumerate's (the array's rows read through
+    trace_arrays.getitem, as loops.py reads them), whose length loops.py knows, so a loop
+    over it is counted and the unrolling budget holds (`for i, row in enumerate(table)`
+    over a 1,000-row table is not unrolled 1,000 times)."""
+
+    def __init__(self, inner, start=0):
+        self.inner, self.start = inner, start
+        self._it = None
+
+    def fresh(self):
+        """Whether nothing has been taken from it yet (a loop may then count it)."""
+        return self._it is None
+
+    def __len__(self):
+        return len(self.inner)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._it is None:
+            rows = (trace_arrays.getitem(self.inner, k) for k in range(len(self.inner))) \
+                if isinstance(self.inner, np.ndarray) else iter(self.inner)
+            self._it = enumerate(rows, self.start)
+        return next(self._it)
+
+
 def ndindex(*shape):
     """`np.ndindex` in converted code (numpy_calls.py): an NdIndex when the sizes are
     Python ints, NumPy's own otherwise."""

@@ -126,13 +126,18 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
 
 
 def _is_trace_array(iter_):
-    """A NumPy array of trace time iterated over its rows: counted, as a range is."""
+    """A NumPy array of trace time iterated over its rows: counted, as a range is; so is
+    the enumerate of one, or of a range (iteration.CountedEnumerate)."""
+    if isinstance(iter_, iteration.CountedEnumerate):
+        return iter_.fresh()
     return type(iter_) is np.ndarray and iter_.ndim > 0
 
 
 def _first(iter_):
     if isinstance(iter_, range):
         return iter_[0]
+    if isinstance(iter_, iteration.CountedEnumerate):
+        return iter_.start, _first(iter_.inner)
     if _is_trace_array(iter_):
         return trace_arrays.getitem(iter_, 0)
     return iter_.first()
@@ -144,6 +149,8 @@ def _as_staged(iter_, skip=0):
     (data.entering_loop): a write into it in the body is seen by the rows read after."""
     if isinstance(iter_, range):
         return iteration.PythonRange(iter_[skip:])
+    if isinstance(iter_, iteration.CountedEnumerate):
+        return iteration.Enumerate(_as_staged(iter_.inner, skip), iter_.start + skip)
     if _is_trace_array(iter_):
         rows = data.entering_loop(iter_, None)
         return iteration.TensorRows(rows[skip:] if skip else rows)
