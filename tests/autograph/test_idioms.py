@@ -318,3 +318,21 @@ def rows_of_traced_length(x, m, n):
 @pytest.mark.parametrize("m", [0, 2, 4])
 def test_list_rows_whose_size_is_unknown_while_tracing(m):
     agree(rows_of_traced_length, np.arange(1.0, 5.0), np.int64(m), np.int64(3))
+
+
+def back_substitution(U, b):
+    n = len(b)
+    x = np.zeros(n)
+    for i in reversed(range(n)):
+        x[i] = (b[i] - U[i, i + 1:] @ x[i + 1:]) / U[i, i]
+    last = 0.0
+    for row in reversed(U):
+        last = last * 0.5 + row[0]
+    return x, last
+
+
+def test_reversed_range_and_rows_of_tensors():
+    # (TypeError before: 'StagedRange' object is not reversible)
+    U = np.triu(np.arange(1.0, 17.0).reshape(4, 4))
+    agree(back_substitution, calls=[(U, np.arange(4.0)), (U[:3, :3] + 1.0, np.ones(3))],
+          rtol=1e-12)

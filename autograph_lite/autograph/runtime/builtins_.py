@@ -223,6 +223,12 @@ def enumerate_(iterable, start=0):
     return enumerate(iterable, start)
 
 
+def reversed_(seq):
+    if _any_staged([seq]):
+        return iteration.Reversed(iteration.staged(seq))
+    return reversed(seq)
+
+
 def zip_(*iterables, **kwargs):
     if _any_staged(iterables) and not kwargs:
         return iteration.Zip([iteration.wrap(x) for x in iterables])
@@ -282,4 +288,5 @@ OVERLOADS = {
     builtins.print: print_, builtins.isinstance: isinstance_, builtins.round: round_,
     builtins.pow: pow_, builtins.divmod: divmod_, builtins.type: type_, builtins.any: any_,
     builtins.all: all_, builtins.str: text.str_, builtins.repr: text.repr_,
+    builtins.reversed: reversed_,
 }

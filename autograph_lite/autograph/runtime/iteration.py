@@ -144,6 +144,20 @@ class Zip(StagedIter):
         return tuple(it.item(i) for it in self.inners)
 
 
+class Reversed(StagedIter):
+    """`reversed(x)` of a staged range or tensor: the same items, last first (backward
+    substitution's `for i in reversed(range(n))`)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def length(self):
+        return self.inner.length()
+
+    def item(self, i):
+        return self.inner.item(self.inner.length() - 1 - i)
+
+
 class PythonItems(StagedIter):
     """A Python sequence inside a staged `zip`/`enumerate`: indexed by the counter."""
 
