@@ -21,22 +21,15 @@ def text(value, conversion=-1, spec=""):
     return render(value, conversion, spec, None)
 
 
-def python_type(value):
-    """The Python number type a weak 0-d tensor stands for (its text is that number's:
-    `1.5`, not NumPy's `np.float64(1.5)` of `!r`), by name; None for others."""
-    t = getattr(value, "type", None)
-    if t is None or not t.weak or t.ndim:
-        return None
-    return {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}.get(
-        t.dtype.kind)
-
-
 class Piece:
-    """A traced value in an f-string: its text is made when the function runs."""
-    __slots__ = ("value", "conversion", "spec")
+    """A traced value in an f-string: its text is made when the function runs.
+    ``python``: the name of the Python number type it stands for (a weak 0-d tensor: its
+    text is that number's, `1.5`, not NumPy's `np.float64(1.5)` of `!r`), or None."""
+    __slots__ = ("value", "conversion", "spec", "python")
 
-    def __init__(self, value, conversion, spec):
+    def __init__(self, value, conversion, spec, python=None):
         self.value, self.conversion, self.spec = value, conversion, spec
+        self.python = python
 
 
 class StagedText:

@@ -212,7 +212,7 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
             for p in a.pieces:
                 if isinstance(p, staged_text.Piece):
                     tensors.append(p.value)
-                    pieces.append((p.conversion, p.spec, staged_text.python_type(p.value)))
+                    pieces.append((p.conversion, p.spec, p.python))
                 else:
                     pieces.append(p)
             parts.append(tuple(pieces))

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from autograph_lite import staged_text, storage
+from autograph_lite import staged_text
 from autograph_lite.api import core as api
 from autograph_lite.autograph.runtime import (core, data, iteration, logical, math_calls,
                                               text, trial)
@@ -243,26 +243,6 @@ def print_(*args, **kwargs):
     return print(*args, **kwargs)
 
 
-_WEAK_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
-
-
-def numpy_type(x):
-    """The type a symbolic tensor's value has when the function runs as plain NumPy code:
-    np.ndarray for an array, and for a 0-d tensor the NumPy scalar type of its dtype
-    (indexing, reductions and ufuncs of NumPy give scalars), except a 0-d array passed as
-    an argument, which stays an ndarray; a weak 0-d tensor stands for a Python number
-    (a relaxed Python argument, `len`, a range counter), whose type it is."""
-    if core.rank_of(x) != 0:
-        return np.ndarray
-    kind = np.dtype(x.dtype).kind
-    if x.type.weak and kind in _WEAK_TYPES:
-        return _WEAK_TYPES[kind]
-    st = x._storage
-    if st is not None and st.origin == storage.ARG and not x._chain:
-        return np.ndarray
-    return np.dtype(x.dtype).type
-
-
 def isinstance_(x, classinfo):
     """isinstance; a symbolic tensor is an instance of what its value is in plain NumPy
     (``numpy_type``: `isinstance(x, float)` holds for a float64 scalar, not for a float32
@@ -271,13 +251,13 @@ def isinstance_(x, classinfo):
         return True
     if not core.is_symbolic(x):
         return False
-    return issubclass(numpy_type(x), classinfo)
+    return issubclass(core.numpy_type(x), classinfo)
 
 
 def type_(*args):
     """type(x); of a symbolic tensor, ``numpy_type`` (`type(a) is np.ndarray` holds)."""
     if len(args) == 1 and core.is_symbolic(args[0]):
-        return numpy_type(args[0])
+        return core.numpy_type(args[0])
     return type(*args)
 
 

@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from autograph_lite import storage
 from autograph_lite.tensor import is_symbolic, is_tensor  # noqa: F401  (the runtime's names)
 
 
@@ -37,3 +38,23 @@ def rank_of(x):
 def concrete_shape(shape):
     """`shape` with unknown (None) sizes as 0: the shape of a stand-in value of its type."""
     return tuple(0 if d is None else d for d in shape)
+
+
+_WEAK_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def numpy_type(x):
+    """The type a symbolic tensor's value has when the function runs as plain NumPy code:
+    np.ndarray for an array, and for a 0-d tensor the NumPy scalar type of its dtype
+    (indexing, reductions and ufuncs of NumPy give scalars), except a 0-d array passed as
+    an argument, which stays an ndarray; a weak 0-d tensor stands for a Python number
+    (a relaxed Python argument, `len`, a range counter), whose type it is."""
+    if rank_of(x) != 0:
+        return np.ndarray
+    kind = np.dtype(x.dtype).kind
+    if x.type.weak and kind in _WEAK_TYPES:
+        return _WEAK_TYPES[kind]
+    st = x._storage
+    if st is not None and st.origin == storage.ARG and not x._chain:
+        return np.ndarray
+    return np.dtype(x.dtype).type

@@ -15,7 +15,7 @@ import numpy as np
 from autograph_lite import numpy_api, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import builtins_, core, data, iteration
+from autograph_lite.autograph.runtime import core, data, iteration
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 
@@ -98,6 +98,6 @@ def overload(f):
     if f is np.ndenumerate:
         return iteration.ndenumerate
     if f is np.isscalar:  # (not dispatched: it asks the argument's type)
-        return lambda x: (builtins_.numpy_type(x) is not np.ndarray if core.is_symbolic(x)
+        return lambda x: (core.numpy_type(x) is not np.ndarray if core.is_symbolic(x)
                           else np.isscalar(x))
     return None

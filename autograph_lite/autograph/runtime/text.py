@@ -13,10 +13,16 @@ def formatted(value, conversion=-1, spec=""):
         if spec and core.rank_of(value) != 0 and conversion == -1:
             # NumPy's, raised now: an array formats only as a whole, with no spec
             raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
-        return Piece(value, conversion, spec)
+        return _piece(value, conversion, spec)
     if isinstance(value, StagedText) and conversion in (-1, 115) and not spec:
         return value  # (`f"{str(x)}"`: its pieces, joined by fstring)
     return text(value, conversion, spec)
+
+
+def _piece(value, conversion, spec):
+    python = core.numpy_type(value)  # (a weak 0-d tensor: the Python number it stands for)
+    return Piece(value, conversion, spec,
+                 python.__name__ if python in (bool, int, float, complex) else None)
 
 
 def fstring(*pieces):
@@ -31,11 +37,11 @@ def fstring(*pieces):
 
 def str_(*args, **kwargs):
     if len(args) == 1 and not kwargs and core.is_symbolic(args[0]):
-        return StagedText([Piece(args[0], 115, "")])
+        return StagedText([_piece(args[0], 115, "")])
     return str(*args, **kwargs)
 
 
 def repr_(value):
     if core.is_symbolic(value):
-        return StagedText([Piece(value, 114, "")])
+        return StagedText([_piece(value, 114, "")])
     return repr(value)
