@@ -161,6 +161,30 @@ def test_a_list_item_written_under_a_staged_if_takes_the_branch_taken():
     agree(item_written, -np.ones(2))
 
 
+def _halve(z):
+    z *= 0.5
+
+
+def list_beside_a_helper_call(x, n, s):
+    # the helper may write through any name that holds an array, so the loop's names,
+    # `hold` too, are its state (converters/shared_names.py): the list it never changes
+    # stays the list, not a tensor list of its items (random program 1426)
+    r = np.arange(4) * 0.5 + s
+    hold = [0.5, s]
+    f = r[n % 4]
+    if n > 2:
+        for e in x:
+            if e > 1:
+                _halve(r)
+            f = hold[0]
+    return f, hold[1], r
+
+
+def test_a_list_a_staged_loop_leaves_as_it_was_stays_a_list():
+    agree(list_beside_a_helper_call, np.array([0.5, 2.0, 3.0]), np.int64(4), 1.0)
+    agree(list_beside_a_helper_call, np.array([0.5, 2.0, 3.0]), np.int64(1), 2.0)
+
+
 def other_change(x):
     items = [1.0, 2.0]
     if x[0] > 0:

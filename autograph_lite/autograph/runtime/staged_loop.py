@@ -68,8 +68,10 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     names = names[:nouts]
     values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
                                   nouts, loc, opts.get("trip_count", 16))
-    # a variable the loop never sets (still undefined) is not carried: it keeps its value
-    carried = [k for k, v in enumerate(values) if not is_undefined(v)]
+    # a variable the loop never sets (still undefined), or a list it leaves as it was, is
+    # not carried: it keeps its value
+    carried = [k for k, v in enumerate(values)
+               if not is_undefined(v) and not trial.passes_through(init[k], v)]
     # one that may be unset after an iteration (it was before, or the body may `del` it)
     # carries a staged flag beside its value (unset.py)
     deleted = opts.get("deleted", ())
@@ -77,7 +79,7 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
                    carried, flags, watch)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
-    final = tuple(f.stacked() if isinstance(v, list) else f for v, f in zip(init, final))
+    final = tuple(f.stacked() if isinstance(f, data.TensorList) else f for f in final)
     set_state(final + rest)
 
 

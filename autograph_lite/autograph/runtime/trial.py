@@ -212,9 +212,24 @@ def _new_element(before, after):
     return None
 
 
+def _untouched(before, after):
+    """Whether the trial iteration left a list as it found it: the same list object (the
+    body's names for it are state only because a helper call may have written through
+    them, converters/shared_names.py), no item appended, removed or replaced."""
+    return (isinstance(after, _TrialList) and len(after) == len(before)
+            and all(a is b for a, b in zip(after, before)))
+
+
+def passes_through(before, value):
+    """Whether initial_values left the loop value ``value`` (from ``before``) as the Python
+    list itself: the loop does not carry it, and the name keeps the list."""
+    return isinstance(before, list) and value is before
+
+
 def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16):
     """Loop values the core can carry: undefined ones and lists replaced (see above; one the
-    loop never sets stays undefined, and staged_loop leaves it out of the loop);
+    loop never sets stays undefined, and a list one iteration leaves as it was stays the
+    list: staged_loop leaves both out of the loop);
     `capacity` is the number of rows a list's buffer has room for at first (a `for`
     loop's trip count)."""
     need = [i for i, v in enumerate(values) if is_undefined(v) or isinstance(v, list)]
@@ -225,6 +240,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     for i in need:
         # (set by an inner staged loop: its type is that of the value, unset.py)
         after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
+        if isinstance(values[i], list) and _untouched(values[i], after):
+            continue  # (the same list, as it was: passed through, see passes_through)
         if isinstance(values[i], list):
             out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
                                     capacity)
