@@ -114,6 +114,29 @@ def test_a_composite_written_in_a_staged_region_agrees_with_python(fn):
     agree(fn, X, 0.05)   # taken
 
 
+def attribute_beside_a_helper_call(a, x):
+    # `_set(d, v)` may write through any name holding an array, so `ob` (f holds `ob.t`)
+    # is rebound after it, `ob = ag__.resolve(ob)`: the same object, so `ob.t` written in
+    # the outer branch stays a composite it carries (random program 1283)
+    d = {"s": 0.25}
+    ob = Box()
+    ob.t = x * 0.5
+    f = x
+    if a[1] > x:
+        f = ob.t
+    if a[2] > x:
+        if a[3] > x:
+            _set(d, f)
+        ob.t = ob.t * 0.5 - 3.5
+    return f, d["s"], ob.t
+
+
+def test_a_composite_whose_base_a_helper_call_resolves_stays_a_composite():
+    agree(attribute_beside_a_helper_call, X, 0.4)
+    agree(attribute_beside_a_helper_call, X, 0.05)
+    agree(attribute_beside_a_helper_call, -X, 0.05)
+
+
 def test_the_composites_are_state_of_the_converted_code():
     code = ag.to_code(dict_in_if)
     assert "ag__.get_slot(lambda: d, 'item', 's', \"d['s']\")" in code

@@ -11,7 +11,8 @@ holds the object sees the change, as in Python.
 A composite is `base.attr` or `base[key]` with `base` a name with attributes and constant
 items (`d`, `self.stats`, `params['layer']`) and `key` a literal int or str. The subscripts converter has already rewritten
 `d[k] = v` on a local name into `d = ag__.setitem(d, k, v, ...)` and other targets into
-`ag__.setitem_held(base, k, v, ...)`; those are read back here. A base the block rebinds
+`ag__.setitem_held(base, k, v, ...)`; those are read back here, and so is the
+`ob = ag__.resolve(ob)` that follows a helper call (no rebinding). A base the block rebinds
 (`d = {...}`, `self.stats = {}`) gives no composite: which object is written then depends
 on the path; nor does one the block writes by a computed key (`d[k] = v`): a dict is then
 carried as a whole, by the name (runtime/slots.py `narrow`). A write the state does not
@@ -67,6 +68,15 @@ def _setitem_call(node):
     return node.args[0], node.args[1]
 
 
+def _is_resolve_of_itself(node):
+    """`x = ag__.resolve(x)` (converters/shared_names.py, after a helper call): it rebinds
+    `x` only when `x` holds a NumPy array, which has no composites."""
+    return (len(node.targets) == 1 and isinstance(node.targets[0], gast.Name)
+            and _is_ag_call(node.value, ("resolve",), 1)
+            and isinstance(node.value.args[0], gast.Name)
+            and node.value.args[0].id == node.targets[0].id)
+
+
 class Composite:
     """`base.key` (kind "attr") or `base[key]` (kind "item"); `name` is how it is written."""
     __slots__ = ("base", "kind", "key", "name")
@@ -113,6 +123,8 @@ class _Collector(gast.NodeVisitor):
         if (call is not None and len(node.targets) == 1 and isinstance(node.targets[0], gast.Name)
                 and isinstance(call[0], gast.Name) and call[0].id == node.targets[0].id):
             self._item(call)  # `d = ag__.setitem(d, k, v)`: d written in place, not rebound
+        elif _is_resolve_of_itself(node):
+            pass  # `ob = ag__.resolve(ob)`: the same object (a box only for a NumPy array)
         else:
             for t in node.targets:
                 self._target(t)

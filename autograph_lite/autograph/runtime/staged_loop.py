@@ -79,7 +79,9 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
                    carried, flags, watch)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
-    final = tuple(f.stacked() if isinstance(f, data.TensorList) else f for f in final)
+    # (not those it passed through, nor an outer loop's TensorList: that loop stacks it)
+    final = tuple(f.stacked() if isinstance(v, list) and isinstance(f, data.TensorList) else f
+                  for v, f in zip(init, final))
     set_state(final + rest)
 
 
