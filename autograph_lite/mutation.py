@@ -361,17 +361,35 @@ def augmented(box, op, other):
     result = apply(op, box, other)
     if box.ndim == 0 and not is_argument(box) and not box._chain:
         return result  # (with a chain: NumPy's 0-d view, `np.squeeze(x)`: written)
-    return store(box, result, lambda a, b: f"Cannot cast ufunc '{op}' output from "
-                 f"dtype('{a}') to dtype('{b}') with casting rule 'same_kind'")
+    return store(box, result, ufunc_cast_error(lookup(op).eager, op))
+
+
+def ufunc_cast_error(ufunc, name, casting="same_kind"):
+    """``cast_error`` for `store` when a ufunc writes its result into an array (`x += y`,
+    ``out=``): NumPy's own exception (a UFuncTypeError), raised by NumPy on one-element
+    arrays of the two dtypes, so that its type and text are NumPy's."""
+    def make(a, b):
+        if isinstance(ufunc, np.ufunc) and ufunc.nout == 1:
+            try:
+                with np.errstate(all="ignore"):
+                    ufunc(*[np.zeros(1, a)] * ufunc.nin, out=np.zeros(1, b), casting=casting)
+            except TypeError as e:
+                if "Cannot cast ufunc" in str(e):
+                    return e
+        return TypeError(f"Cannot cast ufunc '{name}' output from dtype('{a}') to "
+                         f"dtype('{b}') with casting rule '{casting}'")
+    return make
 
 
 def store(box, value, cast_error, casting="same_kind"):
     """Writes ``value`` into the whole of ``box`` as NumPy writes a result into an existing
     array (``x op= y``, ``out=``, ``np.copyto``): ``casting`` checked (``cast_error(from,
-    to)``: the TypeError's text), ``value`` broadcast to the box's shape. Returns ``box``."""
+    to)``: the exception to raise, or a TypeError's text), ``value`` broadcast to the box's
+    shape. Returns ``box``."""
     check_writable(box)
     if not np.can_cast(value.dtype, box.dtype, casting):
-        raise TypeError(cast_error(value.dtype, box.dtype))
+        error = cast_error(value.dtype, box.dtype)
+        raise error if isinstance(error, BaseException) else TypeError(error)
     if len(value.shape) > len(box.shape) or any(
             a is not None and b is not None and a != b and a != 1
             for a, b in zip(reversed(value.shape), reversed(box.shape))):

@@ -122,10 +122,9 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
     res = apply(ufuncs[ufunc], *inputs)
     if kwargs.get("dtype") is not None:
         res = cast(res, kwargs["dtype"])
-    return mutation.store(target, res, lambda a, b: f"Cannot cast ufunc '{ufunc.__name__}' "
-                          f"output from dtype('{a}') to dtype('{b}') with casting rule "
-                          f"'{kwargs.get('casting', 'same_kind')}'",
-                          kwargs.get("casting", "same_kind"))
+    casting = kwargs.get("casting", "same_kind")
+    return mutation.store(target, res, mutation.ufunc_cast_error(ufunc, ufunc.__name__,
+                                                                 casting), casting)
 
 
 @public("np.copyto")

@@ -196,8 +196,12 @@ def test_in_place_ufunc_casting_follows_numpy():
     def f(x):
         x += 1.5
         return x
-    with pytest.raises(TypeError, match="same_kind"):
+    with pytest.raises(TypeError, match="same_kind") as e:
         ag.defun(f)(np.arange(3))
+    # NumPy's own exception type (a UFuncTypeError), not just a TypeError
+    with pytest.raises(TypeError) as numpy_e:
+        f(np.arange(3))
+    assert type(e.value) is type(numpy_e.value) and str(e.value) == str(numpy_e.value)
 
 
 def test_copyto_and_out_casting_follow_numpy():
@@ -207,10 +211,11 @@ def test_copyto_and_out_casting_follow_numpy():
     def out_float_into_int(a, x):
         np.multiply(a, x, out=a)
     for fn in (copy_float_into_int, out_float_into_int):
-        with pytest.raises(TypeError, match="same_kind"):
+        with pytest.raises(TypeError, match="same_kind") as numpy_e:
             fn(np.arange(3), np.float64(1.5))
-        with pytest.raises(TypeError, match="same_kind"):
+        with pytest.raises(TypeError, match="same_kind") as e:
             ag.defun(fn)(np.arange(3), np.float64(1.5))
+        assert type(e.value) is type(numpy_e.value)
 
 
 def test_out_into_an_ag_tensor_is_refused():

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..tensor import type_of_constant
-from .registry import defop
+from .registry import defop, lookup
 
 
 def _lower_const(em, node):
@@ -79,6 +79,46 @@ CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLo
                  "NameError": NameError, "ZeroDivisionError": ZeroDivisionError,
                  "ValueError": ValueError, "OverflowError": OverflowError,
                  "IndexError": IndexError}
+
+
+# What a compiled function may raise when it runs: its checks, the kernels' own (a shape
+# that does not broadcast, a failed reshape: ValueError; np.linalg's LinAlgError), and a
+# callback anything (converters/exceptions.py refuses a `try` catching these around them)
+RUNTIME_ERRORS = tuple(CHECK_ERRORS.values()) + (NotImplementedError, np.linalg.LinAlgError)
+CALLBACK_OPS = ("py_func", "py_func_stateless", "py_function")
+
+
+def may_raise(node):
+    """The exceptions ``node`` may raise when the kernel runs: a set of classes out of
+    RUNTIME_ERRORS, {BaseException} for a callback (anything). Errs on the side of more:
+    constants and prints raise nothing, elementwise ops only a ValueError where their
+    operands may not broadcast for every size the signature allows, indexing IndexError
+    and ValueError, a check its own error, a branch or loop what its ops raise."""
+    if node.op in CALLBACK_OPS:
+        return {BaseException}
+    if node.regions:
+        return set().union(*(may_raise(n) for g in node.regions for n in g.nodes))
+    if node.op in ("const", "print"):
+        return set()
+    if node.op == "assert":
+        return {CHECK_ERRORS[node.attrs.get("error", "AssertionError")]}
+    if node.op in ("getitem", "setitem", "wrap_index"):
+        return {IndexError, ValueError}
+    if lookup(node.op).elementwise:
+        return set() if _broadcasts(node.inputs) else {ValueError}
+    return set(RUNTIME_ERRORS)
+
+
+def _broadcasts(values):
+    """Whether ``values`` broadcast together whatever their unknown sizes are."""
+    shaped = {id(v): v.type.shape for v in values if v.type.ndim}
+    if len(shaped) <= 1:
+        return True
+    for dims in zip(*(reversed(s) for s in shaped.values())):
+        known = {d for d in dims if d != 1}
+        if None in known or len(known) > 1:
+            return False
+    return True
 
 
 def _assert_eager(pred, message="assertion failed", error="AssertionError"):

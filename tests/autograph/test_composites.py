@@ -131,10 +131,23 @@ def attribute_beside_a_helper_call(a, x):
     return f, d["s"], ob.t
 
 
+def dict_item_and_helper_in_inner_loop(a, x):
+    # the loop carries `d` as a whole (the helper writes it); so must the `if` around it,
+    # whose own `d['s'] += ...` is then no composite of its own (random program 1876)
+    d = {"s": 0.25, "k": 1}
+    if a[0] < x:
+        d["s"] += a[1]
+        for v in a:
+            _set(d, v * d["s"])
+    return d
+
+
 def test_a_composite_whose_base_a_helper_call_resolves_stays_a_composite():
     agree(attribute_beside_a_helper_call, X, 0.4)
     agree(attribute_beside_a_helper_call, X, 0.05)
     agree(attribute_beside_a_helper_call, -X, 0.05)
+    agree(dict_item_and_helper_in_inner_loop, X, 0.4)
+    agree(dict_item_and_helper_in_inner_loop, X, 0.05)
 
 
 def test_the_composites_are_state_of_the_converted_code():

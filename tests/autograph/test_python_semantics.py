@@ -145,6 +145,74 @@ def test_except_of_an_exception_raised_on_a_staged_path_is_refused():
         assert line_of(_raise_when_small, "the-staged-if") in str(e.value)
 
 
+# --- a `try` around staged code that may raise when the compiled function runs ---------
+def catches_a_staged_index_error(u, i):
+    try:  # the-try
+        v = u[i]
+    except IndexError:
+        v = -1.0
+    return v
+
+
+def catches_a_staged_assert(u):
+    try:  # the-try
+        assert u[0] > 0
+    except Exception:
+        return -1.0
+    return u[0]
+
+
+def catches_a_singular_matrix(m):
+    try:  # the-try
+        return np.linalg.inv(m)
+    except np.linalg.LinAlgError:
+        return m
+
+
+def _callback_body(v):
+    return v * 2.0
+
+
+def catches_what_a_callback_raises(x):
+    try:  # the-try
+        y = ag.py_func(_callback_body, [x], np.float64)
+    except KeyError:
+        y = x
+    return y
+
+
+@pytest.mark.parametrize("fn,args,caught", [
+    (catches_a_staged_index_error, (np.array([1.0, 3.0]), I64(5)), "IndexError"),
+    (catches_a_staged_assert, (np.array([-1.0, 3.0]),), "Exception"),
+    (catches_a_singular_matrix, (np.zeros((2, 2)),), "LinAlgError"),
+    (catches_what_a_callback_raises, (F64(1.0),), "KeyError"),
+])
+def test_a_try_catching_what_its_staged_code_raises_at_run_time_is_refused(fn, args, caught):
+    # Python takes the `except` on the inputs that fail; the compiled function would
+    # raise there instead (an index checked when the kernel runs, a staged assert, ...)
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match=f"catches {caught}, which the code it "
+                                                      f"guards") as e:
+            ag.defun(fn, backend=backend)(*args)
+        assert line_of(fn, "the-try") in str(e.value)
+
+
+def try_around_what_cannot_fail(x, n, u):
+    s = 0.0
+    try:
+        for i in range(n):            # (a staged loop in a `try` body: its names bound)
+            s += x * i + u[0]         # (may raise IndexError, which is not caught)
+        r = n // (n - n)              # NumPy's int64 // 0 is 0: no error to catch
+    except (ZeroDivisionError, KeyError):
+        r = -1
+    return s, r
+
+
+def test_a_try_around_staged_code_that_cannot_raise_compiles():
+    agree(try_around_what_cannot_fail, [(F64(1.5), I64(3), np.array([1.0, 2.0])),
+                                        (F64(-1.0), I64(0), np.array([0.5]))])
+
+
 # --- variables a staged loop may leave unset -------------------------------------------
 def zero_trip_for(n):
     for i in range(n):

@@ -12,7 +12,7 @@ A composite is `base.attr` or `base[key]` with `base` a name with attributes and
 items (`d`, `self.stats`, `params['layer']`) and `key` a literal int or str. The subscripts converter has already rewritten
 `d[k] = v` on a local name into `d = ag__.setitem(d, k, v, ...)` and other targets into
 `ag__.setitem_held(base, k, v, ...)`; those are read back here, and so is the
-`ob = ag__.resolve(ob)` that follows a helper call (no rebinding). A base the block rebinds
+`ob = ag__.resolve(ob)` that follows a helper call (see `of`). A base the block rebinds
 (`d = {...}`, `self.stats = {}`) gives no composite: which object is written then depends
 on the path; nor does one the block writes by a computed key (`d[k] = v`): a dict is then
 carried as a whole, by the name (runtime/slots.py `narrow`). A write the state does not
@@ -90,6 +90,7 @@ class _Collector(gast.NodeVisitor):
     def __init__(self):
         self.found = {}        # name -> Composite
         self.rebound = set()   # dotted names the block assigns otherwise
+        self.resolved = set()  # names the block rebinds to themselves, `x = ag__.resolve(x)`
 
     def _target(self, t):
         if isinstance(t, (gast.Tuple, gast.List)):
@@ -124,7 +125,7 @@ class _Collector(gast.NodeVisitor):
                 and isinstance(call[0], gast.Name) and call[0].id == node.targets[0].id):
             self._item(call)  # `d = ag__.setitem(d, k, v)`: d written in place, not rebound
         elif _is_resolve_of_itself(node):
-            pass  # `ob = ag__.resolve(ob)`: the same object (a box only for a NumPy array)
+            self.resolved.add(node.targets[0].id)  # (see `of`)
         else:
             for t in node.targets:
                 self._target(t)
@@ -172,11 +173,16 @@ def _rebinds(rebound, base):
 
 def of(nodes):
     """The composites a list of statements writes, in first-write order, leaving out those
-    whose base the statements rebind."""
+    whose base the statements rebind. `x = ag__.resolve(x)` (after a helper call that
+    may write through `x`, or through a name linked to it) is the same object: an
+    attribute of it stays a composite (an object cannot be carried as a whole), while
+    `x[k]` does not: the dict `x` is then carried by its name, which also carries what the
+    function writes into it, and what is written through another name of it (`al = st`)."""
     c = _Collector()
     for n in nodes:
         c.visit(n)
-    return [x for x in c.found.values() if not _rebinds(c.rebound, x.base)]
+    return [x for x in c.found.values() if not _rebinds(c.rebound, x.base)
+            and not (x.kind == "item" and x.base in c.resolved)]
 
 
 def source(c):

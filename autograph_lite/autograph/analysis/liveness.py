@@ -105,9 +105,14 @@ def _defined_stmt(s, defined):
         return _defined_block(s.body, defined) | _defined_block(s.orelse, defined)
     inner = defined | activity.writes(s)
     if isinstance(s, gast.Try):
-        for block in [s.body, s.orelse, s.finalbody] + [h.body for h in s.handlers]:
-            _defined_block(block, defined | activity.writes(s))
-        return defined | activity.writes(s)
+        # the body runs in order from the top; a handler may start after any of its
+        # statements, `else` after all of them, `finally` after any path
+        after_body = _defined_block(s.body, defined)
+        for h in s.handlers:
+            _defined_block(h.body, defined | activity.writes(s.body) | activity.writes(h))
+        _defined_block(s.orelse, after_body)
+        _defined_block(s.finalbody, inner)
+        return inner
     if isinstance(s, gast.With):  # its body runs once, in order: a block, not a loop
         return _defined_block(s.body, defined | activity.writes(s.items))
     _defined_block(s.body, inner)

@@ -12,6 +12,10 @@ exception raised while tracing a staged branch or loop (`raise` in one branch of
 tensor `if`, in a helper too) would be caught for every input, which Python does only
 on that branch; `caught` refuses it (runtime/staging.py). `return` inside `try` is
 return_statements.py's.
+
+The body of a `try` with `except` blocks runs inside `with ag__.try_body(lambda: (E1,
+...)):`, which refuses a body that staged ops those blocks would have to catch when the
+compiled function runs (runtime/staging.py): Python's `try` exists only while tracing.
 """
 
 import gast
@@ -23,6 +27,13 @@ from autograph_lite.autograph.pyct import templates
 class TryTransformer(base.BlockDepth, base.Base):
     def visit_Try(self, node):
         node = self.generic_visit(node)
+        if node.handlers:
+            types = gast.Tuple(elts=[h.type for h in node.handlers], ctx=gast.Load())
+            guarded = templates.replace("with ag__.try_body(lambda: types):\n    pass",
+                                        types=types)[0]
+            guarded.body = node.body
+            guarded.ag_origin = getattr(node, "ag_origin", None)  # (the `try`'s line)
+            node.body = [guarded]
         if not self.block_depth:
             return node
         return templates.replace("ag__.try_stmt_guard()") + [node]

@@ -1,8 +1,12 @@
 """How deep the trace is inside staged regions (branches, loop bodies) autograph opened."""
 
 import contextlib
+import sys
 
+from autograph_lite.autograph.pyct import origin
 from autograph_lite.autograph.runtime import where
+from autograph_lite.ops import io
+from autograph_lite.trace import context
 
 _DEPTH = [0]
 
@@ -33,6 +37,8 @@ def caught(exc):
     when that path runs. Catching it at trace time would take the `except` block for
     every input, a silent difference, so that refuses (SPEC 3: what cannot be staged
     says so). Exceptions from plain Python code are caught as usual."""
+    if getattr(exc, "ag_uncatchable", False):
+        raise exc  # (try_body's refusal: the `try` it names cannot be compiled at all)
     seen, e = set(), exc
     while e is not None and id(e) not in seen:
         seen.add(id(e))
@@ -54,3 +60,49 @@ def try_stmt_guard():
         raise NotImplementedError(
             f"a `try` statement cannot be staged: the `try` at {where.caller()} is inside an "
             f"`if` or loop whose condition is a tensor; move it out of the staged block")
+
+
+@contextlib.contextmanager
+def try_body(handler_types):
+    """Around the body of a `try` with `except` blocks (converters/exceptions.py).
+
+    A staged op of the body runs when the compiled function runs, after the trace, where
+    Python's `try` no longer exists: an index out of bounds, a failed `assert`, shapes
+    that do not broadcast, np.linalg's LinAlgError, anything a py_func raises, would
+    leave the compiled function where plain Python takes the `except` block, a silent
+    difference. So a body that staged ops, under `except` blocks that catch what those
+    may raise (``io.may_raise``; anything, for a callback), is refused, naming the
+    `try`'s line."""
+    at = origin.user_location(sys._getframe(2))
+    graph = context.current_graph()
+    mark = len(graph.nodes) if graph is not None else 0
+    yield
+    if graph is None:
+        return
+    raising = set().union(*(io.may_raise(n) for n in graph.nodes[mark:]))
+    if not raising:
+        return
+    # (a handler catching a subclass of what a callback raises may catch it too)
+    risky = [t for t in _flatten(handler_types())
+             if any(issubclass(e, t) or e is BaseException for e in raising)]
+    if risky:
+        error = NotImplementedError(
+            f"the `try` at {at} catches {risky[0].__name__}, which the code it guards "
+            f"(staged, on tensors) may raise only when the compiled function runs (an "
+            f"index out of bounds, a failed `assert`, shapes that do not broadcast, a "
+            f"callback's exception), where no Python `try` exists: check the condition "
+            f"with tensor ops instead (`np.where`, a staged `if`), or move the `try` "
+            f"around the call of the compiled function")
+        error.ag_uncatchable = True
+        raise error
+
+
+def _flatten(types):
+    out = []
+    for t in types if isinstance(types, tuple) else (types,):
+        if isinstance(t, tuple):
+            out += _flatten(t)
+        elif isinstance(t, type) and issubclass(t, BaseException):
+            out.append(t)
+    return out
+
