@@ -21,7 +21,8 @@ from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import and_, compare_chain, not_, or_
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
-from autograph_lite.autograph.runtime.staging import caught, try_body, try_stmt_guard
+from autograph_lite.autograph.runtime.staging import (caught, try_body, try_stmt_guard,
+                                                      user_raise)
 from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.trace_arrays import getitem, resolve
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
@@ -34,5 +35,6 @@ __all__ = [
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
     "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
-    "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "while_stmt", "zip_",
+    "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
+    "zip_",
 ]

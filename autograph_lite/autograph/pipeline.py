@@ -5,7 +5,7 @@ from autograph_lite.autograph.converters import (asserts, assignments, break_sta
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  fstrings, functions, lists,
-                                                 logical_expressions,
+                                                 logical_expressions, raises,
                                                  return_statements, shapes, shared_names,
                                                  subscript_loads, subscripts, variables)
 
@@ -19,6 +19,8 @@ CONVERTERS = (
     break_statements.BreakTransformer,
     # Before call_trees: the assert test's calls are then converted like any other.
     asserts.AssertTransformer,
+    # `raise E` -> `raise ag__.user_raise(E)`: before call_trees, likewise.
+    raises.RaiseTransformer,
     # Removes every `continue` (also those break left behind).
     continue_statements.ContinueTransformer,
     # After break/continue (no jumps left in loops); adds loop tests and guards, so it

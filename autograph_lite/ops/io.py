@@ -73,18 +73,20 @@ defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_
       doc="ag.print: prints its tensors (and static text) on every call")
 
 
-# The exceptions a staged check may raise: a failed `assert`, and the read of a variable
-# a staged loop or `del` may have left unset (autograph/runtime/variables.py).
-CHECK_ERRORS = {"AssertionError": AssertionError, "UnboundLocalError": UnboundLocalError,
-                 "NameError": NameError, "ZeroDivisionError": ZeroDivisionError,
-                 "ValueError": ValueError, "OverflowError": OverflowError,
-                 "IndexError": IndexError}
+# The exceptions a staged check may raise: a failed `assert`, the read of a variable a
+# staged loop or `del` may have left unset (autograph/runtime/variables.py), the ops' own
+# checks, and a `raise` under a tensor condition (autograph/runtime/conditionals.py).
+CHECK_ERRORS = {e.__name__: e for e in (
+    AssertionError, UnboundLocalError, NameError, ZeroDivisionError, ValueError,
+    OverflowError, IndexError, TypeError, KeyError, LookupError, RuntimeError,
+    NotImplementedError, ArithmeticError, FloatingPointError, Exception)}
 
 
 # What a compiled function may raise when it runs: its checks, the kernels' own (a shape
 # that does not broadcast, a failed reshape: ValueError; np.linalg's LinAlgError), and a
 # callback anything (converters/exceptions.py refuses a `try` catching these around them)
-RUNTIME_ERRORS = tuple(CHECK_ERRORS.values()) + (NotImplementedError, np.linalg.LinAlgError)
+RUNTIME_ERRORS = (AssertionError, UnboundLocalError, NameError, ZeroDivisionError, ValueError,
+                  OverflowError, IndexError, NotImplementedError, np.linalg.LinAlgError)
 CALLBACK_OPS = ("py_func", "py_func_stateless", "py_function")
 
 

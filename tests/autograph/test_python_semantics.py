@@ -129,7 +129,7 @@ def _raise_when_small(x):
 
 
 def catches_what_a_staged_branch_raised(x):
-    try:
+    try:  # the-try
         return _raise_when_small(x)
     except ValueError:  # the-except
         pass
@@ -137,12 +137,89 @@ def catches_what_a_staged_branch_raised(x):
 
 
 def test_except_of_an_exception_raised_on_a_staged_path_is_refused():
-    # Python takes the except only for x <= 100; a trace cannot know which path runs
+    # Python takes the except only for x <= 100; the `raise` becomes a check of the
+    # compiled function (below), which no `try` of the trace can catch
     for backend in BACKENDS:
-        with pytest.raises(NotImplementedError) as e:
+        with pytest.raises(NotImplementedError, match="catches ValueError") as e:
             ag.defun(catches_what_a_staged_branch_raised, backend=backend)(F64(500.0))
-        assert line_of(catches_what_a_staged_branch_raised, "the-except") in str(e.value)
-        assert line_of(_raise_when_small, "the-staged-if") in str(e.value)
+        assert line_of(catches_what_a_staged_branch_raised, "the-try") in str(e.value)
+
+
+class _Mine(Exception):
+    pass
+
+
+def _raise_mine_when_small(x):
+    if x > 100.0:  # the-staged-if
+        return x
+    raise _Mine("small")
+
+
+def catches_its_own_exception_raised_on_a_staged_path(x):
+    try:
+        return _raise_mine_when_small(x)
+    except _Mine:  # the-except
+        pass
+    return x + 1.0
+
+
+def test_except_of_a_users_exception_raised_on_a_staged_path_is_refused():
+    # a kernel raises builtin exceptions only: the `raise` itself is refused
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="raises only builtin") as e:
+            ag.defun(catches_its_own_exception_raised_on_a_staged_path,
+                     backend=backend)(F64(500.0))
+        assert line_of(_raise_mine_when_small, "the-staged-if") in str(e.value)
+
+
+# --- `raise` under a tensor condition --------------------------------------------------
+def raises_in_a_branch(u):
+    if u[0] > 1.0:
+        raise ValueError("too big")
+    return u * 2.0
+
+
+def raises_in_the_else_of_a_loop_branch(u):
+    s = 0.0
+    for v in u:
+        if v >= 0:
+            s += v
+        else:
+            raise KeyError("negative")
+    return s
+
+
+def raises_a_class_from_a_helper(u):
+    if u[0] > 1.0:
+        _raise_a_class()
+    return u + 1.0
+
+
+def _raise_a_class():
+    raise RuntimeError
+
+
+@pytest.mark.parametrize("fn", [raises_in_a_branch, raises_in_the_else_of_a_loop_branch,
+                                raises_a_class_from_a_helper])
+def test_a_raise_under_a_tensor_condition_raises_when_the_function_runs(fn):
+    # Python raises only on the inputs that take the branch (before: on every input, at
+    # trace time)
+    raised = agree(fn, [(np.array([0.5, 3.0]),), (np.array([2.0, 3.0]),),
+                        (np.array([0.5, -3.0]),), (np.array([0.5, 1.0]),)])
+    assert raised
+
+
+def raises_after_a_write(u):
+    if u[0] > 1.0:
+        u[1] = 7.0
+        raise ValueError("too big")  # (Python has written u[1] by then)
+    return u * 2.0
+
+
+def test_a_raise_after_a_write_in_its_branch_is_refused():
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="wrote into an array before it"):
+            ag.defun(raises_after_a_write, backend=backend)(np.array([0.5, 3.0]))
 
 
 # --- a `try` around staged code that may raise when the compiled function runs ---------

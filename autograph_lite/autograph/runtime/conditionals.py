@@ -8,9 +8,11 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite import control, mutation, nest
+from autograph_lite import control, errors, mutation, nest
+from autograph_lite.ops import dispatch, io
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, data, slots, staging, trial, unset, where
+from autograph_lite.autograph.runtime import (core, data, logical, slots, staging, trial,
+                                              unset, where)
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
@@ -18,12 +20,55 @@ def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
     """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor.
     `deleted`: the names a branch may `del` (they get a flag: unset.py)."""
     if core.is_symbolic(cond):
-        staged_if(cond, body, orelse, get_state, set_state, names, nouts, where.caller(),
-                  deleted)
+        loc, init = where.caller(), tuple(get_state())
+        try:
+            with mutation.scope():  # (an abandoned trace's writes are undone on the way out)
+                staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc,
+                          deleted)
+        except Exception as e:
+            if not _raises_in_one_branch(e, loc):
+                raise
+            if e.ag_effects or e.ag_wrote or io.CHECK_ERRORS.get(type(e).__name__) is not \
+                    type(e):
+                raise NotImplementedError(
+                    f"the `raise` of {type(e).__name__} under the staged `if` at {loc} "
+                    f"cannot wait until the compiled function runs: "
+                    + ("its branch printed, called back or wrote into an array before it, "
+                       "which Python does before it raises" if e.ag_effects or e.ag_wrote
+                       else "a compiled function raises only builtin exceptions")
+                    + "; check the condition with Python values, or raise a builtin "
+                    "exception before any effect") from e
+            # `if c: raise E(...)`: Python raises on the runs where `c` picks that branch
+            # and runs the other branch on the rest. So: a check raising E when the
+            # compiled function runs, then the other branch, unconditionally.
+            set_state(init)
+            test = cond if not e.ag_branch else logical.not_(cond)
+            graph = context.current_graph()
+            dispatch.apply("assert", test, error=type(e).__name__, message=str(e))
+            graph.nodes[-1].loc = _raised_at(e) or graph.nodes[-1].loc
+            (orelse if e.ag_branch else body)()
     elif cond:
         body()
     else:
         orelse()
+
+
+def _raises_in_one_branch(e, loc):
+    """Whether ``e`` is the exception of a user's `raise` traced directly in one branch of
+    the staged `if` at ``loc`` (not in a staged region inside it, whose own condition
+    decides). It is raised when the compiled function runs if it is of a type a kernel
+    can raise and comes after no op with an effect and no write into an array from before
+    the `if` (both of which Python does before it raises); else refused."""
+    return (getattr(e, "ag_user_raise", False) and getattr(e, "ag_staged_at", None) == loc
+            and hasattr(e, "ag_branch"))
+
+
+def _raised_at(e):
+    """'file:line' of the user's `raise` that threw ``e`` (its innermost frame)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return errors.user_location(frame=tb.tb_frame) if tb is not None else None
 
 
 def if_exp(cond, true_fn, false_fn):
@@ -109,8 +154,13 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         # the false branch's trace.
         given = tuple(trial.copy_for_trial(v) for v in init)
         set_state(given)
-        with staging.region(loc):
-            (body if which else orelse)()
+        try:
+            with staging.region(loc), mutation.scope() as log:
+                (body if which else orelse)()
+        except Exception as e:
+            if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
+                e.ag_branch, e.ag_wrote = which, bool(log.pre_existing())  # (if_stmt)
+            raise
         watch.check(loc, "staged `if`")
         after = get_state()[:nouts]
         fates[which] = {i: slots.dict_fate(init[i], given[i], v, names[i], loc, "staged `if`")

@@ -106,3 +106,27 @@ def _flatten(types):
             out.append(t)
     return out
 
+
+
+def user_raise(exc):
+    """The exception of a user's `raise` (converters/raises.py), marked as the user's own.
+    Raised while a staged branch is traced, it records whether that branch staged an op
+    with an effect before it (a print, a callback, a check, a random draw), which a run
+    that raises must not lose (conditionals.py)."""
+    if isinstance(exc, type) and issubclass(exc, BaseException):
+        exc = exc()
+    if isinstance(exc, BaseException):
+        try:
+            exc.ag_user_raise = True
+            exc.ag_effects = _DEPTH[0] > 0 and _has_effects(context.current_graph())
+        except AttributeError:  # (an exception type without a __dict__: not marked)
+            pass
+    return exc
+
+
+def _has_effects(graph):
+    if graph is None:
+        return False
+    from autograph_lite.ops.registry import lookup
+    return any(not lookup(n.op).pure or any(_has_effects(r) for r in n.regions)
+               for n in graph.nodes)

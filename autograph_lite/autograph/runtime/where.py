@@ -18,6 +18,6 @@ def located(what, loc):
     try:
         yield
     except (TypeError, ValueError) as e:
-        if loc in str(e):
+        if loc in str(e) or getattr(e, "ag_user_raise", False):  # (the user's: as it is)
             raise
         raise type(e)(f"{e} (in the {what} at {loc})") from e
