@@ -209,6 +209,25 @@ def test_a_raise_under_a_tensor_condition_raises_when_the_function_runs(fn):
     assert raised
 
 
+def prints_text_in_a_branch_and_a_loop(u):
+    t = np.arange(3)
+    if u[0] > 1.0:
+        print("big first", t, [1, 2.5])   # (only Python values: printed when taken)
+    s = 0.0
+    for v in u:
+        if v < 0.0:
+            print("negative", sep="-", end="!\n")
+        s += v
+    return s
+
+
+def test_a_print_of_python_values_in_a_staged_region_runs_where_python_runs_it():
+    # before: printed once, while tracing, whether or not the branch was taken
+    agree(prints_text_in_a_branch_and_a_loop, [(np.array([0.5, -3.0, -1.0]),),
+                                               (np.array([2.0, 3.0, 1.0]),),
+                                               (np.array([2.0, -3.0, 1.0]),)])
+
+
 def raises_after_a_write(u):
     if u[0] > 1.0:
         u[1] = 7.0

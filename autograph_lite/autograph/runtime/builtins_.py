@@ -14,7 +14,7 @@ import numpy as np
 from autograph_lite import staged_text
 from autograph_lite.api import core as api
 from autograph_lite.autograph.runtime import (core, data, iteration, logical, math_calls,
-                                              text, trial)
+                                              staging, text, trial)
 from autograph_lite.trace import sizes
 
 
@@ -236,7 +236,12 @@ def zip_(*iterables, **kwargs):
 
 
 def print_(*args, **kwargs):
-    if _any_staged(args) or any(isinstance(a, staged_text.StagedText) for a in args):
+    """print: staged when it prints a traced value, and inside a staged branch or loop
+    body (a `print("found")` there runs on the runs, and the trips, that reach it, as in
+    Python; its Python values' text is fixed at trace time). Elsewhere a Python print
+    runs while tracing (SPEC: once per trace); `file=` and `flush=` keep it Python's."""
+    if _any_staged(args) or any(isinstance(a, staged_text.StagedText) for a in args) or (
+            staging.active() and set(kwargs) <= {"sep", "end"}):
         return api.print(*args, **kwargs)
     if trial.active():  # a thrown-away scratch trace (trial.py) prints nothing
         return None

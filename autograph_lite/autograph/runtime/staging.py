@@ -29,6 +29,11 @@ def region(loc=None):
         _DEPTH[0] -= 1
 
 
+def active():
+    """Whether a staged branch or loop body is being traced."""
+    return _DEPTH[0] > 0
+
+
 def caught(exc):
     """The first statement of every converted `except` block (converters/exceptions.py).
 
