@@ -164,7 +164,17 @@ def _reduce(op, x, axis=None, keepdims=False, dtype=None):
     x = convert_to_tensor(x)
     if dtype is not None:
         x = cast(x, dtype)
-    return apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims))
+    return _in_dtype(apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims)),
+                     dtype)
+
+
+def _in_dtype(result, dtype):
+    """A sum or product asked for in ``dtype`` (`np.sum(a, dtype=np.int8)`) is in it, as
+    NumPy's: the op promotes small ints to int64, whose result wraps to NumPy's (the
+    integers modulo 2**bits are a ring)."""
+    if dtype is None or result.dtype == dtypes.as_dtype(dtype):
+        return result
+    return cast(result, dtype)
 
 
 def cast(x, dtype):
@@ -221,7 +231,8 @@ def _cumulative(op, x, axis, dtype):
     x = convert_to_tensor(x)
     if dtype is not None:
         x = cast(x, dtype)
-    return apply(op, x, axis=None if axis is None else norm_axis(axis, x.ndim)[0])
+    return _in_dtype(apply(op, x, axis=None if axis is None else norm_axis(axis, x.ndim)[0]),
+                     dtype)
 
 
 @public("np.cumsum", "Tensor.cumsum")

@@ -71,6 +71,15 @@ def test_reduction_dtypes(dt):
     _agree(f, x)
 
 
+def test_a_sum_asked_for_in_a_small_int_dtype_wraps_as_numpys():
+    # np.sum(a, dtype=np.int8) accumulates in int8: 100 + 100 + 7 wraps to -49
+    def f(a):
+        return (np.sum(a, dtype=np.int8), a.prod(dtype=np.int8), np.cumsum(a, dtype=np.int8),
+                np.cumprod(a, dtype=np.int16), a.sum(axis=0, dtype=np.uint8),
+                np.sum(a > 0, dtype=np.int8), np.mean(a, dtype=np.float32))
+    _agree(f, np.array([100, 100, 7], np.int8), exact=True)
+
+
 def test_reductions_of_fused_expressions():
     x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
     _agree(lambda x: (np.max(np.abs(x * 2.5), axis=1), np.sum(x * x), np.mean(x - 1, axis=0),
