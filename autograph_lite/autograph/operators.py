@@ -21,8 +21,8 @@ from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import and_, compare_chain, not_, or_
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
-from autograph_lite.autograph.runtime.staging import (caught, try_body, try_stmt_guard,
-                                                      user_raise)
+from autograph_lite.autograph.runtime.staging import (caught, global_write_guard, try_body,
+                                                      try_stmt_guard, user_raise)
 from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.trace_arrays import getitem, resolve
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
@@ -31,7 +31,7 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
     "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "compare_chain",
-    "converted_call", "deleted", "formatted", "fstring",
+    "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
     "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "set_slot", "setitem",

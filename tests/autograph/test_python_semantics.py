@@ -228,6 +228,47 @@ def test_a_print_of_python_values_in_a_staged_region_runs_where_python_runs_it()
                                                (np.array([2.0, -3.0, 1.0]),)])
 
 
+def counts_through_a_closure(u):
+    count = 0
+    best = u[0]
+
+    def bump(v):
+        nonlocal count, best
+        if v > 0:
+            count += 1          # (a staged `if` in the closure, called in a staged loop)
+        best = max(best, v)
+    for v in u:
+        bump(v)
+    return count, best
+
+
+def test_a_closure_assigning_a_nonlocal_in_staged_code_is_seen_by_its_owner():
+    # before: the count stayed 0 (the loop did not carry `count`, the closure's `if`
+    # dropped it as dead)
+    agree(counts_through_a_closure, [(np.array([1.0, -2.0, 3.0]),),
+                                     (np.array([-1.0, -2.0, 5.0]),)])
+
+
+COUNTER = 0
+
+
+def counts_into_a_global(u):
+    global COUNTER
+    COUNTER = 0
+    for v in u:
+        if v > 0:
+            COUNTER += 1
+    return COUNTER
+
+
+def test_a_global_assigned_in_staged_code_is_refused():
+    # the compiled function cannot change the module's variable when it runs: it returned
+    # the trace's value (0)
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="the global 'COUNTER' is assigned"):
+            ag.defun(counts_into_a_global, backend=backend)(np.array([1.0, -2.0, 3.0]))
+
+
 def raises_after_a_write(u):
     if u[0] > 1.0:
         u[1] = 7.0

@@ -7,7 +7,8 @@ each subscript assignment, for the alias check of converters/subscripts.py):
   ag_live_in:    names whose values the statement may read (live before it);
   ag_live_out:   names live after it;
   ag_defined_in: names possibly bound before it (a loop's body sees its own writes too).
-Names read by closures defined in the function count as live everywhere.
+Names read by closures defined in the function, and those it declares `nonlocal`, count
+as live everywhere.
 """
 
 import gast
@@ -19,7 +20,8 @@ _COMPOUND = (gast.If, gast.While, gast.For, gast.Try, gast.With)
 
 def analyze(fn_node):
     """Annotates the statements of a FunctionDef (not those of nested functions)."""
-    always = set()
+    # (a variable the function assigns through `nonlocal` is read by its owner afterwards)
+    always = set(activity.declared(fn_node, gast.Nonlocal))
     for n in fn_node.body:
         for sub in gast.walk(n):
             if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef)):

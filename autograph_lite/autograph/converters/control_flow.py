@@ -3,7 +3,9 @@
 Each statement's blocks move into body functions that share the enclosing function's
 variables through `nonlocal`; `get_state`/`set_state` read and write those variables
 as one tuple, which is how the runtime carries them through a staged cond or loop.
-Every name the statement assigns is in that tuple (so Python semantics never change);
+Every name the statement assigns is in that tuple (so Python semantics never change), and
+so is every variable a function defined inside assigns through `nonlocal`, when the
+statement calls something;
 the first `nouts` of them are the ones that matter after it (branch outputs, or loop
 variables: live into the loop or out of it), the rest are restored after staging.
 A name not yet bound before the statement is first set to `ag__.Undefined('x')`, so
@@ -35,6 +37,17 @@ def set_state(vars_):
 """
 
 
+def _closure_writes(fn_node):
+    """The function's variables that functions defined in it assign (`nonlocal count`): a
+    call in a statement may run one and change them, unseen by the statement's own
+    assignments, so a staged branch or loop with a call carries them too."""
+    inner = set()
+    for sub in gast.walk(fn_node):
+        if sub is not fn_node and isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            inner |= activity.declared(sub, gast.Nonlocal)
+    return inner & activity.writes(fn_node.body)
+
+
 def _str_tuple(names):
     return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
 
@@ -43,13 +56,16 @@ class ControlFlowTransformer(base.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.globals = [set()]
+        self.closure_writes = [set()]
         self.vars_name = ctx.namer.new("vars_")
 
     def visit_FunctionDef(self, node):
         liveness.analyze(node)
         self.globals.append(activity.declared(node, gast.Global))
+        self.closure_writes.append(_closure_writes(node))
         node = self.generic_visit(node)
         self.globals.pop()
+        self.closure_writes.pop()
         return node
 
     def visit_ClassDef(self, node):
@@ -59,6 +75,8 @@ class ControlFlowTransformer(base.Base):
         """(names, nouts, init statements) for a statement assigning `modified` and writing
         the composites `comps` (`d['s']`, `s.v`: analysis/composites.py), which are always
         live (the object outlives the statement) and come right after the live names."""
+        if self.closure_writes[-1] and any(isinstance(n, gast.Call) for n in gast.walk(node)):
+            modified = modified | self.closure_writes[-1]  # (a call may run such a closure)
         modified = sorted(modified - self.globals[-1])
         outs = [n for n in modified if n in live]
         names = outs + [c.name for c in comps] + [n for n in modified if n not in live]
@@ -104,6 +122,12 @@ class ControlFlowTransformer(base.Base):
         return templates.replace(src + "\n".join(writes) + "\n")
 
     def _body_fn(self, name, body, names, arg=None):
+        gwrites = sorted(activity.writes(body) & self.globals[-1])
+        if gwrites:  # (refused where the block is staged: runtime/staging.py)
+            guard = templates.replace("ag__.global_write_guard(names)",
+                                      names=_str_tuple(gwrites))
+            guard[0].ag_origin = getattr(body[0], "ag_origin", None)
+            body = guard + body
         template = "def fn(arg):\n    nonlocal names\n    global gnames\n    body"
         if arg is None:
             template = template.replace("arg", "")

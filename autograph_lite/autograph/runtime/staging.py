@@ -34,6 +34,20 @@ def active():
     return _DEPTH[0] > 0
 
 
+def global_write_guard(names):
+    """First statement of a branch or loop body that assigns module globals (`global
+    COUNT; COUNT += 1`): where the body is staged, Python would change the module's
+    variable on the runs that reach it, which a compiled function cannot do (it would keep
+    the trace's value, silently): refused."""
+    if _DEPTH[0]:
+        raise NotImplementedError(
+            f"the global '{names[0]}' is assigned in the block starting at "
+            f"{where.caller()}, which is staged (inside an `if` or loop whose condition is "
+            f"a tensor): a compiled function cannot change a module's "
+            f"variable when it runs; return the value instead (or keep the condition a "
+            f"Python value)")
+
+
 def caught(exc):
     """The first statement of every converted `except` block (converters/exceptions.py).
 
