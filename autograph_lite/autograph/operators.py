@@ -18,7 +18,8 @@ from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index
                                                    list_append, set_loop_options, setitem,
                                                    setitem_held)
 from autograph_lite.autograph.runtime.iteration import StagedRange
-from autograph_lite.autograph.runtime.logical import and_, compare_chain, not_, or_
+from autograph_lite.autograph.runtime.logical import (and_, compare_chain, in_, not_, not_in,
+                                                      or_)
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import (caught, global_write_guard, try_body,
@@ -33,8 +34,8 @@ __all__ = [
     "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "compare_chain",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
-    "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
-    "min_", "not_", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
+    "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
+    "min_", "not_", "not_in", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
     "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
     "zip_",
 ]

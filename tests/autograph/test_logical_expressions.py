@@ -34,3 +34,13 @@ def test_chained_comparison_evaluates_each_operand_once_and_lazily():
     # (the log argument, compared after each call, shows which operands ran, in order)
     assert_equivalent(chain_with_calls, [([1, 2], []), ([5, 1], []), ([0, 3], []),
                                          ([2, 20], [])])
+
+
+def membership(x, items):
+    return x in items, x not in items, x in "abc" if isinstance(x, str) else x in {1: 2}
+
+
+def test_membership_is_pythons_on_python_values():
+    src = convert_only(membership, LogicalExpressionTransformer)
+    assert "ag__.in_(x, items)" in src and "ag__.not_in(x, items)" in src
+    assert_equivalent(membership, [(1, [1, 2]), (3, (1, 2)), ("b", "abc"), (2, [])])

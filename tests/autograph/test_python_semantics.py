@@ -269,6 +269,21 @@ def test_a_global_assigned_in_staged_code_is_refused():
             ag.defun(counts_into_a_global, backend=backend)(np.array([1.0, -2.0, 3.0]))
 
 
+def membership_of_tensors(u, x):
+    found = 0
+    if x in u:                      # NumPy: (u == x).any(), staged
+        found = 1
+    return (found, x not in u, 2.0 in u, x in [u[0], u[1]], u[1] in (1.0, 3.0),
+            7.0 in np.arange(3.0) * x)
+
+
+def test_in_of_tensors_is_numpys():
+    # before: TypeError (a symbolic bool used as a Python bool)
+    agree(membership_of_tensors, [(np.array([1.0, 2.0]), F64(1.0)),
+                                  (np.array([1.0, 3.0]), F64(5.0)),
+                                  (np.array([1.0, 3.0]), F64(3.5))])
+
+
 def raises_after_a_write(u):
     if u[0] > 1.0:
         u[1] = 7.0

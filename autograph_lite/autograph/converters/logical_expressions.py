@@ -4,7 +4,8 @@ Later operands are lambdas, so Python short-circuiting is kept exactly, and a te
 operand can be combined lazily (staged) by the runtime. Single comparisons stay as
 they are (tensors overload them); chained ones (`a < b < c`) become an `and_`, or, where
 a middle operand is more than a name (`0 < a[i] < n`), `ag__.compare_chain`, which
-evaluates each operand once.
+evaluates each operand once. `x in a` becomes `ag__.in_(x, a)` (`not in`: `not_in`):
+NumPy's `(a == x).any()` staged for a tensor `a`.
 """
 
 import gast
@@ -30,6 +31,10 @@ class LogicalExpressionTransformer(base.Base):
         `compare_chain(a, ('Lt', 'Lt'), (lambda: b, lambda: c))`."""
         node = self.generic_visit(node)
         if len(node.ops) < 2:
+            if isinstance(node.ops[0], (gast.In, gast.NotIn)):  # (`x in a`: runtime/logical)
+                fn = "ag__.in_" if isinstance(node.ops[0], gast.In) else "ag__.not_in"
+                return templates.replace_as_expression(f"{fn}(a, b)", a=node.left,
+                                                       b=node.comparators[0])
             return node
         if all(_plain(c) for c in node.comparators[:-1]):
             lefts = [node.left] + node.comparators[:-1]

@@ -59,10 +59,37 @@ def _constant_if_bool(a, value):
     return lambda: a
 
 
+def in_(item, container):
+    """`item in container`, staged where tensors decide it: NumPy's `x in a` is `(a ==
+    x).any()`; a list or tuple holding tensors (or searched for one) is Python's scan,
+    `e is item or e == item` for each item in turn, staged lazily. Anything else is
+    Python's own `in`."""
+    if core.is_symbolic(container) or (isinstance(container, np.ndarray)
+                                       and core.is_symbolic(item)):
+        return dispatch.apply("reduce_any", dispatch.apply("equal", container, item),
+                              axis=None, keepdims=False)
+    if isinstance(container, (list, tuple)) and (
+            core.is_symbolic(item) or any(core.is_symbolic(e) for e in container)):
+        found = False
+        for e in reversed(container):
+            if e is item:
+                found = True
+                continue
+            equal = e == item
+            if not (core.is_symbolic(equal) and equal.ndim == 0):
+                return item in container  # (Python's, and its errors)
+            found = or_(lambda equal=equal: equal, lambda found=found: found)
+        return as_bool(found) if core.is_symbolic(found) else found
+    return item in container
+
+
+def not_in(item, container):
+    return not_(in_(item, container))
+
+
 _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
             "Eq": operator.eq, "NotEq": operator.ne, "Is": operator.is_,
-            "IsNot": operator.is_not, "In": lambda a, b: a in b,
-            "NotIn": lambda a, b: a not in b}
+            "IsNot": operator.is_not, "In": in_, "NotIn": not_in}
 
 
 def compare_chain(left, ops, operands):
