@@ -32,7 +32,6 @@ from ..ops import callback
 from . import cpu, export_runtime
 
 _HERE = os.path.dirname(__file__)
-_CALLBACK_OPS = ("py_func", "py_func_stateless", "py_function")
 _RESERVED = {"kernel", "rt", "np", "numba", "sys", "types", "collections", "base64",
              "VARIABLES", "overlap", "located_text", "INDEX_ERROR", "MASK_ERROR"}
 
@@ -106,7 +105,7 @@ def export(cf, path):
 
 def _refuse_callbacks(graph, name):
     for n in graph.walk():
-        if n.op in _CALLBACK_OPS:
+        if n.op in callback.CALLBACK_OPS:
             cb = callback.callback_name(n.attrs["func"], n.attrs.get("name"))
             where = f" at {n.loc}" if n.loc else ""
             raise ValueError(f"cannot export {name}: it calls the Python callback '{cb}' "

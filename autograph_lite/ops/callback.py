@@ -344,6 +344,11 @@ def link_kernel_module(ns):
                             "parallel execution", category=NumbaWarning)
 
 
+# every callback op: what a kernel runs them for is the user's Python (export refuses
+# them; a `try` around one is refused, io.may_raise)
+CALLBACK_OPS = ("py_func", "py_func_stateless", "py_function")
+
+
 def uses_callbacks(source):
     return _GLOBAL in source
 

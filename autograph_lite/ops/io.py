@@ -2,7 +2,8 @@
 import numpy as np
 
 from ..tensor import type_of_constant
-from .registry import defop, lookup
+from .callback import CALLBACK_OPS
+from .registry import defop
 
 
 def _lower_const(em, node):
@@ -87,7 +88,6 @@ CHECK_ERRORS = {e.__name__: e for e in (
 # callback anything (converters/exceptions.py refuses a `try` catching these around them)
 RUNTIME_ERRORS = (AssertionError, UnboundLocalError, NameError, ZeroDivisionError, ValueError,
                   OverflowError, IndexError, NotImplementedError, np.linalg.LinAlgError)
-CALLBACK_OPS = ("py_func", "py_func_stateless", "py_function")
 
 
 def may_raise(node):
@@ -96,7 +96,7 @@ def may_raise(node):
     constants and prints raise nothing, elementwise ops only a ValueError where their
     operands may not broadcast for every size the signature allows, indexing IndexError
     and ValueError, a check its own error, a branch or loop what its ops raise."""
-    if node.op in CALLBACK_OPS:
+    if node.op in CALLBACK_OPS:  # (ops/callback.py)
         return {BaseException}
     if node.regions:
         return set().union(*(may_raise(n) for g in node.regions for n in g.nodes))
@@ -106,7 +106,7 @@ def may_raise(node):
         return {CHECK_ERRORS[node.attrs.get("error", "AssertionError")]}
     if node.op in ("getitem", "setitem", "wrap_index"):
         return {IndexError, ValueError}
-    if lookup(node.op).elementwise:
+    if node.opdef.elementwise:
         return set() if _broadcasts(node.inputs) else {ValueError}
     return set(RUNTIME_ERRORS)
 

@@ -79,7 +79,7 @@ def in_(item, container):
             if not (core.is_symbolic(equal) and equal.ndim == 0):
                 return item in container  # (Python's, and its errors)
             found = or_(lambda equal=equal: equal, lambda found=found: found)
-        return as_bool(found) if core.is_symbolic(found) else found
+        return found
     return item in container
 
 

@@ -1,9 +1,7 @@
 """How deep the trace is inside staged regions (branches, loop bodies) autograph opened."""
 
 import contextlib
-import sys
 
-from autograph_lite.autograph.pyct import origin
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
 from autograph_lite.trace import context
@@ -92,7 +90,7 @@ def try_body(handler_types):
     difference. So a body that staged ops, under `except` blocks that catch what those
     may raise (``io.may_raise``; anything, for a callback), is refused, naming the
     `try`'s line."""
-    at = origin.user_location(sys._getframe(2))
+    at = where.caller(3)  # (past contextlib's frame: the converted function's `with`)
     graph = context.current_graph()
     mark = len(graph.nodes) if graph is not None else 0
     yield
@@ -126,7 +124,6 @@ def _flatten(types):
     return out
 
 
-
 def user_raise(exc):
     """The exception of a user's `raise` (converters/raises.py), marked as the user's own.
     Raised while a staged branch is traced, it records whether that branch staged an op
@@ -144,8 +141,4 @@ def user_raise(exc):
 
 
 def _has_effects(graph):
-    if graph is None:
-        return False
-    from autograph_lite.ops.registry import lookup
-    return any(not lookup(n.op).pure or any(_has_effects(r) for r in n.regions)
-               for n in graph.nodes)
+    return graph is not None and any(not n.opdef.pure for n in graph.walk())
