@@ -110,6 +110,12 @@ class scope:
         return False
 
 
+def innermost_wrote():
+    """Whether the innermost open scope (the branch or loop body being traced) has written
+    into an array from before it."""
+    return bool(_logs.stack and _logs.stack[-1].pre_existing())
+
+
 class shielded:
     """``with shielded(storages):`` while a staged loop traces its regions, its carried
     storages hold region placeholders: scopes opened before (enclosing branches and

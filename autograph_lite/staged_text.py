@@ -66,6 +66,18 @@ class StagedText:
     def __getattr__(self, name):
         self._no_text()
 
+    def split(self):
+        """(the traced values, the pieces with (conversion, spec, Python type) where each
+        goes): what the print and assert ops take (ops/io.py)."""
+        values, pieces = [], []
+        for p in self.pieces:
+            if isinstance(p, Piece):
+                values.append(p.value)
+                pieces.append((p.conversion, p.spec, p.python))
+            else:
+                pieces.append(p)
+        return values, tuple(pieces)
+
     def __str__(self):
         """Static text for a message fixed at trace time (a staged assert's, an exception's
         raised while tracing): each traced value named by its type."""

@@ -208,14 +208,9 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
             tensors.append(a)
             parts.append(None)
         elif isinstance(a, staged_text.StagedText):  # an f-string of traced values
-            pieces = []
-            for p in a.pieces:
-                if isinstance(p, staged_text.Piece):
-                    tensors.append(p.value)
-                    pieces.append((p.conversion, p.spec, p.python))
-                else:
-                    pieces.append(p)
-            parts.append(tuple(pieces))
+            values, pieces = a.split()
+            tensors += values
+            parts.append(pieces)
         else:
             parts.append(builtins.str(a))
     if builtins.all(p is None for p in parts):
@@ -225,14 +220,26 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
 
 @public("ag.assert_")
 def assert_(pred, message="assertion failed"):
-    """A staged assertion: checked every call; raises AssertionError(message)."""
+    """A staged assertion: checked every call; raises AssertionError(message). An
+    f-string of traced values is formatted when it fails, with that run's values."""
     if not is_symbolic(pred):
         if not bool(np.all(np.asarray(pred))):
             raise AssertionError(message)
         return None
     if pred.ndim:
         pred = reduce_all(pred)
-    return apply("assert", pred, message=str(message))
+    return check(pred, message)
+
+
+def check(pred, message, error="AssertionError"):
+    """Stages the check of the 0-d bool ``pred``, raising ``error`` (a name of
+    io.CHECK_ERRORS) with ``message`` (text, or a StagedText made when it fails)."""
+    attrs = {} if error == "AssertionError" else {"error": error}
+    if isinstance(message, staged_text.StagedText):
+        values, pieces = message.split()
+        return apply("assert", pred, *values, message=builtins.str(message), parts=pieces,
+                     **attrs)
+    return apply("assert", pred, message=builtins.str(message), **attrs)
 
 
 # TensorFlow's spellings of the two devices there are (one of each kind: index 0 only)

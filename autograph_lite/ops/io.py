@@ -52,18 +52,25 @@ def _print_eager(*args, sep=" ", end="\n", parts=None):
           sep=sep, end=end)
 
 
-def _print_lower(em, node):
-    # Inside objmode scalars become Python numbers: re-type them so they print as NumPy does.
-    names = [f"{em.dt(v.type.dtype)}({em.name(v)})" if v.type.ndim == 0 else em.name(v)
-             for v in node.inputs]
-    parts = node.attrs.get("parts") or [None] * len(names)
+def _objmode_names(em, values):
+    """The kernel's names of ``values`` for an objmode block, where scalars become Python
+    numbers: re-typed, so they print as NumPy's do."""
+    return [f"{em.dt(v.type.dtype)}({em.name(v)})" if v.type.ndim == 0 else em.name(v)
+            for v in values]
 
-    def join(pieces):  # (an f-string's text, made in objmode as Python makes it)
-        return '"".join([' + ", ".join(
-            repr(q) if isinstance(q, str) else f"rt.render({q[0]}, {q[1]!r}, {q[2]!r}, "
-                                              f"{q[3]!r})" for q in pieces) + "])"
+
+def _join_later(pieces):
+    """The code of an f-string's text, made in objmode as Python makes it."""
+    return '"".join([' + ", ".join(
+        repr(q) if isinstance(q, str) else f"rt.render({q[0]}, {q[1]!r}, {q[2]!r}, "
+                                          f"{q[3]!r})" for q in pieces) + "])"
+
+
+def _print_lower(em, node):
+    names = _objmode_names(em, node.inputs)
+    parts = node.attrs.get("parts") or [None] * len(names)
     items = ", ".join(_pieces(names, [p if p is None or isinstance(p, tuple) else repr(p)
-                                      for p in parts], join))
+                                      for p in parts], _join_later))
     sep, end = node.attrs.get("sep", " "), node.attrs.get("end", "\n")
     em.objmode([em.name(v) for v in node.inputs], [],
                [f"print({items}{',' if items else ''} sep={sep!r}, end={end!r})"])
@@ -123,14 +130,17 @@ def _broadcasts(values):
     return True
 
 
-def _assert_eager(pred, message="assertion failed", error="AssertionError"):
+def _assert_eager(pred, *values, message="assertion failed", error="AssertionError",
+                  parts=None):
     if not bool(np.all(pred)):
-        raise CHECK_ERRORS[error](message)
+        raise CHECK_ERRORS[error](_pieces(values, (parts,), _join_now)[0] if parts else
+                                  message)
 
 
 def located_message(node, message):
     """`message (at file:line)`: a kernel's exception carries no location, so the user's
-    line is part of the text it raises (the interpreter appends the same)."""
+    line is part of the text it raises (the interpreter appends the same; ``message`` ''
+    gives the suffix alone)."""
     return message if not node.loc or node.loc in message else f"{message} (at {node.loc})"
 
 
@@ -140,12 +150,21 @@ def emit_raise(em, node, error, message):
 
 
 def _assert_lower(em, node):
+    error, parts = node.attrs.get("error", "AssertionError"), node.attrs.get("parts")
     with em.block(f"if not {em.name(node.inputs[0])}:"):
-        emit_raise(em, node, node.attrs.get("error", "AssertionError"),
-                   node.attrs.get("message", "assertion failed"))
+        if not parts:
+            emit_raise(em, node, error, node.attrs.get("message", "assertion failed"))
+            return
+        # a message of traced values: its text made in objmode, raised by the kernel
+        text = em.fresh("message")
+        values = node.inputs[1:]
+        em.objmode([em.name(v) for v in values], [(text, "unicode_type")],
+                   [f"{text} = {_pieces(_objmode_names(em, values), (parts,), _join_later)[0]}"])
+        em.line(f"raise {error}({text} + {located_message(node, '')!r})")
 
 
-def _assert_infer(in_types, message="assertion failed", error="AssertionError"):
+def _assert_infer(in_types, message="assertion failed", error="AssertionError",
+                  parts=None):
     if in_types[0].ndim:
         raise ValueError("ag.assert_ needs a scalar predicate; use ag.reduce_all(pred)")
     if error not in CHECK_ERRORS:
@@ -155,4 +174,5 @@ def _assert_infer(in_types, message="assertion failed", error="AssertionError"):
 
 defop("assert", infer=_assert_infer, eager=_assert_eager, lower=_assert_lower,
       side_effects=True, differentiable=False,
-      doc="staged assert (or unset-variable check): checked on every call")
+      doc="staged assert (or unset-variable check): checked on every call; `parts`: a "
+          "message of traced values (its inputs after the predicate), made when it fails")

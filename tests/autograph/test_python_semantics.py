@@ -293,8 +293,87 @@ def raises_after_a_write(u):
 
 def test_a_raise_after_a_write_in_its_branch_is_refused():
     for backend in BACKENDS:
-        with pytest.raises(NotImplementedError, match="wrote into an array before it"):
+        with pytest.raises(NotImplementedError, match="after a write into an array"):
             ag.defun(raises_after_a_write, backend=backend)(np.array([0.5, 3.0]))
+
+
+def raises_on_every_trip_of_a_for(u):
+    s = 0.0
+    for v in u:
+        s += v
+        raise ValueError("reached")  # the-raise
+    return s
+
+
+def raises_on_every_trip_of_a_while(u, n):
+    i = 0
+    while i < n:
+        i += 1
+        raise IndexError("looped")
+    return u[0] + i
+
+
+def raises_in_an_inner_loop_under_a_branch(m):
+    s = 0.0
+    for row in m:
+        if row[0] > 0:
+            for v in row[1:]:
+                raise KeyError("inner")
+        s += row[0]
+    return s
+
+
+def test_a_raise_reached_by_every_trip_of_a_staged_loop_raises_when_it_runs_a_trip():
+    # before: raised while tracing, for every input, zero-trip loops included
+    assert agree(raises_on_every_trip_of_a_for, [(np.zeros(0),), (np.array([1.0, 2.0]),),
+                                                 (np.zeros(0),)])
+    assert agree(raises_on_every_trip_of_a_while, [(np.ones(2), I64(0)), (np.ones(2), I64(3)),
+                                                   (np.ones(2), I64(-1))])
+    assert agree(raises_in_an_inner_loop_under_a_branch,
+                 [(np.array([[-1.0, 2.0], [0.0, 1.0]]),), (np.array([[1.0], [2.0]]),),
+                  (np.array([[-1.0, 2.0], [3.0, 1.0]]),)])
+    f = ag.defun(raises_on_every_trip_of_a_for)
+    assert f(np.zeros(0)) == 0.0
+    with pytest.raises(ValueError) as e:  # (raised by the compiled function: its line)
+        f(np.ones(3))
+    assert line_of(raises_on_every_trip_of_a_for, "the-raise") in str(e.value)
+
+
+def prints_then_raises_in_a_loop(u, n):
+    for i in range(n):
+        print("trip", i, u[i])
+        if u[i] < 0:
+            raise ValueError(f"negative at {i}: {u[i] * 2}")  # (values of that branch)
+        print("checked")
+        raise KeyError(i)
+    return u
+
+
+def test_what_a_staged_region_does_before_its_raise_happens_first():
+    # the print before each `raise`, the raise's message of that run's values
+    raised = agree(prints_then_raises_in_a_loop, [(np.array([0.5, 3.0]), I64(0)),
+                                                  (np.array([-0.5, 3.0]), I64(2)),
+                                                  (np.array([0.5, 3.0]), I64(1))])
+    at = line_of(prints_then_raises_in_a_loop, "(values")
+    assert [m.split(" (at ")[0] for _, args, m in raised if args[1] == 2] == [
+        "negative at 0: -1.0"] * 2
+    assert all(m.endswith(f"{at})") for _, args, m in raised if args[1] == 2)
+    assert [m.replace("'", "").strip('"')[:7] for _, args, m in raised if args[1] == 1] == [
+        "0 (at /"] * 2  # (KeyError's str is the repr of its text)
+
+
+def writes_then_raises_in_a_loop(u, n):
+    for i in range(n):
+        u[i] = 0.0
+        raise ValueError("after a write")
+    return u
+
+
+def test_a_raise_after_a_write_in_a_staged_loop_is_refused():
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="the staged loop at .* cannot wait"):
+            ag.defun(writes_then_raises_in_a_loop, backend=backend)(np.array([0.5, 3.0]),
+                                                                    I64(1))
 
 
 # --- a `try` around staged code that may raise when the compiled function runs ---------
@@ -1107,3 +1186,17 @@ def test_overflow_checks_the_graph_proves_are_dropped():
     # (s + i * 2 and then + 1 are checked: s grows by about 2 * i a trip; i * 2 is proven)
     assert source.count("Python int + overflowed") == 2, source
     assert "Python int * overflowed" not in source, source
+
+
+def asserts_with_a_message_of_traced_values(u, i):
+    assert u[i] >= 0, f"u[{i}] = {u[i]:.2f} is negative"
+    return u[i]
+
+
+def test_a_staged_assert_message_of_traced_values_is_that_runs():
+    # before: 'u[<traced int64>] = <traced float64> is negative'
+    raised = agree(asserts_with_a_message_of_traced_values,
+                   [(np.array([1.0, -2.5]), I64(0)), (np.array([1.0, -2.5]), I64(1)),
+                    (np.array([-0.25]), I64(0))])
+    assert sorted(m.split(" (at ")[0] for _, _, m in raised) == (
+        ["u[0] = -0.25 is negative"] * 2 + ["u[1] = -2.50 is negative"] * 2)

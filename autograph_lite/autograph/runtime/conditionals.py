@@ -8,11 +8,10 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite import control, errors, mutation, nest
-from autograph_lite.ops import dispatch, io
+from autograph_lite import control, mutation, nest
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, logical, slots, staging, trial,
-                                              unset, where)
+                                              unset, user_raises, where)
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
@@ -28,24 +27,14 @@ def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
         except Exception as e:
             if not _raises_in_one_branch(e, loc):
                 raise
-            if e.ag_effects or e.ag_wrote or io.CHECK_ERRORS.get(type(e).__name__) is not \
-                    type(e):
-                raise NotImplementedError(
-                    f"the `raise` of {type(e).__name__} under the staged `if` at {loc} "
-                    f"cannot wait until the compiled function runs: "
-                    + ("its branch printed, called back or wrote into an array before it, "
-                       "which Python does before it raises" if e.ag_effects or e.ag_wrote
-                       else "a compiled function raises only builtin exceptions")
-                    + "; check the condition with Python values, or raise a builtin "
-                    "exception before any effect") from e
             # `if c: raise E(...)`: Python raises on the runs where `c` picks that branch
             # and runs the other branch on the rest. So: a check raising E when the
             # compiled function runs, then the other branch, unconditionally.
             set_state(init)
-            test = cond if not e.ag_branch else logical.not_(cond)
-            graph = context.current_graph()
-            dispatch.apply("assert", test, error=type(e).__name__, message=str(e))
-            graph.nodes[-1].loc = _raised_at(e) or graph.nodes[-1].loc
+            user_raises.raise_when(cond if e.ag_branch else logical.not_(cond), e,
+                                   body if e.ag_branch else orelse,
+                                   (get_state, set_state, init), f"the staged `if` at {loc}",
+                                   loc)
             (orelse if e.ag_branch else body)()
     elif cond:
         body()
@@ -61,14 +50,6 @@ def _raises_in_one_branch(e, loc):
     the `if` (both of which Python does before it raises); else refused."""
     return (getattr(e, "ag_user_raise", False) and getattr(e, "ag_staged_at", None) == loc
             and hasattr(e, "ag_branch"))
-
-
-def _raised_at(e):
-    """'file:line' of the user's `raise` that threw ``e`` (its innermost frame)."""
-    tb = e.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    return errors.user_location(frame=tb.tb_frame) if tb is not None else None
 
 
 def if_exp(cond, true_fn, false_fn):

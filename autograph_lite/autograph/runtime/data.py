@@ -383,9 +383,8 @@ def augassign(target, value, op, name=None):
 def assert_stmt(test, msg=None):
     """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
     if core.is_symbolic(test):
-        # (an f-string of traced values gives a fixed text naming them: staged_text.py)
-        text = str(msg()) if msg is not None else f"assertion failed at {where.caller()}"
-        api.assert_(test, text)
+        # (an f-string of traced values is formatted when it fails: staged_text.py)
+        api.assert_(test, msg() if msg is not None else f"assertion failed at {where.caller()}")
         return
     if not test:
         raise AssertionError(msg()) if msg is not None else AssertionError()

@@ -14,7 +14,7 @@ import numpy as np
 from autograph_lite import control, mutation
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, logical, slots, staging, trial,
-                                              unset, where)
+                                              unset, user_raises, where)
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -60,7 +60,36 @@ def _check_body(names, before, after, weak, loc):
 
 
 def run(test, body, get_state, set_state, names, nouts, opts, loc):
-    """Stages `while test(): body()` over the current state."""
+    """Stages `while test(): body()` over the current state. A body every trip of which
+    reaches a `raise` of the user's raises on the first trip: that is a check of the test
+    on entry instead (user_raises.py), and the loop runs no trip."""
+    init = tuple(get_state())
+    try:
+        with mutation.scope():  # (an abandoned trace's writes are undone on the way out)
+            _run(test, body, get_state, set_state, names, nouts, opts, loc)
+    except Exception as e:
+        if not _raised_by_every_trip(e, loc):
+            raise
+        set_state(init)
+        enters = test()
+        if not core.is_symbolic(enters):
+            if enters:  # (a loop that surely runs a trip: raised where the loop is)
+                e.ag_staged_at = None
+                raise
+            return
+        user_raises.raise_when(enters, e, body, (get_state, set_state, init),
+                               f"the staged loop at {loc}", loc)
+
+
+def _raised_by_every_trip(e, loc):
+    """Whether ``e`` is a user's `raise` traced directly in this loop's body (not in a
+    staged region inside it, whose own condition decides): its trace (``loc``) or the
+    trial iteration before it (an unnamed region) let it out."""
+    return (getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch")
+            and getattr(e, "ag_staged_at", None) in (loc, staging.UNNAMED))
+
+
+def _run(test, body, get_state, set_state, names, nouts, opts, loc):
     get_state, set_state, names, nouts, watch = slots.narrow(get_state, set_state, names,
                                                              nouts, loc)
     init = tuple(get_state())

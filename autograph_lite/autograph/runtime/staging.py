@@ -2,11 +2,13 @@
 
 import contextlib
 
+from autograph_lite import mutation
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
 from autograph_lite.trace import context
 
 _DEPTH = [0]
+UNNAMED = "a staged `if` or loop"  # (where an exception left a region traced without a loc)
 
 
 @contextlib.contextmanager
@@ -19,7 +21,7 @@ def region(loc=None):
     except Exception as e:
         if getattr(e, "ag_staged_at", None) is None:
             try:
-                e.ag_staged_at = loc or "a staged `if` or loop"
+                e.ag_staged_at = loc or UNNAMED
             except AttributeError:  # an exception type without a __dict__: not marked
                 pass
         raise
@@ -126,19 +128,15 @@ def _flatten(types):
 
 def user_raise(exc):
     """The exception of a user's `raise` (converters/raises.py), marked as the user's own.
-    Raised while a staged branch is traced, it records whether that branch staged an op
-    with an effect before it (a print, a callback, a check, a random draw), which a run
-    that raises must not lose (conditionals.py)."""
+    Raised while a staged branch or loop body is traced, it records whether that region
+    wrote into an array from before it, which a run that raises would have to keep
+    (user_raises.py)."""
     if isinstance(exc, type) and issubclass(exc, BaseException):
         exc = exc()
     if isinstance(exc, BaseException):
         try:
             exc.ag_user_raise = True
-            exc.ag_effects = _DEPTH[0] > 0 and _has_effects(context.current_graph())
+            exc.ag_wrote = _DEPTH[0] > 0 and mutation.innermost_wrote()
         except AttributeError:  # (an exception type without a __dict__: not marked)
             pass
     return exc
-
-
-def _has_effects(graph):
-    return graph is not None and any(not n.opdef.pure for n in graph.walk())

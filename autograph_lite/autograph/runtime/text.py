@@ -45,3 +45,21 @@ def repr_(value):
     if core.is_symbolic(value):
         return StagedText([_piece(value, 114, "")])
     return repr(value)
+
+
+def exception_text(exc):
+    """``str(exc)`` of a user's exception made while tracing: a StagedText when its
+    arguments hold traced values (`ValueError(f"bad {v}")`, `ValueError("bad", v)`), whose
+    text a staged check makes when it fails, as Python makes it then; else the str."""
+    args = exc.args
+    if not any(core.is_symbolic(a) or isinstance(a, StagedText) for a in args):
+        return str(exc)
+    if len(args) == 1:
+        return args[0] if isinstance(args[0], StagedText) else str_(args[0])
+    if len(args) > 1 and not any(isinstance(a, StagedText) for a in args):
+        # (a tuple's repr: the repr of a string is Python's own only when it is known now)
+        parts = ["("]
+        for k, a in enumerate(args):
+            parts += [", "] * bool(k) + [repr_(a)]
+        return fstring(*parts, ")")
+    return str(exc)  # (repr of text made when it runs: each traced value named by its type)

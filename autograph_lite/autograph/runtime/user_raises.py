@@ -1,0 +1,65 @@
+"""A user's `raise` met while tracing a staged region: raised when the function runs.
+
+Python raises on the runs that reach the `raise`; a trace reaches it on every input. Where
+a staged region decides by a tensor whether the `raise` runs, that decision is staged:
+- `if c: raise E(...)` in a staged `if` (conditionals.if_stmt): when `c` picks that
+  branch, the branch up to the `raise`, then E; the other branch afterwards, for all runs;
+- `raise E(...)` reached by every trip of a staged loop's body (staged_loop.run): the
+  first trip raises, so when the loop's test holds on entry, that trip up to the `raise`,
+  then E; the loop itself runs no trip.
+"Up to the `raise`" is the region traced again inside a staged branch of its own (a cond
+with nothing after it), whose last op is a check that fails with the user's exception:
+its type, its text (made when it fails from that run's values, when the message holds
+traced values: `ValueError(f"bad {v}")`), the line of the user's `raise`. What the region
+does first (a print, a callback, a check) happens first, as in Python.
+Refused (NotImplementedError) where that region wrote into an array from before it (the
+run raising, the write would have to reach the caller) and for exception classes of the
+user's own (a kernel raises builtin exceptions only)."""
+
+from autograph_lite import control, errors, mutation
+from autograph_lite.api import core as api
+from autograph_lite.ops import io
+from autograph_lite.trace import context
+from autograph_lite.autograph.runtime import logical, staging, text, trial
+
+
+def raised_at(e):
+    """'file:line' of the user's `raise` that threw ``e`` (its innermost frame)."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return errors.user_location(frame=tb.tb_frame) if tb is not None else None
+
+
+def raise_when(raises, e, region, state, what, loc):
+    """Stages: when ``raises`` (a 0-d bool), ``region()`` run from the state ``state``
+    (``(get_state, set_state, values)``) up to the user's `raise`, which threw ``e`` the
+    first time, then that exception. ``what``: the staged statement, for a refusal."""
+    if e.ag_wrote or io.CHECK_ERRORS.get(type(e).__name__) is not type(e):
+        raise NotImplementedError(
+            f"the `raise` of {type(e).__name__} in {what} cannot wait until the compiled "
+            f"function runs: "
+            + ("it comes after a write into an array from before it, which Python does "
+               "before it raises" if e.ag_wrote
+               else "a compiled function raises only builtin exceptions")
+            + "; check the condition with Python values, or raise a builtin exception "
+            "before any write") from e
+    get_state, set_state, values = state
+
+    def up_to_the_raise():
+        set_state(tuple(trial.copy_for_trial(v) for v in values))  # (lists appended to)
+        try:
+            with staging.region(loc), mutation.scope():
+                region()
+        except Exception as again:  # noqa: BLE001 - the same trace: the same `raise`
+            if not (getattr(again, "ag_user_raise", False) and type(again) is type(e)):
+                raise
+            api.check(logical.not_(raises), text.exception_text(again), type(e).__name__)
+            graph = context.current_graph()
+            graph.nodes[-1].loc = raised_at(again) or graph.nodes[-1].loc
+            return
+        finally:
+            set_state(values)
+        raise RuntimeError(f"internal error: {what} raised {type(e).__name__} once only")
+
+    control.cond(raises, up_to_the_raise, lambda: None)
