@@ -75,6 +75,9 @@ SAMPLE = [
     *_cases("containers", (), "cpu", (0, 3)),
     # refused by both: a dict a branch left unchanged came out of the `if` as a new dict
     *_cases("containers", (), "interpreter", (492,)),
+    # refused by both (session 30): a list carried whole by an `if` (a write through an
+    # alias resolved its name) whose item a loop in one branch writes
+    *_cases("containers", (), "interpreter", (1426,)),
 ]
 
 

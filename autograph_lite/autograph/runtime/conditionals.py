@@ -118,8 +118,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     get_state, set_state, names, nouts, watch = slots.narrow(get_state, set_state, names,
                                                              nouts, loc, "staged `if`")
     before = get_state()
-    init = _lists_as_tensor_lists(before, body, orelse, get_state, set_state, names, nouts,
-                                  loc)
+    init, relisted = _lists_as_tensor_lists(before, body, orelse, get_state, set_state, names,
+                                            nouts, loc)
     if init is not before:
         set_state(init)
     alive = _reachable()
@@ -146,7 +146,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         after = get_state()[:nouts]
         fates[which] = {i: slots.dict_fate(init[i], given[i], v, names[i], loc, "staged `if`")
                         for i, v in enumerate(after) if type(init[i]) is dict}
-        traced[which] = _unchanged_as_original(after, init)
+        traced[which] = _items_as_tuples(_unchanged_as_original(after, init), given, relisted,
+                                         names, loc)
 
     def branch(which):
         def run():
@@ -192,9 +193,14 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 f"depend on the branch taken: write into a copy (dict(...)) instead")
         if "rebound" not in both and final[i] is not init[i]:
             final[i] = slots.refill(init[i], final[i])
-    # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop)
+    # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop);
+    # one whose items the branches wrote takes the merged items in place (its aliases see
+    # them, as in Python)
     final = [v.stacked() if isinstance(v, data.TensorList) and type(b) is list else v
              for v, b in zip(final, before)]
+    for i in relisted:
+        before[i][:] = final[i]
+        final[i] = before[i]
     set_state(tuple(final) + tuple(init[nouts:]))
 
 
@@ -206,7 +212,7 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
     (`_settle_lists` names the difference)."""
     lists = [i for i, v in enumerate(init[:nouts]) if type(v) is list]
     if not lists or trial.active():
-        return init
+        return init, ()
     graph = context.current_graph()
     try:
         # A branch that writes an array of trace time makes it a tensor for both branches
@@ -220,10 +226,13 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
             if mutation.lifts(graph) == boxes:
                 break
     except Exception:  # noqa: BLE001 - the real trace raises the real error
-        return init
-    out = list(init)
+        return init, ()
+    out, relisted = list(init), []
     for i in lists:
         orig, grown = init[i], [a[i] for a in after]
+        if _items_written(orig, grown):
+            relisted.append(i)
+            continue
         appended = [_appended_rows(orig, g) for g in grown]
         if None in appended or _same_items(*grown):
             continue
@@ -231,7 +240,34 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
         if rows and all(core.is_tensor_like(v) for v in orig):
             out[i] = trial.as_tensor_list(orig, rows[0], names[i], loc,
                                           max(len(g) for g in grown) - len(orig), rows)
-    return tuple(out) if out != list(init) else init
+    return (tuple(out) if out != list(init) else init), tuple(relisted)
+
+
+def _items_written(orig, grown):
+    """Whether the branches left list ``orig`` (as ``grown``) of its length, with items
+    written differently, each of them a tensor or number before and after (`hold[0] =
+    v` in one branch): the `if` merges its items, as a tuple's (`_items_as_tuples`)."""
+    if not all(isinstance(g, list) and len(g) == len(orig) for g in grown) or \
+            _same_items(*grown):
+        return False
+    return all(core.is_tensor_like(a) and core.is_tensor_like(b) and core.is_tensor_like(o)
+               for o, a, b in zip(orig, *grown) if not (a is o and b is o))
+
+
+def _items_as_tuples(after, given, relisted, names, loc):
+    """A branch's state with each list whose items the branches write (``relisted``) as
+    the tuple of its items, which the core merges item by item; the list must be the one
+    the branch was given (its items written in place), not another bound to the name."""
+    out = list(after)
+    for i in relisted:
+        if after[i] is not given[i] and not _same_items(after[i], given[i]):
+            raise NotImplementedError(
+                f"'{names[i]}' is a Python list whose items one branch of the staged `if` "
+                f"at {loc} writes while the other binds the name to another list; a staged "
+                f"`if` carries the items of one list: write into the list in both, or "
+                f"rebind the name before the `if`")
+        out[i] = tuple(after[i])
+    return tuple(out)
 
 
 def _appended_rows(orig, grown):
@@ -275,8 +311,18 @@ def _leaf_names(values, names):
     return out
 
 
-def _same_items(a, b):
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+def _same_items(a, b, apart=()):
+    """Whether lists ``a`` and ``b`` hold the same items, but for positions ``apart``."""
+    return len(a) == len(b) and all(x is y or k in apart
+                                    for k, (x, y) in enumerate(zip(a, b)))
+
+
+def _carried_items(names, name, n):
+    """The positions of list ``name`` (of length ``n``) that the `if` carries as items
+    of their own (`hold[0]`: analysis/composites.py), merged as tensors and set into the
+    list after it (set_slot), when the list itself is carried too (a helper may write
+    through it: `hold = ag__.resolve(hold)`)."""
+    return {k for k in range(n) if f"{name}[{k!r}]" in names or f"{name}[{k - n!r}]" in names}
 
 
 def _unchanged_as_original(values, init):
@@ -318,8 +364,8 @@ def _settle_lists(traced, init, names, loc):
             continue
         if t is f:
             continue
-        if _same_items(t, f):
-            merged = list(t)
+        if _same_items(t, f, _carried_items(names, names[i], len(orig))):
+            merged = list(t)  # (an item carried on its own is set after the `if`)
         elif trial.active():
             trial.list_split()
             merged = []
