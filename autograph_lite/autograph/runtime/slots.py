@@ -215,13 +215,26 @@ def _is_users(x):
             and type(x).__module__.split(".")[0] not in _FOREIGN)
 
 
+class NewSlots(Exception):
+    """Raised by ``Watch.check``: the trace of a staged region changed items or attributes
+    of the user's containers that its state does not carry (a method, `acc.add(v)`, doing
+    `self.count += 1`), each a number or tensor before and after, so the region can carry
+    them: it traces again with them as composites of its own (``carrying_new_slots``)."""
+
+    def __init__(self, slots, refusal):
+        super().__init__(str(refusal))
+        self.slots, self.refusal = slots, refusal
+
+
 class Watch:
     """The dicts, lists and objects' attributes the user's converted code can reach when a
     staged branch or loop body begins (its frames' locals and the globals they name, and
     what those hold), with their items then. A trace of the body that changes one of them
     otherwise than through the composites the state carries (`covered`) changed a Python
     object on one path, or once for every trip, which the compiled code cannot do on the
-    paths it takes: `check` refuses it (a helper writing `d[k] = v`, a computed key)."""
+    paths it takes: `check` puts the items back and asks the region to carry them
+    (NewSlots) when each is a number or tensor before and after, else refuses (a helper
+    appending to a list, `d[k] = v` adding a key)."""
 
     def __init__(self, covered):
         self.covered = covered
@@ -239,27 +252,80 @@ class Watch:
             if x is None:
                 return {}  # (too much to look at: not checked)
             if type(x) is dict or type(x) is list:
-                found[id(x)] = (x, path, dict(_items(x)))
+                found[id(x)] = (x, path, dict(_items(x)), x, "item")
             elif _is_users(x):
-                found[id(vars(x))] = (vars(x), path + ".", dict(vars(x)))
+                found[id(vars(x))] = (vars(x), path + ".", dict(vars(x)), x, "attr")
         return found
 
     def check(self, loc, what):
-        for key, (c, path, before) in self.seen.items():
+        changed = []
+        for key, (c, path, before, owner, kind) in self.seen.items():
             now = dict(_items(c))
-            changed = [k for k in set(before) | set(now)
-                       if (key, k) not in self.covered
-                       and (k not in before or k not in now or before[k] is not now[k])]
-            if changed:
-                k = sorted(changed, key=repr)[0]
-                slot = f"{path}{k}" if path.endswith(".") else f"{path}[{k!r}]"
-                raise NotImplementedError(
-                    f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
-                    f"carry it (inside a called function or a method of the object, or "
-                    f"by a method such as .append/.update of a container the {what} does "
-                    f"not name); the change would happen on every path, or once for all "
-                    f"trips: write it in the branch or loop itself as `name[constant] = "
-                    f"...` or `name.attr = ...`, or have the function return the new value")
+            for k in sorted(set(before) | set(now), key=repr):
+                if (key, k) not in self.covered and (
+                        k not in before or k not in now or before[k] is not now[k]):
+                    slot = f"{path}{k}" if path.endswith(".") else f"{path}[{k!r}]"
+                    carriable = (k in before and k in now and core.is_tensor_like(before[k])
+                                 and core.is_tensor_like(now[k]) and is_composite(slot))
+                    changed.append((owner, kind, k, slot, carriable))
+        if not changed:
+            return
+        self._restore()
+        slot = next((c[3] for c in changed if not c[4]), changed[0][3])
+        refusal = NotImplementedError(
+            f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
+            f"carry it (inside a called function or a method of the object, or "
+            f"by a method such as .append/.update of a container the {what} does "
+            f"not name); the change would happen on every path, or once for all "
+            f"trips: write it in the branch or loop itself as `name[constant] = "
+            f"...` or `name.attr = ...`, or have the function return the new value")
+        if all(c[4] for c in changed):
+            raise NewSlots([c[:4] for c in changed], refusal)
+        raise refusal
+
+    def _restore(self):
+        """The watched containers' items as the region found them (its trace is dropped)."""
+        for c, _, before, _, _ in self.seen.values():
+            if type(c) is list:
+                c[:] = [before[k] for k in range(len(before))]
+            else:
+                c.clear()
+                c.update(before)
+
+
+def carrying_new_slots(stage, get_state, set_state, names, nouts, tries=4):
+    """``stage(get_state, set_state, names, nouts)`` (a staged `if` or loop), traced again
+    with the items and attributes its trace changed out of sight (NewSlots) carried as
+    composites of its own, read before the region and written back after it."""
+    for attempt in range(tries):
+        init = tuple(get_state())
+        try:
+            return stage(get_state, set_state, names, nouts)
+        except NewSlots as more:
+            set_state(init)
+            if attempt == tries - 1:
+                raise more.refusal from None
+            get_state, set_state, names, nouts = _with_slots(get_state, set_state, names,
+                                                             nouts, more.slots)
+
+
+def _with_slots(get_state, set_state, names, nouts, new):
+    """The state with the composites ``new`` ([(object, kind, key, name)]) added to its
+    outputs."""
+    k = len(new)
+
+    def get():
+        state = tuple(get_state())
+        return (state[:nouts] + tuple(get_slot(lambda o=o: o, kind, key, name)
+                                      for o, kind, key, name in new) + state[nouts:])
+
+    def set_(values):
+        set_state(tuple(values[:nouts]) + tuple(values[nouts + k:]))
+        for (o, kind, key, _), v in zip(new, values[nouts:nouts + k]):
+            set_slot(lambda o=o: o, kind, key, v)
+
+    return (get, set_, tuple(names[:nouts]) + tuple(n for *_, n in new) + tuple(names[nouts:]),
+            nouts + k)
 
 
 def _items(x):
