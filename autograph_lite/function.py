@@ -460,21 +460,29 @@ class Function:
         # the arrays of objects from outside (`state.x` of an argument `state`): constants
         # that writes refuse (runtime/data.py `_captured`), as the caller's would not change
         from .autograph.runtime import slots
-        graph.outside_arrays = slots.arrays_in(self._outside_roots(fn, args, sym))
+        outside = self._outside_roots(fn, args, sym)
+        graph.outside_arrays = slots.arrays_in(outside)
+        # what the trace changes in them stays only if it succeeds (SPEC §2: a side effect
+        # of the trace); a failed one puts their items back, no traced value left there
+        before = slots.Snapshot(outside)
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             try:
-                result = fn(*call, **getattr(call, "kwargs", {}))
-            except RecursionError as e:
-                raise RecursionError(
-                    f"maximum recursion depth exceeded while tracing {self._name}: a "
-                    f"function that calls itself under a staged `if` (a condition on a "
-                    f"tensor, e.g. `if n <= 1: return 1` with a traced n) is traced down "
-                    f"both branches, so the trace never ends; write the recursion as a "
-                    f"loop (`while` on the tensor), or make the condition a Python value") \
-                    from e
-            self._check_containers_kept(args, sym_args, sym)
-            self._check_nothing_stored(fn, args, sym)
+                try:
+                    result = fn(*call, **getattr(call, "kwargs", {}))
+                except RecursionError as e:
+                    raise RecursionError(
+                        f"maximum recursion depth exceeded while tracing {self._name}: a "
+                        f"function that calls itself under a staged `if` (a condition on a "
+                        f"tensor, e.g. `if n <= 1: return 1` with a traced n) is traced down "
+                        f"both branches, so the trace never ends; write the recursion as a "
+                        f"loop (`while` on the tensor), or make the condition a Python "
+                        f"value") from e
+                self._check_containers_kept(args, sym_args, sym)
+                self._check_nothing_stored(fn, args, sym)
+            except BaseException:
+                before.restore()
+                raise
             out_leaves = nest.flatten(result)
             template = []
             for r in out_leaves:

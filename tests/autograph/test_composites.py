@@ -443,6 +443,8 @@ def test_a_traced_value_left_in_an_object_that_outlives_the_call_is_refused():
         ag.defun(clock.advance, backend="interpreter")(X)
     with pytest.raises(TypeError, match=r"stores a traced value in 'LAST\['value'\]'"):
         ag.defun(remembers_in_a_global, backend="interpreter")(X, 0.5)
+    # and the failed trace leaves them as they were (before: a symbolic tensor in each)
+    assert clock.t == 0.0 and LAST == {}
 
 
 def test_a_python_value_left_in_an_object_is_a_side_effect_of_the_trace():

@@ -238,24 +238,13 @@ class Watch:
 
     def __init__(self, covered):
         self.covered = covered
-        self.seen = self._scan()
-
-    @staticmethod
-    def _scan():
         roots = []
-        for f in data.converted_frames(sys._getframe(2)):
+        for f in data.converted_frames(sys._getframe(1)):
             roots += [(v, k) for k, v in f.f_locals.items() if not k.startswith("ag__")]
             roots += [(f.f_globals[k], k) for k in data.global_names(f.f_code)
                       if k in f.f_globals]
-        found = {}
-        for x, path in _reach(roots):
-            if x is None:
-                return {}  # (too much to look at: not checked)
-            if type(x) is dict or type(x) is list:
-                found[id(x)] = (x, path, dict(_items(x)), x, "item")
-            elif _is_users(x):
-                found[id(vars(x))] = (vars(x), path + ".", dict(vars(x)), x, "attr")
-        return found
+        self.snapshot = Snapshot(roots)
+        self.seen = self.snapshot.seen
 
     def check(self, loc, what):
         changed = []
@@ -270,7 +259,7 @@ class Watch:
                     changed.append((owner, kind, k, slot, carriable))
         if not changed:
             return
-        self._restore()
+        self.snapshot.restore()
         slot = next((c[3] for c in changed if not c[4]), changed[0][3])
         refusal = NotImplementedError(
             f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
@@ -283,8 +272,25 @@ class Watch:
             raise NewSlots([c[:4] for c in changed], refusal)
         raise refusal
 
-    def _restore(self):
-        """The watched containers' items as the region found them (its trace is dropped)."""
+
+
+class Snapshot:
+    """The items of the dicts and lists and the attributes of the user's objects reachable
+    from ``roots`` ([(object, name)]), to put back where a trace that changed them is
+    dropped (a staged region traced again, a trace that failed: function.py)."""
+
+    def __init__(self, roots):
+        self.seen = {}
+        for x, path in _reach(roots):
+            if x is None:
+                self.seen = {}  # (too much to look at: not checked)
+                return
+            if type(x) is dict or type(x) is list:
+                self.seen[id(x)] = (x, path, dict(_items(x)), x, "item")
+            elif _is_users(x):
+                self.seen[id(vars(x))] = (vars(x), path + ".", dict(vars(x)), x, "attr")
+
+    def restore(self):
         for c, _, before, _, _ in self.seen.values():
             if type(c) is list:
                 c[:] = [before[k] for k in range(len(before))]
