@@ -14,6 +14,7 @@ from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, 
 from autograph_lite.autograph.runtime.calls import (converted_call, do_not_convert,
                                                     is_library_code)
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
+from autograph_lite.autograph.runtime.generators import reduce_generator
 from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index,
                                                    list_append, set_loop_options, setitem,
                                                    setitem_held)
@@ -35,7 +36,7 @@ __all__ = [
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
-    "min_", "not_", "not_in", "or_", "print_", "range_", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
+    "min_", "not_", "not_in", "or_", "print_", "range_", "reduce_generator", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
     "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
     "zip_",
 ]

@@ -4,7 +4,7 @@ from autograph_lite.autograph.converters import (asserts, assignments, break_sta
                                                  call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
-                                                 fstrings, functions, lists,
+                                                 fstrings, functions, generators, lists,
                                                  logical_expressions, raises,
                                                  return_statements, shapes, shared_names,
                                                  subscript_loads, subscripts, variables)
@@ -21,6 +21,10 @@ CONVERTERS = (
     asserts.AssertTransformer,
     # `raise E` -> `raise ag__.user_raise(E)`: before call_trees, likewise.
     raises.RaiseTransformer,
+    # `sum(e for v in xs if c)` -> `ag__.reduce_generator(sum, xs, lambda v: c, lambda v:
+    # e)`: before call_trees (it converts the calls in the lambdas, and would wrap `sum`)
+    # and logical_expressions (the `if`s' `and`).
+    generators.GeneratorTransformer,
     # Removes every `continue` (also those break left behind).
     continue_statements.ContinueTransformer,
     # After break/continue (no jumps left in loops); adds loop tests and guards, so it

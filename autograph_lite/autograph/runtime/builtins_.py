@@ -8,6 +8,7 @@ import builtins
 import functools
 import math
 import numbers
+import types
 
 import numpy as np
 
@@ -115,12 +116,19 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     and of zeros the first (`min(0.0, -0.0)` is 0.0). Integers: ``pairwise`` (NumPy's),
     the same there. The result has the arguments' promoted dtype (Python's has the type
     of the one it picked: `max(x, 0)` is 0 where `x` is negative, as 0.0 here)."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], (types.GeneratorType, list,
+                                                               tuple)):
+        items = list(args[0])  # (`max(abs(v) for v in u)`: the items, compared as above)
+        if not _any_staged(items):
+            return python_fn(items)
+        return items[0] if len(items) == 1 else _reduce(python_fn, pairwise, beats,
+                                                        tuple(items), {})
     if kwargs or not _any_staged(args):
         return python_fn(*args, **kwargs)
     if len(args) == 1:
         return _reduce_rows(python_fn, args[0])
     for a in args:
-        _check_one_element(python_fn, a)
+        check_one_element(python_fn, a)
     if all(_is_integer(a) for a in args):  # (no NaN, no -0.0: the same as NumPy's, which
         return functools.reduce(pairwise, args)  # ir/bounds.py reads for `range(min(...))`)
     out = args[0]
@@ -135,7 +143,7 @@ def _is_integer(a):
     return isinstance(a, (int, np.integer))  # (bool is an int)
 
 
-def _check_one_element(python_fn, a, instead=None):
+def check_one_element(python_fn, a, instead=None):
     if core.is_symbolic(a) and any(d != 1 for d in a.shape):  # (None: maybe more)
         name = python_fn.__name__
         raise ValueError(f"{name}() tests its arguments' truth as Python values: the truth "
@@ -210,7 +218,7 @@ def _truth_reduce(python_fn, numpy_fn, combine, iterable):
         return python_fn(items)
     out = python_fn is all
     for v in items:
-        _check_one_element(python_fn, v, f"np.{name} of one array")
+        check_one_element(python_fn, v, f"np.{name} of one array")
         out = combine(out, logical.truth(v) if core.is_symbolic(v) else bool(v))
     return out
 

@@ -1,0 +1,56 @@
+"""`sum(e for v in xs if c)` (and `any`, `all`) becomes
+`ag__.reduce_generator(sum, xs, lambda v: c, lambda v: e)`.
+
+Why: Python runs a generator expression by itself, so its `if` on a tensor cannot be
+staged (a TypeError) and its loop over a tensor unrolls, one op per element and a trace
+per length. As a call to the runtime, the reduction is a `for` loop with an `if` in it
+(runtime/generators.py), staged like the user's own. Only one `for` clause whose target is
+a name or a flat tuple of names (`for a, b in zip(u, w)`: the lambdas take the tuple's
+items); anything else stays a generator. Whether `sum` is the builtin is decided when it
+runs: a function of the user's named `sum` gets the generator. Before call_trees (which
+then converts the calls inside the lambdas) and logical_expressions (the `if`s' `and`).
+"""
+
+import gast
+
+from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.pyct import templates
+
+REDUCTIONS = ("sum", "any", "all")
+
+
+def _params(target):
+    if isinstance(target, gast.Name):
+        return [target.id], False
+    if isinstance(target, gast.Tuple) and target.elts and all(
+            isinstance(e, gast.Name) for e in target.elts):
+        return [e.id for e in target.elts], True
+    return None, False
+
+
+class GeneratorTransformer(base.Base):
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        f = node.func
+        if not (isinstance(f, gast.Name) and f.id in REDUCTIONS and not node.keywords
+                and 1 <= len(node.args) <= (2 if f.id == "sum" else 1)
+                and isinstance(node.args[0], gast.GeneratorExp)):
+            return node
+        gen = node.args[0]
+        if len(gen.generators) != 1 or gen.generators[0].is_async:
+            return node
+        comp = gen.generators[0]
+        names, unpack = _params(comp.target)
+        if names is None or any(isinstance(a, gast.Starred) for a in node.args):
+            return node
+        params = ", ".join(names)
+        test = (gast.BoolOp(op=gast.And(), values=list(comp.ifs)) if len(comp.ifs) > 1
+                else comp.ifs[0] if comp.ifs else None)
+        cond = (templates.replace_as_expression(f"lambda {params}: t", t=test)
+                if test is not None else gast.Constant(value=None, kind=None))
+        elt = templates.replace_as_expression(f"lambda {params}: e", e=gen.elt)
+        call = templates.replace_as_expression(
+            f"ag__.reduce_generator(fn, it, cond, elt, unpack={unpack})", fn=f, it=comp.iter,
+            cond=cond, elt=elt)
+        call.args += node.args[1:]  # (sum's start)
+        return call

@@ -1,0 +1,67 @@
+"""generators: `sum`/`any`/`all` of a generator expression become a staged loop."""
+
+import numpy as np
+
+import autograph_lite as ag
+from autograph_lite.autograph.converters.generators import GeneratorTransformer
+
+from .conftest import assert_equivalent, convert_only
+from .three_way import agree
+
+U = np.array([1.0, -2.0, 3.0, 0.5])
+
+
+def reductions(u, w):
+    return (sum(v * v for v in u if v > 0 and v < 2.5),   # a filter on a tensor
+            sum(1 for v in u if v < 0),                  # a count
+            sum((v for v in u), 10.0),                   # sum's start
+            sum(a * b for a, b in zip(u, w)),            # a tuple target
+            sum(i * v for i, v in enumerate(u) if i % 2),
+            any(v > 2.5 for v in u), all(a < b for a, b in zip(u, w)),
+            any(v > 9.0 for v in u if v > 0),
+            sum(sum(v for v in row) for row in np.outer(u, w)),
+            max(abs(v) for v in u), min([u[0], u[1] * 2.0]))
+
+
+def test_shape():
+    src = convert_only(reductions, GeneratorTransformer)
+    assert ("ag__.reduce_generator(sum, u, lambda v: v > 0 and v < 2.5, lambda v: v * v, "
+            "unpack=False)") in src
+    assert "ag__.reduce_generator(sum, u, None, lambda v: v, unpack=False, 10.0)" in src or \
+        "ag__.reduce_generator(sum, u, None, lambda v: v, 10.0, unpack=False)" in src
+    assert ("ag__.reduce_generator(sum, zip(u, w), None, lambda a, b: a * b, unpack=True)"
+            in src)
+    assert "max((abs(v) for v in u))" in src  # (max/min: the runtime's)
+
+
+def test_python_values_behave_as_python():
+    assert_equivalent(reductions, [([1.0, -2.0, 3.0], [2.0, 0.5, 4.0]), ([], [])])
+
+
+def test_agrees_with_numpy_on_tensors():
+    # before: TypeError (the `if` of a generator tests a tensor), and loops over a tensor
+    # unrolled, one trace per length
+    agree(reductions, [(U, U[::-1].copy()), (U[:3], np.ones(3)), (np.array([-1.0]),
+                                                                  np.array([2.0]))])
+
+
+def counts_positive(u):
+    return sum(1 for v in u if v > 0)
+
+
+def test_one_trace_for_every_length_and_a_loop_not_unrolled():
+    f = ag.defun(counts_positive)
+    for n in (5, 6, 100_000, 7):
+        x = np.linspace(-1.0, 1.0, n)
+        assert f(x).numpy() == counts_positive(x)
+    assert f.experimental_get_tracing_count() <= 2  # (exact first, then any length)
+
+
+def shadows_sum(u):
+    def sum(values):  # noqa: A001 - a function of the user's named `sum`
+        return "mine:" + ",".join(str(v) for v in values)
+    return sum(str(v) for v in range(3))
+
+
+def test_a_function_named_sum_gets_the_generator():
+    assert_equivalent(shadows_sum, [(U,)])
