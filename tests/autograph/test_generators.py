@@ -65,3 +65,11 @@ def shadows_sum(u):
 
 def test_a_function_named_sum_gets_the_generator():
     assert_equivalent(shadows_sum, [(U,)])
+
+
+def sums_strings(u):
+    return sum((str(v) for v in range(3)), "")
+
+
+def test_a_sum_of_strings_raises_as_python():
+    assert_equivalent(sums_strings, [(U,)])

@@ -23,7 +23,9 @@ def reduce_generator(fn, iterable, cond, elt, *start, unpack=False):
     def call(f, v):
         return f(*v) if unpack else f(v)
 
-    if fn not in _START:  # (a function of the user's named `sum`: the generator itself)
+    if fn not in _START or (start and isinstance(start[0], (str, bytes, bytearray))):
+        # (a function of the user's named `sum`: the generator itself; Python's TypeError
+        # for a sum of strings)
         return fn((call(elt, v) for v in iterable if cond is None or call(cond, v)), *start)
     acc = [_START[fn] if fn is not builtins.sum else (start[0] if start else 0)]
     name = f"<{fn.__name__}()>"
