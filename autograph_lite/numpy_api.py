@@ -488,16 +488,39 @@ def ndim(x):
 
 @public("np.linspace")
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    if not endpoint or retstep or axis != 0:
-        raise NotImplementedError("linspace: endpoint=False, retstep and axis are not "
-                                  "supported on tensors")
-    if dtype is None:  # NumPy: result_type(start, stop, float(num))
-        def typ(v):
-            return v.type if isinstance(v, SymbolicTensor) else type_of_constant(_unwrap(v))
-        dt = dtypes.result_type(typ(start), typ(stop), type_of_constant(1.0))
-    else:
-        dt = dtypes.as_dtype(dtype)
-    return apply("linspace", start, stop, num=int(num), dtype=dt)
+    if retstep or axis != 0:
+        raise NotImplementedError("linspace: retstep and axis are not supported on tensors")
+    def typ(v):
+        return v.type if isinstance(v, SymbolicTensor) else type_of_constant(_unwrap(v))
+    inexact = dtypes.result_type(typ(start), typ(stop), type_of_constant(1.0))
+    dt = inexact if dtype is None else dtypes.as_dtype(dtype)
+    if endpoint and not isinstance(num, SymbolicTensor):
+        return apply("linspace", start, stop, num=int(num), dtype=dt)
+    return _linspace_staged(start, stop, num, endpoint, inexact, dt)
+
+
+def _linspace_staged(start, stop, num, endpoint, inexact, dt):
+    """np.linspace with a traced ``num`` (or endpoint=False), NumPy's own steps op for op:
+    ``arange(num) * step + start`` (``/ div * delta`` where the step is 0, ``* delta``
+    where ``div`` is 0), the last sample ``stop`` itself, floored for an integer dtype."""
+    if isinstance(num, SymbolicTensor):  # (NumPy's message, with that run's num)
+        apply("assert", num >= 0, num, message="Number of samples must be non-negative.",
+              parts=("Number of samples, ", (-1, "", "int"), ", must be non-negative."),
+              error="ValueError")
+    elif num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = num - 1 if endpoint else num
+    y = arange(0, num, dtype=inexact)
+    delta = cast(convert_to_tensor(stop), inexact) - cast(convert_to_tensor(start), inexact)
+    some = cast(convert_to_tensor(np.maximum(div, 1)), inexact)  # (div 0: unused)
+    step = delta / some
+    y = where(div > 0, where(step == 0, y / some * delta, y * step), y * delta) + start
+    if endpoint:
+        last = (arange(num) == num - 1) & (num > 1)
+        y = where(last, cast(convert_to_tensor(stop), inexact), y)
+    if np.dtype(dt).kind in "iu":
+        y = np.floor(y)
+    return cast(y, dt)
 
 
 @public("np.arange")

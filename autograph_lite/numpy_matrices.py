@@ -104,6 +104,41 @@ def _tri(x, k):
     return npa.arange(m)[None, :] <= npa.arange(n)[:, None] + k
 
 
+def _grid(n, m, k):
+    """(column - row == k)-style masks of an n x m matrix: the rows and the columns
+    shifted by ``k``, as staged ranges (n, m, k may be traced ints)."""
+    return npa.arange(n)[:, None] + k, npa.arange(m)[None, :]
+
+
+def _traced(*values):
+    return builtins.any(isinstance(v, SymbolicTensor) for v in values)
+
+
+@public("np.eye")
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """np.eye; with a traced size or offset, the mask ``column == row + k`` (NumPy's eye of
+    that size, made when it runs)."""
+    if not _traced(N, M, k):
+        return np.eye(N, M, k, dtype, order, device=device, like=like)
+    rows, cols = _grid(N, N if M is None else M, k)
+    return (cols == rows).astype(dtype)
+
+
+@public("np.identity")
+def identity(n, dtype=None, *, like=None):
+    if not _traced(n):
+        return np.identity(n, dtype, like=like)
+    return eye(n, dtype=float if dtype is None else dtype)
+
+
+@public("np.tri")
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    if not _traced(N, M, k):
+        return np.tri(N, M, k, dtype, like=like)
+    rows, cols = _grid(N, N if M is None else M, k)
+    return (cols <= rows).astype(dtype)
+
+
 @public("np.triu")
 def triu(m, k=0):
     x = convert_to_tensor(m)

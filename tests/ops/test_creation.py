@@ -133,6 +133,39 @@ def test_linspace(num, a, b):
     _agree(f, np.float64(a), np.float64(b), oracle=oracle)
 
 
+@given(st.integers(0, 9), st.floats(-10, 10), st.floats(-10, 10), st.booleans())
+def test_linspace_of_a_tensor_count(num, a, b, endpoint):
+    # before: TypeError (a traced num as a Python int); endpoint=False NotImplementedError
+    def f(n, a, b):
+        return (np.linspace(a, b, n, endpoint=endpoint), np.linspace(0.0, b, n),
+                np.linspace(a, b, n, endpoint=endpoint, dtype=np.int64),
+                np.linspace(a, b, 5, endpoint=endpoint))
+    agree(f, calls=[(np.int64(num), np.float64(a), np.float64(b)),
+                    (np.int64(num + 2), np.float64(b), np.float64(a))], exact=True)
+
+
+def negative_count(n):
+    return np.linspace(0.0, 1.0, n)
+
+
+def test_linspace_of_a_negative_tensor_count_raises_numpys_error():
+    agree(negative_count, calls=[(np.int64(3),), (np.int64(-2),)], exact=True)
+    with pytest.raises(ValueError, match="Number of samples, -2, must be non-negative"):
+        ag.defun(negative_count)(np.int64(-2))
+
+
+def eyes(n, k):
+    return (np.eye(n), np.eye(n, n + 1, k=k, dtype=np.int32), np.identity(n, dtype=bool),
+            np.tri(n), np.tri(n, 3, k=k, dtype=np.int64), np.eye(3, k=k))
+
+
+@pytest.mark.parametrize("n,k", [(3, 1), (0, 0), (4, -2)])
+def test_eye_identity_tri_of_tensor_sizes(n, k):
+    # before: TypeError (NumPy's eye/identity/tri take the traced size as a Python int)
+    agree(eyes, calls=[(np.int64(n), np.int64(k)), (np.int64(n + 1), np.int64(-k))],
+          exact=True)
+
+
 def test_linspace_dtype_follows_numpy():
     _agree(lambda a: (np.linspace(a, 1, 4), np.linspace(a, 1, 4, dtype=np.float64)),
            np.float32(0))

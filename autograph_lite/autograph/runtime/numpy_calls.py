@@ -1,8 +1,8 @@
 """NumPy calls that need help on symbolic tensors before NumPy's own dispatch sees them.
 
-`np.zeros(n)`, `np.empty((n, 3))`, `np.full(n, v)`, ... with a tensor size (or fill
-value) never reach a tensor's `__array_function__` (no array argument), so they are
-routed to the core's staged allocation functions; a NumPy array that `np.copyto`,
+`np.zeros(n)`, `np.empty((n, 3))`, `np.full(n, v)`, `np.arange(n)`, `np.linspace(a, b,
+n)`, `np.eye(n)`, ... with a tensor size (or fill value) never reach a tensor's
+`__array_function__` (no array argument), so they are routed to the core's staged forms; a NumPy array that `np.copyto`,
 `np.fill_diagonal` or `np.add.at` writes tensors into becomes a staged array first (NumPy
 dispatches those on the written array alone). `np.stack(x)`/`ag.stack(x)` of a
 tensor (a list that a staged loop carried as one stacked tensor) is `x` itself, which is
@@ -18,6 +18,8 @@ from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, data, iteration
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
+# made of sizes: NumPy dispatches them on no argument (their staged forms: numpy_api's table)
+_SIZED = (np.arange, np.linspace, np.eye, np.identity, np.tri)
 
 
 def _has_symbolic(args):
@@ -85,12 +87,12 @@ def overload(f):
                          for o in (out if isinstance(out, tuple) else (out,)))
             return f(*args, out=outs, **kwargs)
         return ufunc
-    if f is np.arange:
-        def arange(*args, **kwargs):
+    if any(f is g for g in _SIZED):  # (`np.arange(n)`, `np.eye(n)`: no array to dispatch on)
+        def sized(*args, **kwargs):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):
-                return numpy_api.arange(*args, **kwargs)
+                return numpy_api.array_function(f, args, kwargs)
             return f(*args, **kwargs)
-        return arange
+        return sized
     if f is np.array or f is np.asarray:
         return _array_of(f)
     if f is np.ndindex:  # (a loop over it may be staged: loops.py)
