@@ -20,12 +20,11 @@ def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
     `deleted`: the names a branch may `del` (they get a flag: unset.py)."""
     if core.is_symbolic(cond):
         loc, init = where.caller(), tuple(get_state())
-        def stage(get_state, set_state, names, nouts):
-            with mutation.scope():  # (an abandoned trace's writes are undone on the way out)
-                staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc,
-                          deleted)
         try:
-            slots.carrying_new_slots(stage, get_state, set_state, names, nouts)
+            slots.carrying_new_slots(
+                lambda get_, set_, names_, nouts_: staged_if(
+                    cond, body, orelse, get_, set_, names_, nouts_, loc, deleted),
+                get_state, set_state, names, nouts)
         except Exception as e:
             if not _raises_in_one_branch(e, loc):
                 raise

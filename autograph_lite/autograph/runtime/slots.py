@@ -22,6 +22,7 @@ import types
 
 import numpy as np
 
+from autograph_lite import mutation
 from autograph_lite.autograph.runtime import core, data
 from autograph_lite.autograph.runtime.unset import Undefined
 
@@ -273,7 +274,6 @@ class Watch:
         raise refusal
 
 
-
 class Snapshot:
     """The items of the dicts and lists and the attributes of the user's objects reachable
     from ``roots`` ([(object, name)]), to put back where a trace that changed them is
@@ -302,11 +302,13 @@ class Snapshot:
 def carrying_new_slots(stage, get_state, set_state, names, nouts, tries=4):
     """``stage(get_state, set_state, names, nouts)`` (a staged `if` or loop), traced again
     with the items and attributes its trace changed out of sight (NewSlots) carried as
-    composites of its own, read before the region and written back after it."""
+    composites of its own, read before the region and written back after it. Each trace
+    runs in a mutation scope: an abandoned one's writes into arrays are undone."""
     for attempt in range(tries):
         init = tuple(get_state())
         try:
-            return stage(get_state, set_state, names, nouts)
+            with mutation.scope():
+                return stage(get_state, set_state, names, nouts)
         except NewSlots as more:
             set_state(init)
             if attempt == tries - 1:

@@ -64,11 +64,11 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
     reaches a `raise` of the user's raises on the first trip: that is a check of the test
     on entry instead (user_raises.py), and the loop runs no trip."""
     init = tuple(get_state())
-    def stage(get_state, set_state, names, nouts):
-        with mutation.scope():  # (an abandoned trace's writes are undone on the way out)
-            _run(test, body, get_state, set_state, names, nouts, opts, loc)
     try:
-        slots.carrying_new_slots(stage, get_state, set_state, names, nouts)
+        slots.carrying_new_slots(
+            lambda get_, set_, names_, nouts_: _run(test, body, get_, set_, names_, nouts_,
+                                                    opts, loc),
+            get_state, set_state, names, nouts)
     except Exception as e:
         if not _raised_by_every_trip(e, loc):
             raise
