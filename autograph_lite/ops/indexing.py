@@ -9,9 +9,9 @@ import numpy as np
 from .. import dtypes, errors
 from ..ir import bounds
 from ..ir.types import TensorType, broadcast_shapes
-from ..tensor import SymbolicTensor, Tensor, to_numpy_value
+from ..tensor import SymbolicTensor, Tensor, holds_symbolic, to_numpy_value
 from . import advanced_index
-from .dispatch import apply, size_of
+from .dispatch import apply, convert_to_tensor, size_of
 from .index_spec import advanced_items, decode, encode_index, expand_spec, mask_mismatch
 from .registry import defop
 
@@ -214,7 +214,19 @@ def _whole_mask(x, index):
     return apply("reshape", x, shape=(-1,)), apply("reshape", index, shape=(-1,))
 
 
+def _staged_lists(index):
+    """``index`` with each list holding tensors (``u[[0, 0, i]]``, ``m[[i, j], k]``) made
+    the integer (or boolean) array NumPy makes of it: their stack, as ``np.array`` of the
+    list is."""
+    if isinstance(index, tuple):
+        return tuple(_staged_lists(v) for v in index)
+    if isinstance(index, list) and holds_symbolic(index):
+        return convert_to_tensor(index)
+    return index
+
+
 def getitem(x, index):
+    index = _staged_lists(index)
     whole = _whole_mask(x, index)
     if whole is not None:
         return getitem(*whole)
@@ -252,6 +264,7 @@ def _shape_entry(x, spec):
 
 
 def setitem(x, index, value):
+    index = _staged_lists(index)
     whole = _whole_mask(x, index)
     if whole is not None:  # the raveled update, shaped back (a new value: functional)
         return apply("reshape_as", setitem(*whole, value), x)

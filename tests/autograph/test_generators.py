@@ -1,6 +1,7 @@
 """generators: `sum`/`any`/`all` of a generator expression become a staged loop."""
 
 import numpy as np
+import pytest
 
 import autograph_lite as ag
 from autograph_lite.autograph.converters.generators import GeneratorTransformer
@@ -73,3 +74,25 @@ def sums_strings(u):
 
 def test_a_sum_of_strings_raises_as_python():
     assert_equivalent(sums_strings, [(U,)])
+
+
+def comprehensions(u, w):
+    return (np.array([a * b for a, b in zip(u, w)]), [i * v for i, v in enumerate(u, 1)],
+            np.array([v for v in reversed(u)]), sum(list(zip(u, w))[-1]))
+
+
+def test_comprehensions_over_zip_enumerate_reversed_of_tensors_unroll():
+    # a list comprehension over a tensor of a length known while tracing unrolls (one
+    # item per row); over zip/enumerate/reversed of tensors it raised TypeError
+    agree(comprehensions, [(U, U[::-1].copy()), (U[:3], np.ones(4))])
+
+
+def over_tensor_range(u, n):
+    return [u[i] for i in range(n)]
+
+
+def test_a_comprehension_over_a_run_time_length_says_to_write_a_loop():
+    with pytest.raises(TypeError, match=r"a range whose length is a tensor .* at .*"
+                                        r"test_generators.py:\d+ cannot be iterated by "
+                                        r"Python .* Use a `for` loop"):
+        ag.defun(over_tensor_range)(U, np.int64(2))

@@ -95,6 +95,22 @@ def test_one_hot_and_a_staged_loop():
     agree(walk, np.zeros((3, 4)), np.int64(5), exact=True)
 
 
+
+def lists_of_tensors(u, m, i, j, b):
+    u[[0, 0, i]] += 1                        # a list holding a tensor: np.array of it
+    m[[i, j], 1] = 9.0                       # beside an integer, written
+    return (u[[i, 0, i]] * 2, m[[0, j], [i, 1]], u[[True, b, False, True]])
+
+
+def test_lists_holding_tensors_index_as_the_arrays_numpy_makes_of_them():
+    # before: TypeError (the list was handed to NumPy, which cannot convert a tensor)
+    agree(lists_of_tensors, np.zeros(4), np.arange(12.0).reshape(3, 4), np.int64(2),
+          np.int64(1), np.bool_(True), exact=True)
+    raised = []  # (an index out of bounds: NumPy's IndexError on every side)
+    agree(lists_of_tensors, calls=[(np.zeros(4), np.zeros((3, 4)), np.int64(7),
+                                    np.int64(0), np.bool_(False))] * 2, errors=raised)
+    assert raised and all("out of bounds" in m for *_, m in raised), raised
+
 RELAXED = shared_functions(lambda a, r, c: a[r, c])
 
 

@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 
+from autograph_lite import errors
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, trace_arrays
@@ -46,6 +47,8 @@ def _nonneg(n):
 class StagedIter:
     """Base: `length()` (int or int64 tensor) and `item(i)` for a symbolic index."""
 
+    what = "an iterable"
+
     def length(self):
         raise NotImplementedError
 
@@ -53,12 +56,25 @@ class StagedIter:
         raise NotImplementedError
 
     def __iter__(self):
-        raise TypeError(f"{type(self).__name__} has tensor bounds: it can be iterated only "
-                        f"by a `for` loop inside a converted function")
+        """Python iteration (a comprehension, ``list(zip(u, w))``): item by item when the
+        length is known while tracing, as a tensor with a static first dimension iterates
+        (tensor.py); a length that exists only at run time cannot be unrolled."""
+        n = self.length()
+        if core.is_symbolic(n):
+            at = errors.user_location()
+            raise TypeError(
+                f"{self.what} whose length is a tensor (it exists only when the compiled "
+                f"function runs){f' at {at}' if at else ''} cannot be iterated by Python (a "
+                f"comprehension, list(), unpacking): its items would make a list of that "
+                f"length. Use a `for` loop, which is staged, writing into an array "
+                f"(`out = np.empty(n)`, then `out[i] = ...`)")
+        return (self.item(i) for i in range(int(n)))
 
 
 class StagedRange(StagedIter):
     """`range(start, stop, step)` where some bound is a tensor."""
+
+    what = "a range"
 
     def __init__(self, *args):
         r = slice(*args) if len(args) > 1 else slice(0, args[0])
@@ -87,7 +103,7 @@ class StagedRange(StagedIter):
         return _weak(start + i * step)
 
     def __repr__(self):
-        return f"range({self.start}, {self.stop}, {self.step})"
+        return f"range({self.start!r}, {self.stop!r}, {self.step!r})"
 
 
 class PythonRange(StagedRange):
@@ -102,6 +118,8 @@ class PythonRange(StagedRange):
 
 class TensorRows(StagedIter):
     """A symbolic tensor iterated over its first dimension."""
+
+    what = "a tensor"
 
     def __init__(self, x):
         self.x = x
@@ -122,6 +140,8 @@ class Enumerate(StagedIter):
     def __init__(self, inner, start=0):
         self.inner, self.start = inner, start
 
+    what = "an enumerate"
+
     def length(self):
         return self.inner.length()
 
@@ -132,6 +152,8 @@ class Enumerate(StagedIter):
 class Zip(StagedIter):
     def __init__(self, inners):
         self.inners = inners
+
+    what = "a zip"
 
     def length(self):
         lengths = [it.length() for it in self.inners]
@@ -147,6 +169,8 @@ class Zip(StagedIter):
 class Reversed(StagedIter):
     """`reversed(x)` of a staged range or tensor: the same items, last first (backward
     substitution's `for i in reversed(range(n))`)."""
+
+    what = "a reversed"
 
     def __init__(self, inner):
         self.inner = inner
