@@ -18,6 +18,7 @@ from . import python_numbers as _python_numbers  # noqa: F401  (Python's + - * *
 from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa: F401
                numpy_selection as _selection, numpy_statistics as _statistics)
 from . import numpy_more as _more  # noqa: F401  (after the modules it composes)
+from . import numpy_flat as _flat, numpy_spaces as _spaces  # noqa: F401  (x.flat, logspace)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from . import vectorized_map as _vectorized_map  # noqa: F401  (ag.vectorized_map)
 from . import gradients as _gradients  # noqa: F401  (grad rules; ag.gradients)

@@ -523,6 +523,18 @@ def norm(x, ord=None, axis=None, keepdims=False):
         x = npa.cast(x, np.float64)
     mag = np.abs(x)
     vector = axis is not None and not isinstance(axis, tuple) or x.ndim == 1
+    if axis is None and (ord is None or ord == "fro" and x.ndim == 2 or ord == 2 and vector):
+        # (NumPy's: the dot product of the raveled array with itself, BLAS's order of sums,
+        # which the kernel's dot also takes)
+        flat = npa.ravel(x)
+        if x.dtype.kind == "c":
+            re, im = np.real(flat), np.imag(flat)
+            total = npa.dot(re, re) + npa.dot(im, im)
+        else:
+            total = npa.dot(flat, flat)
+        if keepdims:
+            total = npa.reshape(total, (1,) * x.ndim)
+        return np.sqrt(total)
     if ord is None or ord == "fro" or (ord == 2 and vector):
         return np.sqrt(npa.sum(mag * mag, axis=axis, keepdims=keepdims))
     if vector and ord == 1:

@@ -17,7 +17,7 @@ import builtins
 
 import numpy as np
 
-from . import mutation, numpy_api as npa
+from . import mutation, numpy_api as npa, numpy_flat
 from .numpy_composites import one_axis, static_int
 from .ops import advanced_index
 from .ops.dispatch import apply, convert_to_tensor, size_of
@@ -187,17 +187,14 @@ def put_along_axis(arr, indices, values, axis):
     target = npa.writable(arr, "np.put_along_axis")
     x, index = _along_axis(target, indices, axis, "np.put_along_axis")
     if axis is None:  # (arr.flat[indices] = values: the raveled update, shaped back)
-        mutation.store(target, apply("reshape_as", _set(x, index, values), target), _never)
+        mutation.store(target, apply("reshape_as", _set(x, index, values), target),
+                       numpy_flat.own_dtype)
     else:
         mutation.write(target, index, values)
 
 
 def _set(x, index, values):
     return setitem(x, index, values if isinstance(values, Tensor) else np.asarray(values))
-
-
-def _never(a, b):  # (a value of the target's own dtype always casts)
-    return ""
 
 
 @public("np.fill_diagonal")
@@ -221,16 +218,10 @@ def fill_diagonal(a, val, wrap=False):
             elif n != sizes[0]:
                 raise ValueError(unequal)
         step, end = 1 + _cumulative_sizes(sizes), None
-    flat = npa.ravel(x)
-    total = size_of(flat, 0)
+    total = size_of(npa.ravel(x), 0)
     stop = total if end is None else builtins.min(end, total) if (
         isinstance(end, int) and isinstance(total, int)) else apply("minimum", end, total)
-    where = npa.arange(0, stop, step)
-    value = val if isinstance(val, Tensor) else np.asarray(val)
-    if value.ndim:  # (a.flat's write repeats the values)
-        value = npa.ravel(value)
-        value = value[npa.arange(size_of(where, 0)) % size_of(value, 0)]
-    mutation.store(target, apply("reshape_as", setitem(flat, where, value), x), _never)
+    numpy_flat.store(target, npa.arange(0, stop, step), val, "np.fill_diagonal")
 
 
 def _cumulative_sizes(sizes):
@@ -266,7 +257,7 @@ def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
             mutation.write(target, basic, apply("add", x[basic], value))
             return
         mutation.store(target, advanced_index.scatter(x, spec, tensors, value, add=True),
-                       _never)
+                       numpy_flat.own_dtype)
     return at
 
 

@@ -448,6 +448,36 @@ def matmul_loops(A, B):
     return C
 
 
+def lu_partial_pivot(A):
+    """Doolittle LU with partial pivoting, rows swapped by a list index as textbooks write
+    it (`A[[k, p]] = A[[p, k]]`), the permutation kept in an array made in the function."""
+    A = A.copy()
+    n = A.shape[0]
+    perm = np.arange(n)
+    for k in range(n - 1):
+        p = k + np.argmax(np.abs(A[k:, k]))
+        if p != k:
+            A[[k, p]] = A[[p, k]]
+            perm[[k, p]] = perm[[p, k]]
+        for i in range(k + 1, n):
+            A[i, k] /= A[k, k]
+            A[i, k + 1:] -= A[i, k] * A[k, k + 1:]
+    return A, perm
+
+
+def log_binned_counts(x, lo, hi, nbins):
+    """Counts of samples in geometric bins and the largest bin seen so far, in one table
+    filled through its flat view."""
+    edges = np.geomspace(lo, hi, nbins + 1)
+    table = np.zeros((2, nbins), dtype=np.int64)
+    for v in x:
+        k = np.searchsorted(edges, v, side="right") - 1
+        if 0 <= k < nbins:
+            table.flat[k] += 1
+            table.flat[nbins + k] = max(table.flat[nbins - 1 + k], k)
+    return edges, table
+
+
 # --- reshaping helpers: diff, tile, repeat ------------------------------------------------------
 
 def upsample_hold(x, k):

@@ -140,6 +140,11 @@ CASES = {
                             (_grid(25, 1, 79)[:, 0], _grid(25, 1, 80)[:, 0], 4)],
     K.one_hot_accuracy: [(_grid(10, 3, 81), _rng(82).integers(0, 3, 10)),
                          (_grid(13, 3, 83), _rng(84).integers(0, 3, 13))],
+    K.lu_partial_pivot: [(_grid(5, 5, 85),), (_rng(86).normal(size=(6, 6)),)],
+    K.log_binned_counts: [(np.exp(_rng(87).normal(0.0, 2.0, 30)), np.float64(0.1),
+                           np.float64(10.0), 5),
+                          (np.exp(_rng(88).normal(0.0, 1.0, 25)), np.float64(0.5),
+                           np.float64(20.0), 5)],
 }
 
 # Floating sums whose order may differ (pairwise in NumPy, left to right in a loop).

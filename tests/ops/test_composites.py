@@ -256,6 +256,20 @@ def test_joins_closeness_and_norms_match_numpy():
         ag.defun(lambda m: np.linalg.norm(m, 2), backend="interpreter")(np.eye(2))
 
 
+
+def whole_norms(x, m):
+    return (np.linalg.norm(x), np.linalg.norm(m), np.linalg.norm(m, "fro"),
+            np.linalg.norm(x, 2), np.linalg.norm(m, keepdims=True),
+            np.linalg.norm(x.astype(np.float32)), np.linalg.norm(np.arange(7)))
+
+
+@pytest.mark.parametrize("n", [3, 17, 1001])
+def test_the_norm_of_a_whole_array_is_numpys_bit_for_bit(n):
+    # NumPy's is the dot product of the raveled array with itself (BLAS's order of sums);
+    # a sum of squares differed from it in the last bit (a power iteration's eigenvalue)
+    rng = np.random.default_rng(n)
+    agree(whole_norms, rng.normal(size=n), rng.normal(size=(n, 3)), exact=True)
+
 # -- ranks, stacks, broadcast_to, unique -------------------------------------------------------
 def stacks(x, y, n):
     return (np.hstack((x, y)), np.hstack([x[:, None], y[:, None]]), np.vstack((x, y)),

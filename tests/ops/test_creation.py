@@ -144,6 +144,32 @@ def test_linspace_of_a_tensor_count(num, a, b, endpoint):
                     (np.int64(num + 2), np.float64(b), np.float64(a))], exact=True)
 
 
+
+def spaces(n, a, b):
+    return (np.logspace(0.0, 2.0, n), np.logspace(a, b, n, endpoint=False, base=2.0),
+            np.logspace(a, b, 5, dtype=np.float32), np.geomspace(a, b, n),
+            np.geomspace(-b, -a, n, endpoint=False), np.geomspace(a, b, 4, dtype=np.float32),
+            np.geomspace(1, 1000, n))
+
+
+@given(st.integers(0, 9), st.floats(0.25, 50), st.floats(0.25, 50))
+def test_logspace_geomspace_of_a_tensor_count_and_bounds(num, a, b):
+    # before: TypeError (a traced num) and "no staged counterpart" (traced bounds). NumPy's
+    # steps op for op; the kernel's pow is libm's where NumPy's is SIMD (SVML): the last
+    # bit may differ on the cpu backend, hence a relative tolerance
+    agree(spaces, calls=[(np.int64(num), np.float64(a), np.float64(b)),
+                         (np.int64(num + 2), np.float64(b), np.float64(a))], rtol=1e-6)
+
+
+def geometric_zero(a):
+    return np.geomspace(a, 10.0, 3)
+
+
+def test_geomspace_of_a_zero_bound_raises_numpys_error():
+    raised = []
+    agree(geometric_zero, calls=[(np.float64(2.0),), (np.float64(0.0),)], errors=raised)
+    assert raised and all("cannot include zero" in m for *_, m in raised), raised
+
 def negative_count(n):
     return np.linspace(0.0, 1.0, n)
 

@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from autograph_lite import errors, mutation, nest, numpy_api, tensor
+from autograph_lite import errors, mutation, nest, numpy_api, numpy_flat, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
@@ -87,17 +87,6 @@ def list_append(target, x):
         return np.concatenate([target, row])
     target.append(x)
     return target
-
-
-def _symbolic_key(key):
-    parts = key if isinstance(key, tuple) else (key,)
-    for p in parts:
-        if isinstance(p, slice):
-            if any(core.is_symbolic(v) for v in (p.start, p.stop, p.step)):
-                return True
-        elif core.is_symbolic(p):
-            return True
-    return False
 
 
 @functools.lru_cache(maxsize=4096)
@@ -330,9 +319,11 @@ def setitem(target, key, value, op=None, name=None):
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
     (or at a traced index, or inside a staged branch or loop) becomes a box first
     (`lift`). `name`: the target's variable name, for error messages."""
+    if type(target) is np.flatiter:  # (`a.flat[k] = v` of a NumPy array of trace time)
+        return _flat_setitem(target, key, value, op, name)
     # (a list holding tensors, `traj[i] = [x, y, z]`, is their stack)
     target = for_write(target, tensor.holds_symbolic(value)
-                       or _symbolic_key(key), name)
+                       or trace_arrays.has_symbolic(key), name)
     if core.is_symbolic(target):
         if op is None:
             return mutation.write(target, key, value)
@@ -346,6 +337,18 @@ def setitem(target, key, value, op=None, name=None):
     if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return indexing.setitem(target, key, value)
     target[key] = value
+    return target
+
+
+def _flat_setitem(target, key, value, op, name):
+    """`a.flat[key] = value` where `a` is a NumPy array of trace time: written as NumPy
+    writes it when nothing traced is involved, else through the box `a` becomes."""
+    traced = tensor.holds_symbolic(value) or trace_arrays.has_symbolic(key)
+    base = for_write(target.base, traced, name)
+    flat = numpy_flat.FlatIter(base) if core.is_symbolic(base) else base.flat
+    if op is not None:
+        value = _BINARY[op](trace_arrays.getitem(flat, key), value)
+    flat[key] = value
     return target
 
 

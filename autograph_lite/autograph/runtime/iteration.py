@@ -9,7 +9,7 @@ import itertools
 
 import numpy as np
 
-from autograph_lite import errors
+from autograph_lite import errors, numpy_flat
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, trace_arrays
@@ -134,6 +134,22 @@ class TensorRows(StagedIter):
 
     def item(self, i):
         return self.x[i]
+
+
+class FlatItems(StagedIter):
+    """`x.flat` of a symbolic tensor: its elements in C order, each read when its trip
+    runs (a write into `x` in the body is seen, as NumPy's flat iterator sees it)."""
+
+    what = "x.flat"
+
+    def __init__(self, x):
+        self.x = x
+
+    def length(self):
+        return dispatch.size_of(api.reshape(numpy_flat.value_of(self.x), (-1,)), 0)
+
+    def item(self, i):
+        return numpy_flat.read(self.x, i)
 
 
 class Enumerate(StagedIter):
@@ -298,6 +314,8 @@ def staged(x):
         return x
     if core.is_symbolic(x):
         return TensorRows(x)
+    if isinstance(x, numpy_flat.FlatIter) and core.is_symbolic(x.base):
+        return FlatItems(x.base)
     return None
 
 

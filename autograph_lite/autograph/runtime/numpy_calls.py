@@ -19,7 +19,7 @@ from autograph_lite.autograph.runtime import core, data, iteration
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 # made of sizes: NumPy dispatches them on no argument (their staged forms: numpy_api's table)
-_SIZED = (np.arange, np.linspace, np.eye, np.identity, np.tri)
+_SIZED = (np.arange, np.linspace, np.logspace, np.geomspace, np.eye, np.identity, np.tri)
 
 
 def _has_symbolic(args):

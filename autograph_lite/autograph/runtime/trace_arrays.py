@@ -14,7 +14,7 @@ Python keys) costs one call and a type check while tracing, nothing at run time.
 
 import numpy as np
 
-from autograph_lite import dtypes, mutation, tensor
+from autograph_lite import dtypes, mutation, numpy_flat, tensor
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core
@@ -45,6 +45,8 @@ def has_symbolic(key):
                     or isinstance(p.step, sym)):
                 return True
         elif isinstance(p, sym):
+            return True
+        elif type(p) is list and tensor.holds_symbolic(p):  # (`a[[i, 0]]`: NumPy's array)
             return True
     return False
 
@@ -131,6 +133,13 @@ def _view(target, key):
 
 def getitem(target, key):
     """`target[key]` (a subscript read in converted code), see the module docstring."""
+    if type(target) is np.flatiter:  # (`a.flat[k]` of a NumPy array of trace time)
+        base = resolve(target.base)
+        if not isinstance(base, np.ndarray):
+            return numpy_flat.read(base, key)
+        if has_symbolic(key):
+            return numpy_flat.read(_as_constant(base), key)
+        return target[key]
     if isinstance(target, np.ndarray):
         target = resolve(target)
         if not isinstance(target, np.ndarray):
