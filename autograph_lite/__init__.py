@@ -21,6 +21,7 @@ from . import numpy_more as _more  # noqa: F401  (after the modules it composes)
 from . import numpy_flat as _flat, numpy_spaces as _spaces  # noqa: F401  (x.flat, logspace)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from . import vectorized_map as _vectorized_map  # noqa: F401  (ag.vectorized_map)
+from . import numpy_vectorize as _vectorize  # noqa: F401  (np.vectorize on tensors)
 from . import gradients as _gradients  # noqa: F401  (grad rules; ag.gradients)
 from .function import Function, defun, run_functions_eagerly, functions_run_eagerly  # noqa: F401
 from .api import core as _core, math, nn, optimizers, random  # noqa: F401

@@ -5,7 +5,14 @@ Staging traces each branch (or the loop's cond and body) into its own region Gra
 reconciles the results: same structure, same rank; dtypes promote NumPy-style in a cond,
 and in a loop a weak initial value (a Python number) adopts the body's dtype; loop
 variables whose sizes change are relaxed to ``None`` in those dimensions and retraced.
+
+Where a merge gives a value a dtype that one path alone would not have (branches of
+different dtypes, a loop variable adopting the body's), the value's dtype depends on the
+path taken in plain Python; ``noting_path_dtypes`` lets a caller that must know (np.vectorize,
+whose NumPy result takes the first element's dtype) hear of each such merge.
 """
+import contextlib
+
 import numpy as np
 
 from . import contiguity, dtypes, mutation, nest, region_aliases, storage
@@ -15,6 +22,26 @@ from .ops.dispatch import apply, as_value, stage_node
 from .ops.registry import public
 from .tensor import SymbolicTensor, Tensor, is_symbolic
 from .trace.context import current_graph, graph_scope
+
+
+_OBSERVERS = []  # lists that hear of each merge whose dtype depends on the path
+
+
+@contextlib.contextmanager
+def noting_path_dtypes():
+    """Collects, while active, a description of every staged merge that gives a value a
+    dtype one of its paths alone would not give it (yields the list)."""
+    seen = []
+    _OBSERVERS.append(seen)
+    try:
+        yield seen
+    finally:
+        _OBSERVERS.remove(seen)
+
+
+def _path_dtype(what):
+    for seen in _OBSERVERS:
+        seen.append(what)
 
 
 def _describe(names, i):
@@ -81,6 +108,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
                              f"{va.type.ndim} in the true branch and {vb.type.ndim} in the "
                              f"false branch; both branches must give the same rank")
         dt = dtypes.result_type(va.type, vb.type)
+        if va.type.dtype != vb.type.dtype:
+            _path_dtype(f"branch output {_describe(output_names, i)} is {va.type.dtype} in "
+                        f"the true branch and {vb.type.dtype} in the false branch")
         weak = va.type.weak and vb.type.weak
         t = TensorType(dt, relax(va.type.shape, vb.type.shape), weak)
         branches[0].outputs.append(_cast_in(branches[0], va, dt))
@@ -396,5 +426,7 @@ def _merge_loop_type(i, t, o, names):
             raise TypeError(f"loop variable {_describe(names, i)} changes dtype in the loop: "
                             f"it is {t.dtype} before and {o.dtype} after an iteration; cast "
                             f"it (e.g. ag.cast or .astype) so it keeps one dtype")
+        _path_dtype(f"loop variable {_describe(names, i)} is {t.dtype} before the loop "
+                    f"and {o.dtype} after a trip")
     weak = t.weak and o.weak
     return TensorType(dt, relax(t.shape, o.shape), weak)

@@ -66,7 +66,15 @@ def _eager(fn, elems, backend):
     return mapped(tuple(elems) if isinstance(elems, list) else elems)
 
 
-def _staged(fn, elems):
+def map_spread(fn, elems):
+    """Inside a trace: ``fn(*e)`` for each element ``e`` of the tuple ``elems`` (np.vectorize,
+    numpy_vectorize.py), one ``vectorized_map`` node."""
+    return _staged(fn, elems, spread=True)
+
+
+def _staged(fn, elems, spread=False):
+    """The ``vectorized_map`` node; ``spread``: ``fn`` takes the elements of the tuple
+    ``elems`` as its arguments (``fn(a, b)``, np.vectorize's call) instead of one tuple."""
     outer = current_graph()
     leaves = nest.flatten(elems)
     if not leaves:
@@ -82,7 +90,8 @@ def _staged(fn, elems):
             contiguity.mark_input(p._value, None, contiguity.value_is_c(v))
             params.append(p)
         from .autograph.runtime.calls import converted_call
-        result = converted_call(fn, (nest.pack_as(elems, params),), {})
+        result = converted_call(fn, tuple(params) if spread else
+                                (nest.pack_as(elems, params),), {})
         if result is None:
             raise ValueError("vectorized_map: fn returned None; it must return a tensor, "
                              "a number, or a structure of them")

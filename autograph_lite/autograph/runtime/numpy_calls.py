@@ -10,6 +10,8 @@ also what NumPy gives for stacking the rows of an array along axis 0. Inside the
 that appends to it, the list is a TensorList (data.py): its stack is its rows so far.
 """
 
+import sys
+
 import numpy as np
 
 from autograph_lite import numpy_api, tensor
@@ -95,6 +97,14 @@ def overload(f):
         return sized
     if f is np.array or f is np.asarray:
         return _array_of(f)
+    if isinstance(f, np.vectorize):  # (`np.vectorize(g)(x)`, `@np.vectorize`)
+        def vectorized(*args, **kwargs):
+            if _has_symbolic(args) or _has_symbolic(kwargs.values()):
+                # (the core's module, imported by the package: its map converts `g`, so
+                # importing it here would close a circle through AutoGraph)
+                return sys.modules["autograph_lite.numpy_vectorize"].call(f, args, kwargs)
+            return f(*args, **kwargs)
+        return vectorized
     if f is np.ndindex:  # (a loop over it may be staged: loops.py)
         return iteration.ndindex
     if f is np.ndenumerate:

@@ -1,0 +1,74 @@
+"""``np.vectorize(f)(x, y)`` on tensors: ``f`` applied to every element of the broadcast
+arguments, as one kernel (``ag.vectorized_map`` over the raveled elements, so ``f`` may
+hold data-dependent ``if``/``while``/``for``: AutoGraph converts it), shaped back.
+
+NumPy's rules kept: the arguments broadcast together; each call of ``f`` gets one element
+of each (a NumPy scalar there, a 0-d tensor here); a tuple result is several outputs; the
+outputs' dtypes are ``otypes`` when given (each result cast to it), else the dtype of the
+result for the first element. That last rule makes NumPy's dtype depend on the first
+element's path through ``f`` when its paths give different dtypes (``0 if a < 0 else a``
+on floats: int64 when the first element is negative, its floats truncated); a traced
+``f`` has one dtype for every element, so such an ``f`` (a branch or loop merge whose
+dtype depends on the path, control.py's ``noting_path_dtypes``) is refused without
+``otypes``. Size-0 arguments without ``otypes`` are NumPy's ValueError.
+``excluded``, ``signature`` and keyword arguments are not staged (refused by name).
+
+Reached from converted code (autograph/runtime/numpy_calls.py) when a vectorize object,
+``np.vectorize(f)`` or ``@np.vectorize``, is called with a symbolic tensor.
+"""
+import numpy as np
+
+from . import control, nest
+from . import numpy_api as npa
+from .numpy_flat import value_of
+from .numpy_more import broadcast_arrays
+from .ops.dispatch import apply, convert_to_tensor, size_of
+from .tensor import SymbolicTensor
+from .vectorized_map import map_spread
+
+
+def _otypes(vec):
+    if vec.otypes is None:
+        return None
+    return [np.dtype(t) for t in vec.otypes]
+
+
+def call(vec, args, kwargs):
+    """``vec(*args, **kwargs)`` for a ``np.vectorize`` object ``vec`` (see the module
+    docstring)."""
+    if kwargs or vec.excluded or vec.signature is not None:
+        raise NotImplementedError("np.vectorize with keyword arguments, excluded= or "
+                                  "signature= is not staged on tensors; pass the arguments "
+                                  "by position (or use ag.vectorized_map)")
+    if not args:
+        raise TypeError("np.vectorize: the function needs at least one argument")
+    otypes = _otypes(vec)
+    xs = broadcast_arrays(*[value_of(a) if isinstance(a, SymbolicTensor)
+                                else convert_to_tensor(a) for a in args])
+    shape = xs[0].shape
+    elems = tuple(npa.ravel(value_of(x)) for x in xs)
+    if otypes is None:
+        n = size_of(elems[0], 0)
+        message = "cannot call `vectorize` on size 0 inputs unless `otypes` is set"
+        if isinstance(n, int):
+            if n == 0:
+                raise ValueError(message)
+        else:
+            apply("assert", n > 0, error="ValueError", message=message)
+
+    with control.noting_path_dtypes() as merges:  # (f converted as any the user calls)
+        result = map_spread(vec.pyfunc, elems)
+    outs = list(result) if isinstance(result, tuple) else [result]
+    if otypes is None and merges:
+        raise NotImplementedError(
+            f"np.vectorize of {getattr(vec.pyfunc, '__name__', 'a function')}: the dtype of "
+            f"its result depends on the path it takes ({merges[0]}), and NumPy gives the "
+            f"whole output the dtype of the first element's result; pass otypes= (e.g. "
+            f"np.vectorize(f, otypes=[float])) or make every path give one dtype")
+    if otypes is not None:
+        if len(otypes) != len(outs):
+            raise ValueError(f"Invalid number of outputs: np.vectorize's otypes has "
+                             f"{len(otypes)} and the function returned {len(outs)}")
+        outs = [npa.astype(o, t) if o.dtype != t else o for o, t in zip(outs, otypes)]
+    outs = [npa.reshape(o, shape) for o in outs]
+    return nest.pack_as(result, outs) if isinstance(result, tuple) else outs[0]
