@@ -13,7 +13,7 @@ import builtins
 
 import numpy as np
 
-from . import dtypes, mutation
+from . import control, dtypes, mutation
 from . import numpy_api as npa
 from .ops import linalg
 from .ops.dispatch import apply, convert_to_tensor, size_of
@@ -443,6 +443,48 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 @public("np.allclose")
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return npa.all(isclose(a, b, rtol, atol, equal_nan))
+
+
+@public("np.array_equal")
+def array_equal(a1, a2, equal_nan=False):
+    """NumPy's: False for different shapes (compared when the function runs where a size
+    is known only then), else whether every element is equal (NaNs in the same places
+    counting as equal with ``equal_nan``)."""
+    x, y = convert_to_tensor(a1), convert_to_tensor(a2)
+
+    def equal():
+        same = x == y
+        if equal_nan and x.dtype.kind in "fc" and y.dtype.kind in "fc":
+            same = same | (np.isnan(x) & np.isnan(y))
+        return npa.all(same)
+    return _when_shapes(x, y, equal, lambda m, n: m == n)
+
+
+@public("np.array_equiv")
+def array_equiv(a1, a2):
+    """NumPy's: whether the arrays broadcast together and are equal everywhere."""
+    x, y = convert_to_tensor(a1), convert_to_tensor(a2)
+    return _when_shapes(x, y, lambda: npa.all(x == y),
+                        lambda m, n: (m == n) | (m == 1) | (n == 1), broadcast=True)
+
+
+def _when_shapes(x, y, compare, dims_fit, broadcast=False):
+    """``compare()`` when the shapes of ``x`` and ``y`` fit (each pair of aligned sizes
+    ``dims_fit``; ranks equal unless ``broadcast``), else False: decided while tracing when
+    the sizes are known, else a staged cond."""
+    if x.ndim != y.ndim and not broadcast:
+        return False
+    fits = True
+    for k in builtins.range(1, builtins.min(x.ndim, y.ndim) + 1):
+        m, n = size_of(x, x.ndim - k), size_of(y, y.ndim - k)
+        ok = dims_fit(m, n)
+        if not isinstance(ok, (bool, np.bool_)):
+            fits = ok if fits is True else fits & ok
+        elif not ok:
+            return False
+    if fits is True:
+        return compare()
+    return control.cond(fits, compare, lambda: npa.zeros((), dtype=bool))
 
 
 # -- elementwise functions that are not ufuncs (NumPy's own steps, so the bits agree) --------

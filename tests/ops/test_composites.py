@@ -257,6 +257,28 @@ def test_joins_closeness_and_norms_match_numpy():
 
 
 
+def equalities(x, y, m):
+    return (np.array_equal(x, y), np.array_equal(x, x), np.array_equal(x, x[:3]),
+            np.array_equal(x / 0.0, x / 0.0), np.array_equal(x / 0.0, x / 0.0, equal_nan=True),
+            np.array_equiv(m[0], m), np.array_equiv(x, m), np.array_equiv(x[:1], m),
+            np.array_equal(np.arange(3), [0, 1, 2]))
+
+
+def equal_or_not(x, y):
+    if np.array_equal(x, y):   # shapes known only at run time after the sizes relax
+        return 1.0
+    return 2.0
+
+
+def test_array_equal_and_equiv_match_numpy():
+    # before: "no staged counterpart"
+    x = np.array([0.3, -1.2, 0.0, 4.1])
+    agree(equalities, calls=[(x, x + (np.arange(4) == 1), np.tile(x, (3, 1))),
+                             (x, x.copy(), np.tile(x, (2, 1)))], exact=True)
+    agree(equal_or_not, calls=[(x, x.copy()), (x[:3], x[:3] * 2), (x, x[:2].copy()),
+                               (x[:2], x[:2].copy()), (x[:1], x[:3].copy())],
+          functions=shared_functions(equal_or_not), exact=True)
+
 def whole_norms(x, m):
     return (np.linalg.norm(x), np.linalg.norm(m), np.linalg.norm(m, "fro"),
             np.linalg.norm(x, 2), np.linalg.norm(m, keepdims=True),
