@@ -17,7 +17,7 @@ import builtins
 
 import numpy as np
 
-from . import mutation, numpy_api as npa, numpy_flat
+from . import control, mutation, numpy_api as npa, numpy_flat
 from .numpy_composites import one_axis, static_int
 from .ops import advanced_index
 from .ops.dispatch import apply, convert_to_tensor, size_of
@@ -263,3 +263,45 @@ def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
 
 public("np.add.at")(_ufunc_at(np.add, False))
 public("np.subtract.at")(_ufunc_at(np.subtract, True))
+
+
+@public("np.piecewise")
+def piecewise(x, condlist, funclist, *args, **kw):
+    """NumPy's steps: the conditions as one boolean array (an "otherwise" appended when
+    there is one function more than conditions); then for each (condition, function) in
+    order: a value written where the condition holds, or the function applied to
+    ``x[cond]`` and written there when that selection is not empty (a staged cond when its
+    size is known only at run time), into zeros of ``x``'s dtype."""
+    x = convert_to_tensor(x)
+    n2 = len(funclist)
+    first = condlist[0] if isinstance(condlist, (list, tuple, Tensor)) and len(condlist) \
+        else None
+    as_array = isinstance(first, (list, np.ndarray)) or (
+        isinstance(first, Tensor) and (first.ndim > 0 or not isinstance(condlist, Tensor)))
+    if np.isscalar(condlist) or (not as_array and x.ndim != 0):
+        condlist = [condlist]
+    conds = npa.astype(convert_to_tensor(condlist), bool)
+    n = conds.shape[0]
+    if n == n2 - 1:
+        otherwise = ~npa.any(conds, axis=0, keepdims=True)
+        conds = npa.concatenate([conds, otherwise], axis=0)
+        n += 1
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are "
+                         f"expected")
+    y = npa.zeros_like(x)
+    for k, func in enumerate(funclist):
+        cond = conds[k]
+        if not callable(func):
+            y = setitem(y, cond, func if isinstance(func, Tensor) else np.asarray(func))
+            continue
+        vals = x[cond]
+        count = size_of(vals, 0)
+
+        def written(y=y, cond=cond, func=func, vals=vals):
+            return setitem(y, cond, func(vals, *args, **kw))
+        if isinstance(count, int):
+            y = written() if count > 0 else y
+        else:
+            y = control.cond(count > 0, written, lambda y=y: y)
+    return y

@@ -1,4 +1,6 @@
-"""``np.vectorize(f)(x, y)`` on tensors: ``f`` applied to every element of the broadcast
+"""``np.vectorize`` and ``np.apply_along_axis`` on tensors, as ``ag.vectorized_map``s.
+
+``np.vectorize(f)(x, y)``: ``f`` applied to every element of the broadcast
 arguments, as one kernel (``ag.vectorized_map`` over the raveled elements, so ``f`` may
 hold data-dependent ``if``/``while``/``for``: AutoGraph converts it), shaped back.
 
@@ -15,16 +17,42 @@ dtype depends on the path, control.py's ``noting_path_dtypes``) is refused witho
 
 Reached from converted code (autograph/runtime/numpy_calls.py) when a vectorize object,
 ``np.vectorize(f)`` or ``@np.vectorize``, is called with a symbolic tensor.
+
+``np.apply_along_axis(f, axis, arr, *args, **kwargs)``: ``f`` (converted) maps over the
+1-D slices along ``axis`` (the axis moved last, the others raveled: one element each), its
+result's dims placed at ``axis`` as NumPy places them; a tuple result is stacked, as
+``np.asanyarray`` makes it one array. NumPy takes the dtype and shape of the first slice's
+result for all, so a path-dependent dtype is refused as above; empty iteration dims are
+NumPy's ValueError.
 """
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from . import control, nest
 from . import numpy_api as npa
+from .numpy_composites import static_int
 from .numpy_flat import value_of
+from .numpy_matrices import moveaxis
 from .numpy_more import broadcast_arrays
 from .ops.dispatch import apply, convert_to_tensor, size_of
+from .ops.registry import public
 from .tensor import SymbolicTensor
 from .vectorized_map import map_spread
+
+
+def _mapped(fn, elems, args=(), kwargs=None, what="np.vectorize"):
+    """``map_spread``, refusing an ``fn`` whose result dtype depends on its path."""
+    with control.noting_path_dtypes() as merges:  # (fn converted as any the user calls)
+        result = map_spread(fn, elems, args, kwargs)
+    if merges:
+        raise NotImplementedError(
+            f"{what} of {getattr(fn, '__name__', 'a function')}: the dtype of its result "
+            f"depends on the path it takes ({merges[0]}), and NumPy gives the whole output "
+            f"the dtype of the first element's result; "
+            + ("pass otypes= (e.g. np.vectorize(f, otypes=[float])) or make every path "
+               "give one dtype" if what == "np.vectorize" else
+               "make every path give one dtype (a cast: float(...), .astype)"))
+    return result
 
 
 def _otypes(vec):
@@ -56,15 +84,11 @@ def call(vec, args, kwargs):
         else:
             apply("assert", n > 0, error="ValueError", message=message)
 
-    with control.noting_path_dtypes() as merges:  # (f converted as any the user calls)
+    if otypes is None:
+        result = _mapped(vec.pyfunc, elems)
+    else:  # (each result cast to otypes: no path's dtype shows)
         result = map_spread(vec.pyfunc, elems)
     outs = list(result) if isinstance(result, tuple) else [result]
-    if otypes is None and merges:
-        raise NotImplementedError(
-            f"np.vectorize of {getattr(vec.pyfunc, '__name__', 'a function')}: the dtype of "
-            f"its result depends on the path it takes ({merges[0]}), and NumPy gives the "
-            f"whole output the dtype of the first element's result; pass otypes= (e.g. "
-            f"np.vectorize(f, otypes=[float])) or make every path give one dtype")
     if otypes is not None:
         if len(otypes) != len(outs):
             raise ValueError(f"Invalid number of outputs: np.vectorize's otypes has "
@@ -72,3 +96,26 @@ def call(vec, args, kwargs):
         outs = [npa.astype(o, t) if o.dtype != t else o for o, t in zip(outs, otypes)]
     outs = [npa.reshape(o, shape) for o in outs]
     return nest.pack_as(result, outs) if isinstance(result, tuple) else outs[0]
+
+
+@public("np.apply_along_axis")
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    x = value_of(arr) if isinstance(arr, SymbolicTensor) else convert_to_tensor(arr)
+    axis = normalize_axis_index(static_int(axis, "np.apply_along_axis's axis"), x.ndim)
+    moved = moveaxis(x, axis, -1)
+    outer = [size_of(moved, k) for k in range(x.ndim - 1)]
+    message = "Cannot apply_along_axis when any iteration dimensions are 0"
+    for n in outer:
+        if isinstance(n, int):
+            if n == 0:
+                raise ValueError(message)
+        else:
+            apply("assert", n > 0, error="ValueError", message=message)
+    rows = npa.reshape(value_of(moved), (-1, size_of(moved, x.ndim - 1)))
+    result = _mapped(func1d, (rows,), args, kwargs, "np.apply_along_axis")
+    out = npa.stack(list(result), axis=1) if isinstance(result, tuple) else result
+    dims = out.ndim - 1  # (the result's own dims, after the rows')
+    out = npa.reshape(out, tuple(outer) + tuple(size_of(out, 1 + k) for k in range(dims)))
+    order = (list(range(axis)) + list(range(len(outer), len(outer) + dims))
+             + list(range(axis, len(outer))))
+    return npa.transpose(out, tuple(order))

@@ -66,15 +66,17 @@ def _eager(fn, elems, backend):
     return mapped(tuple(elems) if isinstance(elems, list) else elems)
 
 
-def map_spread(fn, elems):
-    """Inside a trace: ``fn(*e)`` for each element ``e`` of the tuple ``elems`` (np.vectorize,
-    numpy_vectorize.py), one ``vectorized_map`` node."""
-    return _staged(fn, elems, spread=True)
+def map_spread(fn, elems, args=(), kwargs=None):
+    """Inside a trace: ``fn(*e, *args, **kwargs)`` for each element ``e`` of the tuple
+    ``elems`` (np.vectorize, np.apply_along_axis: numpy_vectorize.py), one
+    ``vectorized_map`` node."""
+    return _staged(fn, elems, spread=(tuple(args), dict(kwargs or {})))
 
 
-def _staged(fn, elems, spread=False):
-    """The ``vectorized_map`` node; ``spread``: ``fn`` takes the elements of the tuple
-    ``elems`` as its arguments (``fn(a, b)``, np.vectorize's call) instead of one tuple."""
+def _staged(fn, elems, spread=None):
+    """The ``vectorized_map`` node; ``spread`` (extra positional and keyword arguments):
+    ``fn`` takes the elements of the tuple ``elems`` as its arguments, then those
+    (``fn(a, b)``, np.vectorize's call), instead of one tuple."""
     outer = current_graph()
     leaves = nest.flatten(elems)
     if not leaves:
@@ -90,8 +92,10 @@ def _staged(fn, elems, spread=False):
             contiguity.mark_input(p._value, None, contiguity.value_is_c(v))
             params.append(p)
         from .autograph.runtime.calls import converted_call
-        result = converted_call(fn, tuple(params) if spread else
-                                (nest.pack_as(elems, params),), {})
+        if spread is None:
+            result = converted_call(fn, (nest.pack_as(elems, params),), {})
+        else:
+            result = converted_call(fn, tuple(params) + spread[0], spread[1])
         if result is None:
             raise ValueError("vectorized_map: fn returned None; it must return a tensor, "
                              "a number, or a structure of them")

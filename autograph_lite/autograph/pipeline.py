@@ -1,11 +1,13 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
-from autograph_lite.autograph.converters import (asserts, assignments, break_statements,
+from autograph_lite.autograph.converters import (assignment_expressions, asserts,
+                                                 assignments, break_statements,
                                                  call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  fstrings, functions, generators, lists,
-                                                 logical_expressions, raises,
+                                                 logical_expressions,
+                                                 match_statements, raises,
                                                  return_statements, shapes, shared_names,
                                                  subscript_loads, subscripts, variables)
 
@@ -15,6 +17,13 @@ CONVERTERS = (
     # Before control_flow, which reads the options it leaves on loop nodes; before break,
     # so the directive is still the first statement of the body.
     directives.DirectivesTransformer,
+    # `while (y := e) < t:` -> `while True: if not ((y := e) < t): break; ...`, and a
+    # walrus first in an `and`/`or` test bound before it: after directives (the loop keeps
+    # its options), before break (which converts that break) and logical_expressions.
+    assignment_expressions.AssignmentExpressionTransformer,
+    # `match` on values -> its `if`/`elif` chain: before break/return (their jumps are then
+    # inside plain `if`s).
+    match_statements.MatchTransformer,
     # break -> `break_ = True; continue`: must precede continue_statements.
     break_statements.BreakTransformer,
     # Before call_trees: the assert test's calls are then converted like any other.

@@ -85,7 +85,9 @@ N_FLOAT = 2          # f0..f1
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
-GRAMMARS = ("scalars", "arrays", "numpy", "containers")  # (numpy: numpy_programs.py)
+GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements")
+# (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
+# walrus `while` tests among its branches and loops, a stream of its own)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
 # one a difference needs).
 FEATURES = {
@@ -138,6 +140,7 @@ class Generator:
         self.rng = rng
         self.arrays = grammar in ("arrays", "containers")
         self.containers = grammar == "containers"
+        self.statements = grammar == "statements"
         self.features = set(FEATURES) - set(without)
         self.lines = []
         self.loop_id = 0
@@ -493,6 +496,8 @@ class Generator:
 
     def if_stmt(self, indent, scope, budget):
         r = self.rng
+        if self.statements and r.random() < 0.4:
+            return self.match_stmt(indent, scope, budget)
         inner = dict(scope, depth=scope["depth"] + 1)
         self.emit(indent, f"if {self.cond(scope)}:")
         self.block(indent + 1, inner, budget)
@@ -502,6 +507,30 @@ class Generator:
         if r.random() < 0.6:
             self.emit(indent, "else:")
             self.block(indent + 1, inner, budget)
+
+    def match_stmt(self, indent, scope, budget):
+        """`match <int>:` with literal cases, `|` alternatives, `as`, a capture with a
+        guard, and perhaps `_` (the "statements" grammar)."""
+        r = self.rng
+        inner = dict(scope, depth=scope["depth"] + 1)
+        self.emit(indent, f"match {self.int_expr(scope)}:")
+        for _ in range(r.randint(1, 3)):
+            kind = r.random()
+            if kind < 0.4:
+                pattern = str(r.randint(-2, 4))
+            elif kind < 0.65:
+                pattern = " | ".join(str(v) for v in r.sample(range(-2, 6), r.randint(2, 3)))
+            elif kind < 0.8:
+                pattern = f"{r.randint(-2, 4)} as m{self.fresh_id()}"
+                if r.random() < 0.5:
+                    pattern += f" if {self.cond(scope, 1)}"
+            else:
+                pattern = f"m{self.fresh_id()} if {self.cond(scope, 1)}"
+            self.emit(indent + 1, f"case {pattern}:")
+            self.block(indent + 2, inner, budget)
+        if r.random() < 0.5:
+            self.emit(indent + 1, "case _:")
+            self.block(indent + 2, inner, budget)
 
     def for_stmt(self, indent, scope, budget):
         r = self.rng
@@ -542,6 +571,18 @@ class Generator:
         # joined with a tensor condition it becomes a tensor after the first test.
         self.emit(indent, f"{var} = 0")
         limit = r.randint(1, 4)
+        if self.statements and r.random() < 0.5:  # the counter counted by a walrus
+            test = f"({var} := {var} + 1) <= {limit}"
+            if r.random() < 0.6:
+                test = f"{test} and {self.cond(scope, 1)}"
+            self.emit(indent, f"while {test}:")
+            inner = dict(scope, depth=scope["depth"] + 1, in_loop=True,
+                         in_list=scope.get("in_list") and "read")
+            self.block(indent + 1, inner, budget)
+            if r.random() < 0.3:
+                self.emit(indent, "else:")
+                self.block(indent + 1, dict(scope, depth=scope["depth"] + 1), budget)
+            return
         kind = r.random()
         if kind < 0.4:
             test = f"{var} < {limit} and {self.cond(scope, 1)}"

@@ -62,3 +62,35 @@ def empty(x):
 def test_size_0_without_otypes_is_numpys_error():
     raised = agree(empty, [(X[:0],), (X[:0].copy(),)])
     assert raised and all("size 0 inputs unless `otypes`" in m for *_, m in raised), raised
+
+
+def positive_sum(r):
+    s = 0.0
+    for v in r:             # a staged loop with a branch, per slice
+        if v > 0:
+            s += v
+    return s
+
+
+def along_axis(m, a3):
+    return (np.apply_along_axis(np.sum, 1, m), np.apply_along_axis(positive_sum, 0, m),
+            np.apply_along_axis(lambda r: (r.sum(), r.max()), 1, m),   # a tuple: stacked
+            np.apply_along_axis(lambda r: r[:2] * 2, 0, m),            # dims at the axis
+            np.apply_along_axis(lambda r: np.outer(r, r), 1, m),
+            np.apply_along_axis(lambda r: r[:2], 1, a3),
+            np.apply_along_axis(lambda r, k: r.sum() * k, 1, m, 2.0))  # extra arguments
+
+
+def no_rows(m):
+    return np.apply_along_axis(np.sum, 1, m[:0])
+
+
+def test_apply_along_axis_agrees_with_numpy():
+    # before: "no staged counterpart"
+    m = np.arange(12.0).reshape(3, 4) - 5.0
+    agree(along_axis, [(m, np.arange(24.0).reshape(2, 3, 4)),
+                       (-m, np.arange(24.0).reshape(2, 3, 4) % 5)])
+    raised = agree(no_rows, [(m,), (m * 2,)])
+    assert raised and all("iteration dimensions are 0" in msg for *_, msg in raised), raised
+    with pytest.raises(NotImplementedError, match="depends on the path it takes"):
+        ag.defun(lambda m: np.apply_along_axis(lambda r: 0 if r[0] < 0 else r[0], 1, m))(m)

@@ -78,6 +78,9 @@ SAMPLE = [
     # refused by both (session 30): a list carried whole by an `if` (a write through an
     # alias resolved its name) whose item a loop in one branch writes
     *_cases("containers", (), "interpreter", (1426,)),
+    # session 31: the scalars grammar with `match` statements and walrus `while` tests
+    *_cases("statements", (), "interpreter", range(8)),
+    *_cases("statements", (), "cpu", (1, 3)),
 ]
 
 

@@ -100,3 +100,25 @@ def test_numpys_errors(fn, error, match):
 def test_what_is_not_staged_is_refused_naming_it(fn, error, match):
     with pytest.raises(error, match=match):
         ag.defun(fn, backend="interpreter")(np.arange(3.0))
+
+
+def pieces(x, m):
+    return (np.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * v]),
+            np.piecewise(x, [x < -1, x > 2], [0.5, lambda v: v + 1, lambda v: v * 0]),
+            np.piecewise(x, x > 0, [lambda v: v.max() - v]),        # one condition
+            np.piecewise(m, [m > 3], [lambda v: v / 2, 7]),          # "otherwise"
+            np.piecewise(x.astype(np.int64), [x > 0], [lambda v: v * 2.5]),  # cast back
+            np.piecewise(x, [x > 100], [lambda v: v.max()]))         # empty: not called
+
+
+def too_few_functions(x):
+    return np.piecewise(x, [x < 0, x > 0], [1.0])
+
+
+def test_piecewise_matches_numpy():
+    # before: "no staged counterpart"
+    x = np.array([0.3, -1.2, 2.5, 0.0, 4.1, -0.7])
+    agree(pieces, x, np.arange(12.0).reshape(3, 4), exact=True)
+    raised = []
+    agree(too_few_functions, calls=[(x,), (x * 2,)], errors=raised)
+    assert raised and all("either 2 or 3 functions" in m for *_, m in raised), raised

@@ -6,6 +6,7 @@ converted code on Python values behaves exactly as the original.
 
 import builtins
 import functools
+import itertools
 import math
 import numbers
 import types
@@ -123,6 +124,8 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
             return python_fn(items)
         return items[0] if len(items) == 1 else _reduce(python_fn, pairwise, beats,
                                                         tuple(items), {})
+    if kwargs.get("key") is not None and set(kwargs) <= {"key", "default"}:
+        return _reduce_by_key(python_fn, beats, args, kwargs)
     if kwargs or not _any_staged(args):
         return python_fn(*args, **kwargs)
     if len(args) == 1:
@@ -135,6 +138,33 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     for x in args[1:]:
         out = np.where(beats(x, out), x, out)
     return out
+
+
+def _reduce_by_key(python_fn, beats, args, kwargs):
+    """`max(xs, key=f)`, `min(a, b, key=f)`: each key computed once, in order; the first
+    item whose key no later key ``beats`` (as the builtin compares: a NaN key is kept only
+    where it comes first), picked by selects when the keys are tensors (the items may be
+    Python numbers, tensors, or rows of one shape)."""
+    key = kwargs["key"]
+    items = list(args[0]) if len(args) == 1 else list(args)
+    if not items:
+        return python_fn(items, **kwargs)  # (the default, or Python's ValueError)
+    keys = [key(v) for v in items]
+    if not _any_staged(keys):
+        return items[python_fn(range(len(items)), key=keys.__getitem__)]
+    for v in items:
+        if isinstance(v, (tuple, list, dict)) or not (core.is_symbolic(v) or isinstance(
+                v, (numbers.Number, np.generic))):
+            raise TypeError(f"{python_fn.__name__}(..., key=) with a key that is a tensor "
+                            f"picks among numbers or tensors here; an item is a "
+                            f"{type(v).__name__}: pick an index instead "
+                            f"({python_fn.__name__}(range(len(xs)), key=...))")
+    best, best_key = items[0], keys[0]
+    for v, k in zip(items[1:], keys[1:]):
+        check_one_element(python_fn, k, "a key of one element")
+        take = beats(k, best_key)
+        best, best_key = np.where(take, v, best), np.where(take, k, best_key)
+    return best
 
 
 def _is_integer(a):
@@ -237,6 +267,13 @@ def reversed_(seq):
     return reversed(seq)
 
 
+def product_(*iterables, repeat=1):
+    """itertools.product: staged (one counter, iteration.Product) when an iterable is."""
+    if _any_staged(iterables):
+        return iteration.Product([iteration.wrap(x) for x in iterables] * repeat)
+    return itertools.product(*iterables, repeat=repeat)
+
+
 def zip_(*iterables, **kwargs):
     if _any_staged(iterables) and not kwargs:
         return iteration.Zip([iteration.wrap(x) for x in iterables])
@@ -281,5 +318,5 @@ OVERLOADS = {
     builtins.print: print_, builtins.isinstance: isinstance_, builtins.round: round_,
     builtins.pow: pow_, builtins.divmod: divmod_, builtins.type: type_, builtins.any: any_,
     builtins.all: all_, builtins.str: text.str_, builtins.repr: text.repr_,
-    builtins.reversed: reversed_,
+    builtins.reversed: reversed_, itertools.product: product_,
 }

@@ -182,6 +182,31 @@ class Zip(StagedIter):
         return tuple(it.item(i) for it in self.inners)
 
 
+class Product(StagedIter):
+    """`itertools.product` of staged ranges or tensors (and Python sequences): one counter
+    over every combination, each index unravelled from it, the last iterable fastest (the
+    nested loops flattened: the same items in the same order)."""
+
+    what = "an itertools.product"
+
+    def __init__(self, inners):
+        self.inners = inners
+
+    def length(self):
+        n = 1
+        for it in self.inners:
+            n = n * it.length()
+        return n
+
+    def item(self, i):
+        out = []
+        for it in reversed(self.inners):
+            n = it.length()
+            out.append(it.item(i % n))
+            i = i // n
+        return tuple(reversed(out))
+
+
 class Reversed(StagedIter):
     """`reversed(x)` of a staged range or tensor: the same items, last first (backward
     substitution's `for i in reversed(range(n))`)."""

@@ -85,6 +85,21 @@ def _atan2(y, x):
     return dispatch.apply("as_weak", np.arctan2(_float(y, "atan2"), _float(x, "atan2")))
 
 
+def _isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0):
+    """CPython's math.isclose: equal, or neither infinite and ``|b - a|`` within
+    ``rel_tol`` of either magnitude or within ``abs_tol`` (NaN: never close)."""
+    for tol in (rel_tol, abs_tol):
+        if isinstance(tol, (int, float)) and tol < 0:
+            raise ValueError("tolerances must be non-negative")
+        if not isinstance(tol, (int, float)):
+            _check(_float(tol, "isclose") >= 0, "tolerances must be non-negative",
+                   "ValueError")
+    a, b = _float(a, "isclose"), _float(b, "isclose")
+    diff = np.abs(b - a)
+    near = (diff <= np.abs(rel_tol * b)) | (diff <= np.abs(rel_tol * a)) | (diff <= abs_tol)
+    return (a == b) | (near & ~(np.isinf(a) | np.isinf(b)))
+
+
 def to_int(fn, name):
     """``name(x)`` to a Python int (weak int64) by the NumPy rounding ``fn``, with CPython's
     errors for NaN and infinities (a bare cast would give a number there)."""
@@ -112,7 +127,7 @@ STAGED.update({f: to_int(fn, f.__name__) for f, fn in _TO_INT.items()})
 STAGED.update({f: (lambda x, fn=fn, f=f: fn(_float(x, f.__name__))) for f, fn in _TESTS.items()})
 STAGED.update({f: (lambda *xs, fn=fn, f=f: dispatch.apply(
     "as_weak", fn(*[_float(x, f.__name__) for x in xs]))) for f, fn in _PLAIN.items()})
-STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2})
+STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2, math.isclose: _isclose})
 
 
 def staged(f):

@@ -1,0 +1,81 @@
+"""`match` on values becomes the `if`/`elif` chain it means, so a subject that is a tensor
+is matched by staged branches (Python's `match` would ask the tensor's truth while
+tracing: a TypeError).
+
+    match k:                        subject_ = k
+        case 0: A                   if subject_ == 0: A
+        case 1 | 2 as j: B    ->    elif subject_ == 1 or subject_ == 2: j = subject_; B
+        case n if n > 5: C          else: n = subject_
+        case _: D                         if n > 5: C
+                                          else: D
+
+The subject is evaluated once. Patterns: literals (`==`, as Python compares them), `None`/
+`True`/`False` (`is`, as Python: a tensor is none of them), `|` of those, `as` names and
+captures (bound when the pattern matched, before the guard, as CPython binds them),
+guards, `_`. A `match` with any other pattern (sequences, mappings, classes) is left to
+Python, which runs it while tracing. Must precede break_statements and return_statements
+(the branches' jumps are then converted as any `if`'s).
+"""
+
+import copy
+
+import gast
+
+from autograph_lite.autograph.converters import base
+
+
+def _test(pattern, subject):
+    """The expression testing ``pattern`` on the name ``subject``, None when the pattern
+    always matches, or False when it is not one of the handled kinds."""
+    if isinstance(pattern, gast.MatchValue):
+        return gast.Compare(left=gast.Name(subject, gast.Load(), None, None), ops=[gast.Eq()],
+                            comparators=[pattern.value])
+    if isinstance(pattern, gast.MatchSingleton):
+        return gast.Compare(left=gast.Name(subject, gast.Load(), None, None), ops=[gast.Is()],
+                            comparators=[gast.Constant(value=pattern.value, kind=None)])
+    if isinstance(pattern, gast.MatchOr):
+        parts = [_test(p, subject) for p in pattern.patterns]
+        if any(p is False or p is None for p in parts):
+            return False  # (an alternative that always matches, or binds: left to Python)
+        return gast.BoolOp(op=gast.Or(), values=parts)
+    if isinstance(pattern, gast.MatchAs):
+        return None if pattern.pattern is None else _test(pattern.pattern, subject)
+    return False
+
+
+def _binding(pattern, subject):
+    """The statements binding the pattern's name (an `as` or a capture), if any."""
+    if isinstance(pattern, gast.MatchAs) and pattern.name is not None:
+        return [gast.Assign(targets=[gast.Name(pattern.name, gast.Store(), None, None)],
+                            value=gast.Name(subject, gast.Load(), None, None))]
+    return []
+
+
+class MatchTransformer(base.Base):
+    def visit_Match(self, node):
+        node = self.generic_visit(node)
+        tests = [_test(case.pattern, "") for case in node.cases]
+        if any(t is False for t in tests):
+            return node
+        subject = self.ctx.namer.new("subject_")
+        chain = []  # (the statements after the cases that come later: the `else`)
+        for case in reversed(node.cases):
+            test = _test(case.pattern, subject)
+            body = list(case.body)
+            if case.guard is not None:
+                if test is None:  # (a capture with a guard: bound, then the guard asked)
+                    chain = _binding(case.pattern, subject) + [
+                        gast.If(test=case.guard, body=body, orelse=chain)]
+                    continue
+                # (the later cases follow a failed guard too: a copy of them there)
+                body = [gast.If(test=case.guard, body=body, orelse=copy.deepcopy(chain))]
+            body = _binding(case.pattern, subject) + body
+            chain = body if test is None else [gast.If(test=test, body=body, orelse=chain)]
+        assign = gast.Assign(targets=[gast.Name(subject, gast.Store(), None, None)],
+                             value=node.subject)
+        out = [assign] + chain
+        for stmt in out:  # (new nodes get the `match`'s place; the user's keep theirs)
+            for n in gast.walk(stmt):
+                if "lineno" in n._attributes and not hasattr(n, "lineno"):
+                    gast.copy_location(n, node)
+        return out

@@ -1,0 +1,152 @@
+"""Python constructs of ordinary code on tensors, each three ways (plain Python,
+interpreter, cpu) over several inputs: `match` (converters/match_statements.py), a walrus in
+a `while` test (converters/loop_tests.py), `itertools.product` of staged ranges and rows
+(runtime/iteration.py `Product`), `max`/`min` with `key=` (runtime/builtins_.py), and
+`math.isclose` (runtime/math_calls.py). Each raised before (TypeError, or NameError for
+the walrus)."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from .three_way import agree
+
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (NaN and inf inputs)
+
+
+def matched(x, k):
+    match k:
+        case 0:
+            return x * 2
+        case 1 | 2:
+            return x + 1
+        case n if n > 5:          # a capture with a guard
+            return x * n
+        case 4 as four if x > 0:  # a value with `as` and a guard: on failure, the next
+            return x - four
+        case _:
+            return -x
+
+
+def test_match_on_a_tensor_is_its_if_chain():
+    agree(matched, [(np.float64(2.0), np.int64(k)) for k in (0, 1, 2, 3, 4, 5, 7)]
+          + [(np.float64(-2.0), np.int64(4))])
+
+
+def matched_in_a_loop(x, ks, mode):
+    s = 0.0
+    for k in ks:
+        match k % 3:
+            case 0:
+                s += x
+            case 1:
+                continue          # a jump inside a case
+            case _:
+                s -= 1.0
+        s *= 1.5
+    match mode:                   # on a Python string: Python's match, while tracing
+        case "neg":
+            s = -s
+    return s
+
+
+def test_match_in_a_loop_and_on_python_values():
+    agree(matched_in_a_loop, [(np.float64(2.0), np.arange(7), "neg"),
+                              (np.float64(-1.0), np.arange(3), "pos")])
+
+
+def walrus_tests(x, lim):
+    n = 0
+    while (y := x[n % len(x)] * n) < 10.0:    # y read after the loop
+        n += 1
+    k = 0
+    while (s := np.sum(x[:k])) < lim:
+        k += 1
+        if k > len(x):
+            break                               # skips the else
+        if s < 0:
+            continue                            # the test (and its walrus) runs again
+    else:
+        s = -s                                  # runs where the test failed
+    return n, y, k, s
+
+
+def test_a_walrus_in_a_while_test_binds_the_name_as_python():
+    agree(walrus_tests, [(np.array([1.0, 2.0, 3.0]), np.float64(2.5)),
+                         (np.array([1.0, -2.0, 3.0]), np.float64(25.0))])
+
+
+def walrus_in_and_chains(x, lim):
+    t = 0.0
+    for j in range(3):
+        w = 0
+        while (w := w + 1) <= 3 and x[w % 3] * j < lim:   # first in an `and`
+            t += x[w % 3]
+        else:
+            if j == 1:
+                break                                      # leaves the `for`, not the while
+            t += 100.0
+    r = 0.0
+    if (m := x[0] * 2) > 1 and m < 5:
+        r = m
+    elif not ((k := x[1]) > 0 or k < -5):
+        r = k
+    return t, w, r, m
+
+
+def test_a_walrus_first_in_an_and_chain_and_an_else_that_breaks_an_outer_loop():
+    # before: UnboundLocalError (the walrus bound a name of the lambda `and` made)
+    agree(walrus_in_and_chains, [(np.array([1.0, 2.0, 3.0]), np.float64(2.5)),
+                                 (np.array([0.1, -1.0, 3.0]), np.float64(25.0)),
+                                 (np.array([0.1, -9.0, 3.0]), np.float64(0.5))])
+
+
+def products(m, n, k):
+    s = 0.0
+    for i, j in itertools.product(range(n), range(2)):     # a tensor bound
+        s += m[i % 3, j] * (i + 1)
+    t = 0.0
+    for r, j in itertools.product(m, range(k)):            # a tensor's rows
+        t += r[j] * j
+    c = 0
+    for a, b in itertools.product(range(n), repeat=2):
+        if a < b:
+            c += a * b
+    return s, t, c
+
+
+def test_itertools_product_of_staged_ranges_and_rows():
+    m = np.arange(12.0).reshape(3, 4) - 5.0
+    agree(products, [(m, np.int64(4), np.int64(3)), (-m, np.int64(0), np.int64(2))])
+
+
+def keyed(x, m):
+    return (max(range(len(x)), key=lambda i: x[i]), min(range(len(x)), key=lambda i: abs(x[i])),
+            max(m, key=lambda r: r.sum()), min(m[0], m[1], key=lambda r: r[0]),
+            max(x, key=abs), min(x, key=lambda v: (v - 1.0) ** 2),
+            max([], key=abs, default=x[0]))
+
+
+def test_max_and_min_with_a_key_pick_as_python():
+    # ties keep the first, a NaN key is kept only where it comes first
+    agree(keyed, [(np.array([0.3, -1.2, 2.5, 2.5, -7.0]), np.arange(12.0).reshape(3, 4)),
+                  (np.array([0.3, np.nan, 2.5, -2.5, 1.0]), -np.arange(12.0).reshape(3, 4)),
+                  (np.array([np.nan, 0.3, 2.5, 1.0, 1.0]), np.ones((3, 4)))])
+
+
+def closeness(a, b):
+    return (math.isclose(a, b), math.isclose(a, b, rel_tol=1e-3),
+            math.isclose(a, b, abs_tol=0.5), math.isclose(a * np.inf, b * np.inf))
+
+
+def negative_tolerance(a):
+    return math.isclose(a, 1.0, rel_tol=-1.0)
+
+
+def test_math_isclose_is_cpythons():
+    agree(closeness, [(np.float64(a), np.float64(b)) for a, b in
+                      [(1.0, 1.0000000001), (1.0, 1.01), (0.0, 0.3), (np.nan, np.nan),
+                       (np.inf, np.inf), (-1.0, 1.0), (1e300, 1.0000000001e300)]])
+    raised = agree(negative_tolerance, [(np.float64(1.0),), (np.float64(2.0),)])
+    assert raised and all("tolerances must be non-negative" in m for *_, m in raised)
