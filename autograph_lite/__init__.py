@@ -19,6 +19,7 @@ from . import (numpy_calculus as _calculus, numpy_matrices as _matrices,  # noqa
                numpy_selection as _selection, numpy_statistics as _statistics)
 from . import numpy_more as _more  # noqa: F401  (after the modules it composes)
 from . import numpy_flat as _flat, numpy_spaces as _spaces  # noqa: F401  (x.flat, logspace)
+from . import numpy_out as _out  # noqa: F401  (out= of functions that are not ufuncs)
 from . import control as _control  # noqa: F401  (ag.cond, ag.while_loop)
 from . import vectorized_map as _vectorized_map  # noqa: F401  (ag.vectorized_map)
 from . import numpy_vectorize as _vectorize  # noqa: F401  (np.vectorize on tensors)

@@ -112,19 +112,42 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
     out = out if isinstance(out, tuple) else (out,)
     name = f"np.{ufunc.__name__}"
     ufuncs = _tables()[0]
+    if len(out) == 1 and method in ("reduce", "accumulate") and set(kwargs) <= {"axis"} \
+            and _symbolic_in(inputs + out):
+        return _method_out(ufunc, method, inputs, kwargs, out[0], name)
     if len(out) != 1 or method != "__call__" or ufunc not in ufuncs or (
-            set(kwargs) - {"dtype", "casting"}):
+            set(kwargs) - {"dtype", "casting", "where"}):
         raise TypeError(f"{name}(..., out=) is supported for one output of a plain call "
-                        f"with dtype= and casting= only")
-    if not _symbolic_in(inputs + out):  # eager values: NumPy itself (o must be writable)
+                        f"with dtype=, casting= and where=, and of .reduce/.accumulate with "
+                        f"axis=, only")
+    if not _symbolic_in(inputs + out + (kwargs.get("where"),)):  # eager values: NumPy's
         return ufunc(*_unwrap(inputs), out=(writable(out[0], name),), **kwargs)
     target = writable(out[0], name)
     res = apply(ufuncs[ufunc], *inputs)
     if kwargs.get("dtype") is not None:
         res = cast(res, kwargs["dtype"])
+    if kwargs.get("where", True) is not True:  # (out keeps its elements where it is False)
+        res = apply("where", convert_to_tensor(kwargs["where"]), res, target)
     casting = kwargs.get("casting", "same_kind")
     return mutation.store(target, res, mutation.ufunc_cast_error(ufunc, ufunc.__name__,
                                                                  casting), casting)
+
+
+def _method_out(ufunc, method, inputs, kwargs, out, name):
+    """``np.maximum.accumulate(x, out=y)``, ``np.add.reduce(x, axis=0, out=y)``: computed
+    as without ``out``, written into it when it has the result's dtype and shape (NumPy
+    would compute in another dtype's loop otherwise: refused by name)."""
+    res = array_ufunc(ufunc, method, inputs, kwargs)
+    target = writable(out, name)
+    if res.dtype != target.dtype or len(res.shape) != len(target.shape) or builtins.any(
+            a is not None and b is not None and a != b
+            for a, b in zip(res.shape, target.shape)):
+        raise NotImplementedError(
+            f"{name}.{method}(..., out=) into a {target.dtype} array of shape "
+            f"{target.shape} from a {res.dtype} result of shape {res.shape} is not staged "
+            f"(NumPy computes in the output's dtype); use an out of the result's dtype and "
+            f"shape")
+    return mutation.store(target, res, mutation.ufunc_cast_error(ufunc, ufunc.__name__))
 
 
 @public("np.copyto")
@@ -543,10 +566,19 @@ def arange(start, stop=None, step=1, dtype=None):
     return apply("range", start, stop, step, dtype=dtype, length=length)
 
 
+# NumPy function -> how its result is written into an ``out=`` array (numpy_out.py), for
+# the functions whose front takes no ``out``
+OUT_RULES = {}
+
+
 def array_function(func, args, kwargs):
     impl = _tables()[3].get(func)
     if impl is not None:
         try:
+            rule = OUT_RULES.get(func) if kwargs.get("out") is not None else None
+            if rule is not None:
+                return rule(impl, args, {k: v for k, v in kwargs.items() if k != "out"},
+                            kwargs["out"])
             return impl(*args, **kwargs)
         except _USER_ERRORS as e:  # a refusal of the front function: at the user's line
             raise with_location(e, user_location()) from None

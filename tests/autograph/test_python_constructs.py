@@ -150,3 +150,30 @@ def test_math_isclose_is_cpythons():
                        (np.inf, np.inf), (-1.0, 1.0), (1e300, 1.0000000001e300)]])
     raised = agree(negative_tolerance, [(np.float64(1.0),), (np.float64(2.0),)])
     assert raised and all("tolerances must be non-negative" in m for *_, m in raised)
+
+
+def printed_containers(x, k):
+    print([x[0], x[1]], (x[2],), (k, x[0] > 0), {"a": x[3], 2: [k * 2, "s"]})
+    print(f"{[x[0], 1.5]} and {(k,)!r}", str([x[1]]), repr((x[0], x[1])))
+    for i in range(2):
+        print([i, x[i]])
+    return x
+
+
+def test_lists_tuples_and_dicts_of_tensors_print_as_python():
+    # before: the symbolic repr, printed once while tracing (a silent difference)
+    agree(printed_containers, [(np.array([0.3, -1.2, 2.5, 0.0]), np.int64(3)),
+                               (np.array([-1.0, 2.0, 0.5, 7.0]), np.int64(-2))])
+
+
+def scalar_types(x, k, m):
+    return (np.float32(x[0]), np.int8(k * 100), np.int64(x[2]), np.uint8(-k),
+            np.bool_(x[3]), np.float64(m), np.int32(x), np.complex128(x[1]),
+            np.float64(x[0] > 0), np.float32(x[0]) * 2.5, np.int64([k, k + 1]),
+            np.int16(7) + k)
+
+
+def test_numpy_scalar_types_cast_tensors_as_numpy():
+    # before: TypeError (the type's constructor converted the symbolic tensor)
+    agree(scalar_types, [(np.array([0.3, -1.2, 2.7, 0.0]), np.int64(3), np.arange(4)),
+                         (np.array([-0.5, 1e10, -2.7, 1.0]), np.int64(-2), np.arange(3))])

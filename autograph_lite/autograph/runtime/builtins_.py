@@ -284,7 +284,10 @@ def print_(*args, **kwargs):
     """print: staged when it prints a traced value, and inside a staged branch or loop
     body (a `print("found")` there runs on the runs, and the trips, that reach it, as in
     Python; its Python values' text is fixed at trace time). Elsewhere a Python print
-    runs while tracing (SPEC: once per trace); `file=` and `flush=` keep it Python's."""
+    runs while tracing (SPEC: once per trace); `file=` and `flush=` keep it Python's. A
+    list, tuple or dict holding traced values prints as Python prints it, their text made
+    when the function runs (text.container_text)."""
+    args = tuple(text.container_text(a) for a in args)
     if _any_staged(args) or any(isinstance(a, staged_text.StagedText) for a in args) or (
             staging.active() and set(kwargs) <= {"sep", "end"}):
         return api.print(*args, **kwargs)

@@ -97,6 +97,12 @@ def overload(f):
         return sized
     if f is np.array or f is np.asarray:
         return _array_of(f)
+    if isinstance(f, type) and issubclass(f, np.number | np.bool_) and f.__module__ == "numpy":
+        def scalar(*args, **kwargs):  # (`np.float32(t)`: NumPy's cast, as astype's)
+            if len(args) == 1 and not kwargs and _has_symbolic(args):
+                return numpy_api.astype(dispatch.convert_to_tensor(args[0]), f)
+            return f(*args, **kwargs)
+        return scalar
     if isinstance(f, np.vectorize):  # (`np.vectorize(g)(x)`, `@np.vectorize`)
         def vectorized(*args, **kwargs):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):

@@ -9,6 +9,11 @@ from autograph_lite.autograph.runtime import core
 
 def formatted(value, conversion=-1, spec=""):
     """`{value!conversion:spec}` of an f-string."""
+    if type(value) in _CONTAINERS and _holds(value):
+        if spec:  # (Python's, for a list/tuple/dict)
+            raise TypeError(f"unsupported format string passed to "
+                            f"{type(value).__name__}.__format__")
+        return container_text(value)
     if core.is_symbolic(value):
         if spec and core.rank_of(value) != 0 and conversion == -1:
             # NumPy's, raised now: an array formats only as a whole, with no spec
@@ -38,13 +43,66 @@ def fstring(*pieces):
 def str_(*args, **kwargs):
     if len(args) == 1 and not kwargs and core.is_symbolic(args[0]):
         return StagedText([_piece(args[0], 115, "")])
+    if len(args) == 1 and not kwargs and type(args[0]) in _CONTAINERS and _holds(args[0]):
+        return container_text(args[0])
     return str(*args, **kwargs)
 
 
 def repr_(value):
     if core.is_symbolic(value):
         return StagedText([_piece(value, 114, "")])
+    if type(value) in _CONTAINERS and _holds(value):
+        return container_text(value)
     return repr(value)
+
+
+_CONTAINERS = (list, tuple, dict)
+
+
+def _holds(x):
+    """Whether ``x`` is, or a list/tuple/dict in it holds, a traced value."""
+    if type(x) in _CONTAINERS:
+        items = x.items() if type(x) is dict else ((v,) for v in x)
+        return any(_holds(v) for pair in items for v in pair)
+    return core.is_symbolic(x) or isinstance(x, StagedText)
+
+
+def container_text(value):
+    """``str()`` of a list, tuple or dict holding traced values (`print([x[0], x[1]])`): the
+    repr of each item, as Python joins them, the traced ones made when the function runs
+    (a StagedText); ``value`` itself when it holds none, or is of another type."""
+    if type(value) not in _CONTAINERS or not _holds(value):
+        return value
+    return StagedText(_repr_pieces(value))
+
+
+def _repr_pieces(v):
+    if core.is_symbolic(v):
+        return [_piece(v, 114, "")]
+    if isinstance(v, StagedText):
+        raise TypeError("the repr of a string holding a traced value (an f-string or str() "
+                        "of a tensor inside a list, tuple or dict) cannot be made: its "
+                        "quotes and escapes depend on text that exists only when the "
+                        "compiled function runs; print the string itself")
+    if type(v) not in _CONTAINERS or not _holds(v):
+        return [repr(v)]
+    if type(v) is dict:
+        parts = [[repr(k), ": "] + _repr_pieces(item) if not _holds(k) else _no_key()
+                 for k, item in v.items()]
+        opening, closing = "{", "}"
+    else:
+        parts = [_repr_pieces(item) for item in v]
+        opening, closing = ("[", "]") if type(v) is list else ("(", ",)" if len(v) == 1
+                                                                else ")")
+    out = [opening]
+    for k, part in enumerate(parts):
+        out += ([", "] if k else []) + part
+    return out + [closing]
+
+
+def _no_key():
+    raise TypeError("a dict keyed by a traced value cannot be printed: its keys must be "
+                    "Python values")
 
 
 def exception_text(exc):

@@ -1,0 +1,77 @@
+"""``out=`` for NumPy functions that are not ufuncs (``np.clip(x, lo, hi, out=x)``,
+``np.sum(m, axis=0, out=acc)``, ``np.cumsum(x, out=x)``): the result is computed as without
+``out``, then written into ``out`` as NumPy writes it (mutation.store: every alias and
+view of ``out`` sees it), and ``out`` is what the call returns.
+
+- elementwise (``clip``, ``round``/``around``): NumPy's ufunc rule, the result cast to
+  ``out``'s dtype under ``same_kind`` (its TypeError otherwise), broadcast to ``out``'s
+  shape;
+- reductions and running sums (``sum``, ``prod``, ``cumsum``, ``cumprod``): ``out`` must have
+  the result's shape; NumPy computes in ``out``'s dtype, so an ``out`` of the result's own
+  dtype is a copy, a wider float or complex ``out`` recomputes with ``dtype=`` its dtype
+  (NumPy's loop for it), and any other dtype is refused by name;
+- ``max``/``min``/``amax``/``amin``: ``out`` of the result's shape, the values cast (NumPy
+  casts them unsafely).
+
+Registered in numpy_api.OUT_RULES, which ``array_function`` reads.
+"""
+import numpy as np
+
+from . import mutation
+from .numpy_api import OUT_RULES, writable
+from .ops.dispatch import convert_to_tensor
+
+
+def _store(out, result, casting, name):
+    box = writable(out, f"np.{name}(..., out=)")
+    ufunc = getattr(np._core.umath, name, None)  # (np.clip is a function around its ufunc)
+    mutation.store(box, convert_to_tensor(result),
+                   mutation.ufunc_cast_error(ufunc, name, casting), casting)
+    return box
+
+
+def _same_shape(out, result, name):
+    got, want = tuple(np.shape(out)), tuple(np.shape(result))
+    if len(got) != len(want) or any(a is not None and b is not None and a != b
+                                     for a, b in zip(got, want)):
+        raise ValueError(f"np.{name}(..., out=): the output array has shape {got}, the "
+                         f"result {want}")
+
+
+def _elementwise(name):
+    def rule(impl, args, kwargs, out):
+        return _store(out, impl(*args, **kwargs), "same_kind", name)
+    return rule
+
+
+def _accumulating(name):
+    def rule(impl, args, kwargs, out):
+        result = impl(*args, **kwargs)
+        _same_shape(out, result, name)
+        have, want = np.dtype(result.dtype), np.dtype(out.dtype)
+        if have != want:
+            if kwargs.get("dtype") is None and have.kind in "fc" and want.kind in "fc" and \
+                    np.can_cast(have, want, "safe"):
+                result = impl(*args, **dict(kwargs, dtype=want))  # (NumPy's loop: out's)
+            else:
+                raise NotImplementedError(
+                    f"np.{name}(..., out=) into a {want} array from a {have} result is not "
+                    f"staged (NumPy picks its loop from the output there); pass dtype= or "
+                    f"an out of dtype {have}")
+        return _store(out, result, "unsafe", name)
+    return rule
+
+
+def _extreme(name):
+    def rule(impl, args, kwargs, out):
+        result = impl(*args, **kwargs)
+        _same_shape(out, result, name)
+        return _store(out, result, "unsafe", name)
+    return rule
+
+
+OUT_RULES.update({np.clip: _elementwise("clip"), np.round: _elementwise("rint"),
+                  np.around: _elementwise("rint")})
+OUT_RULES.update({f: _accumulating(f.__name__) for f in (np.sum, np.prod, np.cumsum,
+                                                          np.cumprod)})
+OUT_RULES.update({f: _extreme(f.__name__) for f in (np.max, np.min, np.amax, np.amin)})
