@@ -835,10 +835,6 @@ def _einsum_terms(subscripts, n):
     letters = [c for t in terms for c in t]
     if not all(c.isalpha() for c in letters + list(out)):
         raise ValueError(f"np.einsum: invalid subscripts {subscripts!r} (letters only)")
-    for t in terms:
-        if len(set(t)) != len(t):
-            raise NotImplementedError(f"np.einsum: a letter repeated within one operand "
-                                      f"({''.join(t)!r}: a diagonal) is not staged")
     if arrow:
         output = list(out)
         missing = [c for c in output if c not in letters]
@@ -853,20 +849,21 @@ def _einsum_terms(subscripts, n):
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
            optimize=False):
     """np.einsum as a broadcast product summed over the letters not in the output: each
-    operand transposed to the letters' order, size-1 axes for the letters it lacks.
-    Exact for any contraction without a repeated letter inside one operand; one operand
-    and no summation is NumPy's view (a transpose)."""
+    operand transposed to the letters' order, size-1 axes for the letters it lacks; a
+    letter repeated inside one operand takes its diagonal first (``_diagonals``). One
+    operand and no summation is NumPy's view (a transpose)."""
     if out is not None or dtype is not None:
         raise NotImplementedError("np.einsum(..., out=/dtype=) is not staged")
     terms, output = _einsum_terms(subscripts, len(operands))
     xs = [convert_to_tensor(x) for x in operands]
-    order_ = []
-    for t in terms:
-        order_ += [c for c in t if c not in order_]
-    for t, x in zip(terms, xs):
+    for k, (t, x) in enumerate(zip(terms, xs)):
         if len(t) != x.ndim:
             raise ValueError(f"np.einsum: operand subscripts {''.join(t)!r} name {len(t)} "
                              f"axes for an operand with {x.ndim}")
+        terms[k], xs[k] = _diagonals(t, x, k)
+    order_ = []
+    for t in terms:
+        order_ += [c for c in t if c not in order_]
     if len(xs) == 1 and set(output) == set(terms[0]):
         return npa.transpose(xs[0], [terms[0].index(c) for c in output])
     product = None
@@ -882,6 +879,29 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         product = _sum_as(product, summed, result)
     left = [c for c in order_ if c in output]
     return npa.copy(npa.transpose(product, [left.index(c) for c in output]))
+
+
+def _diagonals(t, x, k):
+    """Operand ``k`` whose subscripts repeat a letter (``ii``, ``iji``): its diagonal over
+    those axes (their sizes must agree: NumPy's ValueError), the letter once, last. One
+    operand and no summation (``'ii->i'``) is then that read-only view, where NumPy's is
+    writeable: a write through it raises rather than being lost."""
+    while len(set(t)) != len(t):
+        c = next(c for c in t if t.count(c) > 1)
+        i = t.index(c)
+        j = t.index(c, i + 1)
+        n, m = size_of(x, i), size_of(x, j)
+        message = f"dimensions in operand {k} for collapsing index '{c}' don't match"
+        if isinstance(n, int) and isinstance(m, int):
+            if n != m:
+                raise ValueError(f"{message} ({n} != {m})")
+        else:
+            apply("assert", n == m, error="ValueError", message=message)
+        # (np.diagonal's read-only view, numpy_matrices.py, reached through NumPy's
+        # dispatch: the other axes in order, then the diagonal; it sees later writes)
+        x = np.diagonal(x, 0, i, j)
+        t = [t[a] for a in builtins.range(len(t)) if a not in (i, j)] + [c]
+    return t, x
 
 
 def _sum_as(x, axis, dt):

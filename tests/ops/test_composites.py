@@ -507,8 +507,35 @@ def test_einsum_dtypes_and_views_match_numpy():
     agree(write_through_einsum, np.arange(6.0).reshape(2, 3), exact=True)
 
 
+def diagonal_einsums(m, a3, x):
+    return (np.einsum("ii", m), np.einsum("ii->i", m), np.einsum("iji->j", a3),
+            np.einsum("ij,jj->i", x, m), np.einsum("ii,i->", m, m[0]),
+            np.einsum("iij->ij", a3))
+
+
+def diagonal_view(m):
+    d = np.einsum("ii->i", m)   # NumPy's view: it sees the write below
+    m[0, 0] = 100.0
+    return d.copy()
+
+
+def write_through_a_diagonal(m):
+    np.einsum("ii->i", m)[0] = 5.0   # NumPy's view is writeable: refused, never lost
+
+
+def test_einsum_with_a_letter_repeated_in_an_operand_takes_its_diagonal():
+    # before: NotImplementedError
+    agree(diagonal_einsums, np.arange(9.0).reshape(3, 3), np.arange(27.0).reshape(3, 3, 3),
+          np.ones((2, 3)), rtol=1e-12)
+    agree(diagonal_view, np.arange(9.0).reshape(3, 3), exact=True)
+    raised = []
+    agree(lambda x: np.einsum("ii", x), calls=[(np.zeros((3, 4)),)] * 2, errors=raised)
+    assert raised and all("collapsing index 'i' don't match" in m for *_, m in raised)
+    with pytest.raises(ValueError, match="read-only"):
+        ag.defun(write_through_a_diagonal, backend="interpreter")(np.eye(3))
+
+
 @pytest.mark.parametrize("sub,error,match", [
-    ("ii->i", NotImplementedError, "repeated within one operand"),
     ("...i->i", NotImplementedError, r"'\.\.\.'"),
     ("ij,jk->ik", ValueError, "2 operand subscripts for 1 operands"),
     ("ijk->i", ValueError, "name 3 axes for an operand with 2"),
