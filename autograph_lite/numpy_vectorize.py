@@ -12,7 +12,9 @@ element's path through ``f`` when its paths give different dtypes (``0 if a < 0 
 on floats: int64 when the first element is negative, its floats truncated); a traced
 ``f`` has one dtype for every element, so such an ``f`` (a branch or loop merge whose
 dtype depends on the path, control.py's ``noting_path_dtypes``) is refused without
-``otypes``. Size-0 arguments without ``otypes`` are NumPy's ValueError.
+``otypes``. Size-0 arguments without ``otypes`` are NumPy's ValueError; without
+``otypes`` NumPy calls ``f`` on the first elements once more, first (to learn the dtypes),
+and so does the kernel (dead code unless ``f`` prints or calls back).
 ``excluded``, ``signature`` and keyword arguments are not staged (refused by name).
 
 Reached from converted code (autograph/runtime/numpy_calls.py) when a vectorize object,
@@ -85,6 +87,10 @@ def call(vec, args, kwargs):
             apply("assert", n > 0, error="ValueError", message=message)
 
     if otypes is None:
+        # (NumPy calls f on the first elements once more, first, to learn the output
+        # dtypes: its prints and callbacks happen twice for them; a pure f's extra call
+        # leaves the kernel as dead code)
+        _mapped(vec.pyfunc, tuple(e[:1] for e in elems))
         result = _mapped(vec.pyfunc, elems)
     else:  # (each result cast to otypes: no path's dtype shows)
         result = map_spread(vec.pyfunc, elems)

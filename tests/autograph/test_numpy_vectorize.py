@@ -94,3 +94,18 @@ def test_apply_along_axis_agrees_with_numpy():
     assert raised and all("iteration dimensions are 0" in msg for *_, msg in raised), raised
     with pytest.raises(NotImplementedError, match="depends on the path it takes"):
         ag.defun(lambda m: np.apply_along_axis(lambda r: 0 if r[0] < 0 else r[0], 1, m))(m)
+
+
+def noisy(a):
+    print("at", a)
+    return a * 2
+
+
+def prints_in_vectorize(x):
+    return np.vectorize(noisy)(x), np.vectorize(noisy, otypes=[float])(x[:2])
+
+
+def test_the_first_element_is_called_twice_without_otypes_as_numpy_does():
+    # NumPy calls f on the first element once more, first, to learn the dtypes: its print
+    # shows twice (once with otypes given); a pure f's extra call is dead code
+    agree(prints_in_vectorize, [(np.array([1.0, 2.0, 3.0]),), (np.array([-1.0, 0.5, 4.0]),)])
