@@ -526,10 +526,26 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return out
 
 
+_PYTHON_DTYPES = {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64,
+                  "c": np.complex128}
+
+
+def python_number(v):
+    """0-d tensor ``v`` as the Python number NumPy's ``.item()``/``.tolist()`` give: the
+    dtype of its Python type, promoting as a Python number does (weak: ``x32 * a.item()``
+    stays float32). A uint64 past int64 (a Python int larger than any int64) is
+    refused when the function runs."""
+    if v.dtype == np.uint64:
+        apply("assert", v <= np.uint64(2 ** 63 - 1), error="OverflowError",
+              message="a uint64 value past int64 max, as a Python int, is not supported")
+    return apply("as_weak", npa.cast(v, _PYTHON_DTYPES[v.dtype.kind]))
+
+
 @public("Tensor.item")
 def item(a, *args):
-    """One element as a scalar: a Python number from an eager tensor (NumPy's), a 0-d
-    tensor while tracing (its value exists at run time only)."""
+    """One element as a Python number: NumPy's from an eager tensor, while tracing a weak
+    0-d tensor of the Python type's dtype (``python_number``: its value exists at run time
+    only)."""
     if isinstance(a, EagerTensor):
         return a._np.item(*args)
     if len(args) == 1 and isinstance(args[0], tuple):
@@ -542,12 +558,36 @@ def item(a, *args):
         else:
             apply("assert", n == 1, error="ValueError",
                   message="can only convert an array of size 1 to a Python scalar")
-        return npa.reshape(a, (-1,))[0]
+        return python_number(npa.reshape(a, (-1,))[0])
     if len(args) == 1:
-        return npa.reshape(a, (-1,))[args[0]]
+        return python_number(npa.reshape(a, (-1,))[args[0]])
     if len(args) != a.ndim:
         raise ValueError("incorrect number of indices for array")
-    return a[tuple(args)]
+    return python_number(a[tuple(args)])
+
+
+@public("Tensor.tolist")
+def tolist(a):
+    """``x.tolist()``: nested Python lists of Python numbers (``python_number``), one per
+    element, for a shape known while tracing and at most 4,096 elements (each is a value
+    of the graph); a 0-d tensor gives its number."""
+    x = convert_to_tensor(a)
+    if isinstance(x, EagerTensor):
+        return x._np.tolist()
+    if None in x.shape:
+        raise TypeError("x.tolist() of a tensor whose shape is known only when the compiled "
+                        "function runs cannot make a Python list; iterate the array itself "
+                        "(`for v in x:` is one staged loop)")
+    if int(np.prod(x.shape, dtype=np.int64)) > 4096:
+        raise TypeError(f"x.tolist() of {x.shape} elements would make each a value of the "
+                        f"compiled function; iterate the array itself (`for v in x:` is one "
+                        f"staged loop) or index it")
+
+    def rows(v):
+        if v.ndim == 0:
+            return python_number(v)
+        return [rows(v[i]) for i in builtins.range(v.shape[0])]
+    return rows(x)
 
 
 @public("Tensor.fill")

@@ -279,6 +279,23 @@ def test_array_equal_and_equiv_match_numpy():
                                (x[:2], x[:2].copy()), (x[:1], x[:3].copy())],
           functions=shared_functions(equal_or_not), exact=True)
 
+def python_numbers(x32, x8, a, b, k, m):
+    s = 0.0
+    for v in x32.tolist():                 # Python floats: float64 arithmetic
+        s += v
+    rows = m.tolist()
+    return (x32 * a.item(), x32 * a.item(0), a.item() + 1, x32 * b.item(1, 0),
+            b.item(2) > 1, x8 + k.item(), k.item() // 2, (k > 0).item() + x8, s,
+            x32 * x32.tolist()[1], len(rows), rows[1][0] * x32, sum(rows[0]))
+
+
+def test_item_and_tolist_give_python_numbers():
+    # before: .item() a 0-d tensor of the array's dtype (x32 * a.item() was float64, a
+    # silent difference); .tolist() refused
+    agree(python_numbers, np.array([0.1, 0.2, 0.7], np.float32), np.arange(3, dtype=np.int8),
+          np.array([0.1]), np.arange(6.0).reshape(3, 2), np.array([3]),
+          np.arange(6.0).reshape(2, 3), exact=True)
+
 def whole_norms(x, m):
     return (np.linalg.norm(x), np.linalg.norm(m), np.linalg.norm(m, "fro"),
             np.linalg.norm(x, 2), np.linalg.norm(m, keepdims=True),
