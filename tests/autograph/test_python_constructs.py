@@ -56,6 +56,18 @@ def test_match_in_a_loop_and_on_python_values():
                               (np.float64(-1.0), np.arange(3), "pos")])
 
 
+def alternatives_that_bind(x, k):
+    match k:
+        case (1 as a) | (2 as a):   # left to Python's match (the `if` chain cannot bind)
+            return x * a
+        case _:
+            return x
+
+
+def test_a_match_whose_alternatives_bind_runs_as_python():
+    agree(alternatives_that_bind, [(np.float64(2.0), 2), (np.float64(2.0), 5)])
+
+
 def walrus_tests(x, lim):
     n = 0
     while (y := x[n % len(x)] * n) < 10.0:    # y read after the loop

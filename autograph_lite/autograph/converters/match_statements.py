@@ -35,7 +35,8 @@ def _test(pattern, subject):
                             comparators=[gast.Constant(value=pattern.value, kind=None)])
     if isinstance(pattern, gast.MatchOr):
         parts = [_test(p, subject) for p in pattern.patterns]
-        if any(p is False or p is None for p in parts):
+        if any(p is False or p is None for p in parts) or any(
+                isinstance(p, gast.MatchAs) for p in pattern.patterns):
             return False  # (an alternative that always matches, or binds: left to Python)
         return gast.BoolOp(op=gast.Or(), values=parts)
     if isinstance(pattern, gast.MatchAs):
