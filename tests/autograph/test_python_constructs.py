@@ -10,6 +10,8 @@ import math
 import numpy as np
 import pytest
 
+import autograph_lite as ag
+
 from .three_way import agree
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (NaN and inf inputs)
@@ -189,3 +191,23 @@ def test_numpy_scalar_types_cast_tensors_as_numpy():
     # before: TypeError (the type's constructor converted the symbolic tensor)
     agree(scalar_types, [(np.array([0.3, -1.2, 2.7, 0.0]), np.int64(3), np.arange(4)),
                          (np.array([-0.5, 1e10, -2.7, 1.0]), np.int64(-2), np.arange(3))])
+
+
+def sorting(x, k):
+    s = 0.0
+    for i, v in enumerate(sorted(x)):
+        s += i * v
+    r = sorted(x, reverse=True)
+    return s, sorted(x)[1], r, sorted(k), sorted(k, reverse=True), len(sorted(x))
+
+
+def sorted_with_nan(x):
+    return sorted(x)
+
+
+def test_sorted_of_a_tensor_is_pythons_stable_order():
+    # before: TypeError (Python's sort compared tensors); -0.0 and 0.0 keep their places
+    agree(sorting, [(np.array([0.3, -1.2, 2.5, 0.0, -0.0, 0.3]), np.array([2, 1, 1, 0, 3])),
+                    (np.array([-0.0, 0.0, 1.0, -0.0, 2.0, 1.0]), np.array([5, 5, 4, 5, 1]))])
+    with pytest.raises(NotImplementedError, match="holding NaN"):
+        ag.defun(sorted_with_nan)(np.array([0.3, np.nan, 1.0]))

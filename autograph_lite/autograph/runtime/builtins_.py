@@ -15,6 +15,7 @@ import numpy as np
 
 from autograph_lite import staged_text
 from autograph_lite.api import core as api
+from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, iteration, logical, math_calls,
                                               staging, text, trial)
 from autograph_lite.trace import sizes
@@ -267,6 +268,40 @@ def reversed_(seq):
     return reversed(seq)
 
 
+def sorted_(iterable, *, key=None, reverse=False):
+    """sorted() of a 1-D tensor whose length is known while tracing: its elements (NumPy
+    scalars) in Python's order, a stable sort (np.argsort's, ties kept in place; reversed:
+    stable too, as Python's `reverse=True`). A NaN breaks Python's comparisons (its order
+    then follows the sort's steps), so one is refused when the function runs."""
+    if key is not None or not core.is_symbolic(iterable):
+        return sorted(iterable, key=key, reverse=reverse)
+    x = iterable
+    if x.ndim != 1:
+        raise TypeError(f"sorted() of a tensor of rank {x.ndim} compares "
+                        f"{'its rows as Python values' if x.ndim else 'a 0-d array'}; sort "
+                        f"a 1-D tensor, or use np.sort")
+    n = x.shape[0]
+    if n is None:
+        raise TypeError("sorted() of a tensor whose length is known only when the compiled "
+                        "function runs cannot make a Python list; use np.sort")
+    kind = np.dtype(x.dtype).kind
+    if kind == "c":
+        raise TypeError("'<' not supported between instances of 'complex' and 'complex' "
+                        "(sorted() of a complex tensor)")
+    if kind == "f":
+        dispatch.apply("assert", ~np.any(np.isnan(x)), error="NotImplementedError",
+                       message="sorted() of an array holding NaN: Python's order then "
+                               "follows its sort's comparisons, which NaN breaks; use "
+                               "np.sort (NaN last)")
+    if reverse:  # (stable descending: the stable ascending order of the reversed array)
+        r = x[::-1]
+        s = r[np.argsort(r, kind="stable")][::-1]
+    else:
+        s = x[np.argsort(x, kind="stable")]
+    sizes.note_read(n)
+    return [s[i] for i in range(n)]
+
+
 def product_(*iterables, repeat=1):
     """itertools.product: staged (one counter, iteration.Product) when an iterable is."""
     if _any_staged(iterables):
@@ -321,5 +356,5 @@ OVERLOADS = {
     builtins.print: print_, builtins.isinstance: isinstance_, builtins.round: round_,
     builtins.pow: pow_, builtins.divmod: divmod_, builtins.type: type_, builtins.any: any_,
     builtins.all: all_, builtins.str: text.str_, builtins.repr: text.repr_,
-    builtins.reversed: reversed_, itertools.product: product_,
+    builtins.reversed: reversed_, builtins.sorted: sorted_, itertools.product: product_,
 }
