@@ -133,15 +133,20 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
                                                                  casting), casting)
 
 
+def shapes_fit(a, b):
+    """Whether shapes ``a`` and ``b`` (sizes None where known only at run time) may be the
+    same: the rank of an ``out=`` array and each known size must be the result's."""
+    return len(a) == len(b) and builtins.all(
+        m is None or n is None or m == n for m, n in zip(a, b))
+
+
 def _method_out(ufunc, method, inputs, kwargs, out, name):
     """``np.maximum.accumulate(x, out=y)``, ``np.add.reduce(x, axis=0, out=y)``: computed
     as without ``out``, written into it when it has the result's dtype and shape (NumPy
     would compute in another dtype's loop otherwise: refused by name)."""
     res = array_ufunc(ufunc, method, inputs, kwargs)
     target = writable(out, name)
-    if res.dtype != target.dtype or len(res.shape) != len(target.shape) or builtins.any(
-            a is not None and b is not None and a != b
-            for a, b in zip(res.shape, target.shape)):
+    if res.dtype != target.dtype or not shapes_fit(res.shape, target.shape):
         raise NotImplementedError(
             f"{name}.{method}(..., out=) into a {target.dtype} array of shape "
             f"{target.shape} from a {res.dtype} result of shape {res.shape} is not staged "

@@ -19,6 +19,7 @@ from .ops import linalg
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
+from .python_numbers import check
 from .tensor import EagerTensor, SymbolicTensor, Tensor
 
 
@@ -931,12 +932,9 @@ def _diagonals(t, x, k):
         i = t.index(c)
         j = t.index(c, i + 1)
         n, m = size_of(x, i), size_of(x, j)
-        message = f"dimensions in operand {k} for collapsing index '{c}' don't match"
-        if isinstance(n, int) and isinstance(m, int):
-            if n != m:
-                raise ValueError(f"{message} ({n} != {m})")
-        else:
-            apply("assert", n == m, error="ValueError", message=message)
+        sizes = f" ({n} != {m})" if isinstance(n, int) and isinstance(m, int) else ""
+        check(n == m, f"dimensions in operand {k} for collapsing index '{c}' don't "
+              f"match{sizes}", "ValueError")
         # (np.diagonal's read-only view, numpy_matrices.py, reached through NumPy's
         # dispatch: the other axes in order, then the diagonal; it sees later writes)
         x = np.diagonal(x, 0, i, j)

@@ -18,7 +18,7 @@ Registered in numpy_api.OUT_RULES, which ``array_function`` reads.
 import numpy as np
 
 from . import mutation
-from .numpy_api import OUT_RULES, writable
+from .numpy_api import OUT_RULES, shapes_fit, writable
 from .ops.dispatch import convert_to_tensor
 
 
@@ -32,8 +32,7 @@ def _store(out, result, casting, name):
 
 def _same_shape(out, result, name):
     got, want = tuple(np.shape(out)), tuple(np.shape(result))
-    if len(got) != len(want) or any(a is not None and b is not None and a != b
-                                     for a, b in zip(got, want)):
+    if not shapes_fit(got, want):
         raise ValueError(f"np.{name}(..., out=): the output array has shape {got}, the "
                          f"result {want}")
 

@@ -15,8 +15,9 @@ import numpy as np
 
 from . import dtypes
 from . import numpy_api as npa
-from .ops.dispatch import apply, convert_to_tensor
+from .ops.dispatch import convert_to_tensor
 from .ops.registry import public
+from .python_numbers import check
 from .tensor import SymbolicTensor, Tensor
 
 
@@ -59,11 +60,8 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     start = npa.astype(convert_to_tensor(start), dt)
     stop = npa.astype(convert_to_tensor(stop), dt)
     zero = (start == 0) | (stop == 0)
-    if isinstance(zero, SymbolicTensor):
-        apply("assert", ~zero, error="ValueError",
-              message="Geometric sequence cannot include zero")
-    elif zero:
-        raise ValueError("Geometric sequence cannot include zero")
+    check(~zero if isinstance(zero, SymbolicTensor) else not zero,
+          "Geometric sequence cannot include zero", "ValueError")
     sign = np.sign(start)
     start, stop = start / sign, stop / sign
     result = logspace(np.log10(start), np.log10(stop), num, endpoint, 10.0, dt)

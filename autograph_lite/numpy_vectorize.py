@@ -36,8 +36,9 @@ from .numpy_composites import static_int
 from .numpy_flat import value_of
 from .numpy_matrices import moveaxis
 from .numpy_more import broadcast_arrays
-from .ops.dispatch import apply, convert_to_tensor, size_of
+from .ops.dispatch import convert_to_tensor, size_of
 from .ops.registry import public
+from .python_numbers import check
 from .tensor import SymbolicTensor
 from .vectorized_map import map_spread
 
@@ -78,13 +79,8 @@ def call(vec, args, kwargs):
     shape = xs[0].shape
     elems = tuple(npa.ravel(value_of(x)) for x in xs)
     if otypes is None:
-        n = size_of(elems[0], 0)
-        message = "cannot call `vectorize` on size 0 inputs unless `otypes` is set"
-        if isinstance(n, int):
-            if n == 0:
-                raise ValueError(message)
-        else:
-            apply("assert", n > 0, error="ValueError", message=message)
+        check(size_of(elems[0], 0) > 0,
+              "cannot call `vectorize` on size 0 inputs unless `otypes` is set", "ValueError")
 
     if otypes is None:
         # (NumPy calls f on the first elements once more, first, to learn the output
@@ -110,13 +106,9 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     axis = normalize_axis_index(static_int(axis, "np.apply_along_axis's axis"), x.ndim)
     moved = moveaxis(x, axis, -1)
     outer = [size_of(moved, k) for k in range(x.ndim - 1)]
-    message = "Cannot apply_along_axis when any iteration dimensions are 0"
     for n in outer:
-        if isinstance(n, int):
-            if n == 0:
-                raise ValueError(message)
-        else:
-            apply("assert", n > 0, error="ValueError", message=message)
+        check(n > 0, "Cannot apply_along_axis when any iteration dimensions are 0",
+              "ValueError")
     rows = npa.reshape(value_of(moved), (-1, size_of(moved, x.ndim - 1)))
     result = _mapped(func1d, (rows,), args, kwargs, "np.apply_along_axis")
     out = npa.stack(list(result), axis=1) if isinstance(result, tuple) else result

@@ -55,8 +55,10 @@ def _kind(v):
     return "f" if isinstance(v, float) else "i"
 
 
-def _check(ok, message, error):
-    """The staged check ``ok`` (a 0-d bool tensor, or a Python bool known now)."""
+def check(ok, message, error):
+    """The check ``ok``: raised now when it is a Python bool known while tracing, staged
+    when it is a 0-d bool tensor (numpy_vectorize.py, numpy_spaces.py and the einsum
+    diagonals use it too)."""
     if isinstance(ok, SymbolicTensor):
         apply("assert", ok, message=message, error=error)
     elif not ok:
@@ -136,32 +138,32 @@ def _overflow_message(op):
 def _int_power(a, b):
     """``a ** b`` of two Python ints: Python's float for a negative exponent."""
     if not isinstance(b, SymbolicTensor) and b < 0:  # Python: a float, 0 ** -1 raises
-        _check(apply("not_equal", a, 0), "0.0 cannot be raised to a negative power",
+        check(apply("not_equal", a, 0), "0.0 cannot be raised to a negative power",
                "ZeroDivisionError")
         return _float_power(apply("as_weak", apply("cast", a, dtype=np.dtype(np.float64))),
                             float(b))
-    _check(True if not isinstance(b, SymbolicTensor) else apply("greater_equal", b, 0),
+    check(True if not isinstance(b, SymbolicTensor) else apply("greater_equal", b, 0),
            "a Python int to a negative power is a float in Python, which a staged int "
            "cannot become; write float(a) ** b", "ValueError")
     result = apply("power", a, b)
-    _check(_fits("power", a, b, result), _overflow_message("power"), "OverflowError")
+    check(_fits("power", a, b, result), _overflow_message("power"), "OverflowError")
     return result
 
 
 def _float_power(a, b):
     """``a ** b`` of two Python numbers, one a float: Python's errors where NumPy gives
     inf, nan or a complex number's absence."""
-    _check(_not(_and(_test("equal", a, 0.0), _test("less", b, 0.0))),
+    check(_not(_and(_test("equal", a, 0.0), _test("less", b, 0.0))),
            "0.0 cannot be raised to a negative power", "ZeroDivisionError")
     if _kind(b) == "f":
         fractional = (b != np.floor(b) if not isinstance(b, SymbolicTensor)
                       else apply("not_equal", apply("floor", b), b))
-        _check(_not(_and(_test("less", a, 0.0), fractional)),
+        check(_not(_and(_test("less", a, 0.0), fractional)),
                "a negative Python float to a fractional power is a complex number in "
                "Python; staged numbers stay real (np.power gives NumPy's nan)", "ValueError")
     result = apply("power", a, b)
     finite_in = _and(_test("isfinite", a), _test("isfinite", b))
-    _check(_not(_and(finite_in, _not(apply("isfinite", result)))),
+    check(_not(_and(finite_in, _not(apply("isfinite", result)))),
            "(34, 'Numerical result out of range')", "OverflowError")
     return result
 
@@ -204,7 +206,7 @@ def arithmetic(op, a, b):
         return _shifted(op, a, b) if kinds == "ii" else apply(op, a, b)
     result = apply(op, a, b)
     if kinds == "ii":
-        _check(_fits(op, a, b, result), _overflow_message(op), "OverflowError")
+        check(_fits(op, a, b, result), _overflow_message(op), "OverflowError")
     return result
 
 
@@ -228,7 +230,7 @@ def _no_negative_int_exponent(a, b):
         negative = apply("less", b, 0)
         if b.ndim:
             negative = apply("reduce_any", negative, axis=None, keepdims=False)
-        _check(_not(negative), message, "ValueError")
+        check(_not(negative), message, "ValueError")
     elif np.any(np.asarray(b) < 0) and not (type(b) is int and dts[0].kind in "iu" and not (
             np.iinfo(dts[0]).min <= b <= np.iinfo(dts[0]).max)):
         raise ValueError(message)  # (a Python int beyond a's dtype: NumPy's OverflowError)
@@ -245,14 +247,14 @@ _DIVISION = {"true_divide": ("division by zero", "float division by zero"),
 def _divided(op, a, b, floats):
     message = _DIVISION[op][floats]
     if isinstance(b, SymbolicTensor):
-        _check(apply("not_equal", b, 0), message, "ZeroDivisionError")
+        check(apply("not_equal", b, 0), message, "ZeroDivisionError")
     elif b == 0:
         raise ZeroDivisionError(message)
     if op == "floor_divide" and not floats:  # -2**63 // -1 is 2**63 (Numba's: 0)
         a_min = apply("greater", a, INT64_MIN) if isinstance(a, SymbolicTensor) else \
             a != INT64_MIN
         b_minus = apply("not_equal", b, -1) if isinstance(b, SymbolicTensor) else b != -1
-        _check(_not(_and(_not(a_min), _not(b_minus))),
+        check(_not(_and(_not(a_min), _not(b_minus))),
                "Python int // overflowed int64: the plain run's int is 2**63", "OverflowError")
     return apply(op, a, b)
 
@@ -260,7 +262,7 @@ def _divided(op, a, b, floats):
 def _shifted(op, a, b):
     """``a << b`` and ``a >> b`` of two Python ints: a negative count raises ValueError, a
     left shift past int64 OverflowError (Python's int would grow)."""
-    _check(_test("greater_equal", b, 0), "negative shift count", "ValueError")
+    check(_test("greater_equal", b, 0), "negative shift count", "ValueError")
     result = apply(op, a, b)
     if op == "left_shift":
         if not isinstance(b, SymbolicTensor):
@@ -270,7 +272,7 @@ def _shifted(op, a, b):
             scaled = apply("multiply", _as_float(a), apply("power", 2.0, _as_float(b)))
             fits = apply("logical_or", _test("equal", a, 0),
                          apply("less", apply("abs", scaled), float(2 ** 63)))
-        _check(fits, "Python int << overflowed int64: the plain run's int is larger than a "
+        check(fits, "Python int << overflowed int64: the plain run's int is larger than a "
                "staged Python int (an int64) holds", "OverflowError")
     return result
 
@@ -322,7 +324,7 @@ def _unary(op, name):
         result = apply(op, x)
         if python_number(x) and x.dtype.kind == "i":  # -(-2**63), abs(-2**63): 2**63
             # (x > min, not x != min: a bound bounds.proves can drop for a counter)
-            _check(apply("greater", x, INT64_MIN), f"Python int {name}() overflowed "
+            check(apply("greater", x, INT64_MIN), f"Python int {name}() overflowed "
                    f"int64: the plain run's int is 2**63", "OverflowError")
         return result
     method.__name__ = method.__qualname__ = f"__{name}__"

@@ -53,19 +53,12 @@ class AssignmentExpressionTransformer(base.Base):
             return pre, test
         return [], test
 
-    def _placed(self, stmts, node):
-        for stmt in stmts:  # (new nodes get the statement's place; the user's keep theirs)
-            for n in gast.walk(stmt):
-                if "lineno" in n._attributes and not hasattr(n, "lineno"):
-                    gast.copy_location(n, node)
-        return stmts
-
     def visit_If(self, node):
         node = self.generic_visit(node)
         if not _assigns(node.test):
             return node
         pre, node.test = self._hoisted(node.test)
-        return self._placed(pre + [node], node)
+        return base.placed(pre + [node], node)
 
     def visit_While(self, node):
         node = self.generic_visit(node)
@@ -92,4 +85,4 @@ class AssignmentExpressionTransformer(base.Base):
         for attr in ("ag_loop_options",):  # (the directive converter's, kept on the loop)
             if hasattr(node, attr):
                 setattr(loop, attr, getattr(node, attr))
-        return self._placed(before + [loop] + after, node)
+        return base.placed(before + [loop] + after, node)

@@ -102,6 +102,16 @@ class BlockDepth:
     visit_Lambda = visit_FunctionDef
 
 
+def placed(stmts, node):
+    """``stmts`` (new statements standing for ``node``), each new node in them given
+    ``node``'s place in the source; the user's own nodes keep theirs. Returns ``stmts``."""
+    for stmt in stmts:
+        for n in gast.walk(stmt):
+            if "lineno" in n._attributes and not hasattr(n, "lineno"):
+                gast.copy_location(n, node)
+    return stmts
+
+
 def is_ag_call(call):
     """True for calls of generated helpers: `ag__.something(...)`."""
     f = call.func

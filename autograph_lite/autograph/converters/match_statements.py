@@ -55,13 +55,12 @@ def _binding(pattern, subject):
 class MatchTransformer(base.Base):
     def visit_Match(self, node):
         node = self.generic_visit(node)
-        tests = [_test(case.pattern, "") for case in node.cases]
+        subject = self.ctx.namer.new("subject_")
+        tests = [_test(case.pattern, subject) for case in node.cases]
         if any(t is False for t in tests):
             return node
-        subject = self.ctx.namer.new("subject_")
         chain = []  # (the statements after the cases that come later: the `else`)
-        for case in reversed(node.cases):
-            test = _test(case.pattern, subject)
+        for case, test in zip(reversed(node.cases), reversed(tests)):
             body = list(case.body)
             if case.guard is not None:
                 if test is None:  # (a capture with a guard: bound, then the guard asked)
@@ -74,9 +73,4 @@ class MatchTransformer(base.Base):
             chain = body if test is None else [gast.If(test=test, body=body, orelse=chain)]
         assign = gast.Assign(targets=[gast.Name(subject, gast.Store(), None, None)],
                              value=node.subject)
-        out = [assign] + chain
-        for stmt in out:  # (new nodes get the `match`'s place; the user's keep theirs)
-            for n in gast.walk(stmt):
-                if "lineno" in n._attributes and not hasattr(n, "lineno"):
-                    gast.copy_location(n, node)
-        return out
+        return base.placed([assign] + chain, node)
