@@ -191,9 +191,42 @@ def writable(x, what):
 def _reduce(op, x, axis=None, keepdims=False, dtype=None):
     x = convert_to_tensor(x)
     if dtype is not None:
+        want = dtypes.as_dtype(dtype)
+        if (op in ("reduce_sum", "reduce_mean") and want in (dtypes.float32, dtypes.float64)
+                and x.dtype != want and x.dtype.kind in "iubf"):
+            # a float sum that casts is the op's own (``dtype``): NumPy sums such a cast
+            # per buffer of elements (ops/reduce.py), not as one sum of a cast array
+            return apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims),
+                         dtype=want)
         x = cast(x, dtype)
-    return _in_dtype(apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims)),
-                     dtype)
+    axis = norm_axis(axis, x.ndim)
+    run = _pairwise_run(x, axis) if op in ("reduce_sum", "reduce_mean") else None
+    if isinstance(run, str):  # "rows"
+        return apply(op, x, axis=axis, keepdims=bool(keepdims), pairwise=True)
+    if run is not None:  # all of a C (or, transposed, an F) array: one run, as NumPy's
+        result = apply(op, reshape(run, (-1,)), axis=(0,), keepdims=False)
+        return reshape(result, (1,) * x.ndim) if keepdims else result
+    return _in_dtype(apply(op, x, axis=axis, keepdims=bool(keepdims)), dtype)
+
+
+def _pairwise_run(x, axis):
+    """How NumPy sums (float) ``x`` over ``axis`` in its pairwise order over runs of
+    memory the kernel can follow too (ops/reduce.py): all of a C-contiguous array as one
+    run (returned: the array to ravel; an F-contiguous one's transpose), or the last
+    axis of a C-contiguous one or a basic-indexing view of one, a run per row ("rows");
+    None for the rest. Rank 1 always
+    is one run (the lowering's own); other reductions (other axes, other layouts) add in
+    loop order, as the kernel's loops do. The trace then relies on the argument's layout
+    (contiguity.py: another layout traces again)."""
+    from .contiguity import box_is_c, box_is_f, box_rows_in_order
+    if not isinstance(x, SymbolicTensor) or x.ndim < 2 or x.dtype not in (
+            dtypes.float32, dtypes.float64):
+        return None
+    if axis is None or len(axis) == x.ndim:
+        if box_is_c(x):
+            return x
+        return transpose(x) if box_is_f(x) else None
+    return "rows" if axis == (x.ndim - 1,) and box_rows_in_order(x) else None
 
 
 def _in_dtype(result, dtype):
@@ -601,16 +634,6 @@ def _array_ufunc_method(x, ufunc, method, *inputs, **kwargs):
 @public("Tensor.__array_function__")
 def _array_function_method(x, func, types, args, kwargs):
     return array_function(func, args, kwargs)
-
-
-@public("Tensor.__invert__")
-def _invert(x):  # (~ of booleans is logical not, as NumPy's)
-    return apply("logical_not" if x.dtype == dtypes.bool_ else "invert", x)
-
-
-@public("Tensor.__pos__")
-def _pos(x):
-    return x
 
 
 @public("Tensor.numpy_shape")

@@ -190,9 +190,19 @@ def _not(x):
     return apply("logical_not", x)
 
 
+def _bool_as_int(v):
+    """A Python bool in arithmetic is the int 0 or 1 (``True + True`` is 2, ``1 / False``
+    raises), where NumPy's bools add logically and refuse ``-``: a staged one, cast."""
+    if isinstance(v, SymbolicTensor) and v.dtype.kind == "b":
+        return apply("as_weak", apply("cast", v, dtype=np.dtype(np.int64)))
+    return int(v) if isinstance(v, bool) else v
+
+
 def arithmetic(op, a, b):
     """``a op b`` for the Python operator of ``op``: Python's checks between two Python
     numbers, NumPy's arithmetic otherwise."""
+    if _staged_pair(a, b) and "b" in _kind(a) + _kind(b):
+        a, b = _bool_as_int(a), _bool_as_int(b)
     kinds = _kind(a) + _kind(b)
     if op == "power" and not _staged_pair(a, b):
         return integer_power(a, b)
@@ -321,6 +331,8 @@ for _op, _name in (("add", "add"), ("subtract", "sub"), ("multiply", "mul"),
 
 def _unary(op, name):
     def method(x):
+        if python_number(x):
+            x = _bool_as_int(x)  # (-True is -1; NumPy refuses a bool's negative)
         result = apply(op, x)
         if python_number(x) and x.dtype.kind == "i":  # -(-2**63), abs(-2**63): 2**63
             # (x > min, not x != min: a bound bounds.proves can drop for a counter)
@@ -333,3 +345,18 @@ def _unary(op, name):
 
 _unary("negative", "neg")
 _unary("abs", "abs")
+
+
+@public("Tensor.__invert__")
+def _invert(x):
+    """``~x``: of NumPy bools, logical not (NumPy's); of a Python bool, the int's bitwise
+    not (``~True`` is -2)."""
+    if python_number(x):
+        x = _bool_as_int(x)
+    return apply("logical_not" if x.dtype.kind == "b" else "invert", x)
+
+
+@public("Tensor.__pos__")
+def _pos(x):
+    """``+x``: ``x`` itself (of a Python bool, its int: ``+True`` is 1)."""
+    return _bool_as_int(x) if python_number(x) else x

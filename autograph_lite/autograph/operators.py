@@ -16,7 +16,8 @@ from autograph_lite.autograph.runtime.calls import (converted_call, do_not_conve
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
 from autograph_lite.autograph.runtime.generators import reduce_generator
 from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index,
-                                                   list_append, set_loop_options, setitem,
+                                                   list_append, list_extend,
+                                                   set_loop_options, setitem,
                                                    setitem_held)
 from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import (and_, compare_chain, in_, not_, not_in,
@@ -35,7 +36,7 @@ __all__ = [
     "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "compare_chain",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
-    "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "max_",
+    "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",
     "min_", "not_", "not_in", "or_", "print_", "range_", "reduce_generator", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
     "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
     "zip_",

@@ -212,6 +212,8 @@ def _spread(s, g):
     if not s.attrs.get("keepdims") and g.ndim:
         for k in sorted(_axes(s)):  # (ascending: each axis is a position in the result)
             g = npa.expand_dims(g, k)
+    if g.dtype != x.dtype and s.attrs.get("dtype") is not None:  # (a sum in another dtype)
+        g = _ap("cast", g, dtype=x.dtype)
     return _ap("broadcast_to", g, shape_of(x))
 
 
@@ -225,8 +227,8 @@ def _count(s):
 
 
 defgrad("reduce_sum", lambda s, g: [_spread(s, g[0])])
-defgrad("reduce_mean", lambda s, g: [_div(_spread(s, g[0]), _ap("cast", _count(s),
-                                                                  dtype=s.outputs[0].dtype))])
+defgrad("reduce_mean", lambda s, g: [_spread(s, _div(g[0], _ap("cast", _count(s),
+                                                                  dtype=s.outputs[0].dtype)))])
 
 
 def _extreme(s, g):

@@ -4,6 +4,7 @@ may leave unset (UnboundLocalError at run time, on the paths that read them); lo
 accumulators that start as Python numbers; `del`; and the user's line in every error
 raised at run time."""
 
+import math
 import numbers
 
 import numpy as np
@@ -1023,6 +1024,49 @@ def test_python_numbers_divided_by_zero_raise_as_in_python():
         differential.agree(fn, calls=calls, functions=functions, exact=True, errors=raised)
         assert raised and all(message in m and "test_python_semantics.py:" in m
                               for _, _, m in raised), raised
+
+
+def casts_divided(x):
+    # int(), float() and bool() of NumPy numbers are Python numbers: Python's `/`, `//`,
+    # `%` (by zero: ZeroDivisionError, where NumPy's give inf, nan or 0) and bools that add
+    # as ints (`True + True` is 2, `-True` is -1, `~True` is -2)
+    a, b, t = int(x[0]), float(x[1]), bool(x[2])
+    return (a // int(x[2]), float(x[0]) / b, a % int(x[2]), t + t, -t, ~t, +t, abs(t),
+            a * np.float32(2.5), b * x[:2].astype(np.float32), 1 / t)
+
+
+def test_int_float_and_bool_of_tensors_are_python_numbers():
+    """(were NumPy numbers of the tensor's kind: `float(a) / float(b)` gave inf where Python
+    raises, `bool(a) + bool(b)` was True where Python gives 2, silently)"""
+    cast = {b: ag.defun(casts_divided, backend=b) for b in BACKENDS}
+    ok = [(np.array([7.0, 2.0, 1.0]),), (np.array([-7.0, -0.5, 3.0]),)]
+    differential.agree(casts_divided, calls=ok, functions=cast, exact=True)
+    for x, message in ((np.array([1.0, 2.0, 0.0]), "integer division or modulo by zero"),
+                       (np.array([1.0, 0.0, 1.0]), "float division by zero")):
+        raised = []
+        differential.agree(casts_divided, calls=ok + [(x,)], functions=cast, exact=True,
+                           errors=raised)
+        assert raised and all(message in m and "test_python_semantics.py:" in m
+                              for _, _, m in raised), raised
+
+
+def test_int_float_and_bool_of_arrays_raise_as_numpy():
+    # NumPy 2 makes a Python number from a 0-d array only (was: an elementwise cast)
+    for fn in (lambda x: int(x), lambda x: float(x), lambda x: math.sqrt(x)):
+        raised = agree(fn, [(np.array([3.5]),), (np.ones(2),)])
+        assert raised and all("only 0-dimensional arrays can be converted" in m
+                              for _, _, m in raised)
+    agree(lambda x: bool(x), [(np.array([2.0]),), (np.zeros((1, 1)),)])
+    for x, said in ((np.ones(2), "more than one element"), (np.ones(0), "empty array")):
+        raised = agree(lambda x: bool(x), [(np.array([2.0]),), (x,)])
+        assert raised and all(said in m for _, _, m in raised)
+    # a uint64 past int64 is a Python int no staged number holds: refused, not wrapped
+    big = np.array([2 ** 64 - 1], dtype=np.uint64)
+    for backend in BACKENDS:
+        f = ag.defun(lambda x: int(x[0]) + 1, backend=backend)
+        assert int(f(big - big + 5)) == 6
+        with pytest.raises(OverflowError, match="uint64 value past int64 max"):
+            f(big)
 
 
 NUMPY_ZEROS = (np.float64(0.0), np.int64(0))  # (captured: NumPy scalars, not tensors)

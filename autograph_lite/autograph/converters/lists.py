@@ -1,4 +1,4 @@
-"""`l.append(x)` inside a loop or an `if` becomes `l = ag__.list_append(l, x)`.
+"""`l.append(x)` becomes `l = ag__.list_append(l, x)` (and `l.extend(xs)` list_extend).
 
 Rebinding the name makes the list an ordinary loop (or branch) variable: a Python list
 stays a list appended in place (same object), and in a staged loop the runtime turns it
@@ -6,6 +6,8 @@ into a tensor list the core can carry as loop state. In a staged `if` the list i
 part of the branches' state, so each branch appends to its own copy and the two are
 compared (conditionals.py) instead of the false branch seeing the true branch's append.
 
+After the loop, too: a list a staged loop appended to is a tensor of its rows then
+(list_values.ListTensor), which a later append extends by a row.
 Only a name the function may rebind is rewritten: one of its own locals, or one it
 declares `global`/`nonlocal`. A list from an enclosing function or the module is
 appended to in place, as written (rebinding it would make it a local, unbound).
@@ -23,10 +25,11 @@ def _append_target(stmt):
         return None
     call = stmt.value
     f = call.func
-    if (isinstance(f, gast.Attribute) and f.attr == "append" and isinstance(f.value, gast.Name)
+    if (isinstance(f, gast.Attribute) and f.attr in ("append", "extend")
+            and isinstance(f.value, gast.Name)
             and len(call.args) == 1 and not call.keywords
             and not isinstance(call.args[0], gast.Starred)):
-        return f.value.id
+        return f.value.id, f.attr
     return None
 
 
@@ -44,8 +47,9 @@ class ListTransformer(base.BlockDepth, base.Base):
     visit_Lambda = visit_FunctionDef
 
     def visit_Expr(self, node):
-        name = _append_target(node)
-        if name is None or not self.block_depth or name not in self.rebindable:
+        target = _append_target(node)
+        if target is None or target[0] not in self.rebindable:
             return self.generic_visit(node)
-        return templates.replace("l = ag__.list_append(l, x)", l=name,
+        name, method = target
+        return templates.replace(f"l = ag__.list_{method}(l, x)", l=name,
                                  x=node.value.args[0])

@@ -16,8 +16,8 @@ import numpy as np
 from autograph_lite import staged_text
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import (core, data, iteration, logical, math_calls,
-                                              staging, text, trial)
+from autograph_lite.autograph.runtime import (core, data, iteration, list_values, logical,
+                                              math_calls, staging, text, trial)
 from autograph_lite.trace import sizes
 
 
@@ -48,18 +48,46 @@ def shape_of(x):
     return x.shape
 
 
-def _cast(x, dtype, fallback, *args):
-    if core.is_symbolic(x) and not args:
-        return api.cast(x, dtype)
-    return fallback(x, *args)
-
-
 def int_(x=0, *args):
-    if core.is_symbolic(x) and not args and x.ndim == 0 and x.dtype.kind in "fc":
-        # a Python int (weak), with CPython's errors for NaN and infinities (a bare cast
-        # gives a number there); of a complex number, its real part's, as NumPy's
+    """``int(t)`` of a 0-d tensor: a Python int (weak int64), with CPython's errors for NaN
+    and infinities (a bare cast gives a number there); of a complex number, its real
+    part's, as NumPy's. A staged Python int then keeps Python's arithmetic
+    (python_numbers.py: ``int(a) // int(b)`` by zero raises ``ZeroDivisionError``)."""
+    if core.is_symbolic(x) and not args:
+        x = math_calls.scalar(x)
         return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
-    return _cast(x, np.int64, int, *args)
+    return int(x, *args)
+
+
+def float_(x=0.0):
+    """``float(t)`` of a 0-d tensor: a Python float (weak float64; ``float(a) / 0.0``
+    raises ``ZeroDivisionError`` as Python's does); of a complex number, its real part."""
+    if not core.is_symbolic(x):
+        return float(x)
+    x = math_calls.scalar(x)
+    return dispatch.apply("as_weak", api.cast(x.real if x.dtype.kind == "c" else x,
+                                                np.float64))
+
+
+def bool_(x=False):
+    """``bool(t)``: the truth of a tensor of one element, as NumPy's (an empty one or one
+    of more elements raises NumPy's ``ValueError``, when the function runs where the size
+    is known only then); a Python bool (weak)."""
+    if not core.is_symbolic(x):
+        return bool(x)
+    if x.ndim:
+        n = np.prod(x.shape) if None not in x.shape else api.size(x)
+        for ok, text in ((n != 0, "The truth value of an empty array is ambiguous. Use "
+                          "`array.size > 0` to check that an array is not empty."),
+                         (n <= 1, "The truth value of an array with more than one element "
+                          "is ambiguous. Use a.any() or a.all()")):
+            if isinstance(ok, (bool, np.bool_)):
+                if not ok:
+                    raise ValueError(text)
+            else:
+                dispatch.apply("assert", ok, message=text, error="ValueError")
+        x = api.reshape(x, (-1,))[0]
+    return dispatch.apply("as_weak", api.cast(x, np.bool_))
 
 
 def round_(x, ndigits=None):
@@ -95,16 +123,8 @@ def divmod_(x, y):
     return divmod(x, y)
 
 
-def float_(x=0.0):
-    return _cast(x, np.float64, float)
-
-
-def bool_(x=False):
-    return _cast(x, np.bool_, bool)
-
-
 def abs_(x):
-    return np.abs(x) if core.is_symbolic(x) else abs(x)
+    return abs(x)  # (a tensor's __abs__: Python's for a Python number, python_numbers.py)
 
 
 def range_(*args):
@@ -339,13 +359,16 @@ def isinstance_(x, classinfo):
         return True
     if not core.is_symbolic(x):
         return False
+    if isinstance(x, list_values.ListTensor):
+        return issubclass(list, classinfo)
     return issubclass(core.numpy_type(x), classinfo)
 
 
 def type_(*args):
     """type(x); of a symbolic tensor, ``numpy_type`` (`type(a) is np.ndarray` holds)."""
     if len(args) == 1 and core.is_symbolic(args[0]):
-        return core.numpy_type(args[0])
+        return list if isinstance(args[0], list_values.ListTensor) else core.numpy_type(
+            args[0])
     return type(*args)
 
 

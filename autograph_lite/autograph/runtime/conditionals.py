@@ -10,14 +10,15 @@ import numpy as np
 
 from autograph_lite import control, mutation, nest
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, logical, slots, staging, trial,
-                                              unset, user_raises, where)
+from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
+                                              staging, trial, unset, user_raises, where)
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                          is_undefined)
 
 def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
     """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor.
     `deleted`: the names a branch may `del` (they get a flag: unset.py)."""
+    cond = list_values.truth(cond)  # (`if out:` of a staged list: not empty)
     if core.is_symbolic(cond):
         loc, init = where.caller(), tuple(get_state())
         try:
@@ -55,6 +56,7 @@ def _raises_in_one_branch(e, loc):
 
 def if_exp(cond, true_fn, false_fn):
     """`true_fn() if cond else false_fn()`, staged when `cond` is a symbolic tensor."""
+    cond = list_values.truth(cond)
     if core.is_symbolic(cond):
         loc = where.caller()
         alive = _reachable()
@@ -197,7 +199,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop);
     # one whose items the branches wrote takes the merged items in place (its aliases see
     # them, as in Python)
-    final = [v.stacked() if isinstance(v, data.TensorList) and type(b) is list else v
+    final = [list_values.as_list(v.stacked()) if isinstance(v, data.TensorList)
+             and type(b) is list else list_values.keep_kind(b, v)
              for v, b in zip(final, before)]
     for i in relisted:
         before[i][:] = final[i]

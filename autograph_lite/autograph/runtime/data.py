@@ -17,7 +17,7 @@ from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, trace_arrays, where
+from autograph_lite.autograph.runtime import core, list_values, trace_arrays, where
 
 _AUG = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
         "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
@@ -79,13 +79,29 @@ def new_tensor_list(items, row, capacity):
 def list_append(target, x):
     """`target.append(x)`, returning the list: a Python list is appended to; a list that
     a staged loop carries (TensorList) gets a new row; a list that an earlier staged loop
-    stacked into a tensor gets one more row by concatenation."""
+    stacked into a tensor (list_values.ListTensor) gets one more row by concatenation."""
     if isinstance(target, TensorList):
         return target.append(x)
-    if core.is_symbolic(target):
-        row = x[None] if core.is_symbolic(x) else np.asarray(x)[None]
-        return np.concatenate([target, row])
+    if isinstance(target, list_values.ListTensor):
+        return target + [x]
+    if core.is_symbolic(target):  # (an array: NumPy's has no append)
+        raise AttributeError("'numpy.ndarray' object has no attribute 'append'")
     target.append(x)
+    return target
+
+
+def list_extend(target, items):
+    """`target.extend(items)`, returning the list (as list_append)."""
+    if isinstance(target, TensorList):
+        for x in items:
+            target = target.append(x)
+        return target
+    if isinstance(target, list_values.ListTensor):
+        return target + (items if isinstance(items, (list, list_values.ListTensor))
+                         else list(items))
+    if core.is_symbolic(target):
+        raise AttributeError("'numpy.ndarray' object has no attribute 'extend'")
+    target.extend(items)
     return target
 
 

@@ -12,11 +12,12 @@ import numpy as np
 
 from autograph_lite import control
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core
+from autograph_lite.autograph.runtime import core, list_values
 
 
 def as_bool(x):
     """A staged boolean as it is, a Python value as a boolean constant tensor."""
+    x = list_values.truth(x)
     if core.is_symbolic(x):
         return x
     return dispatch.constant(bool(x))
@@ -24,6 +25,7 @@ def as_bool(x):
 
 def truth(a):
     """Python's ``bool(a)`` of a symbolic tensor, staged."""
+    a = list_values.truth(a)
     if np.dtype(a.dtype).kind == "b":
         return a
     return dispatch.apply("not_equal", a, 0)
@@ -105,6 +107,7 @@ def compare_chain(left, ops, operands):
 
 
 def not_(a):
+    a = list_values.truth(a)
     if core.is_symbolic(a):
         return dispatch.apply("logical_not", a)
     return not a

@@ -38,8 +38,17 @@ def _check(ok, message, error):
     dispatch.apply("assert", ok, message=message, error=error)
 
 
-def _float(x, name):
+def scalar(x):
+    """``x`` as a tensor, which must be 0-d: a Python number is made from a 0-d array only
+    (``int(v)``, ``float(v)``, ``math.sqrt(v)`` of a 1-element vector raise, in NumPy 2)."""
     x = dispatch.convert_to_tensor(x)
+    if x.ndim:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return x
+
+
+def _float(x, name):
+    x = scalar(x)
     if x.dtype.kind == "c":
         raise TypeError(f"math.{name}() takes a real number, got a complex tensor; use the "
                         f"NumPy function")
@@ -104,7 +113,10 @@ def to_int(fn, name):
     """``name(x)`` to a Python int (weak int64) by the NumPy rounding ``fn``, with CPython's
     errors for NaN and infinities (a bare cast would give a number there)."""
     def call(x):
-        t = dispatch.convert_to_tensor(x)
+        t = scalar(x)
+        if t.dtype == np.uint64:  # (past int64: a Python int no staged number holds)
+            _check(t <= np.uint64(2 ** 63 - 1), "a uint64 value past int64 max, as a Python "
+                   "int, is not supported", "OverflowError")
         if t.dtype.kind in "iub":
             return dispatch.apply("as_weak", numpy_api.cast(t, np.int64))
         v = fn(_float(t, name))

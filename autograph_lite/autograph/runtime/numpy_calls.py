@@ -17,7 +17,7 @@ import numpy as np
 from autograph_lite import numpy_api, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, data, iteration
+from autograph_lite.autograph.runtime import core, data, iteration, list_values
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 # made of sizes: NumPy dispatches them on no argument (their staged forms: numpy_api's table)
@@ -33,7 +33,7 @@ def _stack_of_tensor(stack):
         if isinstance(values, data.TensorList):
             values = values.stacked()
         if core.is_symbolic(values) and axis == 0 and not args and not kwargs:
-            return values
+            return list_values.array_of(values)
         return stack(values, axis, *args, **kwargs)
     return call
 
@@ -48,6 +48,8 @@ def _array_of(f):
         copy = f is np.array and kwargs.get("copy", True)
         out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
+        if isinstance(out, list_values.ListTensor):  # (an array of a list: a new array)
+            out, fresh = list_values.array_of(out), True
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return numpy_api.astype(out, dtype)
         return numpy_api.copy(out) if copy and not fresh else out

@@ -13,8 +13,8 @@ import numpy as np
 
 from autograph_lite import control, mutation
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, logical, slots, staging, trial,
-                                              unset, user_raises, where)
+from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
+                                              staging, trial, unset, user_raises, where)
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -111,8 +111,9 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
                    carried, flags, watch)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
     # (not those it passed through, nor an outer loop's TensorList: that loop stacks it)
-    final = tuple(f.stacked() if isinstance(v, list) and isinstance(f, data.TensorList) else f
-                  for v, f in zip(init, final))
+    final = tuple(list_values.as_list(f.stacked())
+                  if isinstance(v, list) and isinstance(f, data.TensorList)
+                  else list_values.keep_kind(v, f) for v, f in zip(init, final))
     set_state(final + rest)
 
 
@@ -143,7 +144,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     def full(vs):
         state = list(values)
         for k, v in zip(carried, vs):
-            state[k] = v
+            state[k] = list_values.keep_kind(init[k], v)
         for k, is_set in zip(flags, vs[len(carried):]):
             state[k] = unset.MaybeUnset(names[k], vs[slot[k]], is_set)
         return tuple(state) + rest

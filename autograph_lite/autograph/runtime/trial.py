@@ -17,7 +17,8 @@ from autograph_lite import contiguity, mutation, numpy_api, tensor
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, data, staging, trace_arrays, unset
+from autograph_lite.autograph.runtime import (core, data, list_values, staging, trace_arrays,
+                                              unset)
 from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
 
 _DEPTH = [0]
@@ -60,7 +61,7 @@ def _placeholder_input(g, value):
     v = dispatch.as_value(g, value)
     param = g.add_input(v.type)
     contiguity.stand_in(param, v)  # (its layout, too)
-    return tensor.SymbolicTensor(param)
+    return list_values.keep_kind(value, tensor.SymbolicTensor(param))
 
 
 def zeros_like(value):

@@ -1,0 +1,216 @@
+"""A Python list after the staged loop (or branch) that appended to it: its stacked rows, one
+tensor that keeps the list's own operators.
+
+    out = []
+    for v in x:                  # staged
+        if v > 0:
+            out.append(v)
+    out = out + [0.0]            # a list: one more item (not 0.0 added to every item)
+    return np.array(out * 2)     # the list twice (not every item doubled)
+
+A staged loop carries such a list as a row buffer and a length (data.TensorList) and
+hands it on as the stacked tensor (README "Lists"). Where a list and an array differ the
+tensor answered as an array, silently: `out + [0.0]`, `out * 2`, `out += [v]`, `out ==
+[...]`. A `ListTensor` is that tensor with the list's meaning of those operators:
+concatenation and repetition (the result a list again), equality as one bool, the truth
+of a list (`if out:` is "not empty"), slices that are lists, `isinstance(out, list)`;
+arithmetic that Python refuses on a list (`out - 1`, `-out`, `out / 2.0`) raises Python's
+TypeError. With an array (or a NumPy scalar) on the other side NumPy's elementwise answer
+is what Python gives too, and so it stays. `np.array(out)` / `np.asarray(out)` is a plain
+array (a copy, as NumPy's of a list). Staged loops and branches keep the kind of a value
+that was one before them (staged_loop.py, conditionals.py).
+"""
+import numbers
+import sys
+
+import numpy as np
+
+from autograph_lite import numpy_api
+from autograph_lite.ops import dispatch
+from autograph_lite.tensor import SymbolicTensor, Tensor
+
+
+def _array(name):
+    """Tensor method ``name`` as an array's (NumPy's meaning, on the rows)."""
+    return getattr(Tensor, name)
+
+
+class ListTensor(SymbolicTensor):
+    """A symbolic tensor that stands for a Python list of its rows (module docstring)."""
+
+    __slots__ = ()
+
+    def __add__(self, other):
+        return _concatenated(self, other)
+
+    def __radd__(self, other):
+        return _concatenated(other, self)
+
+    __iadd__ = __add__  # (rebinds the name: another name holding the list does not see it)
+
+    def __mul__(self, count):
+        return _repeated(self, count)
+
+    __rmul__ = __imul__ = __mul__
+
+    def __eq__(self, other):
+        if isinstance(other, (list, ListTensor)):
+            return _equal(self, other)
+        if _numpy_side(other):
+            return _array("__eq__")(self, other)
+        return dispatch.apply("as_weak", dispatch.constant(False))
+
+    def __ne__(self, other):
+        if _numpy_side(other):
+            return _array("__ne__")(self, other)
+        return dispatch.apply("logical_not", self.__eq__(other))
+
+    __hash__ = SymbolicTensor.__hash__
+
+    def __bool__(self):
+        raise TypeError("the truth of a staged list is known only when the function runs")
+
+    def __getitem__(self, index):
+        item = _array("__getitem__")(self, index)
+        return as_list(item) if isinstance(index, slice) else item
+
+    def append(self, x):
+        raise NotImplementedError("append to a staged list held where its name cannot be "
+                                  "rebound (an attribute, an enclosing function's list): "
+                                  "append to a local list")
+
+    extend = append
+
+
+def _kind(v):
+    """The Python type name of ``v`` as Python's messages give it."""
+    if isinstance(v, ListTensor):
+        return "list"
+    if isinstance(v, SymbolicTensor):
+        if v.ndim == 0 and v.type.weak:
+            return {"f": "float", "i": "int", "u": "int", "b": "bool",
+                    "c": "complex"}[v.dtype.kind]
+        return "numpy.ndarray"
+    return type(v).__name__
+
+
+def _numpy_side(v):
+    """Whether ``v`` makes an operator with a list NumPy's (an array, a NumPy scalar, a
+    tensor that is neither a list nor a Python number): elementwise, as in Python."""
+    if isinstance(v, ListTensor):
+        return False
+    if isinstance(v, SymbolicTensor):
+        return not (v.ndim == 0 and v.type.weak)
+    return isinstance(v, (np.ndarray, np.generic))
+
+
+def _refused(symbol, name, reflected):
+    def method(self, other):
+        if _numpy_side(other):
+            return _array(name)(self, other)
+        left, right = (_kind(other), "list") if reflected else ("list", _kind(other))
+        raise TypeError(f"unsupported operand type(s) for {symbol}: '{left}' and '{right}'")
+    return method
+
+
+for _symbol, _name in (("-", "sub"), ("/", "truediv"), ("//", "floordiv"), ("%", "mod"),
+                       ("**", "pow"), ("@", "matmul"), ("&", "and"), ("|", "or"),
+                       ("^", "xor"), ("<<", "lshift"), (">>", "rshift")):
+    setattr(ListTensor, f"__{_name}__", _refused(_symbol, f"__{_name}__", False))
+    setattr(ListTensor, f"__i{_name}__", _refused(_symbol, f"__{_name}__", False))
+    setattr(ListTensor, f"__r{_name}__", _refused(_symbol, f"__r{_name}__", True))
+
+
+def _ordered(symbol, name):
+    def method(self, other):
+        if _numpy_side(other):
+            return _array(name)(self, other)
+        if isinstance(other, (list, ListTensor)):
+            raise NotImplementedError(f"`{symbol}` of two lists (Python's order of lists) "
+                                      f"is not staged for a staged list")
+        raise TypeError(f"'{symbol}' not supported between instances of 'list' and "
+                        f"'{_kind(other)}'")
+    return method
+
+
+for _symbol, _name in (("<", "lt"), ("<=", "le"), (">", "gt"), (">=", "ge")):
+    setattr(ListTensor, f"__{_name}__", _ordered(_symbol, f"__{_name}__"))
+
+
+def _unary(text):
+    def method(self):
+        raise TypeError(text)
+    return method
+
+
+for _name, _text in (("neg", "bad operand type for unary -: 'list'"),
+                     ("pos", "bad operand type for unary +: 'list'"),
+                     ("invert", "bad operand type for unary ~: 'list'"),
+                     ("abs", "bad operand type for abs(): 'list'")):
+    setattr(ListTensor, f"__{_name}__", _unary(_text))
+
+
+# -- helpers -------------------------------------------------------------------------------
+def as_list(t):
+    """Tensor ``t`` (its rows) as a ListTensor: the same Value and box, another class."""
+    if type(t) is SymbolicTensor:
+        t.__class__ = ListTensor
+    return t
+
+
+def array_of(t):
+    """``np.array(out)`` / ``np.stack(out)`` of a staged list: a new array of its rows (a
+    new box of the same Value: the functional graph copies only if one is written)."""
+    return SymbolicTensor(t._value) if isinstance(t, ListTensor) else t
+
+
+def keep_kind(before, after):
+    """``after`` (a value a staged loop or branch gave for a variable that held ``before``)
+    as a ListTensor where ``before`` was one."""
+    if isinstance(before, ListTensor) and isinstance(after, SymbolicTensor):
+        return as_list(after)
+    return after
+
+
+def truth(x):
+    """Python's truth of a staged list (not empty); anything else as it is."""
+    if isinstance(x, ListTensor):
+        return dispatch.apply("greater", dispatch.size_of(x, 0), 0)
+    return x
+
+
+def _rows(v):
+    return v if isinstance(v, SymbolicTensor) else dispatch.convert_to_tensor(v)
+
+
+def _concatenated(a, b):
+    for first, other in ((a, b), (b, a)):
+        if isinstance(first, ListTensor) and not isinstance(other, (list, ListTensor)):
+            if _numpy_side(other):
+                return _array("__add__")(a, b) if first is a else _array("__radd__")(b, a)
+            raise TypeError(f'can only concatenate list (not "{_kind(other)}") to list')
+    parts = [_rows(v) for v in (a, b) if not (isinstance(v, list) and not v)]
+    return as_list(numpy_api.concatenate(parts) if len(parts) > 1 else numpy_api.copy(parts[0]))
+
+
+def _repeated(a, count):
+    if isinstance(count, (np.ndarray, SymbolicTensor)) and getattr(count, "ndim", 0):
+        return _array("__mul__")(a, count)  # (a list times an array: NumPy's, elementwise)
+    if isinstance(count, (float, complex, np.floating, np.complexfloating)) or (
+            isinstance(count, SymbolicTensor) and count.dtype.kind not in "iub"):
+        raise TypeError(f"can't multiply sequence by non-int of type '{_kind(count)}'")
+    if isinstance(count, SymbolicTensor):
+        raise NotImplementedError("a staged list repeated a number of times known only "
+                                  "when the function runs; use np.tile(np.array(out), n)")
+    if not isinstance(count, numbers.Integral):
+        raise TypeError(f"can't multiply sequence by non-int of type '{_kind(count)}'")
+    n = max(int(count), 0)
+    return as_list(numpy_api.concatenate([a] * n) if n else a[:0])
+
+
+def _equal(a, b):
+    """``a == b`` of two lists: one bool (same length, equal items), as Python's."""
+    # (np.array_equal's module, imported by the package: importing it here would close a
+    # circle through AutoGraph, as numpy_calls.py notes for np.vectorize)
+    equal = sys.modules["autograph_lite.numpy_composites"].array_equal
+    return dispatch.apply("as_weak", equal(_rows(a), _rows(b)))

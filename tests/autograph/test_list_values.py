@@ -1,0 +1,85 @@
+"""A list a staged loop appended to keeps the list's operators after the loop
+(autograph/runtime/list_values.py): it is held as the tensor of its rows, which answered
+`out + [0.0]`, `out * 2` and `out == [...]` as an array would, silently (a value added to
+every item, every item doubled, an array of bools), where Python concatenates, repeats and
+compares the lists."""
+import numpy as np
+
+from .three_way import agree
+
+
+def appended(x):
+    out = []
+    for v in x:           # staged: x is a tensor
+        if v > 0:
+            out.append(v)
+    return out
+
+
+def concatenated_and_repeated(x):
+    out = appended(x)
+    more = out + [0.5]
+    front = [2.5] + out
+    both = out + out
+    out += [7.0]
+    return np.array(more), np.array(front), np.array(both), np.array(out), np.array(out * 2)
+
+
+def compared_and_tested(x):
+    out = appended(x)
+    empty = []
+    for v in x:
+        if v > 100.0:
+            empty.append(v)
+    first = out[0] if out else -1.0
+    return (out == [1.0, 3.0], out != [1.0, 3.0], out == 1.0, not empty, len(out), first,
+            isinstance(out, list), np.array(out[1:] + [9.0]))
+
+
+def appended_after_and_again(x):
+    out = appended(x)
+    out.append(99.0)                # after the loop
+    out.extend([4.0, 5.0])
+    for v in x:                     # and in another staged loop
+        if v < 0:
+            out.append(v)
+            out = out + [v * 10]
+    return np.array(out), len(out)
+
+
+def as_arrays(x):
+    out = appended(x)
+    a = np.array(out)
+    return (a + 1.0, np.asarray(out) * 2, out + np.ones(len(out)), sum(out), np.mean(out),
+            np.max(out), np.array(out * np.int64(2)))
+
+
+def refused_arithmetic(x):
+    out = appended(x)
+    return out - 1.0
+
+
+def test_a_staged_list_concatenates_and_repeats_as_a_list():
+    agree(concatenated_and_repeated, [(np.array([1.0, -2.0, 3.0]),),
+                                      (np.array([-1.0, 0.5, 2.0, 4.0]),)])
+
+
+def test_a_staged_list_compares_and_tests_as_a_list():
+    agree(compared_and_tested, [(np.array([1.0, -2.0, 3.0]),), (np.array([3.0, 1.0]),),
+                                (np.array([0.5, 2.0, -1.0, 8.0]),)])
+
+
+def test_appends_after_the_loop_and_in_a_later_loop():
+    agree(appended_after_and_again, [(np.array([1.0, -2.0, 3.0]),),
+                                     (np.array([-1.0, -0.5]),)])
+
+
+def test_array_operations_on_a_staged_list_are_numpys():
+    agree(as_arrays, [(np.array([1.0, -2.0, 3.0]),), (np.array([2.0, 5.0]),)])
+
+
+def test_arithmetic_python_refuses_on_a_list_raises():
+    raised = agree(refused_arithmetic, [(np.array([1.0, -2.0, 3.0]),),
+                                        (np.array([2.0, 5.0]),)])
+    assert raised and all("unsupported operand type(s) for -: 'list' and 'float'" in m
+                          for _, _, m in raised), raised
