@@ -214,15 +214,19 @@ def _pairwise_run(x, axis):
     memory the kernel can follow too (ops/reduce.py): all of a C-contiguous array as one
     run (returned: the array to ravel; an F-contiguous one's transpose), or the last
     axis of a C-contiguous one or a basic-indexing view of one, a run per row ("rows");
-    None for the rest. Rank 1 always
-    is one run (the lowering's own); other reductions (other axes, other layouts) add in
-    loop order, as the kernel's loops do. The trace then relies on the argument's layout
-    (contiguity.py: another layout traces again)."""
+    None for the rest. Rank 1 always is one run (the lowering's own); other reductions
+    (other axes, other layouts) add in loop order, as the kernel's loops do, and so does
+    all of an elementwise expression of rank 2 or more (`((a - b) ** 2).mean()`), whose
+    loop stays fused: raveling it would allocate it (twice the time). The trace then
+    relies on the argument's layout (contiguity.py: another layout traces again)."""
     from .contiguity import box_is_c, box_is_f, box_rows_in_order
     if not isinstance(x, SymbolicTensor) or x.ndim < 2 or x.dtype not in (
             dtypes.float32, dtypes.float64):
         return None
     if axis is None or len(axis) == x.ndim:
+        node = x._value.node
+        if node is not None and node.opdef.elementwise:
+            return None  # (raveling it would make the fused loop an array: 2x slower)
         if box_is_c(x):
             return x
         return transpose(x) if box_is_f(x) else None

@@ -221,6 +221,10 @@ def _pairwise_sum():
         def block(first, count):
             """``total`` = the lanes sum of [first, first + count), count >= 8."""
             lanes_ = [fresh(f"r{k}") for k in range(8)]
+            if not first.isidentifier():
+                b0, bn = fresh("b0"), fresh("bn")
+                em.line(f"{b0}, {bn} = {first}, {count}")
+                first, count = b0, bn
             em.line(f"{' = '.join(lanes_)} = {em.lit(-0.0, dt)}")  # (-0.0 + v is v)
             j, end = fresh("j"), f"{first} + {count} - {count} % 8"
             with em.block(f"for {j} in range({first}, {end}, 8):"):
@@ -239,32 +243,38 @@ def _pairwise_sum():
         with em.block(f"elif {size} <= {_PW_BLOCK}:"):
             block(start, size)
         with em.block("else:"):
-            # the blocks left to right; each found by walking down from the whole run,
-            # its path's right turns as bits; partial sums of left halves wait in
-            # `part` by depth until their right halves are done (post-order)
-            part, at, s, w, d, bits, h = (fresh(v) for v in ("part", "at", "s", "w", "d",
+            # the tree's nodes by depth: start and size of the one on the current path
+            # (`at`, `width`), which of them are right halves (`bits`), and the sums of
+            # left halves waiting for their right halves (`part`); each leaf is summed,
+            # then added up while it completes right halves, then the walk moves to the
+            # right sibling and down its left edge: O(1) per node of the tree
+            part, at, width, d, bits, h = (fresh(v) for v in ("part", "at", "width", "d",
                                                               "bits", "h"))
             em.line(f"{part} = np.empty(64, {em.dt(dt)})")
-            em.line(f"{at} = {start}")
-            with em.block(f"while {at} < {start} + {size}:"):
-                em.line(f"{s}, {w}, {d}, {bits} = {start}, {size}, 0, 0")
-                with em.block(f"while {w} > {_PW_BLOCK}:"):
-                    em.line(f"{h} = {w} // 2")
+            em.line(f"{at} = np.empty(64, np.int64)")
+            em.line(f"{width} = np.empty(64, np.int64)")
+            em.line(f"{d}, {bits}, {at}[0], {width}[0] = 0, 0, {start}, {size}")
+
+            def down():
+                with em.block(f"while {width}[{d}] > {_PW_BLOCK}:"):
+                    em.line(f"{h} = {width}[{d}] // 2")
                     em.line(f"{h} -= {h} % 8")
+                    em.line(f"{at}[{d} + 1], {width}[{d} + 1] = {at}[{d}], {h}")
                     em.line(f"{d} += 1")
-                    with em.block(f"if {at} < {s} + {h}:"):
-                        em.line(f"{w} = {h}")
-                    with em.block("else:"):
-                        em.line(f"{s} += {h}")
-                        em.line(f"{w} -= {h}")
-                        em.line(f"{bits} |= 1 << {d}")
-                block(s, w)
+                    em.line(f"{bits} &= ~(1 << {d})")
+            down()
+            with em.block("while True:"):
+                block(f"{at}[{d}]", f"{width}[{d}]")
                 with em.block(f"while {d} > 0 and ({bits} >> {d}) & 1:"):
                     em.line(f"{total} = {add(f'{part}[{d}]', total)}")
                     em.line(f"{d} -= 1")
-                with em.block(f"if {d} > 0:"):
-                    em.line(f"{part}[{d}] = {total}")
-                em.line(f"{at} = {s} + {w}")
+                with em.block(f"if {d} == 0:"):
+                    em.line("break")
+                em.line(f"{part}[{d}] = {total}")
+                em.line(f"{at}[{d}] = {at}[{d} - 1] + {width}[{d}]")
+                em.line(f"{width}[{d}] = {width}[{d} - 1] - {width}[{d}]")
+                em.line(f"{bits} |= 1 << {d}")
+                down()
         em.line(f"{name} = {add(name, total)}")
         if chunks is not None:
             chunks.__exit__(None, None, None)

@@ -49,12 +49,20 @@ def shape_of(x):
 
 
 def int_(x=0, *args):
-    """``int(t)`` of a 0-d tensor: a Python int (weak int64), with CPython's errors for NaN
-    and infinities (a bare cast gives a number there); of a complex number, its real
-    part's, as NumPy's. A staged Python int then keeps Python's arithmetic
-    (python_numbers.py: ``int(a) // int(b)`` by zero raises ``ZeroDivisionError``)."""
+    """``int(t)`` of a 0-d tensor. Of a float (or complex: its real part, as NumPy's), a
+    Python int (weak int64, python_numbers.py), with CPython's errors for NaN and
+    infinities (a bare cast gives a number there). Of an integer or bool, an int64 that
+    keeps NumPy's arithmetic (README "Python numbers": the checks of a Python int's
+    arithmetic, on every `3 * v + 1` of a Collatz loop, cost 1.5x there); a uint64 past
+    int64 is refused, not wrapped."""
     if core.is_symbolic(x) and not args:
         x = math_calls.scalar(x)
+        if x.dtype.kind in "iub":
+            if x.dtype == np.uint64:
+                dispatch.apply("assert", x <= np.uint64(2 ** 63 - 1), error="OverflowError",
+                               message="a uint64 value past int64 max, as a Python int, "
+                                       "is not supported")
+            return api.cast(x, np.int64)
         return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
     return int(x, *args)
 
