@@ -240,13 +240,14 @@ def py_print(*args):
 
 
 _CONVERSIONS = {-1: None, 115: str, 114: repr, 97: ascii}
-_PYTHON = {"bool": bool, "int": int, "float": float, "complex": complex}
+_PYTHON = {"bool": bool, "int": int, "float": float, "complex": complex, "list": list}
 
 
 def render(value, conversion, spec, python):
     """The text of one traced value of an f-string (autograph_lite/staged_text.py), made
     when the function runs (in objmode: ops/io.py): `f"{value!conversion:spec}"`, the
-    value first made the Python number type named by ``python`` when it stands for one."""
+    value first made the Python number type named by ``python`` when it stands for one
+    (or the list of its rows, for a list a staged loop appended to: list_values.py)."""
     if python is not None:
         value = _PYTHON[python](value)
     convert = _CONVERSIONS[conversion]

@@ -83,3 +83,19 @@ def test_arithmetic_python_refuses_on_a_list_raises():
                                         (np.array([2.0, 5.0]),)])
     assert raised and all("unsupported operand type(s) for -: 'list' and 'float'" in m
                           for _, _, m in raised), raised
+
+
+def printed(x):
+    out = appended(x)
+    print(out)                                  # [np.float64(1.0), np.float64(3.0)]
+    print("kept", out, f"{out}", repr(out), [out, 1])
+    rows = []
+    for v in x:
+        rows.append(np.array([v, -v]))
+    print(rows)                                 # [array([ 1., -1.]), ...]
+    return len(out)
+
+
+def test_a_staged_list_prints_as_python_prints_a_list():
+    # (printed the array, `[1. 3.]`, where Python prints the list of its items' reprs)
+    agree(printed, [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, -2.0]),)])

@@ -4,7 +4,7 @@ On Python values each is the Python construct itself: `formatted` is `format(val
 spec)` after the conversion, `fstring` joins the pieces."""
 
 from autograph_lite.staged_text import Piece, StagedText, text
-from autograph_lite.autograph.runtime import core
+from autograph_lite.autograph.runtime import core, list_values
 
 
 def formatted(value, conversion=-1, spec=""):
@@ -25,6 +25,8 @@ def formatted(value, conversion=-1, spec=""):
 
 
 def _piece(value, conversion, spec):
+    if isinstance(value, list_values.ListTensor):  # (its rows as a Python list's text)
+        return Piece(value, conversion, spec, "list")
     python = core.numpy_type(value)  # (a weak 0-d tensor: the Python number it stands for)
     return Piece(value, conversion, spec,
                  python.__name__ if python in (bool, int, float, complex) else None)
@@ -71,6 +73,8 @@ def container_text(value):
     """``str()`` of a list, tuple or dict holding traced values (`print([x[0], x[1]])`): the
     repr of each item, as Python joins them, the traced ones made when the function runs
     (a StagedText); ``value`` itself when it holds none, or is of another type."""
+    if isinstance(value, list_values.ListTensor):  # (a list a staged loop appended to)
+        return StagedText([_piece(value, 115, "")])
     if type(value) not in _CONTAINERS or not _holds(value):
         return value
     return StagedText(_repr_pieces(value))
