@@ -3,7 +3,12 @@
 `out + [0.0]`, `out * 2` and `out == [...]` as an array would, silently (a value added to
 every item, every item doubled, an array of bools), where Python concatenates, repeats and
 compares the lists."""
+import re
+
 import numpy as np
+import pytest
+
+import autograph_lite as ag
 
 from .three_way import agree
 
@@ -99,3 +104,29 @@ def printed(x):
 def test_a_staged_list_prints_as_python_prints_a_list():
     # (printed the array, `[1. 3.]`, where Python prints the list of its items' reprs)
     agree(printed, [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, -2.0]),)])
+
+
+def _add_one(items):
+    items.append(1.0)
+
+
+def appended_by_a_helper(x):
+    out = appended(x)
+    _add_one(out)          # Python appends to the caller's list
+    return len(out)
+
+
+def appended_through_an_alias(x):
+    out = appended(x)
+    kept = out
+    out.append(1.0)        # `kept` is the same list in Python
+    return len(kept)
+
+
+def test_a_staged_list_another_name_holds_is_refused_where_appended():
+    # (the helper's or the alias's append would be lost: the staged list is a value)
+    for fn, other in ((appended_by_a_helper, "'out' of appended_by_a_helper()"),
+                      (appended_through_an_alias, "'kept'")):
+        for backend in ("interpreter", "cpu"):
+            with pytest.raises(ValueError, match=re.escape(other) + ".* holds the same list"):
+                ag.defun(fn, backend=backend)(np.array([1.0, -2.0, 3.0]))

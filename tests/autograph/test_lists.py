@@ -30,8 +30,8 @@ def test_appends_to_local_names_are_rewritten():
     # also outside loops: a list a staged loop stacked (list_values.ListTensor) is a new
     # value after an append, and a Python list is returned as it is (identity kept, below)
     src = convert_only(squares, ListTransformer)
-    assert "out = ag__.list_append(out, -1)" in src
-    assert "out = ag__.list_append(out, i * i)" in src
+    assert "out = ag__.list_append(out, -1, 'out')" in src
+    assert "out = ag__.list_append(out, i * i, 'out')" in src
 
 
 def test_behaviour_keeps_list_identity():

@@ -51,5 +51,5 @@ class ListTransformer(base.BlockDepth, base.Base):
         if target is None or target[0] not in self.rebindable:
             return self.generic_visit(node)
         name, method = target
-        return templates.replace(f"l = ag__.list_{method}(l, x)", l=name,
+        return templates.replace(f"l = ag__.list_{method}(l, x, {name!r})", l=name,
                                  x=node.value.args[0])

@@ -76,32 +76,47 @@ def new_tensor_list(items, row, capacity):
     return TensorList(buf, np.int64(len(items)))
 
 
-def list_append(target, x):
-    """`target.append(x)`, returning the list: a Python list is appended to; a list that
-    a staged loop carries (TensorList) gets a new row; a list that an earlier staged loop
-    stacked into a tensor (list_values.ListTensor) gets one more row by concatenation."""
+def list_append(target, x, name=None):
+    """`target.append(x)` of the list variable `name`, returning the list: a Python list
+    is appended to; a list that a staged loop carries (TensorList) gets a new row; a list
+    that an earlier staged loop stacked into a tensor (list_values.ListTensor) gets one
+    more row by concatenation (refused where another name holds it: `_sole`)."""
     if isinstance(target, TensorList):
         return target.append(x)
     if isinstance(target, list_values.ListTensor):
-        return target + [x]
+        return _sole(target, name) + [x]
     if core.is_symbolic(target):  # (an array: NumPy's has no append)
         raise AttributeError("'numpy.ndarray' object has no attribute 'append'")
     target.append(x)
     return target
 
 
-def list_extend(target, items):
+def list_extend(target, items, name=None):
     """`target.extend(items)`, returning the list (as list_append)."""
     if isinstance(target, TensorList):
         for x in items:
             target = target.append(x)
         return target
     if isinstance(target, list_values.ListTensor):
-        return target + (items if isinstance(items, (list, list_values.ListTensor))
-                         else list(items))
+        return _sole(target, name) + (
+            items if isinstance(items, (list, list_values.ListTensor)) else list(items))
     if core.is_symbolic(target):
         raise AttributeError("'numpy.ndarray' object has no attribute 'extend'")
     target.extend(items)
+    return target
+
+
+def _sole(target, name):
+    """``target``, a staged list appended to under ``name``, unless another name holds it
+    (`b = out`, a caller's list passed to a helper): Python's append would change the list
+    they share, where the staged one gives the appending name a new value."""
+    others = other_names(target, name) if name is not None else ()
+    if others:
+        raise ValueError(
+            f"'{name}' is a list a staged loop appended to (held as a tensor of its rows), "
+            f"and {', '.join(others)} holds the same list: appending to it here would not "
+            f"change the other name's list, as Python's append does; copy it (b = "
+            f"list(a)) or append under one name")
     return target
 
 
