@@ -167,48 +167,16 @@ def _selects_one_block(spec, ndim):
 def box_is_c(box):
     """Whether tensor ``box`` (a SymbolicTensor) is C-contiguous on every run: its
     storage's root (mutation.py) viewed through its chain."""
-    return _chain_is_c(storage_of(box), box._chain)
-
-
-def box_is_f(box):
-    """Whether tensor ``box`` is F-contiguous on every run, as the full transpose
-    (``m.T``) of a C-contiguous array is."""
-    chain = box._chain
-    if not chain or box.ndim < 2:
-        return False
-    op, attrs, _ = chain[-1]
-    axes = step_output(attrs)[0].get("axes")
-    return (op == "transpose" and axes in (None, tuple(range(box.ndim))[::-1])
-            and _chain_is_c(storage_of(box), chain[:-1]))
-
-
-def _chain_is_c(s, chain):
+    s = storage_of(box)
     ok = value_is_c(s.first)  # (a merge: its region result, C when every buffer it may be is)
     parent = s.base.type
-    for op, attrs, extra in chain:
+    for op, attrs, extra in box._chain:
         if not ok:
             return False
         out = _step_type(op, attrs, extra, parent)
         ok = step_keeps_c(op, attrs, parent, out, step_output(attrs)[1] or 0)
         parent = out
     return ok
-
-
-def box_rows_in_order(box):
-    """Whether tensor ``box`` is a C-contiguous array or a basic-indexing view of one
-    (``x[:, 1:]``, ``x[..., ::2]``, ``x[i]``, with new or squeezed axes): its strides fall
-    from the first axis to the last, so NumPy's iterator runs its last axis innermost
-    (ops/reduce.py: a sum over that axis is a pairwise run per row)."""
-    s = storage_of(box)
-    if not value_is_c(s.first):
-        return False
-    for op, attrs, _ in box._chain:
-        attrs = step_output(attrs)[0]
-        if op == "getitem" and any(p[0] in ("gather", "mask") for p in attrs["spec"]):
-            return False
-        if op not in ("getitem", "squeeze", "expand_dims"):
-            return box_is_c(box)
-    return True
 
 
 def _step_type(op, attrs, extra, parent):

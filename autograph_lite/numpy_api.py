@@ -194,43 +194,13 @@ def _reduce(op, x, axis=None, keepdims=False, dtype=None):
         want = dtypes.as_dtype(dtype)
         if (op in ("reduce_sum", "reduce_mean") and want in (dtypes.float32, dtypes.float64)
                 and x.dtype != want and x.dtype.kind in "iubf"):
-            # a float sum that casts is the op's own (``dtype``): NumPy sums such a cast
-            # per buffer of elements (ops/reduce.py), not as one sum of a cast array
+            # a float sum that casts is the op's own (``dtype``): the elements cast as
+            # they are summed, as NumPy's (no cast array first)
             return apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims),
                          dtype=want)
         x = cast(x, dtype)
-    axis = norm_axis(axis, x.ndim)
-    run = _pairwise_run(x, axis) if op in ("reduce_sum", "reduce_mean") else None
-    if isinstance(run, str):  # "rows"
-        return apply(op, x, axis=axis, keepdims=bool(keepdims), pairwise=True)
-    if run is not None:  # all of a C (or, transposed, an F) array: one run, as NumPy's
-        result = apply(op, reshape(run, (-1,)), axis=(0,), keepdims=False)
-        return reshape(result, (1,) * x.ndim) if keepdims else result
-    return _in_dtype(apply(op, x, axis=axis, keepdims=bool(keepdims)), dtype)
-
-
-def _pairwise_run(x, axis):
-    """How NumPy sums (float) ``x`` over ``axis`` in its pairwise order over runs of
-    memory the kernel can follow too (ops/reduce.py): all of a C-contiguous array as one
-    run (returned: the array to ravel; an F-contiguous one's transpose), or the last
-    axis of a C-contiguous one or a basic-indexing view of one, a run per row ("rows");
-    None for the rest. Rank 1 always is one run (the lowering's own); other reductions
-    (other axes, other layouts) add in loop order, as the kernel's loops do, and so does
-    all of an elementwise expression of rank 2 or more (`((a - b) ** 2).mean()`), whose
-    loop stays fused: raveling it would allocate it (twice the time). The trace then
-    relies on the argument's layout (contiguity.py: another layout traces again)."""
-    from .contiguity import box_is_c, box_is_f, box_rows_in_order
-    if not isinstance(x, SymbolicTensor) or x.ndim < 2 or x.dtype not in (
-            dtypes.float32, dtypes.float64):
-        return None
-    if axis is None or len(axis) == x.ndim:
-        node = x._value.node
-        if node is not None and node.opdef.elementwise:
-            return None  # (raveling it would make the fused loop an array: 2x slower)
-        if box_is_c(x):
-            return x
-        return transpose(x) if box_is_f(x) else None
-    return "rows" if axis == (x.ndim - 1,) and box_rows_in_order(x) else None
+    return _in_dtype(apply(op, x, axis=norm_axis(axis, x.ndim), keepdims=bool(keepdims)),
+                     dtype)
 
 
 def _in_dtype(result, dtype):

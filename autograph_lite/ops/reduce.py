@@ -33,7 +33,7 @@ def _reduced_shape(shape, axis, keepdims):
 
 
 def _make_infer(np_fn, fixed_dtype=None):
-    def infer(in_types, axis=None, keepdims=False, dtype=None, pairwise=False):
+    def infer(in_types, axis=None, keepdims=False, dtype=None):
         t = in_types[0]
         dt = dtype or fixed_dtype or np_fn(np.ones((1,), t.dtype)).dtype
         return [TensorType(np.dtype(dt), _reduced_shape(t.shape, axis, keepdims))]
@@ -43,7 +43,7 @@ def _make_infer(np_fn, fixed_dtype=None):
 def _eager(np_fn):
     """The eager kernel; ``dtype`` (sum and mean only): NumPy's accumulation dtype, the
     elements cast to it as they are summed (numpy_api._reduce)."""
-    def run(x, axis=None, keepdims=False, dtype=None, pairwise=False):
+    def run(x, axis=None, keepdims=False, dtype=None):
         more = {} if dtype is None else {"dtype": dtype}
         return np.asarray(np_fn(np.asarray(x), axis=axis, keepdims=keepdims, **more))[()]
     return run
@@ -86,7 +86,7 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
             em.dims(x)  # the broadcasting plan em.elem reads
             e = em.cast(em.elem(x, idx), x.type.dtype, dt)
             target = acc or name
-            if out.type.ndim and acc is None:
+            if out.type.ndim:
                 o = [("0" if k in axes else idx[k]) for k in range(rank)
                      if keepdims or k not in axes]
                 target = f"{name}[{', '.join(o)}]"
@@ -106,20 +106,10 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
     def lower(em, node):
         dims = em.dims(node.inputs[0])
         step, finish = setup(em, node, dims)
-        out = node.outputs[0]
-        lanes = getattr(combine, "lanes", None) if out.type.dtype.kind == "f" else None
-        # (a rank-1 input's reduction is a full one: into a scalar, or with keepdims into
-        # the one element of the output)
-        target = em.name(out) if out.type.ndim == 0 else f"{em.name(out)}[0]"
-        if lanes and node.inputs[0].type.ndim == 1 and lanes(em, target, dims[0], step, node):
-            pass
-        elif lanes and node.attrs.get("pairwise"):
-            # over the last axis of a C-contiguous array (numpy_api._reduce): one run per
-            # row, as NumPy's inner loop is (its other axes are kept: one output each)
-            with em.loops(dims[:-1]) as outer:
-                at = list(outer) + (["0"] if node.attrs.get("keepdims") else [])
-                lanes(em, f"{em.name(out)}[{', '.join(at)}]", dims[-1],
-                      lambda idx, acc=None: step(list(outer) + list(idx), acc), node)
+        if (getattr(combine, "lanes", None) and node.outputs[0].type.ndim == 0
+                and node.inputs[0].type.ndim == 1
+                and node.outputs[0].type.dtype.kind == "f"):
+            combine.lanes(em, em.name(node.outputs[0]), dims[0], step)
         else:
             with em.loops(dims) as idx:
                 step(idx)
@@ -167,7 +157,7 @@ def _extreme(cmp):
         em.line(f"{acc} = {t} if {t} {cmp} {acc} else {acc}")
         em.line(f"{flag} |= {t} != {t}")
 
-    def lanes(em, name, n, step, node):
+    def lanes(em, name, n, step):
         """The loop of a rank-1 float max/min into the scalar ``name`` (set up, and
         finished, by the caller) with four independent accumulators: one select chain
         is latency-bound (2.6x slower on 200,000 doubles)."""
@@ -181,105 +171,7 @@ def _extreme(cmp):
             step(idx)
         for acc in accs:
             em.line(f"{name} = {acc} if {acc} {cmp} {name} else {name}")
-        return True
     combine.nan_flag, combine.flagged, combine.lanes = True, flagged, lanes
-    return combine
-
-
-# NumPy's float add.reduce (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum): blocks
-# of at most 128 elements, each summed in 8 lanes, then the lanes as a tree; a longer run
-# is split in two (the first half rounded down to a multiple of 8) and the halves summed
-# the same way. A reduction that casts (float32 or int to float64) runs per buffer of
-# 8,192 elements, adding each buffer's pairwise sum to the result in turn.
-_PW_BLOCK, _BUFFER = 128, 8192
-
-
-def _pairwise_sum():
-    """``combine`` of a float sum, with ``lanes``: a rank-1 sum into a scalar in NumPy's
-    pairwise order, so `x.sum()`, `np.mean(x)` (and var, std, norm built on them) give
-    NumPy's bits, not a sequential sum's (which also runs slower: one chain of adds)."""
-    combine = _assign(_SUM)
-
-    def lanes(em, name, n, step, node):
-        dt, src = node.outputs[0].type.dtype, node.inputs[0].type.dtype
-        if dt not in (dtypes.float32, dtypes.float64) or em.DEVICE:
-            return False  # (float16: NumPy sums in float32; device code cannot allocate)
-        zero, fresh = em.lit(0.0, dt), em.fresh
-        start, size, total = fresh("c"), fresh("m"), fresh("pw")
-        if src == dt:
-            em.line(f"{start} = 0")
-            em.line(f"{size} = {n}")
-            chunks = None
-        else:
-            chunks = em.block(f"for {start} in range(0, {n}, {_BUFFER}):")
-            chunks.__enter__()
-            em.line(f"{size} = min({_BUFFER}, {n} - {start})")
-
-        def add(a, b):
-            return em.fix(f"({a} + {b})", dt)
-
-        def block(first, count):
-            """``total`` = the lanes sum of [first, first + count), count >= 8."""
-            lanes_ = [fresh(f"r{k}") for k in range(8)]
-            if not first.isidentifier():
-                b0, bn = fresh("b0"), fresh("bn")
-                em.line(f"{b0}, {bn} = {first}, {count}")
-                first, count = b0, bn
-            em.line(f"{' = '.join(lanes_)} = {em.lit(-0.0, dt)}")  # (-0.0 + v is v)
-            j, end = fresh("j"), f"{first} + {count} - {count} % 8"
-            with em.block(f"for {j} in range({first}, {end}, 8):"):
-                for k, acc in enumerate(lanes_):
-                    step([f"({j} + {k})"], acc)
-            r = lanes_
-            em.line(f"{total} = " + add(add(add(r[0], r[1]), add(r[2], r[3])),
-                                        add(add(r[4], r[5]), add(r[6], r[7]))))
-            with em.loops([f"{end}, {first} + {count}"]) as idx:
-                step(idx, total)
-
-        with em.block(f"if {size} < 8:"):
-            em.line(f"{total} = {zero}")
-            with em.loops([f"{start}, {start} + {size}"]) as idx:
-                step(idx, total)
-        with em.block(f"elif {size} <= {_PW_BLOCK}:"):
-            block(start, size)
-        with em.block("else:"):
-            # the tree's nodes by depth: start and size of the one on the current path
-            # (`at`, `width`), which of them are right halves (`bits`), and the sums of
-            # left halves waiting for their right halves (`part`); each leaf is summed,
-            # then added up while it completes right halves, then the walk moves to the
-            # right sibling and down its left edge: O(1) per node of the tree
-            part, at, width, d, bits, h = (fresh(v) for v in ("part", "at", "width", "d",
-                                                              "bits", "h"))
-            em.line(f"{part} = np.empty(64, {em.dt(dt)})")
-            em.line(f"{at} = np.empty(64, np.int64)")
-            em.line(f"{width} = np.empty(64, np.int64)")
-            em.line(f"{d}, {bits}, {at}[0], {width}[0] = 0, 0, {start}, {size}")
-
-            def down():
-                with em.block(f"while {width}[{d}] > {_PW_BLOCK}:"):
-                    em.line(f"{h} = {width}[{d}] // 2")
-                    em.line(f"{h} -= {h} % 8")
-                    em.line(f"{at}[{d} + 1], {width}[{d} + 1] = {at}[{d}], {h}")
-                    em.line(f"{d} += 1")
-                    em.line(f"{bits} &= ~(1 << {d})")
-            down()
-            with em.block("while True:"):
-                block(f"{at}[{d}]", f"{width}[{d}]")
-                with em.block(f"while {d} > 0 and ({bits} >> {d}) & 1:"):
-                    em.line(f"{total} = {add(f'{part}[{d}]', total)}")
-                    em.line(f"{d} -= 1")
-                with em.block(f"if {d} == 0:"):
-                    em.line("break")
-                em.line(f"{part}[{d}] = {total}")
-                em.line(f"{at}[{d}] = {at}[{d} - 1] + {width}[{d}]")
-                em.line(f"{width}[{d}] = {width}[{d} - 1] - {width}[{d}]")
-                em.line(f"{bits} |= 1 << {d}")
-                down()
-        em.line(f"{name} = {add(name, total)}")
-        if chunks is not None:
-            chunks.__exit__(None, None, None)
-        return True
-    combine.lanes = lanes
     return combine
 
 
@@ -310,13 +202,13 @@ _SUM, _PROD = "({0} + {1})", "({0} * {1})"
 _MAX = "({0} if {0} > {1} or {0} != {0} else {1})"
 _MIN = "({0} if {0} < {1} or {0} != {0} else {1})"
 defop("reduce_sum", infer=_make_infer(np.sum), eager=_eager(np.sum),
-      **_lower_reduction(lambda dt: 0, _pairwise_sum()), lower_cuda=_cuda(lambda dt: 0, _SUM),
+      **_lower_reduction(lambda dt: 0, _assign(_SUM)), lower_cuda=_cuda(lambda dt: 0, _SUM),
       names=("np.add.reduce",), **_R)
 defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
       **_lower_reduction(lambda dt: 1, _assign(_PROD)), lower_cuda=_cuda(lambda dt: 1, _PROD),
       names=("np.multiply.reduce",), **_R)
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
-      **_lower_reduction(lambda dt: 0, _pairwise_sum(), _mean_finalize),
+      **_lower_reduction(lambda dt: 0, _assign(_SUM), _mean_finalize),
       lower_cuda=_cuda(lambda dt: 0, _SUM, mean=True), **_R)
 defop("reduce_max", infer=real_only(_make_infer(np.max), "np.max"), eager=_eager(np.max),
       **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"),
