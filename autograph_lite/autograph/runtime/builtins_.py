@@ -58,11 +58,7 @@ def int_(x=0, *args):
     if core.is_symbolic(x) and not args:
         x = math_calls.scalar(x)
         if x.dtype.kind in "iub":
-            if x.dtype == np.uint64:
-                dispatch.apply("assert", x <= np.uint64(2 ** 63 - 1), error="OverflowError",
-                               message="a uint64 value past int64 max, as a Python int, "
-                                       "is not supported")
-            return api.cast(x, np.int64)
+            return api.cast(math_calls.within_int64(x), np.int64)
         return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
     return int(x, *args)
 

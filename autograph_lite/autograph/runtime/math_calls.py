@@ -47,6 +47,15 @@ def scalar(x):
     return x
 
 
+def within_int64(t):
+    """``t``, a 0-d tensor; a uint64 past int64 (a Python int no staged int holds) is
+    refused when the function runs, not wrapped."""
+    if t.dtype == np.uint64:
+        _check(t <= np.uint64(2 ** 63 - 1), "a uint64 value past int64 max, as a Python "
+               "int, is not supported", "OverflowError")
+    return t
+
+
 def _float(x, name):
     x = scalar(x)
     if x.dtype.kind == "c":
@@ -113,10 +122,7 @@ def to_int(fn, name):
     """``name(x)`` to a Python int (weak int64) by the NumPy rounding ``fn``, with CPython's
     errors for NaN and infinities (a bare cast would give a number there)."""
     def call(x):
-        t = scalar(x)
-        if t.dtype == np.uint64:  # (past int64: a Python int no staged number holds)
-            _check(t <= np.uint64(2 ** 63 - 1), "a uint64 value past int64 max, as a Python "
-                   "int, is not supported", "OverflowError")
+        t = within_int64(scalar(x))
         if t.dtype.kind in "iub":
             return dispatch.apply("as_weak", numpy_api.cast(t, np.int64))
         v = fn(_float(t, name))
