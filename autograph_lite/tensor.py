@@ -193,6 +193,17 @@ class SymbolicTensor(Tensor):
         self._no_python("int (index or size)", "Pass it as a tensor argument of an ag op "
                         "(ag.zeros, ag.range, ...) or keep autograph=True.")
 
+    def __hash__(self):
+        # Python hashes a NumPy scalar by its value (np.int64(1) finds the key 1) and
+        # refuses an array; a symbolic tensor has no value yet, and hashing it by
+        # identity made `d[int(k)] = v`, `s.add(int(x))`, `k in d`, `d.get(k)` silently
+        # miss (or add) keys
+        at = user_location()
+        self._no_python("dict key or set member (hashed)",
+                        f"{f'At {at}: i' if at else 'I'}ndex a NumPy array with it instead "
+                        f"of a dict (`totals = np.zeros(n)`, `totals[k] += v`), or use "
+                        f"np.unique for the distinct values of an array.")
+
     def __len__(self):
         if self.shape and self.shape[0] is not None:
             return self.shape[0]

@@ -194,7 +194,7 @@ def _python_int_beyond(op, name, args, loc):
         lo, hi = _INT_RANGE(x.dtype)
         return apply(name, *[min(max(a, lo), hi) if type(a) is int else a for a in args])
     if probe.dtype.kind in "fc":
-        result = apply(name, *[float(a) if a in beyond and type(a) is int else a
+        result = apply(name, *[float(a) if type(a) is int and a in beyond else a
                                for a in args])
         if not isinstance(result, tuple) and result.dtype == probe.dtype:
             return result

@@ -285,6 +285,39 @@ def test_in_of_tensors_is_numpys():
                                   (np.array([1.0, 3.0]), F64(3.5))])
 
 
+def tensor_keys(x, labels):
+    totals = {0: 0.0, 1: 0.0}
+    for i in range(x.shape[0]):
+        totals[int(labels[i])] += x[i]
+    return totals[0], totals[1]
+
+
+def tensor_in_a_set(x):
+    seen = set()
+    for i in range(x.shape[0]):
+        seen.add(int(x[i]))
+    return len(seen)
+
+
+def tensor_looked_up(x, k):
+    table = {0: 1.0, 1: 2.0}
+    return table.get(int(k), -1.0), int(k) in table
+
+
+@pytest.mark.parametrize("fn, args", [
+    (tensor_keys, (np.array([0.5, 1.5, 2.5]), np.array([0, 1, 1]))),
+    (tensor_in_a_set, (np.array([1.0, 1.0, 2.0]),)),
+    (tensor_looked_up, (np.array([1.0]), np.int64(1))),
+])
+def test_a_tensor_as_a_dict_key_or_set_member_is_refused(fn, args):
+    # before: hashed by identity, so every lookup missed and every add was new (wrong
+    # sums, len(seen) 3 where Python counts 2, get() the default, `in` False), silently
+    for backend in BACKENDS:
+        with pytest.raises(TypeError, match=r"dict key or set member .* At .*"
+                                            r"test_python_semantics\.py:\d+"):
+            ag.defun(fn, backend=backend)(*args)
+
+
 def raises_after_a_write(u):
     if u[0] > 1.0:
         u[1] = 7.0

@@ -136,6 +136,21 @@ def test_python_list_indexed_by_tensor_keeps_weak_numbers():
     agree(python_list_of_numbers, [(np.float32(2.0), I64(1)), (np.float32(-1.0), I64(-1))])
 
 
+def python_list_of_tensors(x, i):
+    items = [x[0] * 2.0, x[1] - x[2], x[2]]
+    rows = (x[:2], x[1:], x[::2] * 3.0)
+    return items[i], rows[i], [x.sum(), 1.0 * x[0]][i % 2]
+
+
+def test_python_list_of_tensors_indexed_by_tensor():
+    # before: TypeError (the tensor index asked for as a Python int); an index out of
+    # range raises IndexError, as the list does
+    agree(python_list_of_tensors, [(np.array([1.5, -2.0, 4.0]), I64(1)),
+                                   (np.array([1.5, -2.0, 4.0]), I64(-3)),
+                                   (np.array([0.5, 2.0, 3.0]), I64(2)),
+                                   (np.array([0.5, 2.0, 3.0]), I64(3))])
+
+
 def nested_read_of_made_array(i, j):
     m = np.arange(12.0).reshape(3, 4)
     return m[i][j], m[i, 1:][j % 3]

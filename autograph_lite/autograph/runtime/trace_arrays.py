@@ -6,7 +6,8 @@ tensor (`table[i]`, `v0[n % 5]`, `v0[a:b]`) works as in NumPy: the array becomes
 constant of the graph (a copy: the graph keeps the value the array had when it was
 read, as NumPy's result would) and the staged index reads it. So does a Python list or
 tuple of numbers (`[1.0, 2.5][i]`); its element stays weak, as the Python number it
-is would be in NumPy 2 arithmetic (`float32_tensor * [1.0, 2.5][i]` is float32).
+is would be in NumPy 2 arithmetic (`float32_tensor * [1.0, 2.5][i]` is float32); and a
+list or tuple of tensors of one dtype and shape (`[a * 2, b, c][k]`).
 
 Everything else is plain `a[k]`: the common case (tensors, Python containers with
 Python keys) costs one call and a type check while tracing, nothing at run time.
@@ -89,7 +90,21 @@ def _sequence_item(seq, key):
         return _weak(table[key])
     if _numpy_values(seq):
         return _as_constant(np.stack([np.asarray(v) for v in seq]))[key]
+    if _symbolic_values(seq):  # (`[a * 2, b, c][k]`: the items stacked, then one read)
+        item = dispatch.apply("stack", *seq, axis=0)[key]
+        return _weak(item) if seq[0].type.weak else item
     return None
+
+
+def _symbolic_values(seq):
+    """Whether `seq` holds symbolic tensors of one dtype, one shape known while tracing
+    and one kind (weak Python numbers or not): stacked, they are the same values, and a
+    read of the stack is Python's read of the list (an index out of range raises
+    IndexError either way)."""
+    first = seq[0]
+    return (core.is_symbolic(first) and None not in first.shape
+            and all(core.is_symbolic(v) and v.dtype == first.dtype and v.shape == first.shape
+                    and v.type.weak == first.type.weak for v in seq))
 
 
 def _as_constant(array):
