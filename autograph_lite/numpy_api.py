@@ -339,9 +339,18 @@ def astype(x, dtype, copy=True):
     return cast(x, dtype)
 
 
-@public("np.copy", "Tensor.copy")
+@public("np.copy", "Tensor.copy", "Tensor.__copy__")
 def copy(x):
+    """``np.copy``, ``x.copy()``, and ``copy.copy(x)``, which NumPy answers with a copy of
+    the array too (object.__copy__ would give a second box of the same array, so a write
+    through one changed the other)."""
     return apply("cast", x, dtype=convert_to_tensor(x).dtype)
+
+
+@public("Tensor.__deepcopy__")
+def deepcopy(x, memo=None):
+    """``copy.deepcopy(x)``: a copy, as NumPy's of a numeric array."""
+    return copy(x)
 
 
 @public("np.clip", "Tensor.clip")
@@ -382,6 +391,17 @@ def transpose(x, axes=None):
 @public("Tensor.transpose")
 def transpose_method(x, *axes):
     return transpose(x, axes[0] if len(axes) == 1 else (axes or None))
+
+
+@public("Tensor.view")
+def view(x, dtype=None, type=None):
+    """``x.view()``: a new array of the same memory, as ``x[...]`` (writes through either
+    reach both). A view as another dtype reinterprets the bytes: not staged."""
+    if dtype is not None or type is not None:
+        raise NotImplementedError("x.view(dtype) reinterprets the array's bytes as another "
+                                  "dtype, which is not staged; use x.astype(dtype) to convert "
+                                  "the values, or ag.py_func for the bytes")
+    return x[...]
 
 
 @public("np.ravel", "Tensor.ravel")

@@ -3,10 +3,13 @@
 Each program runs as plain Python, on the interpreter and on cpu, twice per Function,
 on fresh copies of the same inputs; results, dtypes AND every argument afterwards must
 agree (a write into an argument reaches the caller, as in NumPy)."""
+import copy
+
 import numpy as np
 import pytest
 
 import autograph_lite as ag
+from differential import agree
 
 
 def name_alias_iadd(x):
@@ -14,6 +17,28 @@ def name_alias_iadd(x):
     z = y
     z += 1.0
     return y
+
+
+def copy_module_copies(x, n):
+    # copy.copy / copy.deepcopy of an array are copies; before, a second box of the same
+    # array: the write into `shallow` changed the caller's x, silently
+    shallow = copy.copy(x)
+    shallow[0] = 5.0
+    deep = copy.deepcopy(x)
+    for i in range(n):
+        deep[i] += 1.0
+    return shallow, deep
+
+
+def view_method_aliases(x, n):
+    # x.view() (and np.asanyarray(x)) is the same memory: writes through either show
+    # in both, in a staged loop too
+    v = x.view()
+    w = np.asanyarray(v)
+    for i in range(n):
+        x[i] += 1.0
+        w[i + 1] *= 2.0
+    return v.sum()
 
 
 def view_iadd(x):
@@ -134,6 +159,8 @@ CASES = [
     (ufunc_out_in_loop, lambda: (np.zeros(3), np.int64(3))),
     (name_alias_iadd, lambda: (np.arange(4.0),)),
     (view_iadd, lambda: (np.arange(4.0),)),
+    (copy_module_copies, lambda: (np.arange(4.0), np.int64(3))),
+    (view_method_aliases, lambda: (np.arange(4.0), np.int64(3))),
     (column_view_imul, lambda: (np.ones((2, 2)),)),
     (view_setitem, lambda: (np.arange(4.0),)),
     (transpose_view_write, lambda: (np.arange(6.0).reshape(2, 3),)),
@@ -236,3 +263,24 @@ def test_writing_an_ag_tensor_argument_raises_under_an_input_signature():
     with pytest.raises(TypeError, match="'out' is an ag.Tensor"):
         f(t)
     np.testing.assert_array_equal(t.numpy(), np.zeros(3))
+
+
+def test_a_view_as_another_dtype_is_refused():
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match=r"x\.view\(dtype\) reinterprets"):
+            ag.defun(lambda x: x.view(np.int64), backend=backend)(np.arange(3.0))
+
+
+def copies_a_staged_list(x):
+    out = []
+    for v in x:
+        if v > 0.2:
+            out.append(v)
+    kept = copy.copy(out)  # a list still: one more item in the copy only
+    kept.append(1.0)
+    return len(out), len(kept), kept[-1]
+
+
+def test_copy_of_a_staged_list_is_a_list():
+    agree(copies_a_staged_list, calls=[(np.array([0.1, 0.7, 0.3]),),
+                                       (np.array([0.5, 0.1, 0.9, 0.4]),)])

@@ -67,6 +67,12 @@ class ListTensor(SymbolicTensor):
 
     __hash__ = SymbolicTensor.__hash__
 
+    def __copy__(self):  # (copy.copy of a list: a new list of the same items)
+        return as_list(_array("__copy__")(self))
+
+    def __deepcopy__(self, memo=None):
+        return as_list(_array("__deepcopy__")(self, memo))
+
     def __bool__(self):
         raise TypeError("the truth of a staged list is known only when the function runs")
 

@@ -40,8 +40,8 @@ def _stack_of_tensor(stack):
 
 def _array_of(f):
     """`np.array([t0, t1])`, `np.asarray(t)`: a list (nested) holding tensors is their
-    stack; `np.asarray` of a tensor is the tensor itself and `np.array` a copy of it,
-    as NumPy's are of an array."""
+    stack; `np.asarray` (and `np.asanyarray`) of a tensor is the tensor itself and
+    `np.array` a copy of it, as NumPy's are of an array."""
     def call(obj, dtype=None, *args, **kwargs):
         if not _has_symbolic((obj,)) or args or set(kwargs) - {"copy"}:
             return f(obj, dtype, *args, **kwargs)
@@ -97,7 +97,7 @@ def overload(f):
                 return numpy_api.array_function(f, args, kwargs)
             return f(*args, **kwargs)
         return sized
-    if f is np.array or f is np.asarray:
+    if f is np.array or f is np.asarray or f is np.asanyarray:
         return _array_of(f)
     if isinstance(f, type) and issubclass(f, np.number | np.bool_) and f.__module__ == "numpy":
         def scalar(*args, **kwargs):  # (`np.float32(t)`: NumPy's cast, as astype's)
