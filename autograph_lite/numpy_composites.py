@@ -238,7 +238,12 @@ def around(a, decimals=0, out=None):
     if x.dtype.kind in "iub":
         if d >= 0:
             return npa.copy(x)
-        raise NotImplementedError("np.round of integers with negative decimals is not staged")
+        if x.dtype.kind == "b":
+            np.round(np.zeros(1, bool), d)  # (NumPy's own UFuncTypeError: no bool result)
+        # NumPy's: divided by 10**-d in float64, rounded half to even, multiplied back and
+        # cast to the integer dtype (so past 2**53 it rounds as the float does)
+        scale = 10.0 ** -d
+        return npa.astype(np.rint(x / scale) * scale, x.dtype)
     if d == 0:
         return np.rint(x)
     scale = np.asarray(10.0 ** builtins.abs(d), x.dtype)[()]  # (NumPy's: in the dtype)

@@ -112,6 +112,19 @@ def test_round_matches_numpy():
     agree(rounding, np.array([0.5, 1.5, 2.5, -0.25, 1.2345, 12.5, 151.0, -7.45]), exact=True)
 
 
+def rounding_integers(a):
+    return np.round(a, -1), np.around(a, -2), a.round(-1), np.round(a, 2)
+
+
+def test_round_of_integers_to_tens_matches_numpy():
+    # (was NotImplementedError) NumPy's steps: / 10**-d in float64, half to even, * 10**-d,
+    # cast back: past 2**53 the float's rounding shows, and an int8 result wraps
+    agree(rounding_integers, np.array([15, 25, -35, 44, 2 ** 62 + 1, -128, 5]), exact=True)
+    agree(rounding_integers, np.array([15, 25, -125, 127], dtype=np.int8), exact=True)
+    agree(rounding_integers, np.array([250, 15, 5], dtype=np.uint8), exact=True)
+    agree(lambda b: np.round(b, -1), np.array([True, False]))  # NumPy's TypeError
+
+
 def complex_parts(x):
     return np.conjugate(x), np.conj(x), x.conj(), x.real * 2.0, np.real(x), x.imag, np.imag(x)
 
