@@ -211,3 +211,16 @@ def test_sorted_of_a_tensor_is_pythons_stable_order():
                     (np.array([-0.0, 0.0, 1.0, -0.0, 2.0, 1.0]), np.array([5, 5, 4, 5, 1]))])
     with pytest.raises(NotImplementedError, match="holding NaN"):
         ag.defun(sorted_with_nan)(np.array([0.3, np.nan, 1.0]))
+
+
+def loops_over_an_element(x):
+    total = 0.0
+    for v in x[0]:  # NumPy's scalar: not iterable
+        total += v
+    return total
+
+
+def test_a_loop_over_a_0d_tensor_raises_pythons_type_error():
+    # before: IndexError (the loop's first read of axis 0)
+    raised = agree(loops_over_an_element, [(np.array([0.5, 1.5]),), (np.array([2.0]),)])
+    assert raised and all("'numpy.float64' object is not iterable" in m for _, _, m in raised)

@@ -122,6 +122,12 @@ class TensorRows(StagedIter):
     what = "a tensor"
 
     def __init__(self, x):
+        if not x.ndim:  # (Python's TypeError, not an IndexError of the loop's first read)
+            t = core.numpy_type(x)
+            if t is np.ndarray:
+                raise TypeError("iteration over a 0-d array")
+            name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
+            raise TypeError(f"'{name}' object is not iterable")
         self.x = x
 
     def length(self):
