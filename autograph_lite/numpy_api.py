@@ -217,9 +217,45 @@ def cast(x, dtype):
 
 
 # methods and functions -------------------------------------------------------------------
+_NO_INITIAL = object()
+
+
+def _initial_value(initial, dtype):
+    """NumPy's ``initial=`` of a reduction: a scalar, cast to the result's ``dtype`` as NumPy
+    casts it (`np.int8(300)` is its OverflowError, 2.5 an int 2)."""
+    if isinstance(initial, SymbolicTensor) or np.ndim(initial):
+        raise TypeError("initial= of a reduction must be a scalar known while tracing")
+    return dtype.type(initial)
+
+
+def _initial(result, initial, combine):
+    """``result`` of a sum or product with ``initial=`` taken in."""
+    return apply(combine, result, convert_to_tensor(_initial_value(initial, result.dtype)))
+
+
+def _extreme(op, x, axis, keepdims, initial):
+    """np.max/np.min with ``initial=``: the initial value joins each reduced run (so an
+    empty one gives it), as NumPy's; one axis or all."""
+    x = convert_to_tensor(x)
+    init = _initial_value(initial, x.dtype)
+    axes = norm_axis(axis, x.ndim)
+    if axes is None or len(axes) == x.ndim:
+        joined = concatenate([reshape(x, (-1,)), full((1,), init, x.dtype)])
+        result = _reduce(op, joined)
+        return reshape(result, (1,) * x.ndim) if keepdims else result
+    if len(axes) != 1:
+        raise NotImplementedError(f"np.{op[7:]}(..., initial=) over several (not all) axes "
+                                  f"is not staged; reduce one axis at a time")
+    # a slab of the initial value along the axis (its shape from a sum of x, which is
+    # right for every size, 0 included), then the reduction over both
+    slab = full_like(sum(x, axis=axes[0], keepdims=True), init, dtype=x.dtype)
+    return _reduce(op, concatenate([slab, x], axis=axes[0]), axes[0], keepdims)
+
+
 @public("np.sum", "Tensor.sum")
-def sum(x, axis=None, dtype=None, keepdims=False):  # noqa: A001
-    return _reduce("reduce_sum", x, axis, keepdims, dtype)
+def sum(x, axis=None, dtype=None, keepdims=False, *, initial=_NO_INITIAL):  # noqa: A001
+    result = _reduce("reduce_sum", x, axis, keepdims, dtype)
+    return result if initial is _NO_INITIAL else _initial(result, initial, "add")
 
 
 @public("np.mean", "Tensor.mean")
@@ -228,18 +264,23 @@ def mean(x, axis=None, dtype=None, keepdims=False):
 
 
 @public("np.max", "np.amax", "Tensor.max")
-def max(x, axis=None, keepdims=False):  # noqa: A001
+def max(x, axis=None, keepdims=False, *, initial=_NO_INITIAL):  # noqa: A001
+    if initial is not _NO_INITIAL:
+        return _extreme("reduce_max", x, axis, keepdims, initial)
     return _reduce("reduce_max", x, axis, keepdims)
 
 
 @public("np.min", "np.amin", "Tensor.min")
-def min(x, axis=None, keepdims=False):  # noqa: A001
+def min(x, axis=None, keepdims=False, *, initial=_NO_INITIAL):  # noqa: A001
+    if initial is not _NO_INITIAL:
+        return _extreme("reduce_min", x, axis, keepdims, initial)
     return _reduce("reduce_min", x, axis, keepdims)
 
 
 @public("np.prod", "Tensor.prod")
-def prod(x, axis=None, dtype=None, keepdims=False):
-    return _reduce("reduce_prod", x, axis, keepdims, dtype)
+def prod(x, axis=None, dtype=None, keepdims=False, *, initial=_NO_INITIAL):
+    result = _reduce("reduce_prod", x, axis, keepdims, dtype)
+    return result if initial is _NO_INITIAL else _initial(result, initial, "multiply")
 
 
 @public("np.any", "Tensor.any")

@@ -114,6 +114,23 @@ def test_empty_max_min_raise_like_numpy(name):
             ag.defun(lambda x: fn(x, axis=0), autograph=False, backend=backend)(x)
 
 
+def with_initial(m):
+    return (m.max(initial=-5.0), np.min(m, initial=0.25), np.sum(m, initial=2.0),
+            np.prod(m, axis=0, initial=3.0), m.max(axis=1, initial=0.5),
+            np.min(m, axis=0, initial=1.0, keepdims=True), m.max(initial=-5.0, keepdims=True))
+
+
+def test_initial_joins_every_reduction_as_numpys():
+    # (was a TypeError) an empty run gives the initial value; NaN still propagates
+    for m in (np.array([[0.3, np.nan, 0.1], [2.0, -1.0, 0.5]]), np.zeros((0, 3)),
+              np.zeros((2, 0))):
+        _agree(with_initial, m)
+    # cast to the result's dtype as NumPy casts it (2.5 -> 2 for ints; 300 overflows int8)
+    _agree(lambda a: (a.max(initial=2.5), np.sum(a, initial=2.5), np.min(a, initial=-1)),
+           np.array([1, 2], np.int32))
+    _agree(lambda a: a.max(initial=300), np.array([1, 2], np.int8))
+
+
 def test_empty_sum_mean_prod():
     x = np.zeros((0, 3), np.float32)
     _agree(lambda x: (np.sum(x, axis=0), np.prod(x, axis=0), np.mean(x, axis=0), np.sum(x),
