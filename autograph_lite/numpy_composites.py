@@ -625,13 +625,37 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return np.sqrt(total)
     if ord is None or ord == "fro" or (ord == 2 and vector):
         return np.sqrt(npa.sum(mag * mag, axis=axis, keepdims=keepdims))
-    if vector and ord == 1:
-        return npa.sum(mag, axis=axis, keepdims=keepdims)
-    if vector and ord == np.inf:
-        return npa.max(mag, axis=axis, keepdims=keepdims)
+    if vector:
+        if ord == 1:
+            return npa.sum(mag, axis=axis, keepdims=keepdims)
+        if ord == np.inf:
+            return npa.max(mag, axis=axis, keepdims=keepdims)
+        if ord == -np.inf:
+            return npa.min(mag, axis=axis, keepdims=keepdims)
+        if ord == 0:  # (the count of nonzero elements, as a float)
+            return npa.sum(npa.cast(x != 0, mag.dtype), axis=axis, keepdims=keepdims)
+        if isinstance(ord, (int, float)) and not isinstance(ord, bool):
+            # NumPy's steps: |x| ** ord summed, then ** (1 / ord) in the result's dtype
+            total = npa.sum(mag ** ord, axis=axis, keepdims=keepdims)
+            return total ** np.reciprocal(np.asarray(ord, total.dtype))[()]
+    matrix = (axis is None and x.ndim == 2) or (isinstance(axis, tuple) and len(axis) == 2)
+    if matrix and ord in (1, -1, np.inf, -np.inf):
+        # NumPy's: the column (ord +-1) or row (ord +-inf) sums of |x|, their max or min
+        pair = axis if axis is not None else (0, 1)
+        norm_axis(pair, x.ndim)  # (out of bounds, or one axis twice: NumPy's ValueError)
+        rows, cols = (int(a) % x.ndim for a in pair)
+        summed, other = (rows, cols) if ord in (1, -1) else (cols, rows)
+        sums = npa.sum(mag, axis=summed)
+        other -= other > summed
+        ret = (npa.max(sums, axis=other, initial=0) if ord in (1, np.inf)
+               else npa.min(sums, axis=other))
+        if keepdims:
+            for k in sorted((rows, cols)):
+                ret = npa.expand_dims(ret, k)
+        return ret
     raise NotImplementedError(f"np.linalg.norm with ord={ord!r} on a tensor of rank "
-                              f"{x.ndim} is not staged; ord None, 'fro', and on vectors 1, "
-                              f"2 and inf are")
+                              f"{x.ndim} is not staged; ord None and 'fro', on vectors any "
+                              f"number, on matrices 1, -1, inf and -inf are")
 
 
 # -- statistics ---------------------------------------------------------------------------------

@@ -269,6 +269,24 @@ def test_joins_closeness_and_norms_match_numpy():
         ag.defun(lambda m: np.linalg.norm(m, 2), backend="interpreter")(np.eye(2))
 
 
+def more_norms(m, v):
+    return (np.linalg.norm(m, 1), np.linalg.norm(m, -1), np.linalg.norm(m, np.inf),
+            np.linalg.norm(m, -np.inf, keepdims=True), np.linalg.norm(v, -np.inf),
+            np.linalg.norm(v, 0), np.linalg.norm(v, 3), np.linalg.norm(v, 0.5))
+
+
+def test_matrix_norms_one_and_inf_and_vector_p_norms_match_numpy():
+    # (were NotImplementedError) NumPy's steps: column or row sums of |m|, their max
+    # (initial 0: an empty matrix's norm is 0) or min; sum(|v| ** p) ** (1 / p)
+    agree(more_norms, calls=[(np.array([[4.0, -1.0, 0.5], [2.0, 3.0, -7.0]]),
+                              np.array([3.0, -4.0, 0.0, 1.5])),
+                             (np.zeros((0, 3)), np.array([1.0, 2.0, -2.0, 0.0]))],
+          rtol=1e-12)
+    agree(lambda t: (np.linalg.norm(t, 1, axis=(0, 2)), np.linalg.norm(t, np.inf, axis=(2, 0)),
+                     np.linalg.norm(t, -1, axis=(1, 2), keepdims=True)),
+          np.arange(24.0).reshape(2, 3, 4) - 10.0, rtol=1e-12)
+
+
 
 def equalities(x, y, m):
     return (np.array_equal(x, y), np.array_equal(x, x), np.array_equal(x, x[:3]),
