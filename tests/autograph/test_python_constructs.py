@@ -224,3 +224,17 @@ def test_a_loop_over_a_0d_tensor_raises_pythons_type_error():
     # before: IndexError (the loop's first read of axis 0)
     raised = agree(loops_over_an_element, [(np.array([0.5, 1.5]),), (np.array([2.0]),)])
     assert raised and all("'numpy.float64' object is not iterable" in m for _, _, m in raised)
+
+
+def counts_to_a_float(x):
+    n = 0
+    for i in range(x[0]):  # NumPy's float64: not an integer
+        n += 1
+    return n
+
+
+def test_a_range_over_a_float_tensor_raises_pythons_type_error():
+    # before: 3 trips (the bound cast to int64, silently)
+    raised = agree(counts_to_a_float, [(np.array([3.0]),), (np.array([2.5]),)])
+    assert raised and all("'numpy.float64' object cannot be interpreted as an integer" in m
+                          for _, _, m in raised)

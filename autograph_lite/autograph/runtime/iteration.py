@@ -77,6 +77,12 @@ class StagedRange(StagedIter):
     what = "a range"
 
     def __init__(self, *args):
+        for a in args:  # (Python's rule: integers only, a float bound is its TypeError)
+            if core.is_symbolic(a) and core.dtype_of(a).kind not in "iu" or (
+                    not core.is_symbolic(a) and not hasattr(type(a), "__index__")):
+                t = core.numpy_type(a) if core.is_symbolic(a) else type(a)
+                name = f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
+                raise TypeError(f"'{name}' object cannot be interpreted as an integer")
         r = slice(*args) if len(args) > 1 else slice(0, args[0])
         self.start = _int64(r.start if r.start is not None else 0)
         self.stop = _int64(r.stop)
