@@ -23,6 +23,12 @@ def encode_index(index):
             raise TypeError("a boolean cannot be used as a slice bound")
         if isinstance(v, (int, np.integer)):
             return ("c", int(v))
+        if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
+            return ("c", int(v))
+        if not (isinstance(v, Tensor) and v.ndim == 0 and v.dtype.kind in "iu"):
+            # (Python's own error: a float bound, `x[:n / 2]`, is not truncated)
+            raise TypeError("slice indices must be integers or None or have an __index__ "
+                            "method")
         tensors.append(v)
         return ("t", len(tensors))
 

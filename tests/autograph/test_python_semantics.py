@@ -318,6 +318,25 @@ def test_a_tensor_as_a_dict_key_or_set_member_is_refused(fn, args):
             ag.defun(fn, backend=backend)(*args)
 
 
+def float_slice_bound(x, i):
+    return x[: i / 2]
+
+
+def list_times_a_float(x):
+    return len([0.0] * x[0]), x[0] * (1.0, 2.0)
+
+
+@pytest.mark.parametrize("fn, args, words", [
+    (float_slice_bound, (np.arange(6.0), np.int64(4)), "slice indices must be integers"),
+    (list_times_a_float, (np.array([2.0]),), "can't multiply sequence by non-int of type "
+                                             "'numpy.float64'"),
+])
+def test_a_float_where_python_needs_an_int_is_pythons_type_error(fn, args, words):
+    # before: the float truncated (x[:2.0] sliced) or the list's array times it (len 1)
+    raised = agree(fn, [args, args])
+    assert raised and all(words in m for _, _, m in raised)
+
+
 def raises_after_a_write(u):
     if u[0] > 1.0:
         u[1] = 7.0
