@@ -582,8 +582,18 @@ def ndim(x):
     return convert_to_tensor(x).ndim
 
 
+def integer_count(v):
+    """``v``, a count, size or offset (`np.linspace`'s num, `np.eye`'s N): a traced one must
+    be an integer, as NumPy asks (a float is its TypeError, not a truncated count)."""
+    if isinstance(v, SymbolicTensor) and v.dtype.kind not in "iu":
+        name = "float" if v.type.weak and v.dtype.kind == "f" else f"numpy.{v.dtype.name}"
+        raise TypeError(f"'{name}' object cannot be interpreted as an integer")
+    return v
+
+
 @public("np.linspace")
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    num = integer_count(num)
     if retstep or axis != 0:
         raise NotImplementedError("linspace: retstep and axis are not supported on tensors")
     def typ(v):

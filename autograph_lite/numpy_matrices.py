@@ -107,6 +107,7 @@ def _tri(x, k):
 def _grid(n, m, k):
     """(column - row == k)-style masks of an n x m matrix: the rows and the columns
     shifted by ``k``, as staged ranges (n, m, k may be traced ints)."""
+    n, m, k = (npa.integer_count(v) for v in (n, m, k))
     return npa.arange(n)[:, None] + k, npa.arange(m)[None, :]
 
 

@@ -72,6 +72,15 @@ def test_negative_tensor_size_raises_like_numpy():
         assert g(np.uint64(3)).numpy() == 0.0
 
 
+def float_counts(x):
+    return np.linspace(0.0, 1.0, x[0] * 1.0), np.eye(x[1])
+
+
+def test_a_float_count_is_numpys_type_error():
+    # before: truncated to an int, silently (np.linspace(0, 1, 3.0) ran with 3 samples)
+    agree(float_counts, calls=[(np.array([3.0, 2.0]),), (np.array([2.0, 4.0]),)])
+
+
 def test_fills_compile_cheaply():
     """Fills are ``rt.empty`` + ``[...] =`` rather than np.full (~0.08 s more to compile);
     sizes are checked inside rt.empty, with no separately compiled helper per size."""
