@@ -21,7 +21,7 @@ from . import control, dtypes, mutation
 from . import numpy_api as npa
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.indexing import setitem
-from .ops.registry import expose
+from .ops.registry import expose, public
 from .tensor import SymbolicTensor, Tensor
 
 
@@ -149,3 +149,17 @@ def _assign_all(x, value):
 
 
 expose("Tensor.flat", property(FlatIter, _assign_all))
+
+
+@public("np.put", "Tensor.put")
+def put(a, ind, v, mode="raise"):
+    """``np.put(a, ind, v)``: ``a.flat[ind] = v`` with ``ind`` always an array of positions
+    (one position takes the first value), out-of-range positions NumPy's IndexError."""
+    if mode != "raise":
+        raise NotImplementedError(f"np.put(..., mode={mode!r}) is not staged; mode='raise' is")
+    ind = npa.ravel(convert_to_tensor(ind))
+    if ind.dtype.kind not in "iu":
+        raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to "
+                        f"dtype('int64') according to the rule 'safe'")
+    store(a, ind, convert_to_tensor(v), "np.put")  # (a list holding tensors: their stack)
+

@@ -119,3 +119,25 @@ def test_a_value_empty_only_at_run_time_writes_nothing():
     calls = [(np.arange(6.0), np.int64(1), np.int64(5), np.int64(1), np.arange(float(n)))
              for n in (2, 3, 0, 1)]
     agree(repeats_at, calls=calls, functions=STORE, exact=True)
+
+
+def puts(x, k, n):
+    np.put(x, 0, [7.0, 8.0])             # one position: the first value
+    x.put([1, -1, k], [9.0, 8.0])        # repeated along the positions, -1 the last
+    made = np.zeros(4)
+    for i in range(n):                    # into an array made while tracing, by tensors
+        np.put(made, [i], [x[i] * 2.0])
+    np.put(x, [0], np.zeros(0))           # an empty value writes nothing
+    return made
+
+
+def put_past_the_end(x, k):
+    np.put(x, [k], [1.0])
+    return x
+
+
+def test_np_put_is_a_write_through_flat_positions_as_numpys():
+    # (was TypeError: no staged np.put); an index past the end: NumPy's IndexError
+    agree(puts, calls=[(np.arange(6.0), np.int64(3), np.int64(4)),
+                       (np.arange(6.0), np.int64(-2), np.int64(2))])
+    agree(put_past_the_end, calls=[(np.arange(3.0), np.int64(2)), (np.arange(3.0), np.int64(3))])

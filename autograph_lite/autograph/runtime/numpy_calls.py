@@ -74,7 +74,7 @@ def overload(f):
         return allocate
     if f is np.stack or f is api.stack:
         return _stack_of_tensor(f)
-    if f is np.copyto or f is np.fill_diagonal:  # (NumPy dispatches these on dst alone)
+    if f is np.copyto or f is np.fill_diagonal or f is np.put:  # (dispatched on dst alone)
         def copyto(dst, src, *args, **kwargs):
             return f(data.for_write(dst, _has_symbolic((src,))), src, *args, **kwargs)
         return copyto
