@@ -162,4 +162,3 @@ def put(a, ind, v, mode="raise"):
         raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to "
                         f"dtype('int64') according to the rule 'safe'")
     store(a, ind, convert_to_tensor(v), "np.put")  # (a list holding tensors: their stack)
-
