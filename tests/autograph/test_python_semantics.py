@@ -337,6 +337,23 @@ def test_a_float_where_python_needs_an_int_is_pythons_type_error(fn, args, words
     assert raised and all(words in m for _, _, m in raised)
 
 
+def truth_of_arrays(x):
+    flag = not x                      # NumPy: the one element's, else ValueError
+    if x:
+        return 1.0, flag, 2.0 if x else 3.0
+    return 0.0, flag, 4.0
+
+
+def test_the_truth_of_an_array_is_numpys():
+    # before: `not x` of two elements was their elementwise `not` (silently), and `if x:`
+    # of a one-element array a "predicate must be a scalar" error; sizes change between
+    # calls, so the later ones are checked when the function runs
+    raised = agree(truth_of_arrays, [(np.array([0.5]),), (np.array([0.0, 1.0]),),
+                                     (np.array([0.0]),), (np.array([]),),
+                                     (np.array([1.0, 2.0, 3.0]),)])
+    assert raised and all("truth value of a" in m for _, _, m in raised)
+
+
 def raises_after_a_write(u):
     if u[0] > 1.0:
         u[1] = 7.0

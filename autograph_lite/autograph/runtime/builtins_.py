@@ -80,17 +80,7 @@ def bool_(x=False):
     if not core.is_symbolic(x):
         return bool(x)
     if x.ndim:
-        n = np.prod(x.shape) if None not in x.shape else api.size(x)
-        for ok, text in ((n != 0, "The truth value of an empty array is ambiguous. Use "
-                          "`array.size > 0` to check that an array is not empty."),
-                         (n <= 1, "The truth value of an array with more than one element "
-                          "is ambiguous. Use a.any() or a.all()")):
-            if isinstance(ok, (bool, np.bool_)):
-                if not ok:
-                    raise ValueError(text)
-            else:
-                dispatch.apply("assert", ok, message=text, error="ValueError")
-        x = api.reshape(x, (-1,))[0]
+        x = list_values.truth(x)  # (NumPy's: the one element, else its ValueError)
     return dispatch.apply("as_weak", api.cast(x, np.bool_))
 
 

@@ -179,9 +179,24 @@ def keep_kind(before, after):
 
 
 def truth(x):
-    """Python's truth of a staged list (not empty); anything else as it is."""
+    """Python's truth of a staged list (not empty), and of an array NumPy's: the value of
+    its one element (an empty array or one of more elements raises NumPy's ValueError, when
+    the function runs where the size is known only then; `not x` of two elements was their
+    elementwise `not`, silently); anything else as it is."""
     if isinstance(x, ListTensor):
         return dispatch.apply("greater", dispatch.size_of(x, 0), 0)
+    if isinstance(x, SymbolicTensor) and x.ndim:
+        n = np.prod(x.shape) if None not in x.shape else numpy_api.size(x)
+        for ok, text in ((n != 0, "The truth value of an empty array is ambiguous. Use "
+                          "`array.size > 0` to check that an array is not empty."),
+                         (n <= 1, "The truth value of an array with more than one element "
+                          "is ambiguous. Use a.any() or a.all()")):
+            if isinstance(ok, (bool, np.bool_)):
+                if not ok:
+                    raise ValueError(text)
+            else:
+                dispatch.apply("assert", ok, message=text, error="ValueError")
+        return numpy_api.reshape(x, (-1,))[0]
     return x
 
 
