@@ -344,6 +344,11 @@ def truth_of_arrays(x):
     return 0.0, flag, 4.0
 
 
+def asserts_an_array(x):
+    assert x, "empty or zero"  # NumPy's truth: of two elements, its ValueError
+    return x * 2.0
+
+
 def test_the_truth_of_an_array_is_numpys():
     # before: `not x` of two elements was their elementwise `not` (silently), and `if x:`
     # of a one-element array a "predicate must be a scalar" error; sizes change between
@@ -352,6 +357,12 @@ def test_the_truth_of_an_array_is_numpys():
                                      (np.array([0.0]),), (np.array([]),),
                                      (np.array([1.0, 2.0, 3.0]),)])
     assert raised and all("truth value of a" in m for _, _, m in raised)
+    # (before: `assert x` of two elements passed when both were nonzero, silently)
+    raised = agree(asserts_an_array, [(np.array([0.5]),), (np.array([1.0, 2.0]),),
+                                      (np.array([0.0]),)])
+    texts = [m for _, _, m in raised]
+    assert any("more than one element" in m for m in texts)
+    assert any("empty or zero" in m for m in texts)
 
 
 def raises_after_a_write(u):

@@ -416,6 +416,7 @@ def augassign(target, value, op, name=None):
 
 def assert_stmt(test, msg=None):
     """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
+    test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)
     if core.is_symbolic(test):
         # (an f-string of traced values is formatted when it fails: staged_text.py)
         api.assert_(test, msg() if msg is not None else f"assertion failed at {where.caller()}")
