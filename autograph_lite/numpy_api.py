@@ -11,7 +11,7 @@ import numpy as np
 from . import dtypes, mutation
 from .errors import user_location, with_location
 from .ops.creation import split_shape
-from .ops.dispatch import apply, convert_to_tensor
+from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.indexing import getitem
 from .ops.reduce import norm_axis
 from .ops.registry import PUBLIC, expose, public
@@ -246,9 +246,10 @@ def _extreme(op, x, axis, keepdims, initial):
     if len(axes) != 1:
         raise NotImplementedError(f"np.{op[7:]}(..., initial=) over several (not all) axes "
                                   f"is not staged; reduce one axis at a time")
-    # a slab of the initial value along the axis (its shape from a sum of x, which is
-    # right for every size, 0 included), then the reduction over both
-    slab = full_like(sum(x, axis=axes[0], keepdims=True), init, dtype=x.dtype)
+    # a slab of the initial value along the axis (x's sizes, 1 there), then the
+    # reduction over both
+    slab = full(tuple(1 if k == axes[0] else size_of(x, k) for k in builtins.range(x.ndim)),
+                init, x.dtype)
     return _reduce(op, concatenate([slab, x], axis=axes[0]), axes[0], keepdims)
 
 

@@ -301,19 +301,12 @@ def _not_repeated(t, o):
                         "[0.0] * len(x) where the size is known only at run time) has no "
                         "staged form; use np.zeros(n) or np.full(n, v)")
     if isinstance(o, (list, tuple)) and t.ndim == 0 and isinstance(t, SymbolicTensor) and (
-            t.type.weak or not _argument_array(t)):
+            t.type.weak or not storage.is_argument_itself(t)):
         # a Python float or a NumPy scalar times a list is Python's TypeError (only a 0-d
         # array argument multiplies the list's array elementwise)
         name = "float" if t.type.weak else f"numpy.{t.dtype.name}"
         raise TypeError(f"can't multiply sequence by non-int of type '{name}'")
     return o
-
-
-def _argument_array(t):
-    """Whether 0-d ``t`` is an array argument itself, an ndarray in the plain run (other
-    0-d values are NumPy scalars there: runtime/core.py ``numpy_type``)."""
-    st = t._storage
-    return st is not None and st.origin == storage.ARG and not t._chain
 
 
 def _operators(op, name):

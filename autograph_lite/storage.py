@@ -52,6 +52,14 @@ def storage_of(box):
     return s
 
 
+def is_argument_itself(box):
+    """Whether ``box`` is an array argument itself (not a view of one, nor a value made
+    from it): what stays an ndarray in the plain run where other 0-d values are NumPy
+    scalars (autograph/runtime/core.py ``numpy_type``)."""
+    s = box._storage
+    return s is not None and s.origin == ARG and not box._chain
+
+
 def step_output(attrs):
     """A view step's op attributes, and which output of several it is (split; else None)."""
     if "_output" not in attrs:

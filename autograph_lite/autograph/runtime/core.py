@@ -54,7 +54,6 @@ def numpy_type(x):
     kind = np.dtype(x.dtype).kind
     if x.type.weak and kind in _WEAK_TYPES:
         return _WEAK_TYPES[kind]
-    st = x._storage
-    if st is not None and st.origin == storage.ARG and not x._chain:
+    if storage.is_argument_itself(x):
         return np.ndarray
     return np.dtype(x.dtype).type
