@@ -99,9 +99,19 @@ def array_ufunc(ufunc, method, inputs, kwargs):
             _symbolic_in(inputs):
         # (np.add.at, np.maximum.accumulate: a front claims the method)
         return array_function(getattr(ufunc, method), inputs, kwargs)
+    if method == "outer" and ufunc.nin == 2 and (ufunc in ufuncs or ufunc in ufunc_fronts) \
+            and _symbolic_in(inputs):
+        return _outer(ufunc, *inputs, **kwargs)
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
+
+
+def _outer(ufunc, a, b, **kwargs):
+    """``ufunc.outer(a, b)`` as NumPy defines it: the ufunc of ``a`` with one new trailing
+    axis per dimension of ``b``, and ``b`` (no ravel, unlike ``np.outer``)."""
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    return ufunc(a[(Ellipsis,) + (None,) * b.ndim], b, **kwargs)
 
 
 def _ufunc_out(ufunc, method, inputs, kwargs):

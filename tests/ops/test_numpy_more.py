@@ -88,6 +88,15 @@ def test_accumulate_matches_numpy(data):
     agree(accumulates, x, functions=_FNS["accumulates"], exact=True)
 
 
+def test_ufunc_outer_matches_numpy():
+    """ufunc.outer of any binary ufunc: result shape a.shape + b.shape (no ravel, unlike
+    np.outer); a Python list and a scalar as the second operand."""
+    agree(lambda x, m: (np.multiply.outer(x, x), np.subtract.outer(x, m),
+                        np.greater.outer(m, x), np.power.outer(x, 2), np.add.outer(x, [1, 2]),
+                        np.maximum.outer(m, m[0])),
+          np.array([3.0, 1.0, 2.0]), np.arange(4.0).reshape(2, 2), exact=True)
+
+
 @examples(6)
 @given(st.data())
 def test_divmod_modf_fix_angle_match_numpy(data):
