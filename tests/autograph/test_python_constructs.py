@@ -1,9 +1,12 @@
 """Python constructs of ordinary code on tensors, each three ways (plain Python,
 interpreter, cpu) over several inputs: `match` (converters/match_statements.py), a walrus in
 a `while` test (converters/loop_tests.py), `itertools.product` of staged ranges and rows
-(runtime/iteration.py `Product`), `max`/`min` with `key=` (runtime/builtins_.py), and
+(runtime/iteration.py `Product`), `max`/`min` with `key=`, `sorted` of lists and with
+`key=`, builtins passed as functions (`map(float, x)`), `complex(a, b)`
+(runtime/builtins_.py), and
 `math.isclose` (runtime/math_calls.py). Each raised before (TypeError, or NameError for
 the walrus)."""
+import functools
 import itertools
 import math
 
@@ -211,6 +214,36 @@ def test_sorted_of_a_tensor_is_pythons_stable_order():
                     (np.array([-0.0, 0.0, 1.0, -0.0, 2.0, 1.0]), np.array([5, 5, 4, 5, 1]))])
     with pytest.raises(NotImplementedError, match="holding NaN"):
         ag.defun(sorted_with_nan)(np.array([0.3, np.nan, 1.0]))
+
+
+def sorting_with_keys(x):
+    a, b, c = x[0], x[1], x[2]
+    return (sorted([a, b, c]), sorted([a, b, c, a], key=abs, reverse=True),
+            sorted(x, key=lambda v: -v), sorted([a, b], key=float), sorted(x[:2], key=lambda v: 0),
+            max(x, key=float), min(a, b, key=abs))
+
+
+def test_sorted_of_a_list_of_tensors_and_with_a_key_is_pythons_order():
+    # before: TypeError (Python's sort compared the tensors, or called `float` on one);
+    # ties (5.0 and -5.0 under abs) keep their places, reversed too
+    agree(sorting_with_keys, [(np.array([5.0, -5.0, 0.0, 1.5]),),
+                              (np.array([-0.5, 2.0, 2.0, -3.0]),)])
+
+
+def functions_as_arguments(x):
+    return (list(map(float, x)), list(map(int, x[:2])), list(map(lambda a, b: a * b, x, x)),
+            functools.reduce(max, x), functools.reduce(lambda a, b: a if a > b else b, x, -9.0),
+            list(filter(None, [1, 0, 2])), complex(x[0], x[1]), complex(x[2]),
+            complex(x[1] * 1j, x[0] + 2j), complex(x[0], -0.0), complex(np.int32(3), x[0]),
+            complex(x[0].astype(np.float32), 1))
+
+
+def test_builtins_passed_as_functions_and_complex_are_staged():
+    # before: TypeError (`map`, `functools.reduce` and `key=` called the builtin `float`
+    # or `max` on a tensor, and `complex(a, b)` had no staged form); complex() keeps
+    # CPython's exact parts and signed zeros
+    agree(functions_as_arguments, [(np.array([5.0, -2.5, -0.0]),),
+                                   (np.array([-1.5, 0.0, 3.0]),)])
 
 
 def loops_over_an_element(x):

@@ -73,6 +73,44 @@ def float_(x=0.0):
                                                 np.float64))
 
 
+def complex_(real=0, imag=0):
+    """``complex(a, b)`` of 0-d tensors: a Python complex (weak complex128) built as
+    CPython builds it: real part ``a``, imaginary part ``b``, exactly (no ``a + b*1j``
+    rounding, signed zeros kept); a complex operand contributes as CPython's does (``b``'s
+    imaginary part is taken from the real part, ``a``'s added to the imaginary one)."""
+    if not (core.is_symbolic(real) or core.is_symbolic(imag)):
+        return complex(real, imag)
+    a, b = (math_calls.scalar(v) for v in (real, imag))
+    re, im = api.cast(a.real, np.float64), api.cast(b.real, np.float64)
+    if b.dtype.kind == "c":
+        re = re - api.cast(b.imag, np.float64)
+    if a.dtype.kind == "c":
+        im = im + api.cast(a.imag, np.float64)
+    return dispatch.apply("as_weak", dispatch.apply("make_complex", re, im))
+
+
+def _calling(func):
+    """``func`` as a function argument of a builtin (``map(float, x)``, ``key=int``): each
+    call made as converted code makes it (calls.converted_call), so a builtin with a staged
+    form gets it and a user's function is converted."""
+    if func is None:
+        return None
+    from autograph_lite.autograph.runtime import calls
+    return lambda *args: calls.converted_call(func, args)
+
+
+def map_(func, *iterables):
+    return map(_calling(func), *iterables)
+
+
+def filter_(func, iterable):
+    return filter(_calling(func), iterable)
+
+
+def reduce_(func, *args):
+    return functools.reduce(_calling(func), *args)
+
+
 def bool_(x=False):
     """``bool(t)``: the truth of a tensor of one element, as NumPy's (an empty one or one
     of more elements raises NumPy's ``ValueError``, when the function runs where the size
@@ -132,6 +170,8 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     and of zeros the first (`min(0.0, -0.0)` is 0.0). Integers: ``pairwise`` (NumPy's),
     the same there. The result has the arguments' promoted dtype (Python's has the type
     of the one it picked: `max(x, 0)` is 0 where `x` is negative, as 0.0 here)."""
+    if kwargs.get("key") is not None:
+        kwargs = {**kwargs, "key": _calling(kwargs["key"])}
     if len(args) == 1 and not kwargs and isinstance(args[0], (types.GeneratorType, list,
                                                                tuple)):
         items = list(args[0])  # (`max(abs(v) for v in u)`: the items, compared as above)
@@ -283,13 +323,48 @@ def reversed_(seq):
 
 
 def sorted_(iterable, *, key=None, reverse=False):
-    """sorted() of a 1-D tensor whose length is known while tracing: its elements (NumPy
-    scalars) in Python's order, a stable sort (np.argsort's, ties kept in place; reversed:
-    stable too, as Python's `reverse=True`). A NaN breaks Python's comparisons (its order
-    then follows the sort's steps), so one is refused when the function runs."""
-    if key is not None or not core.is_symbolic(iterable):
-        return sorted(iterable, key=key, reverse=reverse)
-    x = iterable
+    """sorted() where the keys are traced values: of a 1-D tensor whose length is known
+    while tracing (its elements, NumPy scalars), or of a list of them (`sorted([a, b])`,
+    `sorted(xs, key=abs)`), in Python's order: a stable sort of the keys (np.argsort's, ties
+    kept in place; reversed: stable too, as Python's `reverse=True`), each key computed
+    once. The items come back with their promoted dtype (as `max` gives, README). A NaN key
+    breaks Python's comparisons (its order then follows the sort's steps), so one is
+    refused when the function runs."""
+    key = _calling(key)
+    if core.is_symbolic(iterable):
+        items = _elements(iterable)
+    else:
+        items = list(iterable)
+    keys = items if key is None else [key(v) for v in items]
+    if not _any_staged(keys):
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
+        return [items[i] for i in order]
+    k = np.stack([math_calls.scalar(v) if core.is_symbolic(v) else v for v in keys])
+    kind = np.dtype(k.dtype).kind
+    if kind == "c":
+        raise TypeError("'<' not supported between instances of 'complex' and 'complex' "
+                        "(sorted() of complex values)")
+    if kind == "f":
+        dispatch.apply("assert", ~np.any(np.isnan(k)), error="NotImplementedError",
+                       message="sorted() of values holding NaN: Python's order then "
+                               "follows its sort's comparisons, which NaN breaks; use "
+                               "np.sort (NaN last)")
+    n = len(items)
+    if reverse:  # (stable descending: the stable ascending order of the reversed keys)
+        order = (n - 1 - np.argsort(k[::-1], kind="stable"))[::-1]
+    else:
+        order = np.argsort(k, kind="stable")
+    try:
+        values = np.stack(items)
+    except ValueError as e:
+        raise TypeError(f"sorted() of values of different shapes cannot be staged ({e})") \
+            from None
+    s = values[order]
+    return [s[i] for i in range(n)]
+
+
+def _elements(x):
+    """A 1-D tensor's elements, as Python iterates it, for sorted()."""
     if x.ndim != 1:
         raise TypeError(f"sorted() of a tensor of rank {x.ndim} compares "
                         f"{'its rows as Python values' if x.ndim else 'a 0-d array'}; sort "
@@ -298,22 +373,8 @@ def sorted_(iterable, *, key=None, reverse=False):
     if n is None:
         raise TypeError("sorted() of a tensor whose length is known only when the compiled "
                         "function runs cannot make a Python list; use np.sort")
-    kind = np.dtype(x.dtype).kind
-    if kind == "c":
-        raise TypeError("'<' not supported between instances of 'complex' and 'complex' "
-                        "(sorted() of a complex tensor)")
-    if kind == "f":
-        dispatch.apply("assert", ~np.any(np.isnan(x)), error="NotImplementedError",
-                       message="sorted() of an array holding NaN: Python's order then "
-                               "follows its sort's comparisons, which NaN breaks; use "
-                               "np.sort (NaN last)")
-    if reverse:  # (stable descending: the stable ascending order of the reversed array)
-        r = x[::-1]
-        s = r[np.argsort(r, kind="stable")][::-1]
-    else:
-        s = x[np.argsort(x, kind="stable")]
     sizes.note_read(n)
-    return [s[i] for i in range(n)]
+    return [x[i] for i in range(n)]
 
 
 def product_(*iterables, repeat=1):
@@ -374,4 +435,6 @@ OVERLOADS = {
     builtins.pow: pow_, builtins.divmod: divmod_, builtins.type: type_, builtins.any: any_,
     builtins.all: all_, builtins.str: text.str_, builtins.repr: text.repr_,
     builtins.reversed: reversed_, builtins.sorted: sorted_, itertools.product: product_,
+    builtins.complex: complex_, builtins.map: map_, builtins.filter: filter_,
+    functools.reduce: reduce_,
 }
