@@ -277,6 +277,51 @@ def test_f_strings_of_traced_values_print_their_values_every_call(x):
     agree(prints_formatted, calls=[(x, np.int64(2)), (x * 2, np.int64(3))], exact=True)
 
 
+def prints_percent_and_str_format(x, n):
+    i, s = 0, x * 0.0
+    while i < n:
+        s = s + x[i % 4]
+        k = int(s * 8)
+        print("step %d: %.4f %e|%10.2E|%-9.1f|%+g %08.3f%%" % (i, s, s, s * 1e20, s, s, s))
+        print("%5d|%-5d|% d|%05d|%x|%#o|%X %i %u" % (k, k, k, k, k * 7 + 64, k + 64, k + 255,
+                                                     s, -s))
+        print("%s %r %a %10s|%-10s|%.2s %*d|%-*.*f" % (s, x[0], x[1], s, x[0], x[1], 4, k, 9,
+                                                       2, s), "%(a)s-%(b).1f" % {"a": s, "b": k})
+        print("{} {!r} {a:.2e} {0:>8} {:,}".format(s, x[1], k * 1000, a=s),
+              "{0.real} {1[0]} {2}".format(s, x, [s, 1]), "%s" % [s, 2], "{:b}".format(k))
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_percent_and_str_format_of_traced_values_print_their_values_every_call(backend):
+    # before: TypeError (Python's formatting asked the tensor for a number while tracing)
+    agree(prints_percent_and_str_format, backends=(backend,), exact=True,
+          calls=[(np.array([1.5, -2.25, 1024.5, 3.3e-5]), np.int64(2)),
+                 (np.array([-0.5, 7.0, 0.0, 1e-9]), np.int64(5))])
+
+
+def percent_x_of_a_float(x):
+    print("%x" % x[0])
+
+
+def percent_c(x):
+    print("%c" % x[0])
+
+
+def width_from_a_traced_value(x):
+    print("{:{w}}".format(x[0], w=int(x[1])))
+
+
+@pytest.mark.parametrize("fn, error, said", [
+    (percent_x_of_a_float, TypeError, "an integer is required, not numpy.float64"),
+    (percent_c, NotImplementedError, "`%c` directive"),
+    (width_from_a_traced_value, TypeError, "inside a format spec")])
+def test_formats_python_refuses_or_that_need_the_value_now_raise(fn, error, said):
+    with pytest.raises(error, match=said):
+        ag.defun(fn, backend="interpreter")(np.array([7.0, 3.0]))
+
+
 def text_as_a_value(x):
     label = f"x = {x}"
     return x * len(label)
@@ -298,7 +343,7 @@ def array_with_a_spec(x):
 @pytest.mark.parametrize("fn, said", [
     (text_as_a_value, "used as a Python string"), (returns_text, "returns a string made"),
     (array_with_a_spec, "unsupported format string passed to numpy.ndarray"),
-    (percent_format, "cannot be used as a Python string")])
+    (percent_format, "used as a Python string")])
 def test_text_of_a_traced_value_used_as_a_string_is_refused(fn, said):
     # its text exists only when the function runs: a length or a string of the symbolic
     # repr would be a silent wrong answer (len(f"x = {x}") was 45)

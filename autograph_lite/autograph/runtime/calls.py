@@ -12,7 +12,8 @@ import weakref
 import numpy as np
 
 from autograph_lite import errors
-from autograph_lite.autograph.runtime import builtins_, math_calls, numpy_calls, where
+from autograph_lite.autograph.runtime import (builtins_, math_calls, numpy_calls, text_formats,
+                                              where)
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -118,7 +119,7 @@ def converted_call(f, args, kwargs=None, recursive=True):
     except TypeError:
         overload = None
     if overload is None:
-        overload = numpy_calls.overload(f)
+        overload = numpy_calls.overload(f) or text_formats.overload(f)
     if overload is not None:
         return overload(*args, **kwargs)
     if getattr(f, "__module__", None) == "math" and numpy_calls._has_symbolic(args):

@@ -9,7 +9,7 @@ from autograph_lite.autograph.runtime import core, list_values
 
 def formatted(value, conversion=-1, spec=""):
     """`{value!conversion:spec}` of an f-string."""
-    if type(value) in _CONTAINERS and _holds(value):
+    if type(value) in CONTAINERS and holds(value):
         if spec:  # (Python's, for a list/tuple/dict)
             raise TypeError(f"unsupported format string passed to "
                             f"{type(value).__name__}.__format__")
@@ -45,7 +45,7 @@ def fstring(*pieces):
 def str_(*args, **kwargs):
     if len(args) == 1 and not kwargs and core.is_symbolic(args[0]):
         return StagedText([_piece(args[0], 115, "")])
-    if len(args) == 1 and not kwargs and type(args[0]) in _CONTAINERS and _holds(args[0]):
+    if len(args) == 1 and not kwargs and type(args[0]) in CONTAINERS and holds(args[0]):
         return container_text(args[0])
     return str(*args, **kwargs)
 
@@ -53,19 +53,19 @@ def str_(*args, **kwargs):
 def repr_(value):
     if core.is_symbolic(value):
         return StagedText([_piece(value, 114, "")])
-    if type(value) in _CONTAINERS and _holds(value):
+    if type(value) in CONTAINERS and holds(value):
         return container_text(value)
     return repr(value)
 
 
-_CONTAINERS = (list, tuple, dict)
+CONTAINERS = (list, tuple, dict)
 
 
-def _holds(x):
+def holds(x):
     """Whether ``x`` is, or a list/tuple/dict in it holds, a traced value."""
-    if type(x) in _CONTAINERS:
+    if type(x) in CONTAINERS:
         items = x.items() if type(x) is dict else ((v,) for v in x)
-        return any(_holds(v) for pair in items for v in pair)
+        return any(holds(v) for pair in items for v in pair)
     return core.is_symbolic(x) or isinstance(x, StagedText)
 
 
@@ -75,7 +75,7 @@ def container_text(value):
     (a StagedText); ``value`` itself when it holds none, or is of another type."""
     if isinstance(value, list_values.ListTensor):  # (a list a staged loop appended to)
         return StagedText([_piece(value, 115, "")])
-    if type(value) not in _CONTAINERS or not _holds(value):
+    if type(value) not in CONTAINERS or not holds(value):
         return value
     return StagedText(_repr_pieces(value))
 
@@ -88,10 +88,10 @@ def _repr_pieces(v):
                         "of a tensor inside a list, tuple or dict) cannot be made: its "
                         "quotes and escapes depend on text that exists only when the "
                         "compiled function runs; print the string itself")
-    if type(v) not in _CONTAINERS or not _holds(v):
+    if type(v) not in CONTAINERS or not holds(v):
         return [repr(v)]
     if type(v) is dict:
-        parts = [[repr(k), ": "] + _repr_pieces(item) if not _holds(k) else _no_key()
+        parts = [[repr(k), ": "] + _repr_pieces(item) if not holds(k) else _no_key()
                  for k, item in v.items()]
         opening, closing = "{", "}"
     else:
