@@ -1,7 +1,7 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
 from autograph_lite.autograph.converters import (assignment_expressions, asserts,
-                                                 assignments, break_statements,
+                                                 assignments, attribute_loads, break_statements,
                                                  call_trees,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
@@ -59,6 +59,11 @@ CONVERTERS = (
     # After subscripts (the reads inside its setitem calls are converted too); skips the
     # `ag__.index[...]` it emits.
     subscript_loads.SubscriptLoadTransformer,
+    # `g.u` (a read) -> `ag__.resolve(g.u)`: after subscript_loads and subscripts (it leaves
+    # alone the bases of their getitem/setitem calls), after shared_names (which reads
+    # `v = g.u` as linking `v` to `g`); before call_trees, which then wraps the calls whose
+    # arguments it resolved.
+    attribute_loads.AttributeLoadTransformer,
     # f-strings -> `ag__.fstring(...)`: before call_trees, which then converts the calls
     # inside their values and leaves the ag__ calls alone.
     fstrings.FStringTransformer,

@@ -617,3 +617,56 @@ def test_iterating_a_trace_time_array_reads_the_rows_written_since():
     # write made it a box (a wrong answer on both backends)
     agree(iterate_while_writing, [(np.array([1.75, -3.5, -3.25, 3.5]), 3),
                                   (np.array([-0.5, 2.5, -1.0, -0.5]), 2)])
+
+
+# -- arrays an object, dict or list holds (converters/attribute_loads.py) -------------------
+class Grid:
+    """State held by an object the function makes: `self.u` is a NumPy array of trace
+    time until a method writes a tensor into it."""
+
+    def __init__(self, n):
+        self.u = np.zeros(n)
+        self.steps = 0
+
+    def step(self, f):
+        self.u[1:-1] += 0.25 * (self.u[:-2] - 2 * self.u[1:-1] + self.u[2:]) + f[1:-1]
+        self.steps += 1
+
+
+def held_array_read_after_a_write(f):
+    g = Grid(f.shape[0])
+    taken = g.u
+    g.u[0] = f[0]
+    d, box = {"u": np.zeros(3)}, [np.zeros(3)]
+    d["u"][1] = f[1]
+    box[0][2] = f[2]
+    return (g.u.sum(), np.sum(g.u), g.u + 1, g.u.T, g.u @ g.u, taken * 2, d["u"].max(),
+            d["u"] * 2, box[0] - 1, np.mean(box[0]), [v for v in g.u])
+
+
+def held_array_in_a_while_test(f):
+    g = Grid(f.shape[0])
+    i = 0
+    while g.u.sum() < 1.0 and i < 100:
+        g.step(f)
+        i += 1
+    return g.u, g.steps, i
+
+
+def held_array_taken_before_a_method_writes_it(f):
+    g = Grid(f.shape[0])
+    taken = g.u
+    i = 0
+    while i < int(f[1] * 30):
+        g.step(f)
+        i += 1
+    return taken + 1, g.u.max()
+
+
+@pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
+                                held_array_taken_before_a_method_writes_it])
+def test_an_array_an_object_or_container_holds_sees_the_writes_made_into_it(fn):
+    # before: the reads through `g.u` (methods, NumPy functions, operators), `d["u"]` and a
+    # name that took `g.u` saw the values of trace time, silently; the while loop ran to
+    # its cap of 100 trips (its test summed zeros)
+    agree(fn, [(np.linspace(0.0, 0.1, 6),), (np.linspace(0.0, 0.3, 6),)])

@@ -14,7 +14,8 @@ Which names: those a user function is called with (a bare name that is not a Pyt
 builtin; methods and `np.*` do not hand arrays to converted code), the outputs a NumPy
 call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), the receiver of a method
 that changes a dict (`d.update(...)`, `d.pop(k)`: the staged region then carries `d`), and
-the names linked
+the names linked to the object a method is called on for its effect (`v = g.u`, then
+`g.step(f)`, which may write `g.u`), and the names linked
 to a written name by assignments of the function (`z = y`, `w = y[1:]`, `t = y.T`,
 `m = y.reshape(2, 2)`, `box = [y]`, whose `box[0][k] = v` writes `y`), when they are
 bound for sure at that point (assigned earlier in the same or an enclosing block, or
@@ -60,6 +61,17 @@ def _receiver(call, local):
     if (isinstance(fn, gast.Attribute) and fn.attr in _DICT_WRITES
             and isinstance(fn.value, gast.Name) and fn.value.id in local):
         return fn.value.id
+    return None
+
+
+def _method_receiver(st):
+    """`g` of a statement `g.step(f)` (a method called for its effect): the method may
+    write arrays `g` holds, which names assigned from `g.u` hold too."""
+    call = st.value if isinstance(st, gast.Expr) else None
+    if (isinstance(call, gast.Call) and not base.is_ag_call(call)
+            and isinstance(call.func, gast.Attribute)
+            and isinstance(call.func.value, gast.Name)):
+        return call.func.value.id
     return None
 
 
@@ -225,6 +237,10 @@ class SharedNamesTransformer(base.Base):
     def _rebind(self, st, bound, local, links):
         passed = _passed_names(st.value, local)
         names = list(passed)
+        obj = _method_receiver(st)
+        if obj is not None and obj in local:  # `g.step(f)`: what `v = g.u` took from g
+            names += [n for n in sorted(links.group(obj)) if n != obj and n in bound
+                      and n not in names]
         written = _written(st)
         if _is_held_write(st):  # `box[0][k] = v`: the names `box = [y, ...]` put in box
             names += [n for n in links.held.get(written, ()) if n in bound and n not in names]

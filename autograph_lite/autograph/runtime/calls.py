@@ -13,7 +13,7 @@ import numpy as np
 
 from autograph_lite import errors
 from autograph_lite.autograph.runtime import (builtins_, math_calls, numpy_calls, text_formats,
-                                              where)
+                                              trace_arrays, where)
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -114,6 +114,10 @@ def _math_on_tensor(f):
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
+    if type(getattr(f, "__self__", None)) is np.ndarray:  # (`g.u.sum()`: a held array's
+        box = trace_arrays.resolve(f.__self__)           # box, where it became one)
+        if box is not f.__self__:
+            f = getattr(box, f.__name__)
     try:
         overload = builtins_.OVERLOADS.get(f)
     except TypeError:
@@ -133,3 +137,6 @@ def converted_call(f, args, kwargs=None, recursive=True):
         return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
     fn, lead = _callee(f, recursive)
     return fn(*lead, *args, **kwargs)
+
+
+builtins_.converted_call = converted_call  # (a function argument of map/sorted/... is called so)

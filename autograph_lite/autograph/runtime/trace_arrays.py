@@ -167,5 +167,5 @@ def getitem(target, key):
         item = _sequence_item(target, key)
         if item is not None:
             return item
-    return target[key]
+    return resolve(target[key])  # (`d["u"]` holding an array that became a box)
 
