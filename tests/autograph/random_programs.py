@@ -108,10 +108,11 @@ FEATURES = {
                   "view written, then the view read: writes seen both ways",
 }
 
-CONTAINER_HELPERS = '''
+CONTAINER_HELPERS = f'''
 
 class _Holder:
-    pass
+    def bump(self, k, v):
+        self.w[k % {L}] += v  # a method writing an array its object holds
 
 
 def _put(d, v):
@@ -193,7 +194,9 @@ class Generator:
         """(text, is_float): an int atom is allowed where the other operand is a float."""
         r = self.rng
         if self.containers and r.random() < 0.15:
-            return r.choice(['st["s"]', "ob.t", "hold[0]", 'al["s"]']), True
+            return r.choice(['st["s"]', "ob.t", "hold[0]", 'al["s"]', "np.sum(ob.w) * 0.25",
+                             "ob.w.max()", f"ob.w[{self.index(scope)}]",
+                             f"(ob.w * 0.5 + x)[{self.index(scope)}]"]), True
         if self.arrays and r.random() < 0.2:
             return self.array_float_atom(scope), True
         choice = r.random()
@@ -308,7 +311,7 @@ class Generator:
         ints = ", ".join(self.int_expr(scope, 1) for _ in range(N_INT))
         floats = ", ".join(self.float_expr(scope, 1) for _ in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
-        tail += ', al["s"], st["k"], ob.t, hold[0]' if self.containers else ""
+        tail += ', al["s"], st["k"], ob.t, hold[0], ob.w' if self.containers else ""
         return f"({ints}, {floats}{tail}{', out' if self.has_out else ''})"
 
     def return_stmt(self, scope):
@@ -369,8 +372,11 @@ class Generator:
             return f"{target} = {target} * 0.5 + {value}" if scope["in_loop"] else r.choice(
                 [f"{target} = {value}", f"{target} += {value}"])
         self.emit(indent, r.choice(
-            [write(t) for t in ('st["s"]', 'al["s"]', "st[key]", "ob.t", "hold[0]")]
-            + [f'st["k"] = ({self.int_expr(scope, 1)}) % {MOD}', f"_put(st, {value})"]))
+            [write(t) for t in ('st["s"]', 'al["s"]', "st[key]", "ob.t", "hold[0]",
+                                f"ob.w[{self.index(scope)}]")]
+            + [f'st["k"] = ({self.int_expr(scope, 1)}) % {MOD}', f"_put(st, {value})",
+               f"ob.bump({self.int_expr(scope, 1)}, {value}{' * 0.5' if scope['in_loop'] else ''})",
+               "ob.w *= 0.5"]))
 
     def writable(self):
         """The arrays statements may write into: the owned r0, the argument u, the array t0
@@ -641,6 +647,7 @@ class Generator:
             self.emit(1, 'key = "s"')
             self.emit(1, "ob = _Holder()")
             self.emit(1, "ob.t = x * 0.5")
+            self.emit(1, f"ob.w = np.zeros({L})  # an array of trace time an object holds")
             self.emit(1, "hold = [0.5, x]")
         if self.has_out:
             self.emit(1, "out = np.zeros(n + 1)")
@@ -655,7 +662,7 @@ class Generator:
         ints = ", ".join(f"v{k}" for k in range(N_INT))
         floats = ", ".join(f"f{k}" for k in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
-        tail += ', al["s"], st["k"], ob.t, hold[0]' if self.containers else ""
+        tail += ', al["s"], st["k"], ob.t, hold[0], ob.w' if self.containers else ""
         self.emit(1, f"return ({ints}, {floats}{tail}{', out' if self.has_out else ''})")
         return "\n".join(self.lines) + "\n"
 

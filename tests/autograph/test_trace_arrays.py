@@ -663,8 +663,18 @@ def held_array_taken_before_a_method_writes_it(f):
     return taken + 1, g.u.max()
 
 
+def held_array_updated_in_place_by_its_attribute(f):
+    g = Grid(3)
+    if f[0] > 0.05:
+        g.u[0] = f[0]
+    g.u *= 0.5     # (Python's own statement scaled the NumPy array of trace time: lost)
+    g.u += f[:3]
+    return g.u
+
+
 @pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
-                                held_array_taken_before_a_method_writes_it])
+                                held_array_taken_before_a_method_writes_it,
+                                held_array_updated_in_place_by_its_attribute])
 def test_an_array_an_object_or_container_holds_sees_the_writes_made_into_it(fn):
     # before: the reads through `g.u` (methods, NumPy functions, operators), `d["u"]` and a
     # name that took `g.u` saw the values of trace time, silently; the while loop ran to

@@ -12,8 +12,12 @@ SPEC 3: on a symbolic tensor the update is a write into the array's storage
 rebinding then hands back the same tensor. The target's name is passed for messages.
 `x op= v` on a local name becomes `x = ag__.augassign(x, v, op)`: Python's in-place
 operator, except that a NumPy array made while tracing, updated inside a staged branch or
-loop (or by a tensor), becomes a tensor first (runtime/data.py, `lift`).
+loop (or by a tensor), becomes a tensor first (runtime/data.py, `lift`). So does
+`self.w op= v` (attributes of a name): Python's own statement would update the NumPy array
+of trace time, not the box it may have become, and the write was lost.
 """
+
+import copy
 
 import gast
 
@@ -36,6 +40,13 @@ def _index_expr(index):
 
 def _text(s):
     return gast.Constant(value=s, kind=None)
+
+
+def _plain_chain(node):
+    """`a.b.c`: attributes of a name, which reading twice does not change."""
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return isinstance(node, gast.Name)
 
 
 class SubscriptTransformer(base.Base):
@@ -90,6 +101,14 @@ class SubscriptTransformer(base.Base):
             return templates.replace("x = ag__.augassign(x, value, op, name=n)", x=t.id,
                                      value=node.value, op=_text(_AUG_OPS[type(node.op)]),
                                      n=_text(t.id))
+        if isinstance(t, gast.Attribute) and _plain_chain(t):
+            # `self.w op= v`: as a name's (an array the object holds may be a box by now,
+            # runtime/data.py; Python's own would change the NumPy array of trace time)
+            load = copy.deepcopy(t)
+            load.ctx = gast.Load()
+            return templates.replace("x = ag__.augassign(y, value, op, name=n)", x=t, y=load,
+                                     value=node.value, op=_text(_AUG_OPS[type(node.op)]),
+                                     n=_text(parser.unparse(load).strip()))
         name, index = self._target(t)
         if name is None:
             return self._held(t, node.value, _AUG_OPS[type(node.op)]) or node
