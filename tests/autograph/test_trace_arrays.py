@@ -672,7 +672,23 @@ def held_array_updated_in_place_by_its_attribute(f):
     return g.u
 
 
+def array_a_nested_def_writes(f):
+    buf = np.zeros(3)
+    scale = 2.0
+
+    def put(i, v):
+        buf[i] = v * scale
+
+    put(0, f[1])
+    i = 0
+    while i < int(f[2] * 30):
+        put(i % 3 + 0, f[i % 3 + 1])
+        i += 1
+    return buf + 1, buf.sum()
+
+
 @pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
+                                array_a_nested_def_writes,
                                 held_array_taken_before_a_method_writes_it,
                                 held_array_updated_in_place_by_its_attribute])
 def test_an_array_an_object_or_container_holds_sees_the_writes_made_into_it(fn):

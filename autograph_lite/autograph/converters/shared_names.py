@@ -10,7 +10,8 @@ held the array, so their later reads, NumPy operators included, see the write as
 NumPy (SPEC 3). On anything else `resolve` returns the value itself. Rebinding also makes
 the names branch/loop state (control_flow), so the write is carried out of the region.
 
-Which names: those a user function is called with (a bare name that is not a Python
+Which names: the enclosing function's locals a nested def names, after a call of it
+(`def put(i, v): buf[i] = v`, then `put(0, t)`), those a user function is called with (a bare name that is not a Python
 builtin; methods and `np.*` do not hand arrays to converted code), the outputs a NumPy
 call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), the receiver of a method
 that changes a dict (`d.update(...)`, `d.pop(k)`: the staged region then carries `d`), and
@@ -62,6 +63,20 @@ def _receiver(call, local):
             and isinstance(fn.value, gast.Name) and fn.value.id in local):
         return fn.value.id
     return None
+
+
+def _closure_reads(body, local):
+    """{name of a def nested in ``body``: the enclosing function's locals it names}: a call
+    of it may write the arrays they hold (`def put(i, v): buf[i] = v`)."""
+    out = {}
+    for st in body:
+        for node in gast.walk(st):
+            if isinstance(node, gast.FunctionDef):
+                out[node.name] = sorted({n.id for n in gast.walk(node)
+                                         if isinstance(n, gast.Name) and n.id in local
+                                         and n.id != node.name}
+                                        - activity.arg_names(node.args))
+    return out
 
 
 def _method_receiver(st):
@@ -213,7 +228,10 @@ class SharedNamesTransformer(base.Base):
         local = ((activity.arg_names(node.args) | activity.writes(body))
                  - activity.declared(node, gast.Global) - activity.declared(node, gast.Nonlocal))
         links = _Links(node, local)
+        self.closures = getattr(self, "closures", [])
+        self.closures.append(_closure_reads(body, local))
         node.body = self._block(node.body, activity.arg_names(node.args), local, links)
+        self.closures.pop()
         return node
 
     def _block(self, stmts, bound, local, links):
@@ -237,6 +255,10 @@ class SharedNamesTransformer(base.Base):
     def _rebind(self, st, bound, local, links):
         passed = _passed_names(st.value, local)
         names = list(passed)
+        for call in gast.walk(st.value):  # `put(i, v)`, a nested def writing `buf`
+            if isinstance(call, gast.Call) and isinstance(call.func, gast.Name):
+                names += [n for n in self.closures[-1].get(call.func.id, ())
+                          if n in bound and n not in names]
         obj = _method_receiver(st)
         if obj is not None and obj in local:  # `g.step(f)`: what `v = g.u` took from g
             names += [n for n in sorted(links.group(obj)) if n != obj and n in bound
