@@ -11,8 +11,8 @@ from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, 
                                                         float_, int_, isinstance_, len_,
                                                         max_, min_, print_, range_,
                                                         shape_of, sum_, zip_)
-from autograph_lite.autograph.runtime.calls import (converted_call, do_not_convert,
-                                                    is_library_code)
+from autograph_lite.autograph.runtime.calls import (attribute, converted_call, do_not_convert,
+                                                    getitem, is_library_code)
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
 from autograph_lite.autograph.runtime.generators import reduce_generator
 from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index,
@@ -28,12 +28,12 @@ from autograph_lite.autograph.runtime.staging import (caught, global_write_guard
                                                       try_stmt_guard, user_raise)
 from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.text_formats import percent_format
-from autograph_lite.autograph.runtime.trace_arrays import getitem, resolve
+from autograph_lite.autograph.runtime.trace_arrays import resolve
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                         deleted, ld, retval)
 
 __all__ = [
-    "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
+    "OVERLOADS", "StagedRange", "attribute", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
     "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "compare_chain",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",

@@ -633,6 +633,27 @@ class Grid:
         self.steps += 1
 
 
+class Field:
+    """A property and __getitem__ of the user's class read the array the object holds."""
+
+    def __init__(self):
+        self.w = np.zeros(3)
+
+    @property
+    def total(self):
+        return self.w.sum()
+
+    def __getitem__(self, i):
+        return self.w[i] * 2
+
+
+def held_array_read_by_a_property_and_getitem(f):
+    p = Field()
+    p.w[0] = f[1]
+    p.w += f[:3]
+    return p.total, p[0], p[2]
+
+
 def held_array_read_after_a_write(f):
     g = Grid(f.shape[0])
     taken = g.u
@@ -689,6 +710,7 @@ def array_a_nested_def_writes(f):
 
 @pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
                                 array_a_nested_def_writes,
+                                held_array_read_by_a_property_and_getitem,
                                 held_array_taken_before_a_method_writes_it,
                                 held_array_updated_in_place_by_its_attribute])
 def test_an_array_an_object_or_container_holds_sees_the_writes_made_into_it(fn):

@@ -1,5 +1,6 @@
 """An attribute read whose value is used (`self.u + 1`, `np.sum(g.u)`, `v = g.u`) becomes
-`ag__.resolve(self.u)`: an array an object holds sees the writes made into it.
+`ag__.attribute(self, "u")`: an array an object holds sees the writes made into it, and a
+property of the user's class runs converted (runtime/calls.py).
 
 A NumPy array the function made while tracing (`self.u = np.zeros(n)` in a constructor)
 becomes a box (mutation.py; runtime/data.py `lift`) when it is written with a tensor or
@@ -8,7 +9,7 @@ trace. A local name that holds it is rebound (shared_names.py) and a subscript r
 resolves its item (runtime/trace_arrays.py `getitem`), but an object's attribute still
 holds the NumPy array itself: read as it is, NumPy would compute with the values of trace
 time, the write lost, silently (`g.u[1:-1] += f[1:-1]` then `g.u.sum()` was the sum of
-zeros; a `while g.u.sum() < 1` loop ran to its cap). `resolve` gives the box where there
+zeros; a `while g.u.sum() < 1` loop ran to its cap). `attribute` gives the box where there
 is one, and the value itself otherwise.
 
 Not wrapped: a method looked up (`g.u.sum` in `g.u.sum()`: runtime/calls.py
@@ -54,4 +55,5 @@ class AttributeLoadTransformer(base.Base):
                 or (isinstance(root, gast.Name) and (root.id in _MODULES
                                                      or root.id == base.AG))):
             return node
-        return templates.replace_as_expression("ag__.resolve(a)", a=node)
+        return templates.replace_as_expression("ag__.attribute(a, n)", a=node.value,
+                                               n=gast.Constant(value=node.attr, kind=None))

@@ -139,4 +139,25 @@ def converted_call(f, args, kwargs=None, recursive=True):
     return fn(*lead, *args, **kwargs)
 
 
+def attribute(obj, name):
+    """`obj.name` read in converted code (converters/attribute_loads.py): a property of
+    the user's class runs converted, as a method call does (its `self.w.sum()` then sees
+    the box an array of trace time became; run as it is, NumPy would read the array's
+    values of trace time); the value, resolved (trace_arrays.resolve)."""
+    prop = getattr(type(obj), name, None)
+    if (isinstance(prop, property) and inspect.isfunction(prop.fget)
+            and not is_library_code(prop.fget) and not isinstance(obj, type)):
+        return trace_arrays.resolve(converted_call(prop.fget, (obj,)))
+    return trace_arrays.resolve(getattr(obj, name))
+
+
+def getitem(target, key):
+    """`target[key]` read in converted code: a user's class's `__getitem__` runs converted
+    (as a method call does); anything else as trace_arrays.getitem reads it."""
+    method = getattr(type(target), "__getitem__", None)
+    if inspect.isfunction(method) and not is_library_code(method):
+        return trace_arrays.resolve(converted_call(method, (target, key)))
+    return trace_arrays.getitem(target, key)
+
+
 builtins_.converted_call = converted_call  # (a function argument of map/sorted/... is called so)
