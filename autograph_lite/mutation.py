@@ -583,10 +583,17 @@ class _Entry:
     """What the trace knows about one NumPy array of trace time: the box it became, the
     array it is a branch's copy of, or the array and key it is a view of (the arrays are
     kept so that their ids are not reused while the trace runs)."""
-    __slots__ = ("array", "box", "original", "view")
+    __slots__ = ("array", "box", "original", "view", "handed")
 
     def __init__(self, array, box=None, original=None, view=None):
         self.array, self.box, self.original, self.view = array, box, original, view
+        self.handed = ()  # ([(holder, key)] where the box replaced the array)
+
+
+def note_handed(array, graph, handed):
+    """Records where the user's containers now hold the box ``array`` became
+    (autograph/runtime/data.py ``_hand_over``), for forget_lifts to undo."""
+    _registry(graph)[id(array)].handed = tuple(handed)
 
 
 def lifted_arrays(graph):
@@ -604,6 +611,13 @@ def forget_lifts(graph, known):
     ``known`` (a probe whose nodes were dropped)."""
     if graph is not None:
         registry = _registry(graph)
+        for key, entry in registry.items():
+            if known.get(key) is not entry:  # (a box the probe made: the array back)
+                for holder, k in entry.handed:
+                    held = holder.get(k) if isinstance(holder, dict) else (
+                        holder[k] if k < len(holder) else None)
+                    if held is entry.box:
+                        holder[k] = entry.array
         registry.clear()
         registry.update(known)
 

@@ -654,6 +654,16 @@ def held_array_read_by_a_property_and_getitem(f):
     return p.total, p[0], p[2]
 
 
+def containers_made_before_the_write_read_whole(f):
+    g = Field()
+    d = {"a": g.w}
+    arrs = [np.zeros(3), np.zeros(3)]
+    for a in arrs:
+        a[0] = f[0]
+    g.w[1] = f[1]
+    return [v * 2 for v in d.values()], sum(arrs), g.w + 1
+
+
 def held_array_read_after_a_write(f):
     g = Grid(f.shape[0])
     taken = g.u
@@ -711,6 +721,7 @@ def array_a_nested_def_writes(f):
 @pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
                                 array_a_nested_def_writes,
                                 held_array_read_by_a_property_and_getitem,
+                                containers_made_before_the_write_read_whole,
                                 held_array_taken_before_a_method_writes_it,
                                 held_array_updated_in_place_by_its_attribute])
 def test_an_array_an_object_or_container_holds_sees_the_writes_made_into_it(fn):

@@ -130,6 +130,70 @@ def global_names(code):
     return names
 
 
+NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
+               types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
+_SCAN_LIMIT = 20000  # items: past this a region's Python containers are not checked
+_FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")
+
+
+def is_users(x):
+    """A plain object of the user's own class (its attributes are looked at)."""
+    return (hasattr(x, "__dict__") and not isinstance(x, NOT_OBJECTS)
+            and type(x).__module__.split(".")[0] not in _FOREIGN)
+
+
+def items_of(x):
+    return x.items() if type(x) is dict else enumerate(x)
+
+
+def reach(roots):
+    """(object, path) for everything reachable from ``roots`` ([(object, name)]) through
+    dicts, lists, tuples and the attributes of the user's objects, each once; (None, None)
+    and stop past _SCAN_LIMIT objects. (Not through functions: a converted frame's locals
+    hold its closure variables already.)"""
+    seen, stack = set(), list(roots)
+    while stack:
+        x, path = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if len(seen) > _SCAN_LIMIT:
+            yield None, None
+            return
+        yield x, path
+        if type(x) in (dict, list, tuple):
+            stack.extend((v, f"{path}[{k!r}]") for k, v in items_of(x))
+        elif is_users(x):
+            stack.extend((v, f"{path}.{k}") for k, v in vars(x).items())
+
+
+def _hand_over(array, box):
+    """Puts ``box`` where the lists, dicts and objects the converted code can reach hold
+    ``array`` (a NumPy array of trace time that just became it, outside any staged region):
+    a container made before the write and read whole (`sum(arrs)`, `d.values()`, `a, _ =
+    pair[...]`) then holds the box, as in NumPy it holds the written array. Returns the
+    [(holder, key)] changed, for mutation.forget_lifts to put the array back. (Inside a
+    staged region the holders keep the array, which every read resolves: a changed item
+    there would be region state of its own, slots.Watch.)"""
+    roots = [(v, k) for f in converted_frames(sys._getframe(2))
+             for k, v in f.f_locals.items() if not k.startswith("ag__")]
+    handed = []
+    for x, _ in reach(roots):
+        if x is None:
+            break
+        if type(x) is dict or type(x) is list:
+            for k, v in list(items_of(x)):
+                if v is array:
+                    x[k] = box
+                    handed.append((x, k))
+        elif is_users(x):
+            for k, v in list(vars(x).items()):
+                if v is array:
+                    vars(x)[k] = box
+                    handed.append((vars(x), k))
+    return handed
+
+
 def converted_frames(f):
     """The frames of the user's converted code from frame ``f`` outwards."""
     frames = []
@@ -279,7 +343,10 @@ def lift(a, name):
         raise error
     with context.graph_scope(graph_ir.root_graph(graph)):
         box = dispatch.convert_to_tensor(staged_array(a))
-    return mutation.register_lifted(a, box, graph, name)
+    box = mutation.register_lifted(a, box, graph, name)
+    if graph.parent is None:
+        mutation.note_handed(a, graph, _hand_over(a, box))
+    return box
 
 
 def leaving_region(values, names, alive):

@@ -18,7 +18,6 @@ written back into the same dict (`refill`). `Watch` refuses what no state carrie
 
 import contextlib
 import sys
-import types
 
 import numpy as np
 
@@ -37,15 +36,14 @@ NOT_A_SLOT = _NotASlot()
 # attribute, key, id of the object, the base's text); the ids are None when the base is no
 # container
 _recording = []
-_NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
-                types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
+
 
 
 def holds_slots(base, kind):
     """Whether `base[key]` (kind "item") or `base.key` ("attr") is state of its own."""
     if kind == "item":
         return isinstance(base, dict) or type(base) is list
-    return (hasattr(base, "__dict__") and not isinstance(base, _NOT_OBJECTS)
+    return (hasattr(base, "__dict__") and not isinstance(base, data.NOT_OBJECTS)
             and not core.is_tensor(base))
 
 
@@ -131,7 +129,7 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
             continue
         carrier = carriers.get(id(v))
         if _is_holder(v) and (carrier not in (None, i) or (carrier is None and id(v) in shared)
-                              or _is_users(v)):
+                              or data.is_users(v)):
             through[i] = carrier  # (None: the object itself, which no state can carry)
             continue
         if what == "staged loop" and i < nouts and i in base_obj and isinstance(v, Undefined):
@@ -206,16 +204,6 @@ def _covered():
         _recording.pop()
 
 
-_SCAN_LIMIT = 20000  # items: past this a region's Python containers are not checked
-_FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")
-
-
-def _is_users(x):
-    """A plain object of the user's own class (its attributes are looked at)."""
-    return (hasattr(x, "__dict__") and not isinstance(x, _NOT_OBJECTS)
-            and type(x).__module__.split(".")[0] not in _FOREIGN)
-
-
 class NewSlots(Exception):
     """Raised by ``Watch.check``: the trace of a staged region changed items or attributes
     of the user's containers that its state does not carry (a method, `acc.add(v)`, doing
@@ -250,7 +238,7 @@ class Watch:
     def check(self, loc, what):
         changed = []
         for key, (c, path, before, owner, kind) in self.seen.items():
-            now = dict(_items(c))
+            now = dict(data.items_of(c))
             for k in sorted(set(before) | set(now), key=repr):
                 if (key, k) not in self.covered and (
                         k not in before or k not in now or before[k] is not now[k]):
@@ -281,13 +269,13 @@ class Snapshot:
 
     def __init__(self, roots):
         self.seen = {}
-        for x, path in _reach(roots):
+        for x, path in data.reach(roots):
             if x is None:
                 self.seen = {}  # (too much to look at: not checked)
                 return
             if type(x) is dict or type(x) is list:
-                self.seen[id(x)] = (x, path, dict(_items(x)), x, "item")
-            elif _is_users(x):
+                self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")
+            elif data.is_users(x):
                 self.seen[id(vars(x))] = (vars(x), path + ".", dict(vars(x)), x, "attr")
 
     def restore(self):
@@ -336,37 +324,12 @@ def _with_slots(get_state, set_state, names, nouts, new):
             nouts + k)
 
 
-def _items(x):
-    return x.items() if type(x) is dict else enumerate(x)
-
-
-def _reach(roots):
-    """(object, path) for everything reachable from ``roots`` ([(object, name)]) through
-    dicts, lists, tuples and the attributes of the user's objects, each once; (None, None)
-    and stop past _SCAN_LIMIT objects. (Not through functions: a converted frame's locals
-    hold its closure variables already.)"""
-    seen, stack = set(), list(roots)
-    while stack:
-        x, path = stack.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        if len(seen) > _SCAN_LIMIT:
-            yield None, None
-            return
-        yield x, path
-        if type(x) in (dict, list, tuple):
-            stack.extend((v, f"{path}[{k!r}]") for k, v in _items(x))
-        elif _is_users(x):
-            stack.extend((v, f"{path}.{k}") for k, v in vars(x).items())
-
-
 def stored_tensor(roots):
     """The path of a symbolic tensor that a dict, list, tuple or object of the user's holds,
     searching from ``roots`` ([(object, name)]: what outlives a trace), or None. A trace
     that leaves one there (`self.t += v`) changed the object once, with a value that exists
     only inside the compiled function."""
-    for x, path in _reach(roots):
+    for x, path in data.reach(roots):
         if core.is_symbolic(x):
             return path
     return None
@@ -374,4 +337,4 @@ def stored_tensor(roots):
 
 def arrays_in(roots):
     """[(array, path)]: the NumPy arrays reachable from ``roots`` as `stored_tensor` walks."""
-    return [(x, path) for x, path in _reach(roots) if isinstance(x, np.ndarray)]
+    return [(x, path) for x, path in data.reach(roots) if isinstance(x, np.ndarray)]
