@@ -33,8 +33,8 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
                                                         deleted, ld, retval)
 
 __all__ = [
-    "OVERLOADS", "StagedRange", "attribute", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
-    "abs_", "and_", "assert_stmt", "augassign", "bool_", "caught", "compare_chain",
+    "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
+    "abs_", "and_", "assert_stmt", "attribute", "augassign", "bool_", "caught", "compare_chain",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",

@@ -59,7 +59,7 @@ CONVERTERS = (
     # After subscripts (the reads inside its setitem calls are converted too); skips the
     # `ag__.index[...]` it emits.
     subscript_loads.SubscriptLoadTransformer,
-    # `g.u` (a read) -> `ag__.resolve(g.u)`: after subscript_loads and subscripts (it leaves
+    # `g.u` (a read) -> `ag__.attribute(g, "u")`: after subscript_loads and subscripts (it leaves
     # alone the bases of their getitem/setitem calls), after shared_names (which reads
     # `v = g.u` as linking `v` to `g`); before call_trees, which then wraps the calls whose
     # arguments it resolved.

@@ -335,15 +335,14 @@ def sorted_(iterable, *, key=None, reverse=False):
     breaks Python's comparisons (its order then follows the sort's steps), so one is
     refused when the function runs."""
     key = _calling(key)
-    if core.is_symbolic(iterable):
-        items = _elements(iterable)
-    else:
-        items = list(iterable)
+    tensor = core.is_symbolic(iterable)  # (then its elements, and it the stack of them)
+    items = _elements(iterable) if tensor else list(iterable)
     keys = items if key is None else [key(v) for v in items]
     if not _any_staged(keys):
         order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
         return [items[i] for i in order]
-    k = np.stack([math_calls.scalar(v) if core.is_symbolic(v) else v for v in keys])
+    k = iterable if tensor and key is None else np.stack(
+        [math_calls.scalar(v) if core.is_symbolic(v) else v for v in keys])
     kind = np.dtype(k.dtype).kind
     if kind == "c":
         raise TypeError("'<' not supported between instances of 'complex' and 'complex' "
@@ -358,11 +357,14 @@ def sorted_(iterable, *, key=None, reverse=False):
         order = (n - 1 - np.argsort(k[::-1], kind="stable"))[::-1]
     else:
         order = np.argsort(k, kind="stable")
-    try:
-        values = np.stack(items)
-    except ValueError as e:
-        raise TypeError(f"sorted() of values of different shapes cannot be staged ({e})") \
-            from None
+    if tensor or key is None:
+        values = iterable if tensor else k
+    else:
+        try:
+            values = np.stack(items)
+        except ValueError as e:
+            raise TypeError(f"sorted() of values of different shapes cannot be staged "
+                            f"({e})") from None
     s = values[order]
     return [s[i] for i in range(n)]
 

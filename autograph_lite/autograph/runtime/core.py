@@ -57,3 +57,10 @@ def numpy_type(x):
     if storage.is_argument_itself(x):
         return np.ndarray
     return np.dtype(x.dtype).type
+
+
+def type_name(x):
+    """The name Python's errors give the type ``x`` has in the plain run (`numpy.float64`,
+    `float` for a Python number, `list`)."""
+    t = numpy_type(x) if is_symbolic(x) else type(x)
+    return f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__

@@ -170,27 +170,23 @@ def reach(roots):
 def _hand_over(array, box):
     """Puts ``box`` where the lists, dicts and objects the converted code can reach hold
     ``array`` (a NumPy array of trace time that just became it, outside any staged region):
-    a container made before the write and read whole (`sum(arrs)`, `d.values()`, `a, _ =
-    pair[...]`) then holds the box, as in NumPy it holds the written array. Returns the
+    a container made before the write and read whole (`sum(arrs)`, `d.values()`) then holds
+    the box, as in NumPy it holds the written array (a tuple cannot: it keeps the array,
+    which its subscript reads resolve). Returns the
     [(holder, key)] changed, for mutation.forget_lifts to put the array back. (Inside a
     staged region the holders keep the array, which every read resolves: a changed item
     there would be region state of its own, slots.Watch.)"""
-    roots = [(v, k) for f in converted_frames(sys._getframe(2))
+    roots = [(v, k) for f in converted_frames(sys._getframe(1))
              for k, v in f.f_locals.items() if not k.startswith("ag__")]
     handed = []
     for x, _ in reach(roots):
         if x is None:
             break
-        if type(x) is dict or type(x) is list:
-            for k, v in list(items_of(x)):
-                if v is array:
-                    x[k] = box
-                    handed.append((x, k))
-        elif is_users(x):
-            for k, v in list(vars(x).items()):
-                if v is array:
-                    vars(x)[k] = box
-                    handed.append((vars(x), k))
+        holder = x if type(x) in (dict, list) else vars(x) if is_users(x) else None
+        for k, v in (list(items_of(holder)) if holder is not None else ()):
+            if v is array:
+                holder[k] = box
+                handed.append((holder, k))
     return handed
 
 

@@ -29,12 +29,6 @@ def _weak(x):
     return x
 
 
-def _type_name(x):
-    """The name Python's errors give the type ``x`` has in the plain run (`numpy.float64`)."""
-    t = core.numpy_type(x) if core.is_symbolic(x) else type(x)
-    return f"numpy.{t.__name__}" if t.__module__ == "numpy" else t.__name__
-
-
 def _is_zero(x):
     return isinstance(x, int) and x == 0
 
@@ -86,7 +80,7 @@ class StagedRange(StagedIter):
         for a in args:  # (Python's rule: integers only, a float bound is its TypeError)
             if core.is_symbolic(a) and core.dtype_of(a).kind not in "iu" or (
                     not core.is_symbolic(a) and not hasattr(type(a), "__index__")):
-                raise TypeError(f"'{_type_name(a)}' object cannot be interpreted as an "
+                raise TypeError(f"'{core.type_name(a)}' object cannot be interpreted as an "
                                 f"integer")
         r = slice(*args) if len(args) > 1 else slice(0, args[0])
         self.start = _int64(r.start if r.start is not None else 0)
@@ -136,7 +130,7 @@ class TensorRows(StagedIter):
         if not x.ndim:  # (Python's TypeError, not an IndexError of the loop's first read)
             if core.numpy_type(x) is np.ndarray:
                 raise TypeError("iteration over a 0-d array")
-            raise TypeError(f"'{_type_name(x)}' object is not iterable")
+            raise TypeError(f"'{core.type_name(x)}' object is not iterable")
         self.x = x
 
     def length(self):

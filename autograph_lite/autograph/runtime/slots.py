@@ -38,7 +38,6 @@ NOT_A_SLOT = _NotASlot()
 _recording = []
 
 
-
 def holds_slots(base, kind):
     """Whether `base[key]` (kind "item") or `base.key` ("attr") is state of its own."""
     if kind == "item":

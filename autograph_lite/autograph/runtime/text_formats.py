@@ -24,11 +24,18 @@ import numpy as np
 from autograph_lite.autograph.runtime import builtins_, core, text
 
 _MARK = "\x00"  # (stands for a traced field in Formatter's output; absent from formats)
+_CONVERSIONS = {None: -1, "s": 115, "r": 114, "a": 97}  # (!s, !r, !a: ord of the letter)
 
 
 def _traced(value):
     return (core.is_symbolic(value) or isinstance(value, text.StagedText)
             or (type(value) in text.CONTAINERS and text.holds(value)))
+
+
+def _field(pieces, piece):
+    """The mark that stands for ``piece`` (now the last of ``pieces``) in the text."""
+    pieces.append(piece)
+    return f"{_MARK}{len(pieces) - 1}{_MARK}"
 
 
 def _staged(parts, pieces):
@@ -65,9 +72,8 @@ class _Formatter(string.Formatter):
                                 "(`{:{width}}`) is not staged: the spec must be known now")
             conversion = value.conversion if isinstance(value, _Field) else None
             value = value.value if isinstance(value, _Field) else value
-            code = {None: -1, "s": 115, "r": 114, "a": 97}[conversion]
-            self.pieces.append(text.formatted(value, code, format_spec))
-            return f"{_MARK}{len(self.pieces) - 1}{_MARK}"
+            return _field(self.pieces, text.formatted(value, _CONVERSIONS[conversion],
+                                                      format_spec))
         return super().format_field(value, format_spec)
 
 
@@ -130,11 +136,7 @@ def percent_format(fmt, values):
                 raise TypeError("not enough arguments for format string")
             value, pos = items[pos], pos + 1
         piece = _directive(value, m.group("type"), flags, width, precision)
-        if isinstance(piece, str):
-            out.append(piece)
-        else:
-            out.append(f"{_MARK}{len(pieces)}{_MARK}")
-            pieces.append(piece)
+        out.append(piece if isinstance(piece, str) else _field(pieces, piece))
     out.append(fmt[at:])
     if mapping is None and pos < len(items):
         raise TypeError("not all arguments converted during string formatting")
@@ -163,15 +165,13 @@ def _directive(value, kind, flags, width, precision):
     if kind in "sra" and kind:
         align = ("<" if "-" in flags else ">") if width else ""
         spec = f"{align}{width}{'.' + precision if precision else ''}"
-        return text.formatted(value, {"s": 115, "r": 114, "a": 97}[kind], spec)
+        return text.formatted(value, _CONVERSIONS[kind], spec)
     if kind not in "diuxXoeEfFgG" or not kind:
         raise NotImplementedError(f"the `%{kind}` directive of a traced value is not staged "
                                   f"(use an f-string)")
+    name = core.type_name(value)  # (Python's messages name the plain run's type)
     if not core.is_symbolic(value):
-        raise TypeError(f"%{kind} format: a real number is required, not "
-                        f"{type(value).__name__}")
-    python = core.numpy_type(value)  # (Python's messages name the plain run's type)
-    name = python.__name__ if python.__module__ == "builtins" else f"numpy.{python.__name__}"
+        raise TypeError(f"%{kind} format: a real number is required, not {name}")
     dkind = np.dtype(value.dtype).kind
     if kind in "xXo" and (dkind not in "biu" or core.rank_of(value)):
         raise TypeError(f"%{kind} format: an integer is required, not {name}")
@@ -179,7 +179,7 @@ def _directive(value, kind, flags, width, precision):
         raise TypeError("only 0-dimensional arrays can be converted to Python scalars"
                         if kind in "eEfFgG" else
                         f"%{kind} format: a real number is required, not {name}")
-    if python is complex:  # (a NumPy complex gives its real part, with NumPy's warning)
+    if name == "complex":  # (a NumPy complex gives its real part, with NumPy's warning)
         raise TypeError("must be real number, not complex")
     if kind in "diu" and precision:
         raise NotImplementedError("a precision on `%d` of a traced value is not staged")
