@@ -587,13 +587,23 @@ class _Entry:
 
     def __init__(self, array, box=None, original=None, view=None):
         self.array, self.box, self.original, self.view = array, box, original, view
-        self.handed = ()  # ([(holder, key)] where the box replaced the array)
+        self.handed = None  # ([(holder, key, old item)] where the box replaced the array)
 
 
 def note_handed(array, graph, handed):
     """Records where the user's containers now hold the box ``array`` became
-    (autograph/runtime/data.py ``_hand_over``), for forget_lifts to undo."""
-    _registry(graph)[id(array)].handed = tuple(handed)
+    (autograph/runtime/data.py ``_hand_over``), for forget_lifts to undo (a new entry, so
+    that a probe that handed an array over undoes it)."""
+    registry = _registry(graph)
+    old = registry[id(array)]
+    entry = registry[id(array)] = _Entry(old.array, old.box, old.original, old.view)
+    entry.handed = tuple(handed)
+
+
+def not_handed(graph):
+    """The entries of arrays that became boxes and were not handed over (inside a staged
+    region: runtime/data.py ``hand_over_lifted``)."""
+    return [e for e in _registry(graph).values() if e.box is not None and e.handed is None]
 
 
 def lifted_arrays(graph):
@@ -613,11 +623,11 @@ def forget_lifts(graph, known):
         registry = _registry(graph)
         for key, entry in registry.items():
             if known.get(key) is not entry:  # (a box the probe made: the array back)
-                for holder, k in entry.handed:
+                for holder, k, old in entry.handed or ():
                     held = holder.get(k) if isinstance(holder, dict) else (
                         holder[k] if k < len(holder) else None)
-                    if held is entry.box:
-                        holder[k] = entry.array
+                    if held is entry.box or (type(held) is tuple and type(old) is tuple):
+                        holder[k] = old
         registry.clear()
         registry.update(known)
 

@@ -28,7 +28,7 @@ from autograph_lite.autograph.runtime.staging import (caught, global_write_guard
                                                       try_stmt_guard, user_raise)
 from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.text_formats import percent_format
-from autograph_lite.autograph.runtime.trace_arrays import resolve
+from autograph_lite.autograph.runtime.trace_arrays import resolve, resolved_items
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
                                                         deleted, ld, retval)
 
@@ -38,7 +38,7 @@ __all__ = [
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",
-    "min_", "not_", "not_in", "or_", "percent_format", "print_", "range_", "reduce_generator", "resolve", "retval", "set_loop_options", "set_slot", "setitem",
+    "min_", "not_", "not_in", "or_", "percent_format", "print_", "range_", "reduce_generator", "resolve", "resolved_items", "retval", "set_loop_options", "set_slot", "setitem",
     "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
     "zip_",
 ]

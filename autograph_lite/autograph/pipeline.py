@@ -2,7 +2,7 @@
 
 from autograph_lite.autograph.converters import (assignment_expressions, asserts,
                                                  assignments, attribute_loads, break_statements,
-                                                 call_trees,
+                                                 call_trees, container_reads,
                                                  conditional_expressions, continue_statements,
                                                  control_flow, deletes, directives, exceptions,
                                                  fstrings, functions, generators, lists,
@@ -64,6 +64,10 @@ CONVERTERS = (
     # `v = g.u` as linking `v` to `g`); before call_trees, which then wraps the calls whose
     # arguments it resolved.
     attribute_loads.AttributeLoadTransformer,
+    # `a, b = arrs` -> `a, b = ag__.resolved_items(arrs)`, and a comprehension's iterable
+    # likewise: after attribute_loads (the value's reads are converted), before call_trees
+    # (which then wraps the calls inside and leaves the ag__ call alone).
+    container_reads.ContainerReadTransformer,
     # f-strings -> `ag__.fstring(...)`: before call_trees, which then converts the calls
     # inside their values and leaves the ag__ calls alone.
     fstrings.FStringTransformer,

@@ -32,7 +32,9 @@ branches and loops (runtime/slots.py): a dict `st` (also held as `al`) written b
 and computed keys (`st["s"] += ...`, `st[key] = ...`, `al["s"] = ...`) and by a helper it
 is passed to (`_put(st, v)`), a list item `hold[0]` and an attribute `ob.t`, all read in
 conditions and expressions and returned (through `al` too: the write must reach every
-name). Its seeds name programs of their own; "arrays" draws what it drew before.
+name); an array of trace time the object holds (`ob.w`, session 34), also held with `t0` by
+a list and a tuple made before any write and read whole (`sum(ws)`, `np.stack(ws)`, a
+generator over `pr`; session 35). Its seeds name programs of their own; "arrays" draws what it drew before.
 
 Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
 semantics: the array the function owns (`r0`) and the argument `u` are written, and never
@@ -194,9 +196,11 @@ class Generator:
         """(text, is_float): an int atom is allowed where the other operand is a float."""
         r = self.rng
         if self.containers and r.random() < 0.15:
+            k = self.index(scope)
             return r.choice(['st["s"]', "ob.t", "hold[0]", 'al["s"]', "np.sum(ob.w) * 0.25",
-                             "ob.w.max()", f"ob.w[{self.index(scope)}]",
-                             f"(ob.w * 0.5 + x)[{self.index(scope)}]"]), True
+                             "ob.w.max()", f"ob.w[{k}]", f"(ob.w * 0.5 + x)[{k}]",
+                             f"sum(ws)[{k}]", f"np.stack(ws)[0, {k}]",
+                             f"max(v[{k}] for v in pr)"]), True
         if self.arrays and r.random() < 0.2:
             return self.array_float_atom(scope), True
         choice = r.random()
@@ -648,6 +652,7 @@ class Generator:
             self.emit(1, "ob = _Holder()")
             self.emit(1, "ob.t = x * 0.5")
             self.emit(1, f"ob.w = np.zeros({L})  # an array of trace time an object holds")
+            self.emit(1, "ws, pr = [ob.w, t0], (t0, ob.w)  # containers of them, read whole")
             self.emit(1, "hold = [0.5, x]")
         if self.has_out:
             self.emit(1, "out = np.zeros(n + 1)")

@@ -119,7 +119,8 @@ def test_generator_is_deterministic_and_varied():
                   "u[", "+= ", "*= ", "np.where(", ", 0, -1)", "np.sum(", " if ", "elif ",
                   "np.arange(", "b0 = "),
         "containers": ('st["s"] = ', 'al["s"]', "st[key]", "ob.t = ", "hold[0] = ",
-                       'st["k"] = ', "_put(st, ", "ob.t * 0.5 + "),
+                       'st["k"] = ', "_put(st, ", "ob.t * 0.5 + ", "sum(ws)[",
+                       "np.stack(ws)[0, ", "for v in pr)"),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)

@@ -718,7 +718,72 @@ def array_a_nested_def_writes(f):
     return buf + 1, buf.sum()
 
 
+class Pair:
+    def __init__(self, u):
+        self.pair = (u, 2.0)
+
+
+def returns_a_tuple_with(u):
+    return u, 3.0
+
+
+def tuples_made_before_the_write(f):
+    g = Field()
+    u = np.zeros(3)
+    shown, held, made = (g.w, 1), Pair(u), returns_a_tuple_with(u)
+    pair = (u, np.ones(3))
+    if f[0] > 0.05:           # (a staged branch writes)
+        u[0] = f[0]
+    for i in range(int(f[1] * 20)):   # (and a staged loop)
+        u[i % 3] += f[i % 3]
+    g.w[1] = f[1]
+    a, _ = shown
+    b, two = held.pair
+    c, three = made
+    return a + 1, b * two, c + three, sum(pair), [p.sum() for p in pair]
+
+
+class Bag:
+    def __init__(self):
+        self.items = [np.zeros(3), np.ones(3)]
+        self.d = {"a": np.zeros(3), "b": np.ones(3)}
+
+    def total(self):
+        return sum(self.items)
+
+    def __add__(self, other):
+        return self.d["a"] + other
+
+
+def containers_read_whole_inside_the_staged_loop_that_writes(f):
+    arrs, pairs = [np.zeros(3), np.zeros(3)], (np.zeros(3), 2.0)
+    out = np.zeros(3)
+    for i in range(int(f[1] * 40)):      # (a staged loop: the writes happen at run time)
+        arrs[0][i % 3] += f[i % 3]
+        pairs[0][i % 3] -= f[i % 3]
+        a, b = arrs
+        w, two = pairs
+        out = out + sum(arrs) + np.stack(arrs)[0] + (a - b) + w * two
+        out = out + sum([v * 2 for v in arrs]) + list(arrs)[0]
+    return out
+
+
+def containers_read_whole_after_the_staged_region_that_wrote(f):
+    bag = Bag()
+    for i in range(int(f[1] * 40)):
+        bag.items[0][i % 3] += f[i % 3]
+    if f[0] > 0.05:
+        bag.d["a"][0] = f[0]
+        inside = sum(bag.d.values())
+    else:
+        inside = np.zeros(3)
+    return bag.total(), bag + 1, inside, sum(bag.d.values()), [v.sum() for v in bag.items]
+
+
 @pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
+                                tuples_made_before_the_write,
+                                containers_read_whole_inside_the_staged_loop_that_writes,
+                                containers_read_whole_after_the_staged_region_that_wrote,
                                 array_a_nested_def_writes,
                                 held_array_read_by_a_property_and_getitem,
                                 containers_made_before_the_write_read_whole,

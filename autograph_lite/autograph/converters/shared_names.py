@@ -135,7 +135,7 @@ def _source_name(value):
         elif isinstance(value, gast.Call) and _is_view_function(value.func) and value.args:
             value = value.args[0]
         elif isinstance(value, gast.Call) and base.is_ag_call(value) and \
-                value.func.attr == "getitem" and value.args:
+                value.func.attr in ("getitem", "attribute") and value.args:
             value = value.args[0]
         elif isinstance(value, (gast.Subscript, gast.Attribute)):
             value = value.value
@@ -188,19 +188,41 @@ def _is_held_write(stmt):
             and v.func.attr == "setitem_held")
 
 
+def _pairs(target, value):
+    """(name, value) of an assignment, `a, b = x, y` pairwise."""
+    if isinstance(target, gast.Name):
+        return [(target, value)]
+    if (isinstance(target, gast.Tuple) and isinstance(value, gast.Tuple)
+            and len(target.elts) == len(value.elts)):
+        return [p for t, v in zip(target.elts, value.elts) for p in _pairs(t, v)]
+    return []
+
+
+def _tuple_sources(value, local):
+    """The names a write into which rebinds a name assigned ``value``, which may be a tuple
+    holding their arrays: `(u, g.w)` holds u's and g's; `make(u)` may return one with u."""
+    if isinstance(value, gast.Tuple):
+        return {_source_name(item) for item in value.elts} & local
+    return set(_passed_names(value, local))
+
+
 class _Links:
     """Names linked by assignments that may share a buffer (union-find), and the names a
     list, tuple or dict display assigned to a name holds (`box = [y]`: a write through
     `box[0]` writes `y`; kept apart, so that only such writes rebind them)."""
 
     def __init__(self, fn_node, local):
-        self.parent, self.held = {}, {}
+        self.parent, self.held, self.tuples = {}, {}, {}
         for node in gast.walk(fn_node):
             if (isinstance(node, gast.Assign) and len(node.targets) == 1
                     and isinstance(node.targets[0], gast.Name)):
                 held = [n for n in _held_names(node.value) if n in local]
                 if held:
                     self.held.setdefault(node.targets[0].id, []).extend(held)
+            if isinstance(node, gast.Assign) and len(node.targets) == 1:
+                for target, value in _pairs(node.targets[0], node.value):
+                    for n in _tuple_sources(value, local) if target.id in local else ():
+                        self.tuples.setdefault(n, []).append(target.id)
         for node in gast.walk(fn_node):
             if (isinstance(node, gast.Assign) and len(node.targets) == 1
                     and isinstance(node.targets[0], gast.Name) and _written(node) is None):
@@ -249,7 +271,8 @@ class SharedNamesTransformer(base.Base):
             if isinstance(st, (gast.Expr, gast.Assign)):
                 out += self._rebind(st, bound, local, links)
             if isinstance(st, gast.Assign):
-                bound |= {t.id for t in st.targets if isinstance(t, gast.Name)}
+                bound |= {n.id for t in st.targets for n in gast.walk(t)
+                          if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         return out
 
     def _rebind(self, st, bound, local, links):
@@ -261,13 +284,13 @@ class SharedNamesTransformer(base.Base):
                           if n in bound and n not in names]
         obj = _method_receiver(st)
         if obj is not None and obj in local:  # `g.step(f)`: what `v = g.u` took from g
-            names += [n for n in sorted(links.group(obj)) if n != obj and n in bound
-                      and n not in names]
+            names += [n for n in sorted(links.group(obj)) + links.tuples.get(obj, [])
+                      if n != obj and n in bound and n not in names]
         written = _written(st)
         if _is_held_write(st):  # `box[0][k] = v`: the names `box = [y, ...]` put in box
             names += [n for n in links.held.get(written, ()) if n in bound and n not in names]
         for w in passed + ([written] if written else []):
-            for n in sorted(links.group(w)):
+            for n in sorted(links.group(w)) + links.tuples.get(w, []):
                 if n != written and n in bound and n not in names:
                     names.append(n)
         return [templates.replace("x = ag__.resolve(x)", x=n)[0] for n in names]

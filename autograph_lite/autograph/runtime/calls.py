@@ -111,9 +111,24 @@ def _math_on_tensor(f):
                     f"raises)")
 
 
+# builtins that read the containers they are given whole (their arrays: the boxes)
+_READERS = frozenset(map(id, (sum, max, min, sorted, zip, enumerate, map, filter, list, tuple,
+                              any, all, reversed, iter, dict, set, frozenset)))
+
+
+def _reads_containers(f):
+    """Whether `f` reads the lists, tuples and dict views passed to it without keeping or
+    changing them: a reading builtin, or a NumPy function (`np.stack(arrs)`)."""
+    return id(f) in _READERS or (getattr(f, "__module__", None) or "").split(".")[0] == "numpy"
+
+
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
+    if _reads_containers(f):  # (`sum(arrs)` after `arrs[0][i] = t` in a staged loop)
+        args = tuple(map(trace_arrays.resolved_items, args))
+        kwargs = {k: v if k == "out" else trace_arrays.resolved_items(v)
+                  for k, v in kwargs.items()}
     if type(getattr(f, "__self__", None)) is np.ndarray:  # (`g.u.sum()`: a held array's
         box = trace_arrays.resolve(f.__self__)           # box, where it became one)
         if box is not f.__self__:

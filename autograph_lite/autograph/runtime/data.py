@@ -171,11 +171,11 @@ def _hand_over(array, box):
     """Puts ``box`` where the lists, dicts and objects the converted code can reach hold
     ``array`` (a NumPy array of trace time that just became it, outside any staged region):
     a container made before the write and read whole (`sum(arrs)`, `d.values()`) then holds
-    the box, as in NumPy it holds the written array (a tuple cannot: it keeps the array,
-    which its subscript reads resolve). Returns the
-    [(holder, key)] changed, for mutation.forget_lifts to put the array back. (Inside a
-    staged region the holders keep the array, which every read resolves: a changed item
-    there would be region state of its own, slots.Watch.)"""
+    the box, as in NumPy it holds the written array (a tuple it holds is replaced by one
+    holding the box). Returns the [(holder, key, old item)] changed, for
+    mutation.forget_lifts to put the old items back. (Inside a staged region the holders
+    keep the array, which every read resolves: a changed item there would be region state
+    of its own, slots.Watch; ``hand_over_lifted`` hands it over when the region ends.)"""
     roots = [(v, k) for f in converted_frames(sys._getframe(1))
              for k, v in f.f_locals.items() if not k.startswith("ag__")]
     handed = []
@@ -186,7 +186,10 @@ def _hand_over(array, box):
         for k, v in (list(items_of(holder)) if holder is not None else ()):
             if v is array:
                 holder[k] = box
-                handed.append((holder, k))
+                handed.append((holder, k, v))
+            elif type(v) is tuple and any(w is array for w, _ in reach([(v, "")])):
+                holder[k] = trace_arrays.resolve(v)  # (a tuple held: one holding the box)
+                handed.append((holder, k, v))
     return handed
 
 
@@ -343,6 +346,15 @@ def lift(a, name):
     if graph.parent is None:
         mutation.note_handed(a, graph, _hand_over(a, box))
     return box
+
+
+def hand_over_lifted(graph):
+    """After a staged branch or loop traced at the top of the function (``graph``, the root):
+    the arrays that became boxes inside it are handed over now (``_hand_over``), so a
+    container made before the region and read whole after it (`sum(arrs)`, `d.values()`,
+    an operator method of the user's class) sees the region's writes."""
+    for entry in mutation.not_handed(graph):
+        mutation.note_handed(entry.array, graph, _hand_over(entry.array, entry.box))
 
 
 def leaving_region(values, names, alive):

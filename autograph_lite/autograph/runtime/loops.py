@@ -208,9 +208,12 @@ def _items(iter_):
     """The items of an unrolled loop. A NumPy array of trace time is read a row at a time,
     as NumPy's iterator does, through ``getitem``: when the body writes into it with a
     tensor it becomes a box (trace_arrays.py), and the later rows are the box's, not the
-    stale array's (``for e in r: r -= q`` read the rows from before the writes)."""
+    stale array's (``for e in r: r -= q`` read the rows from before the writes). So are
+    the arrays a list or tuple holds (``for a in arrs``, after ``arrs[0][i] = t``)."""
     if type(iter_) is np.ndarray and iter_.ndim:
         return (trace_arrays.getitem(iter_, k) for k in range(len(iter_)))
+    if type(iter_) in (list, tuple):  # (its arrays that became boxes: the boxes)
+        return (trace_arrays.resolve(v) for v in iter_)
     return iter_
 
 

@@ -22,6 +22,7 @@ import sys
 import numpy as np
 
 from autograph_lite import mutation
+from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, data
 from autograph_lite.autograph.runtime.unset import Undefined
 
@@ -295,7 +296,11 @@ def carrying_new_slots(stage, get_state, set_state, names, nouts, tries=4):
         init = tuple(get_state())
         try:
             with mutation.scope():
-                return stage(get_state, set_state, names, nouts)
+                out = stage(get_state, set_state, names, nouts)
+            graph = context.current_graph()
+            if graph is not None and graph.parent is None:
+                data.hand_over_lifted(graph)
+            return out
         except NewSlots as more:
             set_state(init)
             if attempt == tries - 1:

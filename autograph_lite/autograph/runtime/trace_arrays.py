@@ -124,13 +124,36 @@ def in_region():
 
 def resolve(x):
     """`x`, or the box a NumPy array of trace time became when a staged branch or loop
-    wrote into it (mutation.py, ``lifted``)."""
+    wrote into it (mutation.py, ``lifted``). A tuple holding such arrays (`pair = (u, 1)`
+    made before `u[0] = t`) is a new tuple holding their boxes: a tuple cannot be handed
+    the box in place (runtime/data.py ``_hand_over``), and its unpacking or a whole read
+    (`a, _ = pair`, `sum(pair)`) would see the values from before the write."""
     if type(x) is np.ndarray:
         graph = context.current_graph()
         if graph is not None:
             box = mutation.lifted(x, graph)
             if box is not None:
                 return box
+    elif type(x) is tuple and x:
+        items = [resolve(v) for v in x]
+        if any(v is not w for v, w in zip(items, x)):
+            return tuple(items)
+    return x
+
+
+_VIEWS = (type({}.values()), type({}.items()), type({}.keys()))
+
+
+def resolved_items(x):
+    """A list, tuple or dict view whose items are (or, in tuples, hold) NumPy arrays of
+    trace time that became boxes, as a list (a tuple) of those boxes; anything else
+    as it is. What reads a container whole (`sum(arrs)`, `np.stack(arrs)`, `a, b = arrs`,
+    `[v * 2 for v in d.values()]`) then sees the writes: inside a staged region the
+    container keeps the array (runtime/data.py ``_hand_over``)."""
+    if type(x) in (list, tuple) or type(x) in _VIEWS:
+        items = [resolve(v) for v in x]
+        if any(v is not w for v, w in zip(items, x)):
+            return tuple(items) if type(x) is tuple else items
     return x
 
 
