@@ -223,3 +223,97 @@ def test_recursion_under_a_staged_if_says_why_the_trace_never_ends():
     assert int(ag.defun(_factorial, backend="interpreter")(5)) == 120
     with pytest.raises(RecursionError, match="calls itself under a staged `if`"):
         ag.defun(_factorial, backend="interpreter")(np.int64(5))
+
+
+def _draw_in_a_staged_loop(n):
+    rng = np.random.default_rng(0)
+    s = 0.0
+    for i in range(n):
+        s += rng.normal()  # the-draw
+    return s
+
+
+def _draw_in_a_staged_branch(x):
+    if x.sum() > 0:
+        return x + np.random.rand()  # the-draw
+    return x
+
+
+def _draw_of_a_tensor_size(n):
+    return np.random.default_rng(0).normal(size=n)  # the-draw
+
+
+@pytest.mark.parametrize("fn, arg, said", [
+    (_draw_in_a_staged_loop, np.int64(4), "Generator.normal() at"),
+    (_draw_in_a_staged_branch, np.ones(3), "np.random.rand() at"),
+    (_draw_of_a_tensor_size, np.int64(4), "is given a tensor"),
+])
+def test_a_random_draw_that_would_repeat_one_value_is_refused(fn, arg, said):
+    # before: drawn once while tracing, the same number in every iteration and every call
+    with pytest.raises(TypeError) as e:
+        ag.defun(fn)(arg)
+    assert said in str(e.value) and line_of(fn, "the-draw") in str(e.value)
+    assert "ag.random" in str(e.value)
+
+
+def test_draws_before_the_loop_or_in_a_python_loop_are_python_draws():
+    def before(n):
+        noise = np.random.default_rng(0).normal(size=5)
+        s = 0.0
+        for i in range(n):
+            s += noise[i]
+        return s
+
+    def unrolled(k):
+        rng = np.random.default_rng(0)
+        return [rng.normal() for _ in range(k)]
+    assert float(ag.defun(before)(np.int64(3))) == pytest.approx(before(3))
+    np.testing.assert_allclose([float(v) for v in ag.defun(unrolled)(3)], unrolled(3))
+
+
+def _next_in_a_staged_loop(n):
+    it = iter([1.0, 2.0, 3.0, 4.0])
+    s = 0.0
+    for i in range(n):
+        s += next(it)  # the-change
+    return s
+
+
+def _set_in_a_staged_loop(n):
+    seen = set()
+    for i in range(n):
+        seen.add(len(seen))  # the-change
+    return len(seen)
+
+
+def _pop_in_a_staged_loop(n):
+    stack = [1.0, 2.0, 3.0]
+    s = 0.0
+    i = 0
+    while i < n:
+        s += stack.pop()  # the-change
+        i += 1
+    return s
+
+
+def _concatenation_in_a_staged_loop(x, n):
+    acc = [x[0]]
+    for i in range(n):
+        acc += [x[1]]  # the-change
+    return len(acc)
+
+
+@pytest.mark.parametrize("fn, args, said", [
+    (_next_in_a_staged_loop, (np.int64(3),), "advances the iterator 'it', made before the "
+                                             "staged loop"),
+    (_set_in_a_staged_loop, (np.int64(3),), "changes the set or deque 'seen' in place"),
+    (_pop_in_a_staged_loop, (np.int64(2),), "list.pop() of a list that a staged loop carries"),
+    (_concatenation_in_a_staged_loop, (np.ones(2), np.int64(2)), "write `acc.extend(items)`"),
+])
+def test_python_state_a_staged_loop_would_change_once_is_refused(fn, args, said):
+    # before: next() gave every trip the first item, and the set grew once (silently)
+    with pytest.raises(NotImplementedError) as e:
+        ag.defun(fn)(*args)
+    assert said in str(e.value)
+    if fn in (_next_in_a_staged_loop,):
+        assert line_of(fn, "the-change") in str(e.value)

@@ -4,6 +4,7 @@ staged builtin, or called as it is (library code, already converted, marked)."""
 import functools
 import inspect
 import os
+import random
 import sys
 import sysconfig
 import warnings
@@ -12,8 +13,8 @@ import weakref
 import numpy as np
 
 from autograph_lite import errors
-from autograph_lite.autograph.runtime import (builtins_, math_calls, numpy_calls, text_formats,
-                                              trace_arrays, where)
+from autograph_lite.autograph.runtime import (builtins_, math_calls, numpy_calls, slots,
+                                              text_formats, trace_arrays, where)
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -122,9 +123,37 @@ def _reads_containers(f):
     return id(f) in _READERS or (getattr(f, "__module__", None) or "").split(".")[0] == "numpy"
 
 
+_RANDOM_STATES = (np.random.RandomState, np.random.Generator, random.Random)
+
+
+def _staged_draw(f, args, kwargs):
+    """Refuses a random draw of NumPy or Python (`np.random.rand()`, `rng.normal()`,
+    `random.random()`) inside a staged branch or loop, or given a tensor (`size=n`): it
+    runs while tracing, once, so every iteration and every call would get the same
+    numbers, where NumPy draws anew (a tensor's value does not exist then at all)."""
+    owner = ("np.random." if isinstance(f.__self__, np.random.RandomState) else
+             "random." if isinstance(f.__self__, random.Random) else "Generator.")
+    what = f"{owner}{getattr(f, '__name__', 'draw')}() at {where.caller(3)}"
+    if numpy_calls._has_symbolic(args) or numpy_calls._has_symbolic(kwargs.values()):
+        raise TypeError(f"{what} is given a tensor, whose value exists only when the compiled "
+                        f"function runs, and NumPy draws while tracing; draw with "
+                        f"ag.random.uniform/normal (a tensor shape is fine there)")
+    raise TypeError(
+        f"{what} is inside a staged loop or branch: it would draw once, while tracing, and "
+        f"every iteration and every call would get that same value (NumPy draws a new one "
+        f"each time). Draw with ag.random.uniform/normal, which draw on every run, or draw "
+        f"all the numbers before the loop (`noise = rng.normal(size=n)`, then index it)")
+
+
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
+    if f is next and args or getattr(f, "__name__", None) in ("__next__", "send"):
+        slots.advancing(args[0] if f is next else getattr(f, "__self__", None))
+    if isinstance(getattr(f, "__self__", None), _RANDOM_STATES) and (
+            trace_arrays.in_region() or numpy_calls._has_symbolic(args)
+            or numpy_calls._has_symbolic(kwargs.values())):
+        _staged_draw(f, args, kwargs)
     if _reads_containers(f):  # (`sum(arrs)` after `arrs[0][i] = t` in a staged loop)
         args = tuple(map(trace_arrays.resolved_items, args))
         kwargs = {k: v if k == "out" else trace_arrays.resolved_items(v)

@@ -139,7 +139,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         given = tuple(trial.copy_for_trial(v) for v in init)
         set_state(given)
         try:
-            with staging.region(loc), mutation.scope() as log:
+            with staging.region(loc), mutation.scope() as log, watch.active():
                 (body if which else orelse)()
         except Exception as e:
             if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):

@@ -60,6 +60,27 @@ class TensorList(tuple):
     def stacked(self):
         return self.buffer[:self.length]
 
+    def __getattr__(self, name):
+        if hasattr(list, name):  # (`stack.pop()`, `acc.insert(0, v)`, `acc.sort()`)
+            raise NotImplementedError(
+                f"list.{name}() of a list that a staged loop carries as a row buffer: "
+                f"only .append/.extend (and reads: indexing, len, iteration) are staged; "
+                f"keep the values in a NumPy array and a count instead")
+        raise AttributeError(f"'list' object has no attribute '{name}'")
+
+    def __add__(self, other):
+        raise NotImplementedError(
+            "`+` (or `+=`) of a list that a staged loop carries as a row buffer: write "
+            "`acc.extend(items)` (or `acc.append(v)`), which are staged")
+
+    __radd__ = __mul__ = __rmul__ = __add__
+
+    def index(self, *args):  # (a tuple's own methods would count the buffer and length)
+        return self.__getattr__("index")
+
+    def count(self, *args):
+        return self.__getattr__("count")
+
     def append(self, x):
         buf = self.buffer
         row = x if core.is_tensor(x) else np.asarray(x)

@@ -16,6 +16,7 @@ state carries as a whole (a computed key, a helper, `d.update`) is copied per br
 written back into the same dict (`refill`). `Watch` refuses what no state carries.
 """
 
+import collections
 import contextlib
 import sys
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from autograph_lite import mutation
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, data
+from autograph_lite.autograph.runtime import core, data, where
 from autograph_lite.autograph.runtime.unset import Undefined
 
 
@@ -122,7 +123,7 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
             carriers.setdefault(id(v), i)
     shared = {id(v) for name, v in zip(names, init) if name in bases and _is_holder(v)}
     carried = {(r[0], r[1]) for r in reads if r[2] is not None and r[2] not in carriers}
-    watch = Watch(carried)
+    watch = Watch(carried, loc, what)
     keep, through = [], {}
     for i, (name, v) in enumerate(zip(names, init)):
         if v is NOT_A_SLOT or base_obj.get(i) in carriers:
@@ -225,8 +226,8 @@ class Watch:
     (NewSlots) when each is a number or tensor before and after, else refuses (a helper
     appending to a list, `d[k] = v` adding a key)."""
 
-    def __init__(self, covered):
-        self.covered = covered
+    def __init__(self, covered, loc=None, what="staged loop"):
+        self.covered, self.loc, self.what = covered, loc, what.replace("staged ", "")
         roots = []
         for f in data.converted_frames(sys._getframe(1)):
             roots += [(v, k) for k, v in f.f_locals.items() if not k.startswith("ag__")]
@@ -235,7 +236,25 @@ class Watch:
         self.snapshot = Snapshot(roots)
         self.seen = self.snapshot.seen
 
+    @contextlib.contextmanager
+    def active(self):
+        """``with watch.active():`` around a trace of the region's body (``advancing``)."""
+        _WATCHING.append(self)
+        try:
+            yield
+        finally:
+            _WATCHING.remove(self)
+
     def check(self, loc, what):
+        bag = self.snapshot.changed_bag()
+        if bag is not None:
+            self.snapshot.restore()
+            raise NotImplementedError(
+                f"the {what} at {loc} changes the set or deque '{bag}' in place; no staged "
+                f"branch or loop carries one, and the change would happen once, while "
+                f"tracing, for all paths and trips: "
+                f"keep such values in a NumPy array (`seen = np.zeros(n, bool)`, "
+                f"`seen[k] = True`) or change it outside the {what}")
         changed = []
         for key, (c, path, before, owner, kind) in self.seen.items():
             now = dict(data.items_of(c))
@@ -265,18 +284,32 @@ class Watch:
 class Snapshot:
     """The items of the dicts and lists and the attributes of the user's objects reachable
     from ``roots`` ([(object, name)]), to put back where a trace that changed them is
-    dropped (a staged region traced again, a trace that failed: function.py)."""
+    dropped (a staged region traced again, a trace that failed: function.py); also the
+    contents of its sets and deques (``bags``: no state carries them) and its iterators
+    (whose position cannot be looked at: ``advancing``)."""
 
     def __init__(self, roots):
-        self.seen = {}
+        self.seen, self.bags, self.iterators = {}, {}, {}
         for x, path in data.reach(roots):
             if x is None:
-                self.seen = {}  # (too much to look at: not checked)
+                self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
                 return
             if type(x) is dict or type(x) is list:
                 self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")
             elif data.is_users(x):
                 self.seen[id(vars(x))] = (vars(x), path + ".", dict(vars(x)), x, "attr")
+            elif type(x) in _BAGS:
+                self.bags[id(x)] = (x, path, list(x))
+            elif hasattr(type(x), "__next__") and not core.is_tensor(x):
+                self.iterators[id(x)] = (x, path)
+
+    def changed_bag(self):
+        """The name of a set or deque whose contents changed since, or None."""
+        for x, path, before in self.bags.values():
+            if len(x) != len(before) or (set(x) != set(before) if type(x) is set else
+                                         any(a is not b for a, b in zip(x, before))):
+                return path
+        return None
 
     def restore(self):
         for c, _, before, _, _ in self.seen.values():
@@ -285,6 +318,27 @@ class Snapshot:
             else:
                 c.clear()
                 c.update(before)
+        for x, _, before in self.bags.values():
+            x.clear()
+            x.extend(before) if type(x) is collections.deque else x.update(before)
+
+
+_BAGS = (set, collections.deque)
+_WATCHING = []  # the Watches of the staged regions being traced, outermost first
+
+
+def advancing(it):
+    """Refuses `next(it)` (`it.__next__()`, `it.send(v)`) inside a staged branch or loop of
+    an iterator from before it: Python would advance it on every trip, the trace advances it
+    once (every trip would get the same item)."""
+    for watch in _WATCHING:
+        held = watch.snapshot.iterators.get(id(it))
+        if held is not None and held[0] is it:
+            raise NotImplementedError(
+                f"next() at {where.caller(3)} advances the iterator '{held[1]}', made before "
+                f"the staged {watch.what} at {watch.loc}: it would advance once, while "
+                f"tracing, and every trip would get the same item; index a list or array "
+                f"with the loop's counter instead (`items[i]`)")
 
 
 def carrying_new_slots(stage, get_state, set_state, names, nouts, tries=4):

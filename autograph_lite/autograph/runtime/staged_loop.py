@@ -156,7 +156,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     def loop_body(*vs):
         set_state(full(vs))
         items_before = {k: dict(vs[slot[k]]) for k in carried if type(init[k]) is dict}
-        with staging.region(loc):
+        with staging.region(loc), watch.active():
             body()
         watch.check(loc, "staged loop")
         state = get_state()
