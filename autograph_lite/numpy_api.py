@@ -180,6 +180,41 @@ def copyto(dst, src, casting="same_kind", where=True):
                    f"to dtype('{b}') according to the rule '{casting}'", casting)
 
 
+@public("np.putmask")
+def putmask(a, mask, values):
+    """``np.putmask(a, mask, values)``: ``values`` written where ``mask`` holds, cast to
+    ``a``'s dtype as NumPy casts them (unsafe). Staged for a scalar ``values`` or one of
+    ``a``'s shape (NumPy repeats a smaller one over the flat array: refused)."""
+    return _masked_write(a, mask, values, "np.putmask")
+
+
+@public("np.place")
+def place(arr, mask, vals):
+    """``np.place(arr, mask, vals)``: staged for one value (NumPy takes the values in turn
+    for the True elements: more than one is refused)."""
+    if _symbolic_in((arr, mask, vals)) and np.size(vals) != 1:
+        raise NotImplementedError("np.place with more than one value is not staged (the "
+                                  "values go to the True elements in turn); use one value, "
+                                  "or np.putmask with values of the array's shape")
+    return _masked_write(arr, mask, vals, "np.place")
+
+
+def _masked_write(a, mask, values, what):
+    if not _symbolic_in((a, mask, values)):
+        return getattr(np, what[3:])(writable(a, what), *_unwrap((mask, values)))
+    target = writable(a, what)
+    value, mask = convert_to_tensor(values), convert_to_tensor(mask)
+    if value.ndim and tuple(value.shape) != tuple(target.shape) and value.size != 1:
+        raise NotImplementedError(f"{what} with values of shape {tuple(value.shape)} into an "
+                                  f"array of shape {tuple(target.shape)} is not staged (NumPy "
+                                  f"repeats them over the flat array); give one value or "
+                                  f"values of the array's shape")
+    if tuple(mask.shape) != tuple(target.shape):
+        raise ValueError(f"{what}: mask and data must be the same size")
+    value = cast(value.reshape(()) if value.ndim and value.size == 1 else value, target.dtype)
+    mutation.store(target, apply("where", mask, value, target), None, "unsafe")
+
+
 def writable(x, what):
     """The array ``out=``/``np.copyto`` writes into: a symbolic tensor; a NumPy array of
     trace time, as the box it becomes (autograph/runtime/data.py ``lift``) when the

@@ -794,3 +794,24 @@ def test_an_array_an_object_or_container_holds_sees_the_writes_made_into_it(fn):
     # name that took `g.u` saw the values of trace time, silently; the while loop ran to
     # its cap of 100 trips (its test summed zeros)
     agree(fn, [(np.linspace(0.0, 0.1, 6),), (np.linspace(0.0, 0.3, 6),)])
+
+
+def array_methods_and_numpy_writers_in_a_staged_branch(x, n):
+    a = np.array([3.0, 1.0, 2.0])
+    b = np.arange(4.0)
+    c = np.zeros(3)
+    if n > 1:            # (NumPy ran these while tracing, for both paths)
+        a.sort()
+        np.putmask(b, b > 1, 0.5)
+        np.place(b, b < 0.7, 9.0)
+        c.fill(x[0])
+        d = a * 2 + c
+    else:
+        d = a * 3
+    return a, b, c, d
+
+
+def test_writing_methods_and_numpy_writers_inside_a_staged_branch_write_on_its_path():
+    # before: `if n > 1: a.sort()` sorted the array of trace time on both paths, silently
+    agree(array_methods_and_numpy_writers_in_a_staged_branch,
+          [(np.array([1.0, 2.0]), I64(3)), (np.array([1.0, 2.0]), I64(0))])

@@ -35,11 +35,15 @@ from autograph_lite.autograph.pyct import templates
 _WRITES = ("setitem", "augassign")
 
 
+# NumPy functions that write into their first argument
+_FIRST_WRITTEN = frozenset(("copyto", "putmask", "place", "put", "fill_diagonal"))
+
+
 def _output_names(call, local):
-    """The names a NumPy call writes into: `np.copyto(dst, ...)`, `np.add(a, b, out=o)`
-    (`out=(o,)` too)."""
+    """The names a NumPy call writes into: `np.copyto(dst, ...)`, `np.putmask(a, ...)`,
+    `np.add(a, b, out=o)` (`out=(o,)` too)."""
     outs = [k.value for k in call.keywords if k.arg == "out"]
-    if isinstance(call.func, gast.Attribute) and call.func.attr == "copyto" and call.args:
+    if isinstance(call.func, gast.Attribute) and call.func.attr in _FIRST_WRITTEN and call.args:
         outs.append(call.args[0])
     names = []
     for o in outs:
@@ -50,16 +54,20 @@ def _output_names(call, local):
 
 
 # methods that change a dict in place: `d.update(...)` rebinds `d` after it (a dict the
-# statement's region then carries as a whole: runtime/slots.py)
+# statement's region then carries as a whole: runtime/slots.py), and those that write
+# into an array: `a.sort()` rebinds `a` (the box it became: runtime/calls.py `_on_box`)
 _DICT_WRITES = frozenset(("update", "setdefault", "pop", "popitem", "clear"))
+_ARRAY_WRITES = frozenset(("fill", "sort", "put", "partition", "resize", "byteswap",
+                           "setfield", "itemset"))
 
 
 def _receiver(call, local):
-    """`d` of `d.update(...)` (also as `ag__.converted_call(d.update, ...)`), or None."""
+    """`d` of `d.update(...)`, `a` of `a.sort()` (also as `ag__.converted_call(d.update,
+    ...)`), or None."""
     fn = call.func
     if base.is_ag_call(call) and fn.attr == "converted_call" and call.args:
         fn = call.args[0]
-    if (isinstance(fn, gast.Attribute) and fn.attr in _DICT_WRITES
+    if (isinstance(fn, gast.Attribute) and fn.attr in _DICT_WRITES | _ARRAY_WRITES
             and isinstance(fn.value, gast.Name) and fn.value.id in local):
         return fn.value.id
     return None

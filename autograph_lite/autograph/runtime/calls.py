@@ -13,8 +13,8 @@ import weakref
 import numpy as np
 
 from autograph_lite import errors
-from autograph_lite.autograph.runtime import (builtins_, math_calls, numpy_calls, slots,
-                                              text_formats, trace_arrays, where)
+from autograph_lite.autograph.runtime import (builtins_, data, math_calls, numpy_calls,
+                                              slots, text_formats, trace_arrays, where)
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -145,6 +145,30 @@ def _staged_draw(f, args, kwargs):
         f"all the numbers before the loop (`noise = rng.normal(size=n)`, then index it)")
 
 
+# ndarray methods that write into the array (`a.sort()`, `a.fill(v)`)
+_WRITING_METHODS = frozenset(("fill", "sort", "put", "partition", "resize", "byteswap",
+                              "setfield", "itemset"))
+
+
+def _on_box(method, args, kwargs):
+    """A method of a NumPy array of trace time, called on the box it stands for where it
+    became one. A writing method (`a.sort()`, `a.fill(v)`) given a tensor or called inside a
+    staged branch or loop makes it one first (data.for_write): NumPy would write the
+    array now, while tracing, on every path (`if c: a.sort()` sorted it for both)."""
+    array, name = method.__self__, method.__name__
+    traced = numpy_calls._has_symbolic(args) or numpy_calls._has_symbolic(kwargs.values())
+    if name in _WRITING_METHODS and (traced or trace_arrays.in_region()):
+        box = data.for_write(array, traced)
+        if not hasattr(box, name):
+            raise NotImplementedError(
+                f"ndarray.{name}() at {where.caller(3)} writes into a NumPy array made while "
+                f"tracing, with a tensor or inside a staged branch or loop, and has no staged "
+                f"form; compute the new values and assign them (`a[...] = ...`)")
+        return getattr(box, name)
+    box = trace_arrays.resolve(array)
+    return method if box is array else getattr(box, name)
+
+
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
@@ -159,9 +183,7 @@ def converted_call(f, args, kwargs=None, recursive=True):
         kwargs = {k: v if k == "out" else trace_arrays.resolved_items(v)
                   for k, v in kwargs.items()}
     if type(getattr(f, "__self__", None)) is np.ndarray:  # (`g.u.sum()`: a held array's
-        box = trace_arrays.resolve(f.__self__)           # box, where it became one)
-        if box is not f.__self__:
-            f = getattr(box, f.__name__)
+        f = _on_box(f, args, kwargs)                     # box, where it became one)
     try:
         overload = builtins_.OVERLOADS.get(f)
     except TypeError:

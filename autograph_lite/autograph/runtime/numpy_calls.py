@@ -21,6 +21,8 @@ from autograph_lite.autograph.runtime import core, data, iteration, list_values
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 # made of sizes: NumPy dispatches them on no argument (their staged forms: numpy_api's table)
+# writing into their first argument: a NumPy array of trace time becomes a box first
+_WRITERS = (np.copyto, np.fill_diagonal, np.put, np.putmask, np.place)
 _SIZED = (np.arange, np.linspace, np.logspace, np.geomspace, np.eye, np.identity, np.tri)
 
 
@@ -74,7 +76,7 @@ def overload(f):
         return allocate
     if f is np.stack or f is api.stack:
         return _stack_of_tensor(f)
-    if f is np.copyto or f is np.fill_diagonal or f is np.put:  # (dispatched on dst alone)
+    if any(f is g for g in _WRITERS):  # (dispatched on the written array alone)
         def copyto(dst, src, *args, **kwargs):
             return f(data.for_write(dst, _has_symbolic((src,))), src, *args, **kwargs)
         return copyto
