@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from . import contiguity, nest
+from . import contiguity, held_state, nest
 from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import export_runtime, interpreter
 from .tensor import EagerTensor, TensorSpec
@@ -44,6 +44,9 @@ class ConcreteFunction:
         self._n_args = len(graph.inputs)
         # the ag.Variables the trace used: extra inputs after the arguments (variables.py)
         self._variables = [v for v, _ in captures_of(graph)]
+        # the arrays the user's objects among the arguments hold, by path: inputs after the
+        # arguments, before the variables (held_state.py)
+        self.held = getattr(graph, "held", [])
         types = [v.type for v in graph.outputs]
         self._wrappers = [_wrapper(t) for t in types]
         # the top-level arguments that are graph inputs, in order, when every input is
@@ -107,6 +110,9 @@ class ConcreteFunction:
         if self._weak:
             args = weak_arguments(args, self._weak)
         buffers = [v._np for v in self._variables]  # (their current buffers, in order)
+        if self.held:  # (the key checked their paths, shapes and dtypes)
+            found = held_state.holders(self.function, args)
+            buffers = [held_state.fetch(found, sel, steps) for sel, steps in self.held] + buffers
         flat = _flat_tensors(args) + buffers
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
@@ -156,7 +162,7 @@ class ConcreteFunction:
         as ``_call_args`` passes them), and the constant arguments appended; None when
         calls of this function must take the checked path."""
         if (self._plain is None or self._call == self._first_call
-                or self.graph.input_updates or self._variables):
+                or self.graph.input_updates or self._variables or self.held):
             return None  # (a function that writes its arguments checks them on every call)
         passed, inputs = [], []
         for i in self._plain:

@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import call_guards, contiguity, nest, staged_text, storage
+from . import call_guards, contiguity, held_state, nest, staged_text, storage
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -128,6 +128,7 @@ class Function:
         self._warned = False
         self._converted = None
         self._bound = weakref.WeakKeyDictionary()
+        self._owner = held_state.owner(python_function)  # (`self`, whose state is read)
         # (type, shape, dtype, strides) of every argument -> (kernel entry, result wrapper,
         # error locator); only for Functions whose class has the generated fast __call__.
         self._fast = None
@@ -192,8 +193,8 @@ class Function:
         (``_fast_key``), and an inline guard for it (call_guards.py: the newest
         INLINE_ENTRIES), which a relaxed trace's arguments of any size or value pass."""
         key = _fast_key(args)
-        if key is None or key in self._fast:
-            return
+        if key is None or key in self._fast or self._owner is not None:
+            return  # (`self` of a method: its state is looked at on each call)
         parts = cf._fast_parts(args)  # (selects the Numba overload: once for both)
         if parts is None:
             return
@@ -224,7 +225,13 @@ class Function:
                 out.append(self._scalar_key(i, t, a))
             else:
                 out.append(_leaf_key(a, _Arg(self, i)))
-        return tuple(out)
+        return tuple(out) + self._held_key(args)
+
+    def _held_key(self, args):
+        """The state of the user's objects among the arguments and `self`, as the key holds
+        it (held_state.py): empty when there are none."""
+        found = held_state.holders(self, args)
+        return (("held", held_state.fingerprint(found)),) if found else ()
 
     def _scalar_key(self, i, t, a):
         """SPEC 2, Python scalars relax: argument ``i``'s value while it is the only one
@@ -425,6 +432,11 @@ class Function:
             if cf is None:
                 key2, cf = self._trace_or_exact(key, args)
                 cf = self._cache[key] = self._settle_sizes(key2, args, cf)
+                after = self._held_key(args)
+                if after and key[-1:] != after:
+                    # the trace's own Python effects on the objects (`self.traces += 1`)
+                    # happen once per trace (SPEC 2): the state they leave calls it too
+                    self._cache[key[:-1] + after] = cf
             return cf
 
     def _trace(self, args, key, specs=None):
@@ -454,14 +466,27 @@ class Function:
                 contiguity.mark_input(value, i, bool(x.flags.c_contiguous))
             sym.append(_argument_box(value, x, names[i]))
         sym_args = nest.pack_as(args, sym)
+        # the arrays the user's objects among the arguments hold: inputs too, read on each
+        # call by their paths (held_state.py), each standing for its box (mutation.hold)
+        held, held_boxes = [], []
+        for sel, steps, array in held_state.arrays(held_state.holders(self, args)):
+            path = held_state.path_text(sel, steps, self._param_names)
+            value = graph.add_input(TensorType(array.dtype, array.shape), hint=path)
+            contiguity.mark_input(value, None, bool(array.flags.c_contiguous))
+            box = _argument_box(value, array, path)
+            mutation.hold(array, box, graph)
+            held.append((sel, steps))
+            held_boxes.append(box)
+        graph.held = held
         fn = self._converted_function()
         # a trace starts unplaced: an ag.device scope open around an eager call does nothing
         # (SPEC §2), and the trace it makes serves calls from any scope
-        # the arrays of objects from outside (`state.x` of an argument `state`): constants
-        # that writes refuse (runtime/data.py `_captured`), as the caller's would not change
+        # the arrays of objects from outside that are no inputs (those of a global's or a
+        # closure's object): constants that writes refuse (runtime/data.py `_captured`)
         from .autograph.runtime import slots
         outside = self._outside_roots(fn, args, sym)
-        graph.outside_arrays = slots.arrays_in(outside)
+        graph.outside_arrays = [(a, p) for a, p in slots.arrays_in(outside)
+                                if mutation.lifted(a, graph) is None]
         # what the trace changes in them stays only if it succeeds (SPEC §2: a side effect
         # of the trace); a failed one puts their items back, no traced value left there
         before = slots.Snapshot(outside)
@@ -497,7 +522,8 @@ class Function:
                 else:
                     template.append(r)
         # (the variables it used are inputs too: what it assigns is written back)
-        graph.input_updates = _input_updates(graph, sym + [b for _, b in captures_of(graph)])
+        graph.input_updates = _input_updates(
+            graph, sym + held_boxes + [b for _, b in captures_of(graph)])
         optimize(graph, placement=self.backend == "cuda")  # (the others run all on the host)
         self._tracing_count += 1
         self._note_retrace(key)
@@ -531,7 +557,7 @@ class Function:
                 return None
             else:
                 out.append(_leaf_key(a, _Arg(self, i)))
-        return tuple(out)
+        return tuple(out) + self._held_key(args)
 
     def _relaxed_leaves(self, args, key):
         """({leaf index: shape} of the top-level array arguments whose key part is a

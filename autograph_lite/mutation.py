@@ -600,6 +600,13 @@ def note_handed(array, graph, handed):
     entry.handed = tuple(handed)
 
 
+def hold(array, box, graph):
+    """Records that a NumPy array a user's object among the arguments holds is the input
+    ``box`` in ``graph``'s trace (held_state.py): its reads and writes are the box's."""
+    entry = _registry(graph)[id(array)] = _Entry(array, box=box)
+    entry.handed = ()  # (the object keeps the array: the caller's, written back)
+
+
 def not_handed(graph):
     """The entries of arrays that became boxes and were not handed over (inside a staged
     region: runtime/data.py ``hand_over_lifted``)."""

@@ -15,7 +15,8 @@ from autograph_lite.autograph.runtime.calls import (attribute, converted_call, d
                                                     getitem, is_library_code)
 from autograph_lite.autograph.runtime.conditionals import if_exp, if_stmt
 from autograph_lite.autograph.runtime.generators import reduce_generator
-from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, index,
+from autograph_lite.autograph.runtime.data import (assert_stmt, augassign, augassign_attribute,
+                                                   index,
                                                    list_append, list_extend,
                                                    set_loop_options, setitem,
                                                    setitem_held)
@@ -34,7 +35,7 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
 
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
-    "abs_", "and_", "assert_stmt", "attribute", "augassign", "bool_", "caught", "compare_chain",
+    "abs_", "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught", "compare_chain",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",

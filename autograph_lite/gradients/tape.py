@@ -11,7 +11,7 @@ sweeps the nodes traced since the tape was entered (``sweep.graph_gradients``), 
 sources that were not watched get None, as eagerly."""
 import threading
 
-from .. import nest
+from .. import held_state, nest
 from ..ops import dispatch
 from ..ops.dispatch import convert_to_tensor
 from ..ops.registry import expose
@@ -75,7 +75,11 @@ def _backward_function(call, wrt, have):
     trace captures too) and the outputs ``have`` marks as having a gradient; made once per
     such arguments (their structure and other values), sources and outputs."""
     function = call.function
-    cache = function.__dict__.setdefault("_backward", {})
+    # (the state of the objects it is called with, `self` included, is baked into the
+    # gradient's trace, which is not keyed by it: such a gradient is traced on each call)
+    cache = ({} if function._owner is not None or any(
+        held_state.is_holder(a) for a in nest.flatten(call.args))
+        else function.__dict__.setdefault("_backward", {}))
     kept = tuple(_hashable(a) for a in nest.flatten(call.args))
     key = (nest.structure_key(call.args), kept, call.tensors, wrt, have,
            tuple(id(v) for v in call.variables))

@@ -29,7 +29,8 @@ _MODULES = frozenset(("np", "numpy", "math", "cmath", "ag", "scipy", "itertools"
                       "functools", "operator", "random", "builtins", "numba", "sys", "os"))
 # ag__ helpers that resolve their first argument themselves (and whose base the
 # composites analysis reads)
-_SELF_RESOLVING = frozenset(("getitem", "setitem", "setitem_held", "augassign", "index"))
+_SELF_RESOLVING = frozenset(("getitem", "setitem", "setitem_held", "augassign",
+                             "augassign_attribute", "index"))
 
 
 def _root(node):

@@ -106,7 +106,8 @@ class SubscriptTransformer(base.Base):
             # runtime/data.py; Python's own would change the NumPy array of trace time)
             load = copy.deepcopy(t)
             load.ctx = gast.Load()
-            return templates.replace("x = ag__.augassign(y, value, op, name=n)", x=t, y=load,
+            return templates.replace("x = ag__.augassign_attribute(y, value, op, name=n)", x=t,
+                                     y=load,
                                      value=node.value, op=_text(_AUG_OPS[type(node.op)]),
                                      n=_text(parser.unparse(load).strip()))
         name, index = self._target(t)

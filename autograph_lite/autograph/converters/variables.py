@@ -49,7 +49,7 @@ class VariableTransformer(base.Base):
         return node
 
     def visit_Call(self, node):
-        if base.is_ag_call(node) and node.func.attr == "augassign":
+        if base.is_ag_call(node) and node.func.attr in ("augassign", "augassign_attribute"):
             # `x op= v`: its read of x is the operator's (unset.MaybeUnset checks it)
             node.args[1:] = [self.visit(a) for a in node.args[1:]]
             return node

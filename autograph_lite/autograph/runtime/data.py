@@ -510,6 +510,16 @@ def augassign(target, value, op, name=None):
     return _AUG[op](for_write(target, core.is_symbolic(value), name), value)
 
 
+def augassign_attribute(target, value, op, name=None):
+    """`obj.w op= value` (converters/subscripts.py): as ``augassign``, but an attribute that
+    holds a NumPy array the box stands for keeps that array (the box is the trace's, and
+    the array an argument's object holds is written back to: held_state.py)."""
+    out = augassign(target, value, op, name)
+    if type(target) is np.ndarray and trace_arrays.resolve(target) is out:
+        return target
+    return out
+
+
 def assert_stmt(test, msg=None):
     """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
     test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)

@@ -1,0 +1,122 @@
+"""The state of the objects a Function is called with: what a trace baked in of them, and
+the arrays they hold, which are the kernel's inputs on every call.
+
+Why: a NumPy program passes its state in objects (`step(model, x)`, or `self` of a
+`@ag.defun` method), and changes it between calls (`model.w -= lr * g`, `model.lr = 0.1`,
+`model.w = new_w`). A trace reads that state as Python values. Were the object only its
+identity in the signature key, the kernel would keep using the values of the first trace:
+a silent wrong answer on every later call (before session 35: `m.predict(x)` gave the same
+result after `m.w = m.w * 2`).
+
+So, for the user's objects among the arguments and `self` (the *holders*; not globals or
+closures, whose arrays SPEC 2 bakes in as Numba does):
+- every NumPy array they hold (through attributes, dicts, lists and tuples, as
+  autograph/runtime/data.py ``reach`` walks) is an extra input of the graph, fetched by its
+  path on each call, so the kernel reads its current values, and a write into it reaches
+  the array, as in NumPy (function.py, concrete.py);
+- the signature key holds their ``fingerprint``: each array's path, shape and dtype and
+  each other value's path, type and (for numbers, strings, bools and None) value, so a
+  changed scalar attribute or a rebound array of another shape traces again.
+"""
+
+import numpy as np
+
+from .tensor import EagerTensor
+
+_LIMIT = 20000  # objects: past this the holders' state is too slow to look at (refused)
+_SCALARS = (int, bool, str, type(None))
+
+
+_PLAIN = frozenset((np.ndarray, float, int, bool, str, type(None), tuple, list, dict,
+                    EagerTensor))
+_DATA = []  # (autograph/runtime/data.py, imported on first use: it imports this package)
+
+
+def is_holder(x):
+    """A plain object of the user's own class (not a module, class, function or a
+    library's object)."""
+    if type(x) in _PLAIN:
+        return False
+    if not _DATA:
+        from .autograph.runtime import data
+        _DATA.append(data)
+    return _DATA[0].is_users(x)
+
+
+def owner(python_function):
+    """`self` of a method when it is a holder, else None."""
+    obj = getattr(python_function, "__self__", None)
+    return obj if obj is not None and is_holder(obj) else None
+
+
+def holders(function, args):
+    """[(selector, object)]: the user's objects among the top-level arguments (selector:
+    the argument's position) and `self` of a method ("self": ``function._owner``)."""
+    out = [(i, a) for i, a in enumerate(args) if type(a) not in _PLAIN and is_holder(a)]
+    if function._owner is not None:
+        out.append(("self", function._owner))
+    return out
+
+
+def _walk(found):
+    """(selector, steps, value) of everything reachable from the holders, each object
+    once; steps are ("attr", name) or ("item", key)."""
+    seen, stack = set(), [(sel, (), obj) for sel, obj in reversed(found)]
+    while stack:
+        sel, steps, x = stack.pop()
+        if id(x) in seen and not isinstance(x, _SCALARS + (float,)):
+            continue
+        seen.add(id(x))
+        if len(seen) > _LIMIT:
+            raise TypeError(f"an argument holds more than {_LIMIT} objects; a compiled "
+                            f"function reads the state of the objects it is passed on each "
+                            f"call, and this much is too slow to look at: pass the arrays "
+                            f"it needs as arguments")
+        yield sel, steps, x
+        if type(x) in (dict, list, tuple):
+            items = x.items() if type(x) is dict else enumerate(x)
+            stack.extend((sel, steps + (("item", k),), v) for k, v in reversed(list(items)))
+        elif is_holder(x):
+            stack.extend((sel, steps + (("attr", k),), v)
+                         for k, v in reversed(list(vars(x).items())))
+
+
+def fingerprint(found):
+    """The signature-key part of the holders' state (module docstring)."""
+    parts = []
+    for sel, steps, x in _walk(found):
+        t = type(x)
+        if t is np.ndarray:
+            parts.append((sel, steps, x.shape, x.dtype))
+        elif t is float:
+            parts.append((sel, steps, t, x.hex()))
+        elif t in _SCALARS:
+            parts.append((sel, steps, t, x))
+        elif t is EagerTensor:
+            parts.append((sel, steps, t, x._np.shape, x._np.dtype, x._np.tobytes()))
+        elif isinstance(x, np.generic):
+            parts.append((sel, steps, t, x.tobytes()))
+        else:
+            parts.append((sel, steps, t))
+    return tuple(parts)
+
+
+def arrays(found):
+    """[(selector, steps, array)] of the NumPy arrays the holders hold, in walk order."""
+    return [(sel, steps, x) for sel, steps, x in _walk(found) if type(x) is np.ndarray]
+
+
+def fetch(found, sel, steps):
+    """The value at ``steps`` from the holder ``sel`` of ``found`` (holders of this call)."""
+    x = dict(found)[sel]
+    for kind, k in steps:
+        x = getattr(x, k) if kind == "attr" else x[k]
+    return x
+
+
+def path_text(sel, steps, names):
+    """`m.w`, `self.layers[0]`: the path for a message or an input's hint."""
+    text = "self" if sel == "self" else names[sel]
+    for kind, k in steps:
+        text += f".{k}" if kind == "attr" else f"[{k!r}]"
+    return text

@@ -1,0 +1,130 @@
+"""The state of the user's objects a Function is called with (held_state.py): arrays they
+hold are read on each call, and written as NumPy writes them; their other values are part
+of the signature. Before session 35 a trace baked all of it in: `m.predict(x)` kept giving
+the first call's result after `m.w = m.w * 2`, `m.lr = 0.1` or `m.w[0] = 5` (silently)."""
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from differential import BACKENDS
+
+
+class Model:
+    def __init__(self):
+        self.w = np.ones(3)
+        self.lr = 0.5
+        self.layers = {"b": [np.zeros(3), np.full(3, 2.0)]}
+
+    def predict(self, x):
+        return (self.w * x).sum() + self.layers["b"][1].sum()
+
+    def update(self, g):
+        self.w -= self.lr * g          # NumPy's in-place update of the caller's array
+        self.layers["b"][0][1] = g[2]
+
+
+def predict(m, x):
+    return m.predict(x) * m.lr
+
+
+X = np.arange(3.0)
+
+
+def _oracle_predict(m, x):
+    return ((m.w * x).sum() + m.layers["b"][1].sum()) * m.lr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_argument_objects_state_is_read_on_every_call(backend):
+    f, m = ag.defun(predict, backend=backend), Model()
+    for change in (lambda: None,
+                   lambda: m.w.__setitem__(0, 5.0),               # written in place
+                   lambda: setattr(m, "w", m.w * 2),               # rebound, same shape
+                   lambda: m.layers["b"][1].fill(-1.0),            # held deeper
+                   lambda: setattr(m, "lr", 0.25)):                # a Python value
+        change()
+        assert float(f(m, X)) == pytest.approx(_oracle_predict(m, X))
+    # the arrays are inputs (no new trace for new values); lr is a signature value
+    assert f.experimental_get_tracing_count() == 2
+    m.w = np.ones(4)                                               # another shape: a trace
+    assert float(f(m, np.arange(4.0))) == pytest.approx(_oracle_predict(m, np.arange(4.0)))
+
+
+class Stepper:
+    def __init__(self):
+        self.w = np.ones(3)
+        self.scale = 2.0
+
+    @ag.defun
+    def apply(self, x):
+        return (self.w * x).sum() * self.scale
+
+    @ag.defun
+    def update(self, g):
+        self.w -= 0.5 * g
+
+
+def test_a_method_reads_and_writes_the_state_of_self():
+    s = Stepper()
+    assert float(s.apply(X)) == pytest.approx(6.0)
+    s.w = s.w * 2
+    assert float(s.apply(X)) == pytest.approx(12.0)
+    s.scale = 3.0
+    assert float(s.apply(X)) == pytest.approx(18.0)
+    kept = s.w
+    s.update(X)                       # was refused: a write into an array self holds
+    assert s.w is kept
+    np.testing.assert_allclose(s.w, [2.0, 1.5, 1.0])
+    assert float(s.apply(X)) == pytest.approx(3.0 * (1.5 + 2.0))
+
+
+def test_writes_into_arrays_an_argument_object_holds_reach_them():
+    m = Model()
+    f = ag.defun(Model.update)
+    b0 = m.layers["b"][0]
+    f(m, X)
+    np.testing.assert_allclose(m.w, 1.0 - 0.5 * X)
+    assert m.layers["b"][0] is b0 and b0[1] == 2.0
+    f(m, X)
+    np.testing.assert_allclose(m.w, 1.0 - X)
+
+
+def test_an_object_holding_a_traced_value_after_the_call_is_still_refused():
+    class Box:
+        def __init__(self):
+            self.t = np.zeros(2)
+
+    def keep(b, x):
+        b.t = x * 2.0                 # a new value left in the object: not an array write
+        return x
+
+    with pytest.raises(TypeError, match="stores a traced value in 'b.t'"):
+        ag.defun(keep, backend="interpreter")(Box(), X[:2])
+
+
+def test_gradients_read_the_state_of_the_call():
+    class Quad:
+        def __init__(self):
+            self.w = np.array([1.0, 2.0, 3.0])
+
+        @ag.defun
+        def f(self, x):
+            s = 0.0
+            for i in range(x.shape[0]):
+                s += self.w[i] * x[i] ** 2
+            return s
+
+    def g(q, x):
+        return (q.w * x * x).sum()
+
+    q, G = Quad(), ag.defun(g)
+    x = ag.constant(np.array([1.0, 0.5, 2.0]))
+    for change in (lambda: None, lambda: setattr(q, "w", q.w * 10),
+                   lambda: q.w.__setitem__(0, -1.0)):
+        change()
+        for call in (q.f, lambda x: G(q, x)):
+            with ag.GradientTape() as tape:
+                tape.watch(x)
+                y = call(x)
+            np.testing.assert_allclose(np.asarray(tape.gradient(y, x)), 2 * q.w * x.numpy())
