@@ -70,6 +70,8 @@ def _leaf_key(x, what):
     try:
         hash(x)
     except TypeError:
+        if held_state.is_holder(x):  # (a dataclass: its state is keyed, held_state.py)
+            return ("obj", t, id(x))
         raise TypeError(f"argument {what} is an unhashable {t.__name__} ({x!r:.60}); a "
                         f"defun argument must be a tensor, a NumPy array, or a hashable "
                         f"Python value (use a tuple instead of a list of non-numbers)") from None
@@ -470,7 +472,7 @@ class Function:
         # call by their paths (held_state.py), each standing for its box (mutation.hold)
         held, held_boxes = [], []
         for sel, steps, array in held_state.arrays(held_state.holders(self, args)):
-            path = held_state.path_text(sel, steps, self._param_names)
+            path = held_state.path_text(sel, steps, names)
             value = graph.add_input(TensorType(array.dtype, array.shape), hint=path)
             contiguity.mark_input(value, None, bool(array.flags.c_contiguous))
             box = _argument_box(value, array, path)

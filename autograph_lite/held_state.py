@@ -21,6 +21,7 @@ closures, whose arrays SPEC 2 bakes in as Numba does):
 
 import numpy as np
 
+from . import nest
 from .tensor import EagerTensor
 
 _LIMIT = 20000  # objects: past this the holders' state is too slow to look at (refused)
@@ -29,6 +30,7 @@ _SCALARS = (int, bool, str, type(None))
 
 _PLAIN = frozenset((np.ndarray, float, int, bool, str, type(None), tuple, list, dict,
                     EagerTensor))
+_LEAVES = frozenset((np.ndarray, float, int, bool, str, type(None), EagerTensor))
 _DATA = []  # (autograph/runtime/data.py, imported on first use: it imports this package)
 
 
@@ -50,9 +52,14 @@ def owner(python_function):
 
 
 def holders(function, args):
-    """[(selector, object)]: the user's objects among the top-level arguments (selector:
-    the argument's position) and `self` of a method ("self": ``function._owner``)."""
-    out = [(i, a) for i, a in enumerate(args) if type(a) not in _PLAIN and is_holder(a)]
+    """[(selector, object)]: the user's objects among the arguments, also inside the
+    tuples, lists and dicts passed (selector: the position among the arguments' leaves,
+    nest.flatten), and `self` of a method ("self": ``function._owner``)."""
+    if all(type(a) in _LEAVES for a in args):  # (the common case, without flattening)
+        out = []
+    else:
+        out = [(k, a) for k, a in enumerate(nest.flatten(args))
+               if type(a) not in _PLAIN and is_holder(a)]
     if function._owner is not None:
         out.append(("self", function._owner))
     return out
@@ -96,9 +103,26 @@ def fingerprint(found):
             parts.append((sel, steps, t, x._np.shape, x._np.dtype, x._np.tobytes()))
         elif isinstance(x, np.generic):
             parts.append((sel, steps, t, x.tobytes()))
-        else:
-            parts.append((sel, steps, t))
+        elif t in (dict, list, tuple) or is_holder(x):
+            parts.append((sel, steps, t))  # (its items and attributes follow)
+        else:  # (a function, a set, a library's object: itself, or what it holds)
+            parts.append((sel, steps, t, _identity(x)))
     return tuple(parts)
+
+
+def _identity(x):
+    """What tells another value of a non-plain attribute apart: the value itself when
+    hashable (`np.tanh` vs `np.sin`), a frozen copy of a set, else its id."""
+    if type(x) is set:
+        try:
+            return frozenset(x)
+        except TypeError:
+            pass
+    try:
+        hash(x)
+        return x
+    except TypeError:
+        return id(x)
 
 
 def arrays(found):
@@ -115,7 +139,8 @@ def fetch(found, sel, steps):
 
 
 def path_text(sel, steps, names):
-    """`m.w`, `self.layers[0]`: the path for a message or an input's hint."""
+    """`m.w`, `self.layers[0]`: the path for a message or an input's hint (``names``: the
+    arguments' leaves', Function._leaf_names)."""
     text = "self" if sel == "self" else names[sel]
     for kind, k in steps:
         text += f".{k}" if kind == "attr" else f"[{k!r}]"

@@ -128,3 +128,32 @@ def test_gradients_read_the_state_of_the_call():
                 tape.watch(x)
                 y = call(x)
             np.testing.assert_allclose(np.asarray(tape.gradient(y, x)), 2 * q.w * x.numpy())
+
+
+def test_objects_inside_the_containers_passed_are_read_too():
+    def f(cfg, x):
+        return (cfg["model"].w * x).sum() + cfg["k"]
+
+    m = Model()
+    F = ag.defun(f)
+    assert float(F({"model": m, "k": 1.0}, X)) == pytest.approx(4.0)
+    m.w[2] = 10.0
+    assert float(F({"model": m, "k": 1.0}, X)) == pytest.approx(22.0)
+
+
+def test_an_unhashable_object_such_as_a_dataclass_is_passed_and_read():
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Params:                     # eq=True makes it unhashable (was refused)
+        w: np.ndarray
+        act: object = np.tanh
+
+    def f(p, x):
+        return p.act(p.w * x)
+
+    p, F = Params(np.ones(3)), ag.defun(f)
+    np.testing.assert_allclose(F(p, X).numpy(), np.tanh(X))
+    p.act = np.sin                    # another function: another trace
+    p.w[1] = 3.0
+    np.testing.assert_allclose(F(p, X).numpy(), np.sin(p.w * X))
