@@ -668,7 +668,19 @@ class Function:
                     changing[i] = changing.get(i, 0) + 1
         if changing:
             i = max(changing, key=changing.get)
-            if changing[i] >= RETRACE_WARNING_AFTER:
+            if changing[i] >= RETRACE_WARNING_AFTER and key[i][:1] == ("held",):
+                self._warned = True
+                path = held_state.changed_path(self._history[-2][i][1], key[i][1],
+                                               self._param_names)
+                warnings.warn(
+                    f"{self._name} has been traced {len(self._history)} times because the "
+                    f"state of an object it is called with keeps changing ({path}); a "
+                    f"compiled function reads that state on each call, and each new state "
+                    f"of its Python values is a new trace (its arrays' values are not: "
+                    f"they are inputs). Keep values that change on every call (a history "
+                    f"list, a counter) outside the object, or in a NumPy array",
+                    UserWarning, stacklevel=user_stacklevel())
+            elif changing[i] >= RETRACE_WARNING_AFTER:
                 self._warned = True
                 warnings.warn(
                     f"{self._name} has been traced {len(self._history)} times because the "

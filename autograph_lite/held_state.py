@@ -145,3 +145,17 @@ def path_text(sel, steps, names):
     for kind, k in steps:
         text += f".{k}" if kind == "attr" else f"[{k!r}]"
     return text
+
+
+
+def changed_path(before, after, names):
+    """The path of the first value that differs between two fingerprints, for a message
+    (``names``: the parameters', naming the top-level arguments)."""
+    parts = [a for a, b in zip(before, after) if a != b] or list(before[len(after):]) or \
+        list(after[len(before):])
+    if not parts:
+        return "its state"
+    sel, steps = parts[0][0], parts[0][1]
+    names = list(names) + [f"argument #{k}" for k in range(len(names), (sel + 1)
+                                                             if isinstance(sel, int) else 0)]
+    return path_text(sel, steps, names)

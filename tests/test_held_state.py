@@ -157,3 +157,21 @@ def test_an_unhashable_object_such_as_a_dataclass_is_passed_and_read():
     p.act = np.sin                    # another function: another trace
     p.w[1] = 3.0
     np.testing.assert_allclose(F(p, X).numpy(), np.sin(p.w * X))
+
+
+def test_state_that_changes_on_every_call_is_named_by_the_retrace_warning():
+    class Logged:
+        def __init__(self):
+            self.w = np.ones(3)
+            self.history = []
+
+        @ag.defun(backend="interpreter")
+        def f(self, x):
+            return (self.w * x).sum()
+
+    m = Logged()
+    with pytest.warns(UserWarning, match=r"state of an object it is called with keeps "
+                                         r"changing \(self.history\[\d\]\)"):
+        for _ in range(8):
+            m.history.append(float(m.f(X)))
+    assert m.history == [3.0] * 8   # (ones . arange(3))
