@@ -42,7 +42,26 @@ def is_holder(x):
     if not _DATA:
         from .autograph.runtime import data
         _DATA.append(data)
-    return _DATA[0].is_users(x)
+    data = _DATA[0]
+    return data.is_users(x) or (
+        bool(_slots(type(x))) and not isinstance(x, data.NOT_OBJECTS)
+        and type(x).__module__.split(".")[0] not in data._FOREIGN)
+
+
+def _slots(cls):
+    """The `__slots__` names of ``cls`` and its bases (a class without a `__dict__`)."""
+    names = []
+    for c in cls.__mro__:
+        slots = c.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else [n for n in slots if n != "__dict__"]
+    return names
+
+
+def _attributes(x):
+    """(name, value) of an object's attributes: its `__dict__`'s, then its slots' that are
+    set."""
+    items = list(vars(x).items()) if hasattr(x, "__dict__") else []
+    return items + [(n, getattr(x, n)) for n in _slots(type(x)) if hasattr(x, n)]
 
 
 def owner(python_function):
@@ -85,7 +104,7 @@ def _walk(found):
             stack.extend((sel, steps + (("item", k),), v) for k, v in reversed(list(items)))
         elif is_holder(x):
             stack.extend((sel, steps + (("attr", k),), v)
-                         for k, v in reversed(list(vars(x).items())))
+                         for k, v in reversed(_attributes(x)))
 
 
 def fingerprint(found):

@@ -175,3 +175,19 @@ def test_state_that_changes_on_every_call_is_named_by_the_retrace_warning():
         for _ in range(8):
             m.history.append(float(m.f(X)))
     assert m.history == [3.0] * 8   # (ones . arange(3))
+
+
+def test_an_object_with_slots_is_read_too():
+    class Slotted:
+        __slots__ = ("w", "k")
+
+        def __init__(self):
+            self.w, self.k = np.ones(3), 2.0
+
+    def f(s, x):
+        return (s.w * x).sum() * s.k
+
+    s, F = Slotted(), ag.defun(f)
+    assert float(F(s, X)) == pytest.approx(6.0)
+    s.w[0], s.k = 4.0, 3.0
+    assert float(F(s, X)) == pytest.approx(9.0)
