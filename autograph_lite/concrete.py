@@ -347,6 +347,13 @@ def _check_written(name, graph, leaves, flat):
         for j, b in enumerate(flat):
             if j != i and isinstance(b, np.ndarray) and export_runtime.overlap(a, b):
                 other = graph.inputs[j].hint or f"#{j}"
+                if {i, j} & getattr(graph, "held_inputs", frozenset()):
+                    raise ValueError(
+                        f"{name}(): '{param}' and '{other}' share memory (one is a view of "
+                        f"the other, held by an object it is called with) and {name} writes "
+                        f"into '{param}'; each is an input of its own, which the kernel cannot "
+                        f"keep in step: write through one of them only (the array itself), "
+                        f"or take the view inside the function")
                 raise ValueError(
                     f"{name}(): arguments '{param}' and '{other}' share memory and {name} "
                     f"writes into '{param}'; pass a copy (e.g. {other}.copy()) so that each "

@@ -480,6 +480,7 @@ class Function:
             held.append((sel, steps))
             held_boxes.append(box)
         graph.held = held
+        graph.held_inputs = frozenset(b._storage.index for b in held_boxes)
         fn = self._converted_function()
         # a trace starts unplaced: an ag.device scope open around an eager call does nothing
         # (SPEC §2), and the trace it makes serves calls from any scope

@@ -191,3 +191,22 @@ def test_an_object_with_slots_is_read_too():
     assert float(F(s, X)) == pytest.approx(6.0)
     s.w[0], s.k = 4.0, 3.0
     assert float(F(s, X)) == pytest.approx(9.0)
+
+
+def test_a_write_into_one_of_two_held_arrays_that_share_memory_is_refused():
+    class Grid:
+        def __init__(self):
+            self.u = np.zeros(5)
+            self.inner = self.u[1:-1]     # a view the object keeps
+
+    def bump(g, f):
+        g.inner += f
+        return g.u.sum()
+
+    with pytest.raises(ValueError, match="'g.inner' and 'g.u' share memory .* held by an "
+                                         "object"):
+        ag.defun(bump, backend="interpreter")(Grid(), np.ones(3))
+    g = Grid()                          # reading both is fine
+    read = ag.defun(lambda g, f: (g.inner * f).sum() + g.u[0], backend="interpreter")
+    g.u[:] = 2.0
+    assert float(read(g, np.ones(3))) == pytest.approx(8.0)
