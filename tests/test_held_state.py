@@ -210,3 +210,11 @@ def test_a_write_into_one_of_two_held_arrays_that_share_memory_is_refused():
     read = ag.defun(lambda g, f: (g.inner * f).sum() + g.u[0], backend="interpreter")
     g.u[:] = 2.0
     assert float(read(g, np.ones(3))) == pytest.approx(8.0)
+
+
+def test_exporting_a_function_that_reads_an_objects_arrays_is_refused(tmp_path):
+    f = ag.defun(predict)
+    cf = f.get_concrete_function(Model(), X)
+    with pytest.raises(ValueError, match=r"cannot export predict: it reads the arrays of an "
+                                         r"object it is called with \(m.w"):
+        cf.export(str(tmp_path / "m.py"))

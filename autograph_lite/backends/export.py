@@ -51,6 +51,11 @@ def export_source(cf):
     """The text of the module that reproduces ConcreteFunction ``cf``."""
     graph, name = cf.graph, cf.function._name
     _refuse_callbacks(graph, name)
+    if cf.held:  # (held_state.py: inputs fetched from the objects of each call)
+        paths = ", ".join(v.hint for v in graph.inputs if v.index in graph.held_inputs)
+        raise ValueError(f"cannot export {name}: it reads the arrays of an object it is "
+                         f"called with ({paths}), which the exported module could not "
+                         f"fetch; export a function that takes those arrays as arguments")
     entry = name.rpartition(".")[2]
     if not entry.isidentifier() or keyword.iskeyword(entry) or entry in _RESERVED \
             or entry.startswith("_"):
