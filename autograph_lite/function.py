@@ -471,7 +471,8 @@ class Function:
         # the arrays the user's objects among the arguments hold: inputs too, read on each
         # call by their paths (held_state.py), each standing for its box (mutation.hold)
         held, held_boxes = [], []
-        for sel, steps, array in held_state.arrays(held_state.holders(self, args)):
+        held_arrays = held_state.arrays(held_state.holders(self, args))
+        for sel, steps, array in held_arrays:
             path = held_state.path_text(sel, steps, names)
             value = graph.add_input(TensorType(array.dtype, array.shape), hint=path)
             contiguity.mark_input(value, None, bool(array.flags.c_contiguous))
@@ -493,6 +494,8 @@ class Function:
         # what the trace changes in them stays only if it succeeds (SPEC §2: a side effect
         # of the trace); a failed one puts their items back, no traced value left there
         before = slots.Snapshot(outside)
+        placed = held_state.place(held_state.holders(self, args),
+                                  {id(a): b for (_, _, a), b in zip(held_arrays, held_boxes)})
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             try:
@@ -506,6 +509,8 @@ class Function:
                         f"both branches, so the trace never ends; write the recursion as a "
                         f"loop (`while` on the tensor), or make the condition a Python "
                         f"value") from e
+                finally:
+                    held_state.unplace(placed)
                 self._check_containers_kept(args, sym_args, sym)
                 self._check_nothing_stored(fn, args, sym)
             except BaseException:

@@ -90,8 +90,8 @@ def _walk(found):
     seen, stack = set(), [(sel, (), obj) for sel, obj in reversed(found)]
     while stack:
         sel, steps, x = stack.pop()
-        if id(x) in seen and not isinstance(x, _SCALARS + (float,)):
-            continue
+        if id(x) in seen and not isinstance(x, _SCALARS + (float, np.ndarray)):
+            continue  # (an array is yielded at each of its paths: ``arrays``, ``place``)
         seen.add(id(x))
         if len(seen) > _LIMIT:
             raise TypeError(f"an argument holds more than {_LIMIT} objects; a compiled "
@@ -145,8 +145,47 @@ def _identity(x):
 
 
 def arrays(found):
-    """[(selector, steps, array)] of the NumPy arrays the holders hold, in walk order."""
-    return [(sel, steps, x) for sel, steps, x in _walk(found) if type(x) is np.ndarray]
+    """[(selector, steps, array)] of the NumPy arrays the holders hold, in walk order, each
+    once (at its first path)."""
+    out, seen = [], set()
+    for sel, steps, x in _walk(found):
+        if type(x) is np.ndarray and id(x) not in seen:
+            seen.add(id(x))
+            out.append((sel, steps, x))
+    return out
+
+
+def place(found, boxes):
+    """Puts the box each held array stands for (``boxes``: {id(array): box}) at every path
+    that holds it, for the trace: code that reads it there, converted or not (an operator
+    method of the user's class, run by Python: `self.w[0] + o`), reads the input, not the
+    values of this call baked in. Returns what ``unplace`` puts back. (A tuple keeps its
+    array, which the converted code's reads resolve: mutation.hold.)"""
+    placed = []
+    for sel, steps, x in list(_walk(found)):
+        box = boxes.get(id(x)) if type(x) is np.ndarray and steps else None
+        if box is None:
+            continue
+        holder, (kind, k) = fetch(found, sel, steps[:-1]), steps[-1]
+        if kind == "attr":
+            setattr(holder, k, box)
+        elif type(holder) in (dict, list):
+            holder[k] = box
+        else:
+            continue
+        placed.append((holder, kind, k, x, box))
+    return placed
+
+
+def unplace(placed):
+    """Puts the arrays back where ``place`` put their boxes and they still are (a name the
+    trace rebound to a new value keeps it: Function._check_nothing_stored refuses that)."""
+    for holder, kind, k, array, box in reversed(placed):
+        if kind == "attr":
+            if getattr(holder, k, None) is box:
+                setattr(holder, k, array)
+        elif holder[k] is box:
+            holder[k] = array
 
 
 def fetch(found, sel, steps):

@@ -218,3 +218,22 @@ def test_exporting_a_function_that_reads_an_objects_arrays_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"cannot export predict: it reads the arrays of an "
                                          r"object it is called with \(m.w"):
         cf.export(str(tmp_path / "m.py"))
+
+
+class Shifted:
+    def __init__(self, w):
+        self.w = w
+
+    def __add__(self, other):          # run by Python's `+`, not converted
+        return self.w[0] + other
+
+
+def test_an_operator_method_python_runs_reads_the_call_s_arrays():
+    # the trace puts the input box where the object holds the array (held_state.place):
+    # `self.w[0]` read by NumPy itself in the unconverted method was baked before
+    f = ag.defun(lambda v, x: v + x, backend="interpreter")
+    v = Shifted(np.ones(3))
+    np.testing.assert_allclose(f(v, X).numpy(), 1.0 + X)
+    v.w[0] = 10.0
+    np.testing.assert_allclose(f(v, X).numpy(), 10.0 + X)
+    assert type(v.w) is np.ndarray     # the object's array is back after the trace
