@@ -216,7 +216,7 @@ class Function:
         """The signature key of bound (and, under an input_signature, conformed) arguments:
         an array argument's part is its shape as relaxed so far (``_shape_key``)."""
         if self.input_signature is not None:
-            return _signature_key(args, self.input_signature)
+            return _signature_key(args, self.input_signature) + self._held_key(args)
         out = []
         for i, a in enumerate(args):
             t = type(a)

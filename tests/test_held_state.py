@@ -237,3 +237,20 @@ def test_an_operator_method_python_runs_reads_the_call_s_arrays():
     v.w[0] = 10.0
     np.testing.assert_allclose(f(v, X).numpy(), 10.0 + X)
     assert type(v.w) is np.ndarray     # the object's array is back after the trace
+
+
+def test_a_method_under_an_input_signature_reads_self_too():
+    class Sig:
+        def __init__(self):
+            self.w, self.k = np.ones(3), 1.0
+
+        @ag.defun(input_signature=[ag.TensorSpec([None], np.float64)], backend="interpreter")
+        def f(self, x):
+            return (self.w * x).sum() * self.k
+
+    s = Sig()
+    assert float(s.f(X)) == pytest.approx(3.0)
+    s.w, s.k = np.full(3, 2.0), 3.0
+    assert float(s.f(X)) == pytest.approx(18.0)
+    s.w = np.ones(4)                   # another shape of a held array: traced again
+    assert float(s.f(np.arange(4.0))) == pytest.approx(18.0)
