@@ -276,10 +276,10 @@ def _unliftable(a, name):
     if held is not None:
         return TypeError(
             f"'{name or held}' at {where.caller()} is the NumPy array '{held}' captured "
-            f"from a global or closure variable (or held by an object passed as an "
-            f"argument); the compiled function bakes it in as a constant, so writing into "
-            f"it is not supported: pass the array itself as an argument instead (the write "
-            f"then reaches the caller's array, as in NumPy)")
+            f"from a global or closure variable (or held by an object a global or "
+            f"closure holds); the compiled function bakes it in as a constant, so writing "
+            f"into it is not supported: pass the array itself as an argument instead (the "
+            f"write then reaches the caller's array, as in NumPy)")
     if isinstance(a.base, np.ndarray):
         return NotImplementedError(
             f"'{name or 'an array'}' at {where.caller()} is a view of a NumPy array made "
