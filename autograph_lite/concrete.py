@@ -111,7 +111,7 @@ class ConcreteFunction:
             args = weak_arguments(args, self._weak)
         buffers = [v._np for v in self._variables]  # (their current buffers, in order)
         if self.held:  # (the key checked their paths, shapes and dtypes)
-            found = held_state.holders(self.function, args)
+            found = dict(held_state.holders(self.function, args))
             buffers = [held_state.fetch(found, sel, steps) for sel, steps in self.held] + buffers
         flat = _flat_tensors(args) + buffers
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible

@@ -26,11 +26,8 @@ from .tensor import EagerTensor
 
 _LIMIT = 20000  # objects: past this the holders' state is too slow to look at (refused)
 _SCALARS = (int, bool, str, type(None))
-
-
-_PLAIN = frozenset((np.ndarray, float, int, bool, str, type(None), tuple, list, dict,
-                    EagerTensor))
-_LEAVES = frozenset((np.ndarray, float, int, bool, str, type(None), EagerTensor))
+_LEAVES = frozenset(_SCALARS + (float, np.ndarray, EagerTensor))  # (never holders)
+_PLAIN = _LEAVES | {tuple, list, dict}
 _DATA = []  # (autograph/runtime/data.py, imported on first use: it imports this package)
 
 
@@ -161,12 +158,12 @@ def place(found, boxes):
     method of the user's class, run by Python: `self.w[0] + o`), reads the input, not the
     values of this call baked in. Returns what ``unplace`` puts back. (A tuple keeps its
     array, which the converted code's reads resolve: mutation.hold.)"""
-    placed = []
+    placed, by_selector = [], dict(found)
     for sel, steps, x in list(_walk(found)):
         box = boxes.get(id(x)) if type(x) is np.ndarray and steps else None
         if box is None:
             continue
-        holder, (kind, k) = fetch(found, sel, steps[:-1]), steps[-1]
+        holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
         if kind == "attr":
             setattr(holder, k, box)
         elif type(holder) in (dict, list):
@@ -188,9 +185,10 @@ def unplace(placed):
             holder[k] = array
 
 
-def fetch(found, sel, steps):
-    """The value at ``steps`` from the holder ``sel`` of ``found`` (holders of this call)."""
-    x = dict(found)[sel]
+def fetch(by_selector, sel, steps):
+    """The value at ``steps`` from the holder ``sel`` (``by_selector``: dict(holders(...))
+    of this call)."""
+    x = by_selector[sel]
     for kind, k in steps:
         x = getattr(x, k) if kind == "attr" else x[k]
     return x
@@ -199,21 +197,16 @@ def fetch(found, sel, steps):
 def path_text(sel, steps, names):
     """`m.w`, `self.layers[0]`: the path for a message or an input's hint (``names``: the
     arguments' leaves', Function._leaf_names)."""
-    text = "self" if sel == "self" else names[sel]
+    text = ("self" if sel == "self" else names[sel] if sel < len(names)
+            else f"argument #{sel}")
     for kind, k in steps:
         text += f".{k}" if kind == "attr" else f"[{k!r}]"
     return text
 
 
-
 def changed_path(before, after, names):
     """The path of the first value that differs between two fingerprints, for a message
     (``names``: the parameters', naming the top-level arguments)."""
-    parts = [a for a, b in zip(before, after) if a != b] or list(before[len(after):]) or \
-        list(after[len(before):])
-    if not parts:
-        return "its state"
-    sel, steps = parts[0][0], parts[0][1]
-    names = list(names) + [f"argument #{k}" for k in range(len(names), (sel + 1)
-                                                             if isinstance(sel, int) else 0)]
-    return path_text(sel, steps, names)
+    parts = ([a for a, b in zip(before, after) if a != b] or list(before[len(after):])
+             or list(after[len(before):]))
+    return path_text(parts[0][0], parts[0][1], names) if parts else "its state"

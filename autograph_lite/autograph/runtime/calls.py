@@ -126,7 +126,7 @@ def _reads_containers(f):
 _RANDOM_STATES = (np.random.RandomState, np.random.Generator, random.Random)
 
 
-def _staged_draw(f, args, kwargs):
+def _staged_draw(f, traced):
     """Refuses a random draw of NumPy or Python (`np.random.rand()`, `rng.normal()`,
     `random.random()`) inside a staged branch or loop, or given a tensor (`size=n`): it
     runs while tracing, once, so every iteration and every call would get the same
@@ -134,7 +134,7 @@ def _staged_draw(f, args, kwargs):
     owner = ("np.random." if isinstance(f.__self__, np.random.RandomState) else
              "random." if isinstance(f.__self__, random.Random) else "Generator.")
     what = f"{owner}{getattr(f, '__name__', 'draw')}() at {where.caller(3)}"
-    if numpy_calls._has_symbolic(args) or numpy_calls._has_symbolic(kwargs.values()):
+    if traced:
         raise TypeError(f"{what} is given a tensor, whose value exists only when the compiled "
                         f"function runs, and NumPy draws while tracing; draw with "
                         f"ag.random.uniform/normal (a tensor shape is fine there)")
@@ -150,13 +150,17 @@ _WRITING_METHODS = frozenset(("fill", "sort", "put", "partition", "resize", "byt
                               "setfield", "itemset"))
 
 
+def _traced(args, kwargs):
+    return numpy_calls._has_symbolic(args) or numpy_calls._has_symbolic(kwargs.values())
+
+
 def _on_box(method, args, kwargs):
     """A method of a NumPy array of trace time, called on the box it stands for where it
     became one. A writing method (`a.sort()`, `a.fill(v)`) given a tensor or called inside a
     staged branch or loop makes it one first (data.for_write): NumPy would write the
     array now, while tracing, on every path (`if c: a.sort()` sorted it for both)."""
     array, name = method.__self__, method.__name__
-    traced = numpy_calls._has_symbolic(args) or numpy_calls._has_symbolic(kwargs.values())
+    traced = _traced(args, kwargs)
     if name in _WRITING_METHODS and (traced or trace_arrays.in_region()):
         box = data.for_write(array, traced)
         if not hasattr(box, name):
@@ -174,10 +178,10 @@ def converted_call(f, args, kwargs=None, recursive=True):
     kwargs = kwargs or {}
     if f is next and args or getattr(f, "__name__", None) in ("__next__", "send"):
         slots.advancing(args[0] if f is next else getattr(f, "__self__", None))
-    if isinstance(getattr(f, "__self__", None), _RANDOM_STATES) and (
-            trace_arrays.in_region() or numpy_calls._has_symbolic(args)
-            or numpy_calls._has_symbolic(kwargs.values())):
-        _staged_draw(f, args, kwargs)
+    if isinstance(getattr(f, "__self__", None), _RANDOM_STATES):
+        traced = _traced(args, kwargs)
+        if traced or trace_arrays.in_region():
+            _staged_draw(f, traced)
     if _reads_containers(f):  # (`sum(arrs)` after `arrs[0][i] = t` in a staged loop)
         args = tuple(map(trace_arrays.resolved_items, args))
         kwargs = {k: v if k == "out" else trace_arrays.resolved_items(v)

@@ -135,10 +135,16 @@ def resolve(x):
             if box is not None:
                 return box
     elif type(x) is tuple and x:
-        items = [resolve(v) for v in x]
-        if any(v is not w for v, w in zip(items, x)):
+        items = _boxes_of(x)
+        if items is not None:
             return tuple(items)
     return x
+
+
+def _boxes_of(items):
+    """[resolve(v) for v in items] when that changes some item, else None."""
+    out = [resolve(v) for v in items]
+    return out if any(v is not w for v, w in zip(out, items)) else None
 
 
 _VIEWS = (type({}.values()), type({}.items()), type({}.keys()))
@@ -150,10 +156,11 @@ def resolved_items(x):
     as it is. What reads a container whole (`sum(arrs)`, `np.stack(arrs)`, `a, b = arrs`,
     `[v * 2 for v in d.values()]`) then sees the writes: inside a staged region the
     container keeps the array (runtime/data.py ``_hand_over``)."""
-    if type(x) in (list, tuple) or type(x) in _VIEWS:
-        items = [resolve(v) for v in x]
-        if any(v is not w for v, w in zip(items, x)):
-            return tuple(items) if type(x) is tuple else items
+    if type(x) is tuple:
+        return resolve(x)
+    if type(x) is list or type(x) in _VIEWS:
+        items = _boxes_of(x)
+        return x if items is None else items
     return x
 
 
