@@ -646,7 +646,7 @@ class Function:
         function would not change the object on each call, as Python does, and the value
         means nothing outside the trace."""
         from .autograph.runtime import slots
-        if getattr(self.python_function, "__module__", "").startswith("autograph_lite."):
+        if (getattr(self.python_function, "__module__", None) or "").startswith("autograph_lite."):
             return  # (the gradients' own traces keep what they trace in their closures)
         path = slots.stored_tensor(self._outside_roots(fn, args, sym))
         if path is not None:

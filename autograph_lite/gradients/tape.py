@@ -9,6 +9,7 @@ a compiled, cached Function (the call's ``ag.gradients``, so the forward values 
 are recomputed inside that kernel). Inside a trace a tape records nothing: ``gradient``
 sweeps the nodes traced since the tape was entered (``sweep.graph_gradients``), and
 sources that were not watched get None, as eagerly."""
+import contextlib
 import threading
 
 from .. import held_state, nest
@@ -18,7 +19,7 @@ from ..ops.registry import expose
 from ..tensor import EagerTensor, SymbolicTensor, Tensor, is_tensor_value
 from ..trace.context import block_fast_path, current_graph
 from ..variables import Variable
-from . import sweep
+from . import call_state, sweep
 from .rules import zeros_as
 
 # residuals.split_call (installed by that module, which builds on regions.py and so on
@@ -42,6 +43,7 @@ class _CallOp:
 
     def __init__(self, function, args, variables):
         self.function, self.variables = function, variables
+        self.before = None  # (call_state.StateBefore: what the call changes, before it)
         leaves = nest.flatten(args)
         self.tensors = tuple(i for i, a in enumerate(leaves) if is_tensor_value(a))
         kept = [None if i in self.tensors else a for i, a in enumerate(leaves)]
@@ -64,8 +66,12 @@ class _CallOp:
         wrt = tuple(i for i, (k, t) in enumerate(zip(entry.in_keys, entry.inputs))
                     if k in entry.depends and sweep.inexact(t))
         backward = _backward_function(self, wrt, have)
-        grads = backward(*entry.inputs[:len(self.tensors)],
-                         *[g for g in out_grads if g is not None])
+        given = list(entry.inputs[:len(self.tensors)])
+        # (it computes the forward again: on the state of before the call, call_state.py)
+        with (self.before.swapped() if self.before else contextlib.nullcontext({})) as args:
+            for i, a in args.items():
+                given[i] = a
+            grads = backward(*given, *[g for g in out_grads if g is not None])
         return sweep.placed(len(entry.inputs), wrt, grads)
 
 
@@ -192,6 +198,7 @@ class GradientTape:
         # which must then read the call's inputs, not residuals no tape tracks)
         split = SPLIT_CALL[0](function, op, cf, wrt) if wrt and len(tapes) == 1 else None
         if split is None:
+            op.before = call_state.StateBefore.of(function, args, cf, inputs[:len(op.tensors)])
             out = cf._call_args(args)
         else:
             out, kept = split.forward(*inputs[:len(op.tensors)])

@@ -1,0 +1,110 @@
+"""Gradients of compiled calls that change state: an array argument written in place, an
+ag.Variable assigned, the arrays and attributes of an object passed in (or `self`).
+
+A call's gradient that computes the forward again (the one-kernel gradient: under nested
+tapes, or for a call with objects among its arguments, gradients/tape.py) runs after the
+call. Before session 36 it read the state the call had left (`loss = (self.w * x * x).sum();
+self.w *= 2` gave the gradient of the doubled w) and wrote it a second time (w doubled
+twice, a variable assigned twice): silently. Each test compares with the gradient computed
+by hand and with the state plain Python leaves."""
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from differential import BACKENDS
+
+X = np.array([1.0, 0.5, 2.0])
+W = np.array([1.0, 2.0, 3.0])
+
+
+class Model:
+    def __init__(self):
+        self.w = W.copy()
+        self.calls = 0
+
+    def step(self, x):
+        loss = (self.w * x * x).sum()
+        self.w *= 2.0
+        return loss
+
+
+def step(m, x):
+    return m.step(x)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_call_writing_an_objects_array_differentiates_the_values_it_read(backend):
+    f = ag.defun(step, backend=backend)
+    m, x = Model(), ag.constant(X)
+    for k in range(3):
+        w = m.w.copy()
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            loss = f(m, x)
+        np.testing.assert_allclose(np.asarray(tape.gradient(loss, x)), 2 * w * X)
+        np.testing.assert_allclose(np.asarray(loss), (w * X * X).sum())
+        np.testing.assert_array_equal(m.w, 2 * w)  # written once per call, as in Python
+
+
+def test_a_method_writing_self_differentiates_the_values_it_read():
+    class Net(Model):
+        @ag.defun
+        def traced_step(self, x):
+            self.calls += 1  # a Python effect: once per trace (SPEC 2), not per gradient
+            return self.step(x)
+
+    m, x = Net(), ag.constant(X)
+    for k in range(3):
+        w = m.w.copy()
+        with ag.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            loss = m.traced_step(x)
+        for again in range(2):  # (a persistent tape: each gradient reads the same state)
+            np.testing.assert_allclose(np.asarray(tape.gradient(loss, x)), 2 * w * X)
+        np.testing.assert_array_equal(m.w, 2 * w)
+    assert m.calls == m.traced_step.experimental_get_tracing_count() == 1
+
+
+def test_nested_tapes_over_a_call_that_assigns_a_variable():
+    v = ag.Variable(W.copy())
+
+    @ag.defun(backend="interpreter")
+    def f(x):
+        loss = (v * x * x).sum()
+        v.assign(v * 2.0)
+        return loss
+
+    x = ag.constant(X)
+    for k in range(2):
+        before = v.numpy()
+        with ag.GradientTape() as outer:
+            outer.watch(x)
+            with ag.GradientTape() as inner:
+                inner.watch(x)
+                loss = f(x)
+            g = inner.gradient(loss, x)
+        np.testing.assert_allclose(np.asarray(g), 2 * before * X)
+        np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * before)
+        np.testing.assert_array_equal(v.numpy(), 2 * before)  # assigned once per call
+
+
+def test_nested_tapes_over_a_call_that_writes_an_array_argument():
+    @ag.defun(backend="interpreter")
+    def f(x, w):
+        loss = (w * x * x).sum()
+        w *= 2.0
+        return loss
+
+    x, w = ag.constant(X), W.copy()
+    for k in range(2):
+        before = w.copy()
+        with ag.GradientTape() as outer:
+            outer.watch(x)
+            with ag.GradientTape() as inner:
+                inner.watch(x)
+                loss = f(x, w)
+            g = inner.gradient(loss, x)
+        np.testing.assert_allclose(np.asarray(g), 2 * before * X)
+        np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * before)
+        np.testing.assert_array_equal(w, 2 * before)
