@@ -28,17 +28,16 @@ class StateBefore:
     def __init__(self, function, args, cf, tensors):
         n_tensors = len(tensors)
         written = {i for i, _ in cf.graph.input_updates}
-        n_held = len(cf.held)
         self.found = held_state.holders(function, args)
         by_selector = dict(self.found)
         # {position among the call's tensors: copy} of the array arguments it writes
         self.arguments = {i: tensors[i].copy() for i in written if i < n_tensors}
-        # (selector, steps, copy) of the held arrays it writes, by their paths
+        # (selector, steps, copy) of the held arrays it reads, by their paths, and (variable,
+        # copy of its buffer) of the variables: all of them, which the caller too may write
+        # before asking for the gradient (the written arguments are the entry's, tape.py)
         self.held = [(sel, steps, held_state.fetch(by_selector, sel, steps).copy())
-                     for k, (sel, steps) in enumerate(cf.held) if n_tensors + k in written]
-        # (variable, copy of its buffer) of the variables it assigns
-        self.variables = [(v, v._np.copy()) for k, v in enumerate(cf._variables)
-                          if n_tensors + n_held + k in written]
+                     for sel, steps in cf.held]
+        self.variables = [(v, v._np.copy()) for v in cf._variables]
         self.objects = _snapshot(self.found)
 
     @staticmethod

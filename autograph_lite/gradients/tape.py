@@ -12,6 +12,8 @@ sources that were not watched get None, as eagerly."""
 import contextlib
 import threading
 
+import numpy as np
+
 from .. import held_state, nest
 from ..ops import dispatch
 from ..ops.dispatch import convert_to_tensor
@@ -116,6 +118,18 @@ class _SplitOp:
                for o, g in zip(entry.outputs, out_grads) if sweep.inexact(o)]
         grads = self.split.backward(*self.kept, *gys)
         return sweep.placed(len(entry.inputs), self.wrt, grads)
+
+
+def _frozen(a):
+    """The value an entry's input has now, as a tensor no later write changes: the caller
+    may write a NumPy array it passed, and assign a variable, before asking for the
+    gradient (`y = (x * w).sum(); w *= 10`: the gradient is the w that was read). A tensor
+    is immutable (SPEC 1) and kept as it is."""
+    if type(a) is np.ndarray:
+        return EagerTensor(a.copy())
+    if isinstance(a, Variable):
+        return EagerTensor(a._np.copy())
+    return convert_to_tensor(a)
 
 
 def _hashable(a):
@@ -223,7 +237,7 @@ class GradientTape:
             self._append(op, args, outs, attrs)
 
     def _append(self, op, args, outs, attrs):
-        self._entries.append(sweep.Entry(op, [convert_to_tensor(a) for a in args], outs,
+        self._entries.append(sweep.Entry(op, [_frozen(a) for a in args], outs,
                                          [_key(a) for a in args], [id(o) for o in outs],
                                          attrs))
         self._tracked.update(id(o) for o in outs)

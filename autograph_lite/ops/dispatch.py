@@ -77,7 +77,10 @@ def constant(value, dtype=None):
         return out if dtype is None else apply("cast", out, dtype=dtype)
     v = to_numpy_value(value, dtype)
     g = current_graph()
-    return const(g, v) if g is not None else EagerTensor(v)
+    if g is not None:
+        return const(g, v)
+    # (a tensor is immutable, SPEC 1: not a view of an array the caller may write after)
+    return EagerTensor(v.copy() if v is value else v)
 
 
 def convert_to_tensor(value, dtype=None):

@@ -108,3 +108,64 @@ def test_nested_tapes_over_a_call_that_writes_an_array_argument():
         np.testing.assert_allclose(np.asarray(g), 2 * before * X)
         np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * before)
         np.testing.assert_array_equal(w, 2 * before)
+
+
+def _product(x, w):
+    return (x * x * w).sum()
+
+
+class Holder:
+    def __init__(self):
+        self.w = W.copy()
+
+
+def _held_product(h, x):
+    return (x * x * h.w).sum()
+
+
+_PRODUCT = ag.defun(_product, backend="interpreter")
+_HELD = ag.defun(_held_product, backend="interpreter")
+
+
+@pytest.mark.parametrize("how,state", [
+    (how, state) for how in ("eager", "call", "call under nested tapes")
+    for state in ("array", "variable", "object's array")
+    if (how, state) != ("eager", "object's array")])  # (eagerly it is the array it is)
+def test_state_the_caller_writes_after_the_call_does_not_reach_its_gradient(how, state):
+    """`y = (x * x * w).sum(); w *= 10; tape.gradient(y, x)` is 2 x w of the w read: the
+    tape keeps copies of the NumPy arrays and variables an entry read (before session 36 it
+    kept the caller's buffers, and gave 10 times the gradient)."""
+    x = ag.constant(X)
+    w = ag.Variable(W.copy()) if state == "variable" else W.copy()
+    h = Holder()
+    if how == "eager":
+        run = lambda: _product(x, w)  # noqa: E731 - eager ops on the tensor
+    elif state == "object's array":
+        run = lambda: _HELD(h, x)  # noqa: E731
+    else:
+        run = lambda: _PRODUCT(x, w)  # noqa: E731
+    with ag.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with ag.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = run()
+        if how != "call under nested tapes":
+            outer = None
+        if state == "variable":
+            w.assign(w * 10.0)
+        elif state == "array":
+            w *= 10.0
+        else:
+            h.w *= 10.0
+        g = tape.gradient(y, x)
+    np.testing.assert_allclose(np.asarray(g), 2 * W * X)
+    if outer is not None:
+        np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * W)
+
+
+def test_a_constant_is_not_a_view_of_the_array_it_was_made_from():
+    a = W.copy()
+    c, t = ag.constant(a), ag.convert_to_tensor(a)
+    a[0] = 9.0
+    np.testing.assert_array_equal(c.numpy(), W)
+    np.testing.assert_array_equal(t.numpy(), W)
