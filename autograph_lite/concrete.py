@@ -47,7 +47,12 @@ class ConcreteFunction:
         # the arrays the user's objects among the arguments hold, by path: inputs after the
         # arguments, before the variables (held_state.py)
         self.held = getattr(graph, "held", [])
-        types = [v.type for v in graph.outputs]
+        # what each call binds into those objects, from the graph's last outputs
+        self.updates = getattr(graph, "held_updates", [])
+        self._n_results = len(graph.outputs) - sum(
+            kind == "out" for *_, kinds in self.updates for kind, _ in kinds)
+        self._update_types = [v.type.dtype.type for v in graph.outputs[self._n_results:]]
+        types = [v.type for v in graph.outputs[:self._n_results]]
         self._wrappers = [_wrapper(t) for t in types]
         # the top-level arguments that are graph inputs, in order, when every input is
         # one (the others are Python values the key fixes); None otherwise (nesting)
@@ -110,9 +115,10 @@ class ConcreteFunction:
         if self._weak:
             args = weak_arguments(args, self._weak)
         buffers = [v._np for v in self._variables]  # (their current buffers, in order)
-        if self.held:  # (the key checked their paths, shapes and dtypes)
+        if self.held or self.updates:  # (the key checked their paths, shapes and dtypes)
             found = dict(held_state.holders(self.function, args))
-            buffers = [held_state.fetch(found, sel, steps) for sel, steps in self.held] + buffers
+            held = [held_state.fetch(found, sel, steps) for sel, steps in self.held]
+            buffers = held + buffers
         flat = _flat_tensors(args) + buffers
         if len(flat) != self._n_args:  # pragma: no cover - keys make this impossible
             raise TypeError(f"{self.function._name}: expected {self._n_args} tensor arguments, "
@@ -127,7 +133,47 @@ class ConcreteFunction:
             raw = self._call(*flat)
         except Exception as e:
             raise self._located(e, flat) from None
+        if self.updates:
+            raw = self._bind_updates(raw, args, found, held, flat)
         return self._finish(raw)
+
+    def _bind_updates(self, raw, args, found, held, flat):
+        """Binds what the trace bound into the objects (held_state.py), made of this call's
+        outputs, as Python binds it on every call; returns the raw results without them. An
+        output that is an input array itself is bound as that object (`self.v = x`); one
+        that shares memory with an input or a constant of the kernel is copied (it is the
+        object's own array from now on, which the caller may write)."""
+        n = len(self.graph.outputs)
+        outs = (raw,) if n == 1 else tuple(raw)
+        tail, leaves, values = outs[self._n_results:], nest.flatten(args), []
+        shared = None
+        for *_, kinds in self.updates:
+            row = []
+            for kind, k in kinds:
+                if kind == "out":
+                    a = tail[k]
+                    if not isinstance(a, np.ndarray) or a.ndim == 0:  # (NumPy's scalar)
+                        a = self._update_types[k](a)
+                    elif not any(a is f for f in flat):
+                        if shared is None:
+                            shared = [f for f in flat if isinstance(f, np.ndarray)] + \
+                                self._constants()
+                        if any(np.may_share_memory(a, f) for f in shared):
+                            a = a.copy()
+                    row.append(a)
+                else:
+                    row.append(leaves[k] if kind == "arg" else held[k] if kind == "held" else k)
+            values.append(row)
+        held_state.store(found, [(sel, steps, structure)
+                                 for sel, steps, structure, _ in self.updates], values)
+        results = outs[:self._n_results]
+        return results[0] if len(results) == 1 else results
+
+    def _constants(self):
+        """The arrays the graph holds as constants (and the kernel's copies of them)."""
+        out = [n.attrs["value"] for n in self.graph.walk()
+               if n.op == "const" and isinstance(n.attrs.get("value"), np.ndarray)]
+        return out + list(self._kernel.const_args if self._kernel is not None else ())
 
     def _finish(self, raw):
         """The kernel's raw result(s) as eager tensors in the structure the function returned."""
@@ -162,7 +208,7 @@ class ConcreteFunction:
         as ``_call_args`` passes them), and the constant arguments appended; None when
         calls of this function must take the checked path."""
         if (self._plain is None or self._call == self._first_call
-                or self.graph.input_updates or self._variables or self.held):
+                or self.graph.input_updates or self._variables or self.held or self.updates):
             return None  # (a function that writes its arguments checks them on every call)
         passed, inputs = [], []
         for i in self._plain:

@@ -494,8 +494,10 @@ class Function:
         # what the trace changes in them stays only if it succeeds (SPEC §2: a side effect
         # of the trace); a failed one puts their items back, no traced value left there
         before = slots.Snapshot(outside)
-        placed = held_state.place(held_state.holders(self, args),
-                                  {id(a): b for (_, _, a), b in zip(held_arrays, held_boxes)})
+        found = held_state.holders(self, args)
+        layout = held_state.layout(found) if found else {}
+        placed = held_state.place(found, {id(a): b for (_, _, a), b in zip(held_arrays,
+                                                                          held_boxes)})
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             try:
@@ -511,6 +513,8 @@ class Function:
                         f"value") from e
                 finally:
                     held_state.unplace(placed)
+                updates = self._held_updates(graph, found, layout, names, sym, held_arrays,
+                                             held_boxes) if found else []
                 self._check_containers_kept(args, sym_args, sym)
                 self._check_nothing_stored(fn, args, sym)
             except BaseException:
@@ -529,6 +533,10 @@ class Function:
                                     f"it after the call")
                 else:
                     template.append(r)
+            # (then the values each call binds into the objects: held_state.py)
+            graph.held_updates = [(sel, steps, structure, kinds)
+                                  for sel, steps, structure, kinds, _ in updates]
+            graph.outputs += [v for *_, values in updates for v in values]
         # (the variables it used are inputs too: what it assigns is written back)
         graph.input_updates = _input_updates(
             graph, sym + held_boxes + [b for _, b in captures_of(graph)])
@@ -536,6 +544,44 @@ class Function:
         self._tracing_count += 1
         self._note_retrace(key)
         return ConcreteFunction(self, graph, result, template, key)
+
+    def _held_updates(self, graph, found, layout, names, sym, held_arrays, held_boxes):
+        """[(selector, steps, structure, leaves, output values)]: what the trace bound into
+        the objects it was called with (held_state.rebound), as each call binds it; the
+        trace's own bindings are put back (the first call reads the state of before).
+        A leaf is ("out", k): the k-th of the graph outputs added; ("arg", i) or ("held",
+        j): the caller's i-th argument leaf or j-th held array itself (`self.v = x`: the
+        object, as Python binds it); ("py", value): a Python value as it is."""
+        rebinds = held_state.rebound(found, layout, names)
+        inputs = {id(b): ("arg", i) for i, b in enumerate(sym) if isinstance(b, SymbolicTensor)}
+        inputs.update((id(b), ("held", j)) for j, b in enumerate(held_boxes))
+        inputs.update((id(a), ("held", j)) for j, (_, _, a) in enumerate(held_arrays))
+        n_out, out = 0, []
+        try:
+            for sel, steps, x in rebinds:
+                structure = x if type(x) in (tuple, list, dict) else None
+                kinds, values = [], []
+                for leaf in (nest.flatten(x) if structure is not None else [x]):
+                    kind = inputs.get(id(leaf))
+                    if kind is None and isinstance(leaf, SymbolicTensor):
+                        s = getattr(leaf, "_storage", None)
+                        if s is not None and s.origin != storage.MADE:
+                            raise TypeError(
+                                f"{self._name} binds '{held_state.path_text(sel, steps, names)}'"
+                                f" to a view of an array it is called with (or of one its "
+                                f"objects hold): the compiled function cannot make that view "
+                                f"of the caller's array on each call; bind a copy "
+                                f"(`.copy()`), or take the view where it is used")
+                    if kind is None and (isinstance(leaf, SymbolicTensor)
+                                         or held_state.is_value(leaf)):
+                        kind = ("out", n_out)
+                        values.append(as_value(graph, leaf))
+                        n_out += 1
+                    kinds.append(kind or ("py", leaf))
+                out.append((sel, steps, structure, kinds, values))
+        finally:
+            held_state.put_back(found, layout, [(sel, steps) for sel, steps, _ in rebinds])
+        return out
 
     def _spec_call_key(self, args):
         """The key a call that fits ``args`` (top-level TensorSpecs, other arguments as

@@ -22,11 +22,13 @@ closures, whose arrays SPEC 2 bakes in as Numba does):
 import numpy as np
 
 from . import nest
-from .tensor import EagerTensor
+from .tensor import EagerTensor, SymbolicTensor, Tensor
 
 _LIMIT = 20000  # objects: past this the holders' state is too slow to look at (refused)
 _SCALARS = (int, bool, str, type(None))
 _LEAVES = frozenset(_SCALARS + (float, np.ndarray, EagerTensor))  # (never holders)
+_NUMBERS = (np.number, np.bool_)  # NumPy scalars: held inputs, as arrays (0-d)
+_EACH_PATH = _SCALARS + (float, np.ndarray, np.generic, Tensor)  # (yielded at every path)
 _PLAIN = _LEAVES | {tuple, list, dict}
 _DATA = []  # (autograph/runtime/data.py, imported on first use: it imports this package)
 
@@ -87,7 +89,7 @@ def _walk(found):
     seen, stack = set(), [(sel, (), obj) for sel, obj in reversed(found)]
     while stack:
         sel, steps, x = stack.pop()
-        if id(x) in seen and not isinstance(x, _SCALARS + (float, np.ndarray)):
+        if id(x) in seen and not isinstance(x, _EACH_PATH):
             continue  # (an array is yielded at each of its paths: ``arrays``, ``place``)
         seen.add(id(x))
         if len(seen) > _LIMIT:
@@ -111,6 +113,8 @@ def fingerprint(found):
         t = type(x)
         if t is np.ndarray:
             parts.append((sel, steps, x.shape, x.dtype))
+        elif _is_number(x):
+            parts.append((sel, steps, t))  # (a 0-d input: its type is its dtype)
         elif t is float:
             parts.append((sel, steps, t, x.hex()))
         elif t in _SCALARS:
@@ -118,7 +122,7 @@ def fingerprint(found):
         elif t is EagerTensor:
             parts.append((sel, steps, t, x._np.shape, x._np.dtype, x._np.tobytes()))
         elif isinstance(x, np.generic):
-            parts.append((sel, steps, t, x.tobytes()))
+            parts.append((sel, steps, t, x.tobytes()))  # (np.str_, np.datetime64, ...)
         elif t in (dict, list, tuple) or is_holder(x):
             parts.append((sel, steps, t))  # (its items and attributes follow)
         else:  # (a function, a set, a library's object: itself, or what it holds)
@@ -141,12 +145,17 @@ def _identity(x):
         return id(x)
 
 
+def _is_number(x):
+    return isinstance(x, _NUMBERS) and x.dtype.kind in "biufc"
+
+
 def arrays(found):
-    """[(selector, steps, array)] of the NumPy arrays the holders hold, in walk order, each
-    once (at its first path)."""
+    """[(selector, steps, array)] of the NumPy arrays (and NumPy numbers: `self.loss =
+    err.sum()` leaves one, which a constant would make a trace per value) the holders hold,
+    in walk order, each once (at its first path)."""
     out, seen = [], set()
     for sel, steps, x in _walk(found):
-        if type(x) is np.ndarray and id(x) not in seen:
+        if is_value(x) and id(x) not in seen:
             seen.add(id(x))
             out.append((sel, steps, x))
     return out
@@ -160,7 +169,7 @@ def place(found, boxes):
     array, which the converted code's reads resolve: mutation.hold.)"""
     placed, by_selector = [], dict(found)
     for sel, steps, x in list(_walk(found)):
-        box = boxes.get(id(x)) if type(x) is np.ndarray and steps else None
+        box = boxes.get(id(x)) if is_value(x) and steps else None
         if box is None:
             continue
         holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
@@ -210,3 +219,105 @@ def changed_path(before, after, names):
     parts = ([a for a, b in zip(before, after) if a != b] or list(before[len(after):])
              or list(after[len(before):]))
     return path_text(parts[0][0], parts[0][1], names) if parts else "its state"
+
+
+# --- values the trace binds into the objects (`self.w = self.w - lr * g`) ----------------
+#
+# A trace that binds an attribute (or a dict item, or an existing list item) of a holder to
+# a new value holding arrays or traced tensors changes the object as every call must: the
+# value's tensors become extra outputs of the graph, and each call binds the path to the
+# value made of this call's outputs (``store``), as Python binds it on every call. The
+# trace's own binding is put back (``put_back``) before the first call, which reads the
+# state of before it. Binding a Python number (`self.steps += 1`) stays a Python effect of
+# the trace (SPEC 2: once per trace), as it was.
+
+_MISSING = object()
+
+
+def layout(found):
+    """{(selector, steps): value} of everything the holders reach, before a trace (what
+    ``rebound`` compares with; the values are kept, so an id is never reused)."""
+    return {(sel, steps): x for sel, steps, x in _walk(found)}
+
+
+def is_value(x):
+    """A NumPy array or number (a value of the trace's that a call makes again)."""
+    return type(x) is np.ndarray or _is_number(x)
+
+
+def _holds_values(x):
+    """Whether ``x`` is, or holds in its tuples, lists and dicts, a NumPy array or number
+    or a traced tensor."""
+    if type(x) in (tuple, list, dict):
+        return any(_holds_values(v) for v in (x.values() if type(x) is dict else x))
+    return isinstance(x, Tensor) or is_value(x)
+
+
+def rebound(found, before, names):
+    """[(selector, steps, value)]: the topmost paths of the holders that the trace bound to
+    another value holding arrays or tensors (``before``: ``layout`` of before it). A value
+    appended to a list, or a user's object made by the trace that holds a tensor, is
+    refused: the compiled function could not add or make it on every call."""
+    out, changed = [], []
+    for sel, steps, x in _walk(found):
+        old = before.get((sel, steps), _MISSING)
+        if old is x or any(s == sel and steps[:len(t)] == t for s, t in changed):
+            continue
+        changed.append((sel, steps))
+        path = path_text(sel, steps, names)
+        for leaf in _leaves(x):
+            if is_holder(leaf) and stored_tensor(leaf):
+                raise TypeError(f"'{path}' is bound to a new object that holds traced values: "
+                                f"the compiled function cannot make it on every call; bind "
+                                f"the arrays themselves (or a tuple, list or dict of them)")
+        if not _holds_values(x):
+            continue
+        parent = fetch(dict(found), sel, steps[:-1]) if steps else None
+        if old is _MISSING and type(parent) is list:
+            raise TypeError(f"a traced value is added to the list '{path_text(sel, steps[:-1], names)}' "
+                            f"of an object the function is called with: the compiled function "
+                            f"would add it once, while tracing, and Python adds one on every "
+                            f"call; return the values and append them after the call")
+        if type(parent) not in (dict, list) and (not steps or steps[-1][0] != "attr"):
+            continue  # (a tuple's item: its tuple is new, and bound above)
+        out.append((sel, steps, x))
+    return out
+
+
+def _leaves(x):
+    if type(x) in (tuple, list, dict):
+        return [y for v in (x.values() if type(x) is dict else x) for y in _leaves(v)]
+    return [x]
+
+
+def stored_tensor(obj):
+    """Whether a traced tensor is among what ``obj`` reaches."""
+    return any(isinstance(x, SymbolicTensor) for _, _, x in _walk([(0, obj)]))
+
+
+def put_back(found, before, paths):
+    """Binds each of ``paths`` ([(selector, steps)]) to its value of ``before`` again (or
+    removes it, where it was not there)."""
+    by_selector = dict(found)
+    for sel, steps in reversed(paths):
+        holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
+        old = before.get((sel, steps), _MISSING)
+        if kind == "attr":
+            delattr(holder, k) if old is _MISSING else setattr(holder, k, old)
+        elif old is _MISSING:
+            del holder[k]
+        else:
+            holder[k] = old
+
+
+def store(found, updates, values):
+    """Binds each update's path (``updates``: [(selector, steps, structure)]) to its value
+    of this call (``values``: one list of leaves per update, in the structure's order)."""
+    by_selector = dict(found)
+    for (sel, steps, structure), leaves in zip(updates, values):
+        value = leaves[0] if structure is None else nest.pack_as(structure, leaves)
+        holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
+        if kind == "attr":
+            setattr(holder, k, value)
+        else:
+            holder[k] = value

@@ -56,6 +56,10 @@ def export_source(cf):
         raise ValueError(f"cannot export {name}: it reads the arrays of an object it is "
                          f"called with ({paths}), which the exported module could not "
                          f"fetch; export a function that takes those arrays as arguments")
+    if cf.updates:
+        raise ValueError(f"cannot export {name}: it binds values into an object it is "
+                         f"called with, which the exported module could not do; export a "
+                         f"function that returns them")
     entry = name.rpartition(".")[2]
     if not entry.isidentifier() or keyword.iskeyword(entry) or entry in _RESERVED \
             or entry.startswith("_"):

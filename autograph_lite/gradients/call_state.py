@@ -35,8 +35,9 @@ class StateBefore:
         # (selector, steps, copy) of the held arrays it reads, by their paths, and (variable,
         # copy of its buffer) of the variables: all of them, which the caller too may write
         # before asking for the gradient (the written arguments are the entry's, tape.py)
-        self.held = [(sel, steps, held_state.fetch(by_selector, sel, steps).copy())
-                     for sel, steps in cf.held]
+        held = [(sel, steps, held_state.fetch(by_selector, sel, steps)) for sel, steps in cf.held]
+        self.held = [(sel, steps, a.copy()) for sel, steps, a in held
+                     if type(a) is np.ndarray]  # (a NumPy number: the Snapshot's)
         self.variables = [(v, v._np.copy()) for v in cf._variables]
         self.objects = _snapshot(self.found)
 

@@ -55,8 +55,8 @@ def split_call(function, call, cf, wrt):
 def _make(function, call, cf, wrt):
     n = len(call.tensors)
     graph = cf.graph
-    if len(graph.inputs) != n + len(call.variables):
-        return None
+    if len(graph.inputs) != n + len(call.variables) or getattr(graph, "held_updates", None):
+        return None  # (held arrays, values bound into objects: held_state.py)
     outs = [v.type for v in graph.outputs]
     gy_types = [t for t in outs if t.dtype.kind in "fc"]
     if not gy_types:

@@ -200,8 +200,8 @@ def _hand_over(array, box):
     roots = [(v, k) for f in converted_frames(sys._getframe(1))
              for k, v in f.f_locals.items() if not k.startswith("ag__")]
     handed = []
-    for x, _ in reach(roots):
-        if x is None:
+    for x, path in reach(roots):
+        if path is None:  # (past the limit; a None value is a value)
             break
         holder = x if type(x) in (dict, list) else vars(x) if is_users(x) else None
         for k, v in (list(items_of(holder)) if holder is not None else ()):

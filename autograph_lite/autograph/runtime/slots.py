@@ -291,7 +291,7 @@ class Snapshot:
     def __init__(self, roots):
         self.seen, self.bags, self.iterators = {}, {}, {}
         for x, path in data.reach(roots):
-            if x is None:
+            if path is None:  # (past the limit; a None value is a value)
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
                 return
             if type(x) is dict or type(x) is list:
