@@ -732,6 +732,17 @@ class Function:
                     f"they are inputs). Keep values that change on every call (a history "
                     f"list, a counter) outside the object, or in a NumPy array",
                     UserWarning, stacklevel=user_stacklevel())
+            elif changing[i] >= RETRACE_WARNING_AFTER and key[i][:1] == ("obj",) and \
+                    held_state.is_holder(key[i][2]):
+                self._warned = True
+                warnings.warn(
+                    f"{self._name} has been traced {len(self._history)} times because "
+                    f"argument {self._arg_name(i)} is a new {key[i][1].__name__} object on "
+                    f"each call; a compiled function traces once per object it is called "
+                    f"with (what a trace makes of an object may hold the object itself: a "
+                    f"callback of its method, its variables). Pass the same object each "
+                    f"time, or the arrays and numbers it holds as arguments",
+                    UserWarning, stacklevel=user_stacklevel())
             elif changing[i] >= RETRACE_WARNING_AFTER:
                 self._warned = True
                 warnings.warn(

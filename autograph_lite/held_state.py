@@ -33,34 +33,22 @@ _PLAIN = _LEAVES | {tuple, list, dict}
 _DATA = []  # (autograph/runtime/data.py, imported on first use: it imports this package)
 
 
-def is_holder(x):
-    """A plain object of the user's own class (not a module, class, function or a
-    library's object)."""
-    if type(x) in _PLAIN:
-        return False
+def _data():
     if not _DATA:
         from .autograph.runtime import data
         _DATA.append(data)
-    data = _DATA[0]
-    return data.is_users(x) or (
-        bool(_slots(type(x))) and not isinstance(x, data.NOT_OBJECTS)
-        and type(x).__module__.split(".")[0] not in data._FOREIGN)
+    return _DATA[0]
 
 
-def _slots(cls):
-    """The `__slots__` names of ``cls`` and its bases (a class without a `__dict__`)."""
-    names = []
-    for c in cls.__mro__:
-        slots = c.__dict__.get("__slots__", ())
-        names += [slots] if isinstance(slots, str) else [n for n in slots if n != "__dict__"]
-    return names
+def is_holder(x):
+    """A plain object of the user's own class (not a module, class, function or a
+    library's object), with a `__dict__` or `__slots__`."""
+    return type(x) not in _PLAIN and _data().is_users(x)
 
 
-def _attributes(x):
-    """(name, value) of an object's attributes: its `__dict__`'s, then its slots' that are
-    set."""
-    items = list(vars(x).items()) if hasattr(x, "__dict__") else []
-    return items + [(n, getattr(x, n)) for n in _slots(type(x)) if hasattr(x, n)]
+def attributes(x):
+    """(name, value) of an object's attributes (its slots' that are set, its `__dict__`'s)."""
+    return list(_data().attributes(x).items())
 
 
 def owner(python_function):
@@ -103,7 +91,7 @@ def _walk(found):
             stack.extend((sel, steps + (("item", k),), v) for k, v in reversed(list(items)))
         elif is_holder(x):
             stack.extend((sel, steps + (("attr", k),), v)
-                         for k, v in reversed(_attributes(x)))
+                         for k, v in reversed(attributes(x)))
 
 
 def fingerprint(found):
@@ -165,12 +153,14 @@ def place(found, boxes):
     """Puts the box each held array stands for (``boxes``: {id(array): box}) at every path
     that holds it, for the trace: code that reads it there, converted or not (an operator
     method of the user's class, run by Python: `self.w[0] + o`), reads the input, not the
-    values of this call baked in. Returns what ``unplace`` puts back. (A tuple keeps its
-    array, which the converted code's reads resolve: mutation.hold.)"""
+    values of this call baked in. Returns what ``unplace`` puts back. (A tuple is
+    immutable: the one a dict, list or object holds is replaced by a copy holding the boxes,
+    and put back after; a NumPy number in it would otherwise be read as a constant.)"""
     placed, by_selector = [], dict(found)
     for sel, steps, x in list(_walk(found)):
-        box = boxes.get(id(x)) if is_value(x) and steps else None
-        if box is None:
+        box = (boxes.get(id(x)) if is_value(x) else _with_boxes(x, boxes)
+               if type(x) is tuple else None) if steps else None
+        if box is None or box is x:
             continue
         holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
         if kind == "attr":
@@ -183,9 +173,17 @@ def place(found, boxes):
     return placed
 
 
+def _with_boxes(t, boxes):
+    """Tuple ``t`` with the boxes of the values it holds (in its tuples too) in their
+    places; ``t`` itself when it holds none."""
+    items = [_with_boxes(v, boxes) if type(v) is tuple else
+             boxes.get(id(v), v) if is_value(v) else v for v in t]
+    return tuple(items) if any(a is not b for a, b in zip(items, t)) else t
+
+
 def unplace(placed):
-    """Puts the arrays back where ``place`` put their boxes and they still are (a name the
-    trace rebound to a new value keeps it: Function._check_nothing_stored refuses that)."""
+    """Puts the arrays (and tuples) back where ``place`` put their boxes and they still are
+    (a path the trace bound to a new value keeps it: ``rebound``)."""
     for holder, kind, k, array, box in reversed(placed):
         if kind == "attr":
             if getattr(holder, k, None) is box:

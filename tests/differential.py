@@ -20,6 +20,7 @@ the next (a constant buffer written in place, a loop buffer reused without its r
 with a value computed by hand.
 """
 import contextlib
+import copy
 import ctypes
 import dataclasses
 import io
@@ -28,6 +29,7 @@ import os
 import numpy as np
 
 import autograph_lite as ag
+from autograph_lite import held_state
 
 # the backends every differential test compares with the oracle; AG_TEST_BACKENDS widens
 # it for a long local run (AG_TEST_BACKENDS=interpreter,cpu,cuda: every test on the cuda
@@ -72,8 +74,12 @@ class _Copier:
             out = [self(v) for v in tree]
         elif isinstance(tree, dict):
             out = {k: self(v) for k, v in tree.items()}
+        elif held_state.is_holder(tree):  # an object of the user's class: its own copy
+            out = self.memo[id(tree)] = copy.copy(tree)
+            for k, v in held_state.attributes(tree):
+                object.__setattr__(out, k, self(v))
         else:
-            return tree  # immutable (numbers, NumPy scalars, strings, None) or an object
+            return tree  # immutable (numbers, NumPy scalars, strings, None), a function
         self.memo[id(tree)] = out
         return out
 
@@ -129,7 +135,8 @@ def _is_numeric(x):
     return isinstance(x, (np.ndarray, np.generic, ag.Tensor, bool, int, float, complex))
 
 
-def assert_same(got, want, rtol=1e-6, atol=1e-9, what="result", exact=False, python=False):
+def assert_same(got, want, rtol=1e-6, atol=1e-9, what="result", exact=False, python=False,
+                _seen=None):
     """`got` equals `want` in structure, shape, dtype and value.
 
     A Python number in `want` stands for the NumPy scalar it converts to (int -> int64,
@@ -144,10 +151,20 @@ def assert_same(got, want, rtol=1e-6, atol=1e-9, what="result", exact=False, pyt
         if isinstance(want, dict):
             assert got.keys() == want.keys(), (what, got.keys(), want.keys())
             for k in want:
-                assert_same(got[k], want[k], rtol, atol, f"{what}[{k!r}]", exact, python)
+                assert_same(got[k], want[k], rtol, atol, f"{what}[{k!r}]", exact, python,
+                            _seen)
         else:
             for i, (g, w) in enumerate(zip(got, want)):
-                assert_same(g, w, rtol, atol, f"{what}[{i}]", exact, python)
+                assert_same(g, w, rtol, atol, f"{what}[{i}]", exact, python, _seen)
+        return
+    if held_state.is_holder(want):  # an object of the user's class: its attributes
+        assert type(got) is type(want), f"{what}: {got!r}, plain Python gives {want!r}"
+        if _seen is None:
+            _seen = set()
+        if (id(got), id(want)) not in _seen:  # (objects that refer to each other)
+            _seen.add((id(got), id(want)))
+            assert_same(dict(held_state.attributes(got)), dict(held_state.attributes(want)),
+                        rtol, atol, f"{what}.__dict__", exact, python, _seen)
         return
     if want is None or not _is_numeric(want):
         assert type(got) is type(want) and got == want, f"{what}: {got!r} != {want!r}"

@@ -3,6 +3,8 @@ hold are read on each call, and written as NumPy writes them; their other values
 of the signature. Before session 35 a trace baked all of it in: `m.predict(x)` kept giving
 the first call's result after `m.w = m.w * 2`, `m.lr = 0.1` or `m.w[0] = 5` (silently)."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -199,6 +201,21 @@ def test_a_numpy_number_an_object_holds_is_an_input_not_a_constant():
     assert s.apply.experimental_get_tracing_count() == 1
 
 
+def test_numpy_numbers_and_arrays_held_in_a_tuple_are_inputs_too():
+    class Pair:
+        def __init__(self):
+            self.p = (np.float64(0.5), (np.float64(-1.0), np.ones(3)))
+
+    def read(m, x):
+        return x * m.p[0] + m.p[1][0] + m.p[1][1]
+
+    f, m = ag.defun(read, backend="interpreter"), Pair()
+    for k in range(3):
+        m.p = (np.float64(k), (np.float64(2.0 * k), np.full(3, 3.0 * k)))
+        np.testing.assert_array_equal(np.asarray(f(m, X)), read(m, X))
+    assert f.experimental_get_tracing_count() == 1
+
+
 def test_a_gradient_through_a_call_that_binds_self_w():
     class Lin:
         def __init__(self):
@@ -294,6 +311,18 @@ def test_state_that_changes_on_every_call_is_named_by_the_retrace_warning():
     assert m.history == [3.0] * 8   # (ones . arange(3))
 
 
+def test_a_new_object_on_every_call_is_named_by_the_retrace_warning():
+    class Params:
+        def __init__(self, lr):
+            self.lr = lr
+
+    f = ag.defun(lambda p, x: x * p.lr, backend="interpreter")
+    with pytest.warns(UserWarning, match=r"argument 'p' is a new Params object on each "
+                                         r"call.*Pass the same object each time"):
+        for _ in range(7):
+            np.testing.assert_array_equal(np.asarray(f(Params(0.5), X)), X * 0.5)
+
+
 def test_an_object_with_slots_is_read_too():
     class Slotted:
         __slots__ = ("w", "k")
@@ -308,6 +337,28 @@ def test_an_object_with_slots_is_read_too():
     assert float(F(s, X)) == pytest.approx(6.0)
     s.w[0], s.k = 4.0, 3.0
     assert float(F(s, X)) == pytest.approx(9.0)
+
+
+def test_attributes_of_an_object_with_slots_bound_inside_a_staged_loop():
+    """A staged loop carries the attributes it binds, also of an object with `__slots__`
+    (data.SlotAttributes; before session 36 only `__dict__` attributes were carried, and
+    the loop's value leaked out of it: an internal error)."""
+    @dataclasses.dataclass(slots=True)
+    class State:
+        w: np.ndarray
+        t: np.float64
+
+    def run(s, x, n):
+        for i in range(n):
+            s.w = s.w + x
+            s.t = s.t + x.sum()
+        return s.t
+
+    f = ag.defun(run, backend="interpreter")
+    s, oracle = State(np.ones(3), np.float64(0.0)), State(np.ones(3), np.float64(0.0))
+    for n in (2, 0, 3):
+        assert_same(f(s, X, np.int64(n)), run(oracle, X, n))
+        assert_same(s, oracle, what="the object")
 
 
 def test_a_write_into_one_of_two_held_arrays_that_share_memory_is_refused():

@@ -35,6 +35,12 @@ conditions and expressions and returned (through `al` too: the write must reach 
 name); an array of trace time the object holds (`ob.w`, session 34), also held with `t0` by
 a list and a tuple made before any write and read whole (`sum(ws)`, `np.stack(ws)`, a
 generator over `pr`; session 35). Its seeds name programs of their own; "arrays" draws what it drew before.
+Grammar "objects" (session 36) is "containers" with `ob` an argument (held_state.py): its
+array `ob.w` and NumPy number `ob.t` are inputs of the kernel, and the program writes them
+(`ob.w[k] = ...`, `ob.w *= 0.5`, a method writing `self.w`) and binds them (`ob.t = ...`,
+`ob.w = ob.w * 0.5 + ...`, `ob.p = (ob.w[k], ...)`, in staged branches and loops too): each
+side keeps its own object over the five calls, and after each call the objects must hold
+what plain Python's holds (tests/differential.py compares their attributes).
 
 Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
 semantics: the array the function owns (`r0`) and the argument `u` are written, and never
@@ -87,7 +93,7 @@ N_FLOAT = 2          # f0..f1
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
-GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements")
+GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects")
 # (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
 # walrus `while` tests among its branches and loops, a stream of its own)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
@@ -141,8 +147,9 @@ class Generator:
         assert grammar in GRAMMARS, grammar
         assert set(without) <= set(FEATURES), set(without) - set(FEATURES)
         self.rng = rng
-        self.arrays = grammar in ("arrays", "containers")
-        self.containers = grammar == "containers"
+        self.arrays = grammar in ("arrays", "containers", "objects")
+        self.containers = grammar in ("containers", "objects")
+        self.held_object = grammar == "objects"  # (`ob` is an argument: held_state.py)
         self.statements = grammar == "statements"
         self.features = set(FEATURES) - set(without)
         self.lines = []
@@ -380,7 +387,9 @@ class Generator:
                                 f"ob.w[{self.index(scope)}]")]
             + [f'st["k"] = ({self.int_expr(scope, 1)}) % {MOD}', f"_put(st, {value})",
                f"ob.bump({self.int_expr(scope, 1)}, {value}{' * 0.5' if scope['in_loop'] else ''})",
-               "ob.w *= 0.5"]))
+               "ob.w *= 0.5"]
+            + ([f"ob.w = ob.w * 0.5 + {value}", f"ob.p = (ob.w[{self.index(scope)}], {value})"]
+               if self.held_object else [])))
 
     def writable(self):
         """The arrays statements may write into: the owned r0, the argument u, the array t0
@@ -631,7 +640,8 @@ class Generator:
             self.lines.extend(CONTAINER_HELPERS.splitlines())
         self.emit(0, "")
         self.emit(0, "")
-        self.emit(0, f"def generated(a, b, n, x{', u, q' if self.arrays else ''}):")
+        self.emit(0, f"def generated(a, b, n, x{', u, q' if self.arrays else ''}"
+                     f"{', ob' if self.held_object else ''}):")
         inits = ["a", "b", str(r.randint(-3, 3))]
         r.shuffle(inits)
         for k, init in enumerate(inits):
@@ -649,9 +659,12 @@ class Generator:
             self.emit(1, 'st = {"s": 0.25, "k": 1}')
             self.emit(1, "al = st")
             self.emit(1, 'key = "s"')
-            self.emit(1, "ob = _Holder()")
-            self.emit(1, "ob.t = x * 0.5")
-            self.emit(1, f"ob.w = np.zeros({L})  # an array of trace time an object holds")
+            if not self.held_object:
+                self.emit(1, "ob = _Holder()")
+            if not self.held_object or r.random() < 0.5:
+                self.emit(1, "ob.t = x * 0.5")
+            if not self.held_object or r.random() < 0.3:
+                self.emit(1, f"ob.w = np.zeros({L})  # an array of trace time an object holds")
             self.emit(1, "ws, pr = [ob.w, t0], (t0, ob.w)  # containers of them, read whole")
             self.emit(1, "hold = [0.5, x]")
         if self.has_out:
@@ -699,10 +712,29 @@ def arguments(seed, grammar="scalars", count=5):
     fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
     calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
                       rng.randint(-16, 16) / 4) for _ in range(count - len(fixed))]
-    if grammar in ("arrays", "containers"):
+    if grammar in ("arrays", "containers", "objects"):
         calls = [c + tuple(np.array([rng.randint(-16, 16) / 4 for _ in range(L)])
                            for _ in range(2)) for c in calls]
+    if grammar == "objects":
+        calls = [c + (OB,) for c in calls]
     return calls
+
+
+OB = "OB"  # (in an "objects" argument tuple: the object each side keeps over its calls)
+
+
+def make_object(fn):
+    """The "objects" grammar's argument: a ``_Holder`` of the program's module holding an
+    array and a NumPy number (both inputs of the kernel, held_state.py)."""
+    ob = fn.__globals__["_Holder"]()
+    ob.w = np.arange(L) * 0.75 - 1.0
+    ob.t = np.float64(0.25)
+    ob.p = (np.float64(0.5), np.float64(-1.0))  # (bound in a branch or loop: set before)
+    return ob
+
+
+def _with_object(args, ob):
+    return tuple(ob if a is OB else a for a in args)
 
 
 def differences(seed, grammar, backends, folder, without=(), python_numbers=False):
@@ -718,8 +750,11 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
     for backend in backends:
         compiled = ag.defun(fn, backend=backend)
         counts = []  # the tracing count after each call
+        # ("objects": each side keeps its object over the calls, as a program would)
+        want_ob, got_ob = (make_object(fn), make_object(fn)) if grammar == "objects" else (
+            None, None)
         for args in arguments(seed, grammar):
-            want = run(fn, fresh(args))
+            want = run(fn, _with_object(fresh(args), want_ob))
             if want.raised is not None:  # the grammar promises programs Python runs
                 raise AssertionError(f"generator error: seed {seed} ({grammar}) raised "
                                      f"{want.raised!r} in plain Python on {args}")
@@ -727,7 +762,7 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
                                              for v in want.value[:N_INT]), \
                 "generator error: an int beyond int64"
             stage = (lambda a: a) if python_numbers else python_numbers_as_numpy
-            got = run(compiled, stage(fresh(args)))
+            got = run(compiled, stage(_with_object(fresh(args), got_ob)))
             counts.append(compiled.experimental_get_tracing_count())
             try:
                 assert_outcomes_agree(got, want, f"seed {seed} ({grammar}) on {backend}",
@@ -736,6 +771,8 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
                 found.append((backend, args, _first_line(e)))
                 break  # one difference per backend is enough to report the program
         else:
+            if grammar == "objects":
+                continue  # (a Python value the program binds into `ob` is a new trace)
             # every call had the same signature: the first call's trace (and kernel)
             # served them all (Python numbers: the second call's relaxed trace served the
             # rest). On a compiled backend a trace that read sizes is traced again at once
@@ -766,10 +803,20 @@ INPUTS = {inputs}
 if __name__ == "__main__":
     import copy
     import autograph_lite as ag
+
+    def _object():  # (the "objects" grammar's argument "OB": each side keeps its own)
+        ob = _Holder()
+        ob.w = np.arange({length}) * 0.75 - 1.0
+        ob.t = np.float64(0.25)
+        ob.p = (np.float64(0.5), np.float64(-1.0))
+        return ob
+
     for backend in {backends!r}:
         f = ag.defun(generated, backend=backend)
+        obs = [_object(), _object()] if "_Holder" in globals() else [None, None]
         for args in INPUTS:
-            want_args, got_args = copy.deepcopy(args), copy.deepcopy(args)
+            want_args, got_args = [tuple(ob if isinstance(a, str) else a for a in copy.deepcopy(args))
+                                   for ob in obs]
             want = generated(*want_args)
             staged = tuple(np.int64(a) if type(a) is int else np.float64(a)
                            if type(a) is float else a for a in got_args) if {stage} else got_args
@@ -792,7 +839,7 @@ def _repro(out, seed, grammar, without, found, python_numbers=False):
                         message=found[0][2][:300], name=name,
                         source=generate(seed, grammar, without), inputs=inputs,
                         backends=sorted({b for b, _, _ in found if b in ("interpreter", "cpu")}),
-                        stage=not python_numbers)
+                        stage=not python_numbers, length=L)
     path = os.path.join(out, name + ".py")
     with open(path, "w") as f:
         f.write(text)

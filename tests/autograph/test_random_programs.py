@@ -81,6 +81,10 @@ SAMPLE = [
     # session 31: the scalars grammar with `match` statements and walrus `while` tests
     *_cases("statements", (), "interpreter", range(8)),
     *_cases("statements", (), "cpu", (1, 3)),
+    # session 36: `ob` an argument, its array and NumPy number written and bound; seed 5
+    # bound a NumPy number in a tuple, which the trace read as a constant
+    *_cases("objects", (), "interpreter", (*range(6), 9)),
+    *_cases("objects", (), "cpu", (5,)),
 ]
 
 
@@ -121,6 +125,8 @@ def test_generator_is_deterministic_and_varied():
         "containers": ('st["s"] = ', 'al["s"]', "st[key]", "ob.t = ", "hold[0] = ",
                        'st["k"] = ', "_put(st, ", "ob.t * 0.5 + ", "sum(ws)[",
                        "np.stack(ws)[0, ", "for v in pr)"),
+        "objects": ("ob.w = ob.w * 0.5 + ", "ob.p = (ob.w[", "ob.t = ", "ob.w *= 0.5",
+                    "ob.bump(", ", ob):"),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)

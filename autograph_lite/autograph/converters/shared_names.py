@@ -30,6 +30,7 @@ import gast
 
 from autograph_lite.autograph.analysis import activity
 from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.pyct import templates
 
 _WRITES = ("setitem", "augassign")
@@ -57,8 +58,6 @@ def _output_names(call, local):
 # statement's region then carries as a whole: runtime/slots.py), and those that write
 # into an array: `a.sort()` rebinds `a` (the box it became: runtime/calls.py `_on_box`)
 _DICT_WRITES = frozenset(("update", "setdefault", "pop", "popitem", "clear"))
-_ARRAY_WRITES = frozenset(("fill", "sort", "put", "partition", "resize", "byteswap",
-                           "setfield", "itemset"))
 
 
 def _receiver(call, local):
@@ -67,7 +66,7 @@ def _receiver(call, local):
     fn = call.func
     if base.is_ag_call(call) and fn.attr == "converted_call" and call.args:
         fn = call.args[0]
-    if (isinstance(fn, gast.Attribute) and fn.attr in _DICT_WRITES | _ARRAY_WRITES
+    if (isinstance(fn, gast.Attribute) and fn.attr in _DICT_WRITES | WRITING_METHODS
             and isinstance(fn.value, gast.Name) and fn.value.id in local):
         return fn.value.id
     return None

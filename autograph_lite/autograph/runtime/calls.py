@@ -13,6 +13,7 @@ import weakref
 import numpy as np
 
 from autograph_lite import errors
+from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime import (builtins_, data, math_calls, numpy_calls,
                                               slots, text_formats, trace_arrays, where)
 
@@ -145,9 +146,6 @@ def _staged_draw(f, traced):
         f"all the numbers before the loop (`noise = rng.normal(size=n)`, then index it)")
 
 
-# ndarray methods that write into the array (`a.sort()`, `a.fill(v)`)
-_WRITING_METHODS = frozenset(("fill", "sort", "put", "partition", "resize", "byteswap",
-                              "setfield", "itemset"))
 
 
 def _traced(args, kwargs):
@@ -161,7 +159,7 @@ def _on_box(method, args, kwargs):
     array now, while tracing, on every path (`if c: a.sort()` sorted it for both)."""
     array, name = method.__self__, method.__name__
     traced = _traced(args, kwargs)
-    if name in _WRITING_METHODS and (traced or trace_arrays.in_region()):
+    if name in WRITING_METHODS and (traced or trace_arrays.in_region()):
         box = data.for_write(array, traced)
         if not hasattr(box, name):
             raise NotImplementedError(

@@ -158,13 +158,70 @@ _FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")
 
 
 def is_users(x):
-    """A plain object of the user's own class (its attributes are looked at)."""
-    return (hasattr(x, "__dict__") and not isinstance(x, NOT_OBJECTS)
-            and type(x).__module__.split(".")[0] not in _FOREIGN)
+    """A plain object of the user's own class (its attributes are looked at), with a
+    `__dict__` or `__slots__`."""
+    return ((hasattr(x, "__dict__") or bool(slot_names(type(x))))
+            and not isinstance(x, NOT_OBJECTS)
+            and (type(x).__module__ or "").split(".")[0] not in _FOREIGN)
+
+
+@functools.lru_cache(maxsize=1024)
+def slot_names(cls):
+    """The `__slots__` names of ``cls`` and its bases (`__dict__` left out)."""
+    names = []
+    for c in cls.__mro__:
+        slots = c.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else [n for n in slots
+                                                         if n not in ("__dict__", "__weakref__")]
+    return tuple(names)
+
+
+class SlotAttributes:
+    """The attributes of an object whose class has `__slots__`, as the dict ``vars`` gives
+    of another's: what a staged region's state and the watch of Python objects read and
+    write (slots.py), by getattr/setattr."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def keys(self):
+        own = list(vars(self.obj)) if hasattr(self.obj, "__dict__") else []
+        return [n for n in slot_names(type(self.obj)) if hasattr(self.obj, n)] + own
+
+    def items(self):
+        return [(k, getattr(self.obj, k)) for k in self.keys()]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __contains__(self, k):
+        return k in self.keys()
+
+    def __getitem__(self, k):
+        if k not in self.keys():
+            raise KeyError(k)
+        return getattr(self.obj, k)
+
+    def __setitem__(self, k, v):
+        setattr(self.obj, k, v)
+
+    def clear(self):
+        for k in self.keys():
+            delattr(self.obj, k)
+
+    def update(self, items):
+        for k, v in dict(items).items():
+            setattr(self.obj, k, v)
+
+
+def attributes(x):
+    """An object's attributes as a dict (``vars``), or a SlotAttributes view of them."""
+    return SlotAttributes(x) if slot_names(type(x)) else vars(x)
 
 
 def items_of(x):
-    return x.items() if type(x) is dict else enumerate(x)
+    return enumerate(x) if type(x) in (list, tuple) else x.items()
 
 
 def reach(roots):
@@ -185,7 +242,7 @@ def reach(roots):
         if type(x) in (dict, list, tuple):
             stack.extend((v, f"{path}[{k!r}]") for k, v in items_of(x))
         elif is_users(x):
-            stack.extend((v, f"{path}.{k}") for k, v in vars(x).items())
+            stack.extend((v, f"{path}.{k}") for k, v in attributes(x).items())
 
 
 def _hand_over(array, box):
@@ -203,7 +260,7 @@ def _hand_over(array, box):
     for x, path in reach(roots):
         if path is None:  # (past the limit; a None value is a value)
             break
-        holder = x if type(x) in (dict, list) else vars(x) if is_users(x) else None
+        holder = x if type(x) in (dict, list) else attributes(x) if is_users(x) else None
         for k, v in (list(items_of(holder)) if holder is not None else ()):
             if v is array:
                 holder[k] = box

@@ -44,8 +44,8 @@ def holds_slots(base, kind):
     """Whether `base[key]` (kind "item") or `base.key` ("attr") is state of its own."""
     if kind == "item":
         return isinstance(base, dict) or type(base) is list
-    return (hasattr(base, "__dict__") and not isinstance(base, data.NOT_OBJECTS)
-            and not core.is_tensor(base))
+    return ((hasattr(base, "__dict__") or bool(data.slot_names(type(base))))
+            and not isinstance(base, data.NOT_OBJECTS) and not core.is_tensor(base))
 
 
 def get_slot(base, kind, key, name):
@@ -58,8 +58,8 @@ def get_slot(base, kind, key, name):
     if _recording:  # (what narrow() needs: the dict written, the key, the object, its base)
         base_text = name[:-len(f".{key}" if kind == "attr" else f"[{key!r}]")]
         held = holds_slots(obj, kind) and not isinstance(obj, Undefined)
-        _recording[-1].append(((id(vars(obj)) if kind == "attr" else id(obj)) if held else None,
-                               key, id(obj) if held else None, base_text))
+        _recording[-1].append((id(obj) if held else None, key, id(obj) if held else None,
+                               base_text))
     if isinstance(obj, Undefined) or not holds_slots(obj, kind):
         return Undefined(name) if isinstance(obj, Undefined) else NOT_A_SLOT
     if kind == "attr":
@@ -78,7 +78,7 @@ def set_slot(base, kind, key, value):
             obj = base()
         except (NameError, AttributeError, KeyError, IndexError, TypeError):
             return
-        if kind == "attr" and holds_slots(obj, kind) and key in vars(obj):
+        if kind == "attr" and holds_slots(obj, kind) and key in data.attributes(obj):
             delattr(obj, key)
         elif isinstance(obj, dict):
             obj.pop(key, None)
@@ -297,7 +297,8 @@ class Snapshot:
             if type(x) is dict or type(x) is list:
                 self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")
             elif data.is_users(x):
-                self.seen[id(vars(x))] = (vars(x), path + ".", dict(vars(x)), x, "attr")
+                attributes = data.attributes(x)
+                self.seen[id(x)] = (attributes, path + ".", dict(attributes.items()), x, "attr")
             elif type(x) in _BAGS:
                 self.bags[id(x)] = (x, path, list(x))
             elif hasattr(type(x), "__next__") and not core.is_tensor(x):
