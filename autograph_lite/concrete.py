@@ -51,7 +51,9 @@ class ConcreteFunction:
         self.updates = getattr(graph, "held_updates", [])
         self._n_results = len(graph.outputs) - sum(
             kind == "out" for *_, kinds in self.updates for kind, _ in kinds)
-        self._update_types = [v.type.dtype.type for v in graph.outputs[self._n_results:]]
+        numbers = getattr(graph, "held_number_types", {})  # (Python numbers stay Python's)
+        self._update_types = [numbers.get(k, v.type.dtype.type)
+                              for k, v in enumerate(graph.outputs[self._n_results:])]
         types = [v.type for v in graph.outputs[:self._n_results]]
         self._wrappers = [_wrapper(t) for t in types]
         # the top-level arguments that are graph inputs, in order, when every input is

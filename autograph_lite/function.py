@@ -131,6 +131,10 @@ class Function:
         self._converted = None
         self._bound = weakref.WeakKeyDictionary()
         self._owner = held_state.owner(python_function)  # (`self`, whose state is read)
+        # the paths of the Python numbers of those objects that a trace changed (`self.t +=
+        # 1`): inputs of the next traces (held_state.bound_numbers); and those that failed
+        # as inputs (a size, a Python index), which stay values of the signature
+        self._held_numbers, self._held_static = set(), set()
         # (type, shape, dtype, strides) of every argument -> (kernel entry, result wrapper,
         # error locator); only for Functions whose class has the generated fast __call__.
         self._fast = None
@@ -233,7 +237,7 @@ class Function:
         """The state of the user's objects among the arguments and `self`, as the key holds
         it (held_state.py): empty when there are none."""
         found = held_state.holders(self, args)
-        return (("held", held_state.fingerprint(found)),) if found else ()
+        return (("held", held_state.fingerprint(found, self._held_numbers)),) if found else ()
 
     def _scalar_key(self, i, t, a):
         """SPEC 2, Python scalars relax: argument ``i``'s value while it is the only one
@@ -432,14 +436,47 @@ class Function:
         with self._lock:
             cf = self._cache.get(key)
             if cf is None:
-                key2, cf = self._trace_or_exact(key, args)
+                numbers = len(self._held_numbers)
+                try:
+                    key2, cf = self._trace_or_exact(key, args)
+                except Exception as e:
+                    key, key2, cf = self._trace_numbers_as_values(args, e)
+                    if cf is None:
+                        raise
                 cf = self._cache[key] = self._settle_sizes(key2, args, cf)
                 after = self._held_key(args)
-                if after and key[-1:] != after:
+                # (a trace that found Python numbers it changes baked them: the calls after
+                # it carry them, held_state.bound_numbers, in a trace of their own)
+                if after and key[-1:] != after and len(self._held_numbers) == numbers:
                     # the trace's own Python effects on the objects (`self.traces += 1`)
                     # happen once per trace (SPEC 2): the state they leave calls it too
                     self._cache[key[:-1] + after] = cf
             return cf
+
+    def _trace_numbers_as_values(self, args, error):
+        """(key, key2, trace) with the Python numbers the objects hold that this call's
+        trace carried as inputs (held_state.bound_numbers) made values of the signature
+        again, after that trace failed (`[0.0] * self.n`, a list index: a Python number is
+        needed), with a warning that each such number now changes once per trace, as
+        SPEC 2's side effects; (None, None, None) when it carried none."""
+        found = held_state.holders(self, args)
+        used = set(held_state.layout(found)) & self._held_numbers
+        if not used:
+            return None, None, None
+        self._held_numbers -= used
+        self._held_static |= used
+        key = self._key(args)
+        key2, cf = self._trace_or_exact(key, args)
+        names = self._leaf_names(args)
+        paths = ", ".join(sorted(held_state.path_text(sel, steps, names) for sel, steps in used))
+        warnings.warn(
+            f"{self._name} changes the Python number(s) {paths} of an object it is called "
+            f"with, which Python changes on every call; carried as a tensor, the trace "
+            f"failed ({type(error).__name__}: {str(error)[:200]}), so it changes once per "
+            f"trace (SPEC 2: a side effect of the trace), and each new value traces again. "
+            f"Keep such a number in a NumPy number (`self.t = np.int64(0)`) or array",
+            UserWarning, stacklevel=user_stacklevel())
+        return key, key2, cf
 
     def _trace(self, args, key, specs=None):
         graph = Graph(self._name)
@@ -470,14 +507,19 @@ class Function:
         sym_args = nest.pack_as(args, sym)
         # the arrays the user's objects among the arguments hold: inputs too, read on each
         # call by their paths (held_state.py), each standing for its box (mutation.hold)
-        held, held_boxes = [], []
-        held_arrays = held_state.arrays(held_state.holders(self, args))
+        held, held_boxes, numbers = [], [], {}
+        held_arrays = held_state.arrays(held_state.holders(self, args), self._held_numbers)
         for sel, steps, array in held_arrays:
             path = held_state.path_text(sel, steps, names)
-            value = graph.add_input(TensorType(array.dtype, array.shape), hint=path)
-            contiguity.mark_input(value, None, bool(array.flags.c_contiguous))
-            box = _argument_box(value, array, path)
-            mutation.hold(array, box, graph)
+            if type(array) in (int, float):  # (a Python number: weak, as a relaxed argument)
+                number = np.int64(array) if type(array) is int else np.float64(array)
+                value = graph.add_input(TensorType(number.dtype, (), True), hint=path)
+                box = numbers[sel, steps] = _argument_box(value, number, path)
+            else:
+                value = graph.add_input(TensorType(array.dtype, array.shape), hint=path)
+                contiguity.mark_input(value, None, bool(array.flags.c_contiguous))
+                box = _argument_box(value, array, path)
+                mutation.hold(array, box, graph)
             held.append((sel, steps))
             held_boxes.append(box)
         graph.held = held
@@ -497,7 +539,8 @@ class Function:
         found = held_state.holders(self, args)
         layout = held_state.layout(found) if found else {}
         placed = held_state.place(found, {id(a): b for (_, _, a), b in zip(held_arrays,
-                                                                          held_boxes)})
+                                                                          held_boxes)},
+                                  numbers)
         with graph_scope(graph), device_scope(None):
             call = self._unbind(sym_args)
             try:
@@ -551,12 +594,16 @@ class Function:
         trace's own bindings are put back (the first call reads the state of before).
         A leaf is ("out", k): the k-th of the graph outputs added; ("arg", i) or ("held",
         j): the caller's i-th argument leaf or j-th held array itself (`self.v = x`: the
-        object, as Python binds it); ("py", value): a Python value as it is."""
+        object, as Python binds it); ("py", value): a Python value as it is. A weak value
+        (made of Python numbers alone: `self.t + 1`) is bound as a Python number
+        (``graph.held_number_types``). The Python numbers the trace changed are inputs of
+        the next traces (held_state.bound_numbers)."""
         rebinds = held_state.rebound(found, layout, names)
         inputs = {id(b): ("arg", i) for i, b in enumerate(sym) if isinstance(b, SymbolicTensor)}
         inputs.update((id(b), ("held", j)) for j, b in enumerate(held_boxes))
-        inputs.update((id(a), ("held", j)) for j, (_, _, a) in enumerate(held_arrays))
-        n_out, out = 0, []
+        inputs.update((id(a), ("held", j)) for j, (_, _, a) in enumerate(held_arrays)
+                      if type(a) not in (int, float))  # (small ints are one object)
+        n_out, out, graph.held_number_types = 0, [], {}
         try:
             for sel, steps, x in rebinds:
                 structure = x if type(x) in (tuple, list, dict) else None
@@ -574,13 +621,19 @@ class Function:
                                 f"(`.copy()`), or take the view where it is used")
                     if kind is None and (isinstance(leaf, SymbolicTensor)
                                          or held_state.is_value(leaf)):
+                        value = as_value(graph, leaf)
+                        if value.type.weak and value.type.dtype.kind in "iuf":
+                            # (made of Python numbers alone: a Python number, as in Python)
+                            graph.held_number_types[n_out] = (
+                                float if value.type.dtype.kind == "f" else int)
                         kind = ("out", n_out)
-                        values.append(as_value(graph, leaf))
+                        values.append(value)
                         n_out += 1
                     kinds.append(kind or ("py", leaf))
                 out.append((sel, steps, structure, kinds, values))
         finally:
             held_state.put_back(found, layout, [(sel, steps) for sel, steps, _ in rebinds])
+        self._held_numbers |= held_state.bound_numbers(found, layout) - self._held_static
         return out
 
     def _spec_call_key(self, args):

@@ -94,12 +94,15 @@ def _walk(found):
                          for k, v in reversed(attributes(x)))
 
 
-def fingerprint(found):
-    """The signature-key part of the holders' state (module docstring)."""
+def fingerprint(found, numbers=frozenset()):
+    """The signature-key part of the holders' state (module docstring); ``numbers``: the
+    paths of the Python numbers that are inputs (``bound_numbers``), keyed by type."""
     parts = []
     for sel, steps, x in _walk(found):
         t = type(x)
-        if t is np.ndarray:
+        if (t is int or t is float) and (sel, steps) in numbers:
+            parts.append((sel, steps, t, "input"))
+        elif t is np.ndarray:
             parts.append((sel, steps, x.shape, x.dtype))
         elif _is_number(x):
             parts.append((sel, steps, t))  # (a 0-d input: its type is its dtype)
@@ -137,19 +140,22 @@ def _is_number(x):
     return isinstance(x, _NUMBERS) and x.dtype.kind in "biufc"
 
 
-def arrays(found):
+def arrays(found, numbers=frozenset()):
     """[(selector, steps, array)] of the NumPy arrays (and NumPy numbers: `self.loss =
     err.sum()` leaves one, which a constant would make a trace per value) the holders hold,
-    in walk order, each once (at its first path)."""
+    in walk order, each once (at its first path); and the Python numbers at the paths
+    ``numbers`` (``bound_numbers``), each at its own path (small ints are one object)."""
     out, seen = [], set()
     for sel, steps, x in _walk(found):
-        if is_value(x) and id(x) not in seen:
+        if type(x) in (int, float) and (sel, steps) in numbers:
+            out.append((sel, steps, x))
+        elif is_value(x) and id(x) not in seen:
             seen.add(id(x))
             out.append((sel, steps, x))
     return out
 
 
-def place(found, boxes):
+def place(found, boxes, numbers=None):
     """Puts the box each held array stands for (``boxes``: {id(array): box}) at every path
     that holds it, for the trace: code that reads it there, converted or not (an operator
     method of the user's class, run by Python: `self.w[0] + o`), reads the input, not the
@@ -158,7 +164,8 @@ def place(found, boxes):
     and put back after; a NumPy number in it would otherwise be read as a constant.)"""
     placed, by_selector = [], dict(found)
     for sel, steps, x in list(_walk(found)):
-        box = (boxes.get(id(x)) if is_value(x) else _with_boxes(x, boxes)
+        box = (numbers.get((sel, steps)) if numbers and type(x) in (int, float) else
+               boxes.get(id(x)) if is_value(x) else _with_boxes(x, boxes)
                if type(x) is tuple else None) if steps else None
         if box is None or box is x:
             continue
@@ -291,6 +298,20 @@ def _leaves(x):
 def stored_tensor(obj):
     """Whether a traced tensor is among what ``obj`` reaches."""
     return any(isinstance(x, SymbolicTensor) for _, _, x in _walk([(0, obj)]))
+
+
+def bound_numbers(found, before):
+    """{(selector, steps)}: the paths where the trace bound a Python int or float to another
+    of its type (`self.t += 1`, `self.total += loss_value`): state Python changes on every
+    call, which the next traces carry as inputs (weak 0-d), and each call binds, instead of
+    a side effect of the trace (issue #31362 of TensorFlow: "Python code runs only on the
+    first call"). A bool (a flag) stays a value of the signature."""
+    out = set()
+    for sel, steps, x in _walk(found):
+        old = before.get((sel, steps), _MISSING)
+        if type(x) in (int, float) and type(old) is type(x) and old != x:
+            out.add((sel, steps))
+    return out
 
 
 def put_back(found, before, paths):

@@ -216,6 +216,59 @@ def test_numpy_numbers_and_arrays_held_in_a_tuple_are_inputs_too():
     assert f.experimental_get_tracing_count() == 1
 
 
+class Adam:
+    """Adam in plain NumPy: `self.t += 1` on a Python int, read by the bias correction."""
+
+    def __init__(self):
+        self.m, self.v, self.t, self.lr = np.zeros(3), np.zeros(3), 0, 0.1
+
+    def step(self, w, g):
+        self.t += 1
+        self.m = 0.9 * self.m + 0.1 * g
+        self.v = 0.999 * self.v + 0.001 * g * g
+        w -= self.lr * (self.m / (1 - 0.9 ** self.t)) / (
+            np.sqrt(self.v / (1 - 0.999 ** self.t)) + 1e-8)
+        return w
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_python_numbers_an_object_holds_and_the_function_changes_change_on_every_call(
+        backend):
+    """`self.t += 1` changes t on every call, as in Python: the first trace finds a Python
+    number it changes (held_state.bound_numbers), and the next trace carries it as an input
+    (weak, 0-d) and binds it back as a Python int. Before session 36 it changed once per
+    trace (TensorFlow's #31362): t stayed 1, and Adam's bias correction was wrong after the
+    first step, silently."""
+    step = ag.defun(Adam.step, backend=backend)
+    opt, oracle = Adam(), Adam()
+    w, w_oracle = np.ones(3), np.ones(3)
+    for k in range(5):
+        g = np.array([0.1, -0.2, 0.3]) * (k + 1)
+        step(opt, w, g)
+        Adam.step(oracle, w_oracle, g)
+        assert_same(opt, oracle, what="the optimizer")
+        np.testing.assert_allclose(w, w_oracle, rtol=1e-12)
+    assert type(opt.t) is int and opt.t == 5
+    assert step.experimental_get_tracing_count() == 2
+
+
+def test_a_python_number_that_cannot_be_an_input_changes_once_per_trace_with_a_warning():
+    class Buffers:
+        def __init__(self):
+            self.n = 2
+
+    def grow(b, x):
+        b.n += 1
+        return x * len([0.0] * b.n)  # (a Python int is needed: no staged form)
+
+    f, b = ag.defun(grow, backend="interpreter"), Buffers()
+    np.testing.assert_array_equal(np.asarray(f(b, X)), X * 3)
+    with pytest.warns(UserWarning, match=r"grow changes the Python number\(s\) b.n of an "
+                                         r"object it is called with.*once per trace"):
+        np.testing.assert_array_equal(np.asarray(f(b, X)), X * 4)
+    assert b.n == 4
+
+
 def test_a_gradient_through_a_call_that_binds_self_w():
     class Lin:
         def __init__(self):

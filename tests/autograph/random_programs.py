@@ -38,7 +38,8 @@ generator over `pr`; session 35). Its seeds name programs of their own; "arrays"
 Grammar "objects" (session 36) is "containers" with `ob` an argument (held_state.py): its
 array `ob.w` and NumPy number `ob.t` are inputs of the kernel, and the program writes them
 (`ob.w[k] = ...`, `ob.w *= 0.5`, a method writing `self.w`) and binds them (`ob.t = ...`,
-`ob.w = ob.w * 0.5 + ...`, `ob.p = (ob.w[k], ...)`, in staged branches and loops too): each
+`ob.w = ob.w * 0.5 + ...`, `ob.p = (ob.w[k], ...)`, in staged branches and loops too), and
+changes its Python int `ob.c` (`ob.c += 1`, read as an int atom: held_state.bound_numbers): each
 side keeps its own object over the five calls, and after each call the objects must hold
 what plain Python's holds (tests/differential.py compares their attributes).
 
@@ -163,7 +164,7 @@ class Generator:
     def int_atom(self, scope):
         r = self.rng
         if self.containers and r.random() < 0.08:
-            return 'st["k"]'
+            return "ob.c" if self.held_object and r.random() < 0.5 else 'st["k"]'
         if self.arrays and r.random() < 0.08:
             return f"np.sum({self.array_name(r)} > {r.choice(['x', 'f0', 'f1', '0.5'])})"
         choice = r.random()
@@ -388,7 +389,8 @@ class Generator:
             + [f'st["k"] = ({self.int_expr(scope, 1)}) % {MOD}', f"_put(st, {value})",
                f"ob.bump({self.int_expr(scope, 1)}, {value}{' * 0.5' if scope['in_loop'] else ''})",
                "ob.w *= 0.5"]
-            + ([f"ob.w = ob.w * 0.5 + {value}", f"ob.p = (ob.w[{self.index(scope)}], {value})"]
+            + ([f"ob.w = ob.w * 0.5 + {value}", f"ob.p = (ob.w[{self.index(scope)}], {value})",
+                f"ob.c = (ob.c + {self.int_expr(scope, 1)}) % {MOD}", "ob.c += 1"]
                if self.held_object else [])))
 
     def writable(self):
@@ -730,6 +732,7 @@ def make_object(fn):
     ob.w = np.arange(L) * 0.75 - 1.0
     ob.t = np.float64(0.25)
     ob.p = (np.float64(0.5), np.float64(-1.0))  # (bound in a branch or loop: set before)
+    ob.c = 1  # a Python int the program may change: an input from the second trace on
     return ob
 
 
@@ -809,6 +812,7 @@ if __name__ == "__main__":
         ob.w = np.arange({length}) * 0.75 - 1.0
         ob.t = np.float64(0.25)
         ob.p = (np.float64(0.5), np.float64(-1.0))
+        ob.c = 1
         return ob
 
     for backend in {backends!r}:

@@ -126,7 +126,7 @@ def test_generator_is_deterministic_and_varied():
                        'st["k"] = ', "_put(st, ", "ob.t * 0.5 + ", "sum(ws)[",
                        "np.stack(ws)[0, ", "for v in pr)"),
         "objects": ("ob.w = ob.w * 0.5 + ", "ob.p = (ob.w[", "ob.t = ", "ob.w *= 0.5",
-                    "ob.bump(", ", ob):"),
+                    "ob.bump(", ", ob):", "ob.c += 1", "ob.c = (ob.c + "),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)
