@@ -435,6 +435,9 @@ class Function:
     def _trace_locked(self, key, args):
         with self._lock:
             cf = self._cache.get(key)
+            if cf is None and self._relax_held_numbers(key):
+                key = self._key(args)  # (the numbers that changed are inputs now)
+                cf = self._cache.get(key)
             if cf is None:
                 numbers = len(self._held_numbers)
                 try:
@@ -453,6 +456,21 @@ class Function:
                     self._cache[key[:-1] + after] = cf
             return cf
 
+    def _relax_held_numbers(self, key):
+        """Whether the Python numbers of the objects it is called with that differ from
+        those of the last trace of the same state otherwise (`m.lr = m.lr * 0.99` between
+        calls) were made inputs of the traces from now on, as a Python-number argument
+        relaxes (held_state.changed_numbers), instead of a trace per value."""
+        if not self._history or key[-1:][0][:1] != ("held",):
+            return False
+        for prev in reversed(self._history):
+            if prev[-1:] and prev[-1][:1] == ("held",):
+                moved = held_state.changed_numbers(prev[-1][1], key[-1][1]) - self._held_static
+                if moved:
+                    self._held_numbers |= moved
+                    return True
+        return False
+
     def _trace_numbers_as_values(self, args, error):
         """(key, key2, trace) with the Python numbers the objects hold that this call's
         trace carried as inputs (held_state.bound_numbers) made values of the signature
@@ -470,12 +488,13 @@ class Function:
         names = self._leaf_names(args)
         paths = ", ".join(sorted(held_state.path_text(sel, steps, names) for sel, steps in used))
         warnings.warn(
-            f"{self._name} changes the Python number(s) {paths} of an object it is called "
-            f"with, which Python changes on every call; carried as a tensor, the trace "
-            f"failed ({type(error).__name__}: {str(error)[:200]}), so it changes once per "
-            f"trace (SPEC 2: a side effect of the trace), and each new value traces again. "
-            f"Keep such a number in a NumPy number (`self.t = np.int64(0)`) or array",
-            UserWarning, stacklevel=user_stacklevel())
+            f"{self._name}: the Python number(s) {paths} of an object it is called with "
+            f"change from call to call; carried as a tensor (so that a new value is no new "
+            f"trace), the trace failed ({type(error).__name__}: {str(error)[:200]}), so "
+            f"they are values of the signature again: each new value traces again, and a "
+            f"change the function makes happens once per trace (SPEC 2: a side effect of "
+            f"the trace). Keep such a number in a NumPy number (`self.t = np.int64(0)`) or "
+            f"array", UserWarning, stacklevel=user_stacklevel())
         return key, key2, cf
 
     def _trace(self, args, key, specs=None):

@@ -314,6 +314,22 @@ def bound_numbers(found, before):
     return out
 
 
+def changed_numbers(before, after):
+    """{(selector, steps)}: the paths of the Python ints and floats whose values differ
+    between two fingerprints of one state otherwise (the same paths, types and arrays);
+    empty when anything else differs."""
+    if len(before) != len(after):
+        return set()
+    out = set()
+    for a, b in zip(before, after):
+        if a == b:
+            continue
+        if a[:3] != b[:3] or len(a) != 4 or a[2] not in (int, float) or a[3] == "input":
+            return set()
+        out.add(a[:2])
+    return out
+
+
 def put_back(found, before, paths):
     """Binds each of ``paths`` ([(selector, steps)]) to its value of ``before`` again (or
     removes it, where it was not there)."""

@@ -263,10 +263,24 @@ def test_a_python_number_that_cannot_be_an_input_changes_once_per_trace_with_a_w
 
     f, b = ag.defun(grow, backend="interpreter"), Buffers()
     np.testing.assert_array_equal(np.asarray(f(b, X)), X * 3)
-    with pytest.warns(UserWarning, match=r"grow changes the Python number\(s\) b.n of an "
-                                         r"object it is called with.*once per trace"):
+    with pytest.warns(UserWarning, match=r"grow: the Python number\(s\) b.n of an object "
+                                         r"it is called with change.*once per trace"):
         np.testing.assert_array_equal(np.asarray(f(b, X)), X * 4)
     assert b.n == 4
+
+
+def test_python_numbers_an_object_holds_that_change_between_calls_are_relaxed():
+    """`m.lr = m.lr * 0.99` between calls: the second value traces again, and makes the
+    number an input (as a Python-number argument relaxes), so no later value traces."""
+    class Decay:
+        def __init__(self):
+            self.lr, self.name = 0.1, "sgd"
+
+    f, m = ag.defun(lambda m, x: x * m.lr, backend="interpreter"), Decay()
+    for k in range(6):
+        np.testing.assert_allclose(np.asarray(f(m, X)), X * m.lr)
+        m.lr *= 0.5
+    assert f.experimental_get_tracing_count() == 2
 
 
 def test_a_gradient_through_a_call_that_binds_self_w():
