@@ -780,7 +780,23 @@ def containers_read_whole_after_the_staged_region_that_wrote(f):
     return bag.total(), bag + 1, inside, sum(bag.d.values()), [v.sum() for v in bag.items]
 
 
+def tuples_carried_by_the_staged_loop_that_writes_their_array(f):
+    # (random program "objects" 212, session 36: `pr` is state of the loop, which took its
+    # array in as a constant of before the loop, so the reads after it saw no write)
+    t0 = np.arange(3) * 0.25
+    pr, nested = (t0, np.zeros(3)), (1.0, (np.ones(3), t0))
+    for i in range(int(f[1] * 40)):
+        t0 -= f[:3]
+    k = 0
+    while k < int(f[1] * 20):
+        t0[k % 3] += f[3]
+        k += 1
+    a, (b, c) = nested
+    return max(v[2] for v in pr), [v.sum() for v in pr], a + b + c
+
+
 @pytest.mark.parametrize("fn", [held_array_read_after_a_write, held_array_in_a_while_test,
+                                tuples_carried_by_the_staged_loop_that_writes_their_array,
                                 tuples_made_before_the_write,
                                 containers_read_whole_inside_the_staged_loop_that_writes,
                                 containers_read_whole_after_the_staged_region_that_wrote,

@@ -28,9 +28,20 @@ def _prepare(values, names, loc):
     for name, v in zip(names, values):
         if not core.is_carriable(v):
             raise _not_tensor(name, v, loc, "before the loop")
-    # a NumPy array entering the loop (`out = np.zeros(n)`) is allocated by the kernel
-    return [data.entering_loop(v, name) if isinstance(v, np.ndarray) else v
-            for v, name in zip(values, names)]
+    # a NumPy array entering the loop (`out = np.zeros(n)`) is allocated by the kernel; one
+    # a tuple holds (`pr = (t0, z)`) enters as the same box as its other names (`t0`), so
+    # the loop's writes through those are seen through the tuple (the alias analysis links
+    # them): entered as a constant, the tuple kept the values of before the loop
+    return [_entering(v, name) for v, name in zip(values, names)]
+
+
+def _entering(v, name):
+    if isinstance(v, np.ndarray):
+        return data.entering_loop(v, name)
+    if type(v) is tuple:
+        items = [_entering(x, name) for x in v]
+        return tuple(items) if any(a is not b for a, b in zip(items, v)) else v
+    return v
 
 
 def _is_weak(value):
