@@ -172,10 +172,14 @@ class ConcreteFunction:
         return results[0] if len(results) == 1 else results
 
     def _constants(self):
-        """The arrays the graph holds as constants (and the kernel's copies of them)."""
-        out = [n.attrs["value"] for n in self.graph.walk()
-               if n.op == "const" and isinstance(n.attrs.get("value"), np.ndarray)]
-        return out + list(self._kernel.const_args if self._kernel is not None else ())
+        """The arrays the graph holds as constants (and the kernel's copies of them), once
+        the kernel exists (after the first call)."""
+        if self.__dict__.get("_const_arrays") is None:
+            out = [n.attrs["value"] for n in self.graph.walk()
+                   if n.op == "const" and isinstance(n.attrs.get("value"), np.ndarray)]
+            self._const_arrays = out + list(self._kernel.const_args
+                                            if self._kernel is not None else ())
+        return self._const_arrays
 
     def _finish(self, raw):
         """The kernel's raw result(s) as eager tensors in the structure the function returned."""
