@@ -78,6 +78,13 @@ def _leaf_key(x, what):
     return ("obj", t, x)
 
 
+class _NumbersFound(BaseException):
+    """A trace found Python numbers of the objects it was called with that it changes
+    (held_state.bound_numbers): it is undone (its Snapshot restores them) and traced again
+    with them as inputs. A BaseException: no retry for sizes (``_trace_or_exact``) takes
+    it for a failure."""
+
+
 class _Sub:
     """A lazily formatted argument path (``'xs'[2]``), built only for error messages."""
     __slots__ = ("parent", "key")
@@ -439,18 +446,26 @@ class Function:
                 key = self._key(args)  # (the numbers that changed are inputs now)
                 cf = self._cache.get(key)
             if cf is None:
-                numbers = len(self._held_numbers)
                 try:
-                    key2, cf = self._trace_or_exact(key, args)
+                    try:
+                        key2, cf = self._trace_or_exact(key, args)
+                    except _NumbersFound:  # (undone: traced again, carrying them)
+                        key = self._key(args)
+                        cf = self._cache.get(key)
+                        if cf is not None:
+                            return cf
+                        key2, cf = self._trace_or_exact(key, args)
                 except Exception as e:
                     key, key2, cf = self._trace_numbers_as_values(args, e)
                     if cf is None:
                         raise
                 cf = self._cache[key] = self._settle_sizes(key2, args, cf)
                 after = self._held_key(args)
-                # (a trace that found Python numbers it changes baked them: the calls after
-                # it carry them, held_state.bound_numbers, in a trace of their own)
-                if after and key[-1:] != after and len(self._held_numbers) == numbers:
+                # (not where it changed a number that is a value of the signature, which
+                # `_trace_numbers_as_values` said traces again for each value)
+                if after and key[-1:] != after and not (self._held_static and (
+                        held_state.changed_numbers(key[-1][1], after[0][1])
+                        & self._held_static)):
                     # the trace's own Python effects on the objects (`self.traces += 1`)
                     # happen once per trace (SPEC 2): the state they leave calls it too
                     self._cache[key[:-1] + after] = cf
@@ -475,8 +490,9 @@ class Function:
         """(key, key2, trace) with the Python numbers the objects hold that this call's
         trace carried as inputs (held_state.bound_numbers) made values of the signature
         again, after that trace failed (`[0.0] * self.n`, a list index: a Python number is
-        needed), with a warning that each such number now changes once per trace, as
-        SPEC 2's side effects; (None, None, None) when it carried none."""
+        needed), with a warning that each new value of one traces again (``_trace_locked``
+        registers no trace for the state it leaves); (None, None, None) when it carried
+        none."""
         found = held_state.holders(self, args)
         used = set(held_state.layout(found)) & self._held_numbers
         if not used:
@@ -491,10 +507,10 @@ class Function:
             f"{self._name}: the Python number(s) {paths} of an object it is called with "
             f"change from call to call; carried as a tensor (so that a new value is no new "
             f"trace), the trace failed ({type(error).__name__}: {str(error)[:200]}), so "
-            f"they are values of the signature again: each new value traces again, and a "
-            f"change the function makes happens once per trace (SPEC 2: a side effect of "
-            f"the trace). Keep such a number in a NumPy number (`self.t = np.int64(0)`) or "
-            f"array", UserWarning, stacklevel=user_stacklevel())
+            f"they are values of the signature again: each new value traces again (slow; "
+            f"the function's change to it is made while tracing). Keep such a number in a "
+            f"NumPy number (`self.t = np.int64(0)`) or array, or out of the object",
+            UserWarning, stacklevel=user_stacklevel())
         return key, key2, cf
 
     def _trace(self, args, key, specs=None):
@@ -652,7 +668,12 @@ class Function:
                 out.append((sel, steps, structure, kinds, values))
         finally:
             held_state.put_back(found, layout, [(sel, steps) for sel, steps, _ in rebinds])
-        self._held_numbers |= held_state.bound_numbers(found, layout) - self._held_static
+        found_numbers = held_state.bound_numbers(found, layout) - self._held_static
+        if found_numbers - self._held_numbers:
+            # (this trace baked them: it is undone, and the call traced again with them as
+            # inputs, so the call changes them once, in its kernel)
+            self._held_numbers |= found_numbers
+            raise _NumbersFound()
         return out
 
     def _spec_call_key(self, args):

@@ -85,6 +85,8 @@ SAMPLE = [
     # bound a NumPy number in a tuple, which the trace read as a constant
     *_cases("objects", (), "interpreter", (*range(6), 9)),
     *_cases("objects", (), "cpu", (5,)),
+    # cpu's second trace of a first call (sizes read) changed `ob.c += 1` a second time
+    *_cases("objects", (), "cpu", (248,)),
 ]
 
 
