@@ -81,8 +81,8 @@ def _leaf_key(x, what):
 class _NumbersFound(BaseException):
     """A trace found Python numbers of the objects it was called with that it changes
     (held_state.bound_numbers): it is undone (its Snapshot restores them) and traced again
-    with them as inputs. A BaseException: no retry for sizes (``_trace_or_exact``) takes
-    it for a failure."""
+    with them as inputs (``Function._trace``). A BaseException: the conversion's fallbacks
+    and the retries for sizes do not take it for a failure."""
 
 
 class _Sub:
@@ -447,14 +447,7 @@ class Function:
                 cf = self._cache.get(key)
             if cf is None:
                 try:
-                    try:
-                        key2, cf = self._trace_or_exact(key, args)
-                    except _NumbersFound:  # (undone: traced again, carrying them)
-                        key = self._key(args)
-                        cf = self._cache.get(key)
-                        if cf is not None:
-                            return cf
-                        key2, cf = self._trace_or_exact(key, args)
+                    key2, cf = self._trace_or_exact(key, args)
                 except Exception as e:
                     key, key2, cf = self._trace_numbers_as_values(args, e)
                     if cf is None:
@@ -514,6 +507,15 @@ class Function:
         return key, key2, cf
 
     def _trace(self, args, key, specs=None):
+        for attempt in range(4):
+            try:
+                return self._trace_once(args, key, specs)
+            except _NumbersFound:  # (undone: traced again, carrying them as inputs)
+                if attempt == 3:
+                    raise RuntimeError(f"{self._name}: tracing kept finding Python numbers "
+                                       f"of its objects that it changes") from None
+
+    def _trace_once(self, args, key, specs=None):
         graph = Graph(self._name)
         leaves = nest.flatten(args)
         relaxed, weak = self._relaxed_leaves(args, key) if specs is None else ({}, set())
