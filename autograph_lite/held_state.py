@@ -14,9 +14,14 @@ closures, whose arrays SPEC 2 bakes in as Numba does):
   autograph/runtime/data.py ``reach`` walks) is an extra input of the graph, fetched by its
   path on each call, so the kernel reads its current values, and a write into it reaches
   the array, as in NumPy (function.py, concrete.py);
+- so is every NumPy number they hold (0-d), and every Python int or float a trace changed
+  or the caller changes between calls (``bound_numbers``, ``changed_numbers``: weak 0-d,
+  as a relaxed Python-number argument);
 - the signature key holds their ``fingerprint``: each array's path, shape and dtype and
-  each other value's path, type and (for numbers, strings, bools and None) value, so a
-  changed scalar attribute or a rebound array of another shape traces again.
+  each other value's path, type and (for other numbers, strings, bools and None) value, so
+  a changed flag or a rebound array of another shape traces again;
+- what a trace binds into them (`self.w = self.w - lr * g`, `self.t += 1`) is bound on
+  every call, from extra outputs of the kernel (``rebound``, ``store``: the section below).
 """
 
 import numpy as np
@@ -233,8 +238,9 @@ def changed_path(before, after, names):
 # value's tensors become extra outputs of the graph, and each call binds the path to the
 # value made of this call's outputs (``store``), as Python binds it on every call. The
 # trace's own binding is put back (``put_back``) before the first call, which reads the
-# state of before it. Binding a Python number (`self.steps += 1`) stays a Python effect of
-# the trace (SPEC 2: once per trace), as it was.
+# state of before it. A Python number the trace changes (`self.t += 1`) is found by
+# ``bound_numbers``: the trace is undone and done again with it as an input
+# (function.py ``_trace``), so it is bound like the rest.
 
 _MISSING = object()
 
@@ -252,10 +258,8 @@ def is_value(x):
 
 def _holds_values(x):
     """Whether ``x`` is, or holds in its tuples, lists and dicts, a NumPy array or number
-    or a traced tensor."""
-    if type(x) in (tuple, list, dict):
-        return any(_holds_values(v) for v in (x.values() if type(x) is dict else x))
-    return isinstance(x, Tensor) or is_value(x)
+    or a tensor."""
+    return any(isinstance(v, Tensor) or is_value(v) for v in _leaves(x))
 
 
 def rebound(found, before, names):
@@ -271,7 +275,7 @@ def rebound(found, before, names):
         changed.append((sel, steps))
         path = path_text(sel, steps, names)
         for leaf in _leaves(x):
-            if is_holder(leaf) and stored_tensor(leaf):
+            if is_holder(leaf) and _holds_traced(leaf):
                 raise TypeError(f"'{path}' is bound to a new object that holds traced values: "
                                 f"the compiled function cannot make it on every call; bind "
                                 f"the arrays themselves (or a tuple, list or dict of them)")
@@ -279,8 +283,9 @@ def rebound(found, before, names):
             continue
         parent = fetch(dict(found), sel, steps[:-1]) if steps else None
         if old is _MISSING and type(parent) is list:
-            raise TypeError(f"a traced value is added to the list '{path_text(sel, steps[:-1], names)}' "
-                            f"of an object the function is called with: the compiled function "
+            listed = path_text(sel, steps[:-1], names)
+            raise TypeError(f"a traced value is added to the list '{listed}' of an object "
+                            f"the function is called with: the compiled function "
                             f"would add it once, while tracing, and Python adds one on every "
                             f"call; return the values and append them after the call")
         if type(parent) not in (dict, list) and (not steps or steps[-1][0] != "attr"):
@@ -290,12 +295,13 @@ def rebound(found, before, names):
 
 
 def _leaves(x):
+    """The leaves of ``x`` through its tuples, lists and dicts."""
     if type(x) in (tuple, list, dict):
         return [y for v in (x.values() if type(x) is dict else x) for y in _leaves(v)]
     return [x]
 
 
-def stored_tensor(obj):
+def _holds_traced(obj):
     """Whether a traced tensor is among what ``obj`` reaches."""
     return any(isinstance(x, SymbolicTensor) for _, _, x in _walk([(0, obj)]))
 

@@ -819,8 +819,9 @@ if __name__ == "__main__":
         f = ag.defun(generated, backend=backend)
         obs = [_object(), _object()] if "_Holder" in globals() else [None, None]
         for args in INPUTS:
-            want_args, got_args = [tuple(ob if isinstance(a, str) else a for a in copy.deepcopy(args))
-                                   for ob in obs]
+            want_args, got_args = [
+                tuple(ob if isinstance(a, str) else a for a in copy.deepcopy(args))
+                for ob in obs]
             want = generated(*want_args)
             staged = tuple(np.int64(a) if type(a) is int else np.float64(a)
                            if type(a) is float else a for a in got_args) if {stage} else got_args
