@@ -267,7 +267,7 @@ def rebound(found, before, names):
     another value holding arrays or tensors (``before``: ``layout`` of before it). A value
     appended to a list, or a user's object made by the trace that holds a tensor, is
     refused: the compiled function could not add or make it on every call."""
-    out, changed = [], []
+    out, changed, by_selector = [], [], dict(found)
     for sel, steps, x in _walk(found):
         old = before.get((sel, steps), _MISSING)
         if old is x or any(s == sel and steps[:len(t)] == t for s, t in changed):
@@ -281,7 +281,7 @@ def rebound(found, before, names):
                                 f"the arrays themselves (or a tuple, list or dict of them)")
         if not _holds_values(x):
             continue
-        parent = fetch(dict(found), sel, steps[:-1]) if steps else None
+        parent = fetch(by_selector, sel, steps[:-1]) if steps else None
         if old is _MISSING and type(parent) is list:
             listed = path_text(sel, steps[:-1], names)
             raise TypeError(f"a traced value is added to the list '{listed}' of an object "

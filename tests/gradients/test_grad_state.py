@@ -66,6 +66,24 @@ def test_a_method_writing_self_differentiates_the_values_it_read():
     assert m.calls == 3  # (as Python counts; the gradients' traces changed nothing)
 
 
+def _nested_tapes_see_the_state_of_before_each_call(call, state):
+    """Two calls of ``call(x)`` (which doubles the state ``state()`` reads, after reading it)
+    under an outer and an inner tape: first and second gradients of the state read, and
+    the state doubled once per call."""
+    x = ag.constant(X)
+    for k in range(2):
+        before = np.array(state())
+        with ag.GradientTape() as outer:
+            outer.watch(x)
+            with ag.GradientTape() as inner:
+                inner.watch(x)
+                loss = call(x)
+            g = inner.gradient(loss, x)
+        np.testing.assert_allclose(np.asarray(g), 2 * before * X)
+        np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * before)
+        np.testing.assert_array_equal(state(), 2 * before)  # written once per call
+
+
 def test_nested_tapes_over_a_call_that_assigns_a_variable():
     v = ag.Variable(W.copy())
 
@@ -75,18 +93,7 @@ def test_nested_tapes_over_a_call_that_assigns_a_variable():
         v.assign(v * 2.0)
         return loss
 
-    x = ag.constant(X)
-    for k in range(2):
-        before = v.numpy()
-        with ag.GradientTape() as outer:
-            outer.watch(x)
-            with ag.GradientTape() as inner:
-                inner.watch(x)
-                loss = f(x)
-            g = inner.gradient(loss, x)
-        np.testing.assert_allclose(np.asarray(g), 2 * before * X)
-        np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * before)
-        np.testing.assert_array_equal(v.numpy(), 2 * before)  # assigned once per call
+    _nested_tapes_see_the_state_of_before_each_call(f, v.numpy)
 
 
 def test_nested_tapes_over_a_call_that_writes_an_array_argument():
@@ -96,18 +103,8 @@ def test_nested_tapes_over_a_call_that_writes_an_array_argument():
         w *= 2.0
         return loss
 
-    x, w = ag.constant(X), W.copy()
-    for k in range(2):
-        before = w.copy()
-        with ag.GradientTape() as outer:
-            outer.watch(x)
-            with ag.GradientTape() as inner:
-                inner.watch(x)
-                loss = f(x, w)
-            g = inner.gradient(loss, x)
-        np.testing.assert_allclose(np.asarray(g), 2 * before * X)
-        np.testing.assert_allclose(np.asarray(outer.gradient(g, x)), 2 * before)
-        np.testing.assert_array_equal(w, 2 * before)
+    w = W.copy()
+    _nested_tapes_see_the_state_of_before_each_call(lambda x: f(x, w), lambda: w)
 
 
 def _product(x, w):
