@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from . import contiguity, held_state, nest
+from . import contiguity, held_state, nest, partial_raise
 from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import export_runtime, interpreter
 from .tensor import EagerTensor, TensorSpec
@@ -117,6 +117,7 @@ class ConcreteFunction:
         if self._weak:
             args = weak_arguments(args, self._weak)
         buffers = [v._np for v in self._variables]  # (their current buffers, in order)
+        found = held = None
         if self.held or self.updates:  # (the key checked their paths, shapes and dtypes)
             found = dict(held_state.holders(self.function, args))
             held = [held_state.fetch(found, sel, steps) for sel, steps in self.held]
@@ -133,11 +134,22 @@ class ConcreteFunction:
                 flat[i] = flat[i][()]
         try:
             raw = self._call(*flat)
+        except partial_raise.Partial as e:  # (a failed check: the state Python had made)
+            raise partial_raise.commit(
+                e, self.graph, self._targets(args, buffers),
+                lambda rows, values: self._bind(rows, values, args, found or dict(
+                    held_state.holders(self.function, args)), held, flat)) from None
         except Exception as e:
             raise self._located(e, flat) from None
         if self.updates:
             raw = self._bind_updates(raw, args, found, held, flat)
         return self._finish(raw)
+
+    @staticmethod
+    def _targets(args, buffers):
+        """The arrays of the graph's inputs, as the caller holds them (a variable's own)."""
+        return [a._np if isinstance(a, Variable) else a
+                for a in _tensor_leaves(args) + buffers]
 
     def _bind_updates(self, raw, args, found, held, flat):
         """Binds what the trace bound into the objects (held_state.py), made of this call's
@@ -147,16 +159,22 @@ class ConcreteFunction:
         object's own array from now on, which the caller may write)."""
         n = len(self.graph.outputs)
         outs = (raw,) if n == 1 else tuple(raw)
-        tail, leaves, values = outs[self._n_results:], nest.flatten(args), []
-        shared = None
-        for *_, kinds in self.updates:
+        tail = [t(a) if not isinstance(a, np.ndarray) or a.ndim == 0 else a  # (NumPy's scalar)
+                for t, a in zip(self._update_types, outs[self._n_results:])]
+        self._bind(self.updates, tail, args, found, held, flat)
+        results = outs[:self._n_results]
+        return results[0] if len(results) == 1 else results
+
+    def _bind(self, rows, tail, args, found, held, flat):
+        """Binds ``rows`` ([(selector, steps, structure, kinds)]: ``graph.held_updates``, or
+        a failed check's plan) made of the values ``tail``, as ``_bind_updates`` says."""
+        leaves, values, shared = nest.flatten(args), [], None
+        for *_, kinds in rows:
             row = []
             for kind, k in kinds:
                 if kind == "out":
                     a = tail[k]
-                    if not isinstance(a, np.ndarray) or a.ndim == 0:  # (NumPy's scalar)
-                        a = self._update_types[k](a)
-                    elif not any(a is f for f in flat):
+                    if isinstance(a, np.ndarray) and a.ndim and not any(a is f for f in flat):
                         if shared is None:
                             shared = [f for f in flat if isinstance(f, np.ndarray)] + \
                                 self._constants()
@@ -166,10 +184,8 @@ class ConcreteFunction:
                 else:
                     row.append(leaves[k] if kind == "arg" else held[k] if kind == "held" else k)
             values.append(row)
-        held_state.store(found, [(sel, steps, structure)
-                                 for sel, steps, structure, _ in self.updates], values)
-        results = outs[:self._n_results]
-        return results[0] if len(results) == 1 else results
+        held_state.store(found, [(sel, steps, structure) for sel, steps, structure, _ in rows],
+                         values)
 
     def _constants(self):
         """The arrays the graph holds as constants (and the kernel's copies of them), once

@@ -93,7 +93,21 @@ def with_location(exc, loc):
     except Exception:  # exotic exception signatures keep their own message
         return exc
     new.__cause__ = exc.__cause__
+    new.__dict__.update((k, v) for k, v in exc.__dict__.items() if k.startswith("ag_"))
     return new
+
+
+# autograph/runtime/staging.py's ``user_raise``: marks an exception as raised on the runs
+# that reach it (installed there; None while nothing converts code)
+MARK_RAISED = None
+
+
+def numpy_error(exc):
+    """``exc`` as NumPy itself raises it where it is met, known while tracing (an index
+    out of bounds of a known size): like the user's own `raise`, it is raised by the runs
+    that reach it (a staged branch's, a staged loop's trips), not by the trace for every
+    input (autograph/runtime/user_raises.py)."""
+    return MARK_RAISED(exc) if MARK_RAISED is not None else exc
 
 
 class UnstagedAttributeError(TypeError, AttributeError):

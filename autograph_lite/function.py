@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import call_guards, contiguity, held_state, nest, staged_text, storage
+from . import call_guards, contiguity, held_state, nest, partial_raise, staged_text, storage
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -578,7 +578,9 @@ class Function:
         placed = held_state.place(found, {id(a): b for (_, _, a), b in zip(held_arrays,
                                                                           held_boxes)},
                                   numbers)
-        with graph_scope(graph), device_scope(None):
+        bindings = self._bindings_so_far(found, names, self._binding_inputs(
+            sym, held_boxes, held_arrays)) if found else None
+        with graph_scope(graph), device_scope(None), partial_raise.tracking(graph, bindings):
             call = self._unbind(sym_args)
             try:
                 try:
@@ -591,6 +593,10 @@ class Function:
                         f"both branches, so the trace never ends; write the recursion as a "
                         f"loop (`while` on the tensor), or make the condition a Python "
                         f"value") from e
+                except Exception as e:
+                    if not self._raised_on_every_run(e, graph, bindings):
+                        raise
+                    result = None  # (the kernel raises it: partial_raise.py)
                 finally:
                     held_state.unplace(placed)
                 updates = self._held_updates(graph, found, layout, names, sym, held_arrays,
@@ -636,38 +642,9 @@ class Function:
         (``graph.held_number_types``). The Python numbers the trace changed are inputs of
         the next traces (held_state.bound_numbers)."""
         rebinds = held_state.rebound(found, layout, names)
-        inputs = {id(b): ("arg", i) for i, b in enumerate(sym) if isinstance(b, SymbolicTensor)}
-        inputs.update((id(b), ("held", j)) for j, b in enumerate(held_boxes))
-        inputs.update((id(a), ("held", j)) for j, (_, _, a) in enumerate(held_arrays)
-                      if type(a) not in (int, float))  # (small ints are one object)
-        n_out, out, graph.held_number_types = 0, [], {}
+        inputs = self._binding_inputs(sym, held_boxes, held_arrays)
         try:
-            for sel, steps, x in rebinds:
-                structure = x if type(x) in (tuple, list, dict) else None
-                kinds, values = [], []
-                for leaf in (nest.flatten(x) if structure is not None else [x]):
-                    kind = inputs.get(id(leaf))
-                    if kind is None and isinstance(leaf, SymbolicTensor):
-                        s = getattr(leaf, "_storage", None)
-                        if s is not None and s.origin != storage.MADE:
-                            raise TypeError(
-                                f"{self._name} binds '{held_state.path_text(sel, steps, names)}'"
-                                f" to a view of an array it is called with (or of one its "
-                                f"objects hold): the compiled function cannot make that view "
-                                f"of the caller's array on each call; bind a copy "
-                                f"(`.copy()`), or take the view where it is used")
-                    if kind is None and (isinstance(leaf, SymbolicTensor)
-                                         or held_state.is_value(leaf)):
-                        value = as_value(graph, leaf)
-                        if value.type.weak and value.type.dtype.kind in "iuf":
-                            # (made of Python numbers alone: a Python number, as in Python)
-                            graph.held_number_types[n_out] = (
-                                float if value.type.dtype.kind == "f" else int)
-                        kind = ("out", n_out)
-                        values.append(value)
-                        n_out += 1
-                    kinds.append(kind or ("py", leaf))
-                out.append((sel, steps, structure, kinds, values))
+            out, graph.held_number_types = self._binding_rows(graph, rebinds, inputs, names)
         finally:
             held_state.put_back(found, layout, [(sel, steps) for sel, steps, _ in rebinds])
         found_numbers = held_state.bound_numbers(found, layout) - self._held_static
@@ -677,6 +654,86 @@ class Function:
             self._held_numbers |= found_numbers
             raise _NumbersFound()
         return out
+
+    @staticmethod
+    def _raised_on_every_run(e, graph, bindings):
+        """Whether the user's `raise` (or failed Python `assert`) ``e``, met by the trace of
+        the function itself (not of a staged branch or loop body: every run reaches it),
+        is staged as the kernel's last op, a check that always fails: when something the
+        trace staged before it is seen by the caller (a write into an argument, a binding
+        into its objects, a check, a print, a callback), which Python does before raising.
+        Otherwise it is raised now, as Python raises it before anything happens."""
+        from .ops.io import CHECK_ERRORS
+        if not (getattr(e, "ag_user_raise", False) and not getattr(e, "ag_staged", True)
+                and CHECK_ERRORS.get(type(e).__name__) is type(e)
+                and current_graph() is graph):
+            return False
+        if not (graph.written_inputs or any(not n.opdef.pure for n in graph.walk())
+                or (bindings is not None and bindings(0))):
+            return False
+        from .api.core import check
+        from .autograph.runtime import text, user_raises
+        check(False, text.exception_text(e), type(e).__name__)
+        graph.nodes[-1].loc = user_raises.raised_at(e) or graph.nodes[-1].loc
+        return True
+
+    @staticmethod
+    def _binding_inputs(sym, held_boxes, held_arrays):
+        """{id: kind} of the values a binding may name as inputs: ("arg", i) the i-th
+        argument leaf's box, ("held", j) the j-th held array (or its box)."""
+        inputs = {id(b): ("arg", i) for i, b in enumerate(sym) if isinstance(b, SymbolicTensor)}
+        inputs.update((id(b), ("held", j)) for j, b in enumerate(held_boxes))
+        inputs.update((id(a), ("held", j)) for j, (_, _, a) in enumerate(held_arrays)
+                      if type(a) not in (int, float))  # (small ints are one object)
+        return inputs
+
+    def _binding_rows(self, graph, rebinds, inputs, names, n_out=0):
+        """([(selector, steps, structure, kinds, values)], {k: int or float}) for
+        ``rebinds`` (held_state.rebound): each leaf an input (``inputs``), a Python value,
+        or ("out", k), the k-th value from ``n_out`` on, a Value of ``graph``; the map
+        gives the values made of Python numbers alone, bound as a Python number."""
+        out, numbers = [], {}
+        for sel, steps, x in rebinds:
+            structure = x if type(x) in (tuple, list, dict) else None
+            kinds, values = [], []
+            for leaf in (nest.flatten(x) if structure is not None else [x]):
+                kind = inputs.get(id(leaf))
+                if kind is None and isinstance(leaf, SymbolicTensor):
+                    s = getattr(leaf, "_storage", None)
+                    if s is not None and s.origin != storage.MADE:
+                        raise TypeError(
+                            f"{self._name} binds '{held_state.path_text(sel, steps, names)}'"
+                            f" to a view of an array it is called with (or of one its "
+                            f"objects hold): the compiled function cannot make that view "
+                            f"of the caller's array on each call; bind a copy "
+                            f"(`.copy()`), or take the view where it is used")
+                if kind is None and (isinstance(leaf, SymbolicTensor)
+                                     or held_state.is_value(leaf)):
+                    value = as_value(graph, leaf)
+                    if value.type.weak and value.type.dtype.kind in "iuf":
+                        # (made of Python numbers alone: a Python number, as in Python)
+                        numbers[n_out] = float if value.type.dtype.kind == "f" else int
+                    kind = ("out", n_out)
+                    values.append(value)
+                    n_out += 1
+                kinds.append(kind or ("py", leaf))
+            out.append((sel, steps, structure, kinds, values))
+        return out, numbers
+
+    def _bindings_so_far(self, found, names, inputs):
+        """partial_raise.tracking's ``bindings``: what the trace has bound into the objects
+        by now, against their state once they hold their boxes (``found``' layout then)."""
+        placed = held_state.layout(found)
+
+        def bindings(n_out):
+            rebinds = held_state.rebound(found, placed, names)
+            if not rebinds:
+                return None
+            rows, numbers = self._binding_rows(current_graph(), rebinds, inputs, names, n_out)
+            values = [v for *_, vs in rows for v in vs]
+            types = [numbers.get(n_out + k, v.type.dtype.type) for k, v in enumerate(values)]
+            return [row[:4] for row in rows], values, types
+        return bindings
 
     def _spec_call_key(self, args):
         """The key a call that fits ``args`` (top-level TensorSpecs, other arguments as

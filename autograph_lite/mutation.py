@@ -110,12 +110,6 @@ class scope:
         return False
 
 
-def innermost_wrote():
-    """Whether the innermost open scope (the branch or loop body being traced) has written
-    into an array from before it."""
-    return bool(_logs.stack and _logs.stack[-1].pre_existing())
-
-
 class shielded:
     """``with shielded(storages):`` while a staged loop traces its regions, its carried
     storages hold region placeholders: scopes opened before (enclosing branches and
@@ -153,6 +147,7 @@ def set_base(storage, value):
     storage.base = value
     storage.gen = next(generations)
     storage.writes += 1
+    _note_version(storage, value)
 
 
 def rebase(storage, value):
@@ -160,6 +155,18 @@ def rebase(storage, value):
     carried storage, or putting it back after a trace)."""
     storage.base = value
     storage.gen = next(generations)
+    _note_version(storage, value)
+
+
+def _note_version(storage, value):
+    """Records that ``value`` is, wherever it is computed, what a written argument's array
+    holds at that point of the program (``Graph.input_versions``): a run that raises
+    part-way leaves the caller's array as the plain run would (the interpreter's
+    ``run_function``), though the final value of ``input_updates`` was never reached."""
+    if storage.origin == ARG and value.graph is not None:
+        root = root_graph(value.graph)
+        root.input_versions[value.id] = storage.index
+        root.written_inputs[storage.index] = storage  # (partial_raise.py reads them)
 
 
 def describe(storages):

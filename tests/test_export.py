@@ -79,8 +79,17 @@ def with_callback(x):
     return ag.py_func(np.sinh, [x], ag.float64, name="my_sinh")
 
 
+def fills_then_checks(out, x):
+    """A failed check after a write made in place: the exported kernel raises the plain
+    error (no call stores a check's state there: partial_raise.py), the write is made."""
+    out[0] = x.sum()
+    assert x.sum() > 10.0, "too small"
+    return out
+
+
 FUNCTIONS = {f.__name__: ag.defun(f) for f in
-             (fill_loop, collatz_steps, with_state, linear, through_view, with_callback)}
+             (fill_loop, collatz_steps, with_state, linear, through_view, with_callback,
+              fills_then_checks)}
 
 SPD = np.array([[4.0, 1.0], [1.0, 3.0]])
 
@@ -98,6 +107,8 @@ CASES = {
                    None),
     "linear": ((SPD, np.ones((2, 2))), [(SPD, np.array([[1.0, 2.0], [3.0, 4.0]]))], None),
     "through_view": ((np.zeros((2, 3)),), [(np.arange(6.0).reshape(2, 3),)], None),
+    "fills_then_checks": ((np.zeros(3), np.ones(3)),
+                          [(np.zeros(3), np.ones(3)), (np.zeros(3), np.full(3, 5.0))], None),
 }
 
 RUNNER = textwrap.dedent('''

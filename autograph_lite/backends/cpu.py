@@ -47,9 +47,11 @@ def _refuse_float16(graph):
                 f"backend does not support (Numba has no float16); {fix}"), n.loc)
 
 
-def generate(graph, name="kernel"):
+def generate(graph, name="kernel", carries_state=True):
+    """``carries_state``: Emitter.carries_state (an exported module's kernel: False)."""
     _refuse_float16(graph)
     em = Emitter(graph)
+    em.carries_state = carries_state
     params = []
     for v in graph.inputs:
         if v.type.ndim == 0:

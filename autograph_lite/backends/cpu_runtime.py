@@ -17,6 +17,12 @@ from numba.extending import intrinsic, overload, register_jitable
 
 from .numba_ssa import KernelCompiler
 
+try:  # a failed check's exception with its state (partial_raise.py), as ``rt.Partial_<Error>``
+    from ..ops.check_errors import PARTIAL as _PARTIAL
+    globals().update((c.__name__, c) for c in _PARTIAL.values())
+except ImportError:  # (an exported module's copy of this file: its kernels raise plainly)
+    pass
+
 # every kernel's @njit options; KernelCompiler is Numba's pipeline with an SSA pass that
 # stays fast on large kernels (numba_ssa.py)
 JIT_OPTIONS = dict(error_model="numpy", nogil=True, pipeline_class=KernelCompiler)

@@ -22,6 +22,10 @@ class Emitter:
     # (ops/elementwise.py: a helper's inline or numba-cuda form instead)
     DEVICE = False
 
+    # whether a failed staged check raises the state of its program point with it
+    # (partial_raise.py): an exported module has no call that could store it
+    carries_state = True
+
     def __init__(self, graph):
         self.graph = graph
         self.lines = []

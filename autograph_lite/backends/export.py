@@ -66,7 +66,7 @@ def export_source(cf):
         raise ValueError(f"cannot export {name}: its name {entry!r} is not usable as the "
                          f"module's entry point (a keyword or a name the module uses itself); "
                          f"rename the function")
-    kernel = cpu.generate(graph, name)
+    kernel = cpu.generate(graph, name, carries_state=False)
     if callback.uses_callbacks(kernel.source):  # pragma: no cover - _refuse_callbacks saw it
         raise ValueError(f"cannot export {name}: it calls a Python callback")
     body = kernel.source[kernel.source.index("@numba.njit"):]

@@ -3,22 +3,38 @@
 It checks every result against the type the Graph promised (dtype and known dims), so a
 disagreement between an op's ``infer`` and its ``eager`` kernel shows up here first.
 """
+import threading
+
 import numpy as np
 
 from .. import errors
+from ..ops.check_errors import Partial
 
 
 class InterpreterError(AssertionError):
     pass
 
 
+class _Versions(threading.local):
+    """While ``run_function`` runs a graph that writes arguments: the graph's
+    ``input_versions`` and, per written input, the latest version computed so far."""
+    table = None
+    latest = None
+
+
+_versions = _Versions()
+
+
 def run_graph(graph, args, env=None):
     """Runs ``graph`` on NumPy values ``args``; returns the list of output values."""
     env = {} if env is None else env
+    table, latest = _versions.table, _versions.latest
     for v, a in zip(graph.inputs, args):
         # a weak input (a relaxed Python-scalar argument) is a Python scalar, as _check
         # keeps weak results, so NumPy promotes it weakly
         env[v.id] = a.item() if v.type.weak and isinstance(a, np.generic) else a
+        if table and v.id in table:
+            latest[table[v.id]] = a
     for node in graph.nodes:
         ins = [env[v.id] for v in node.inputs]
         attrs = dict(node.attrs)
@@ -26,6 +42,8 @@ def run_graph(graph, args, env=None):
             attrs["regions"] = [region_fn(r, env) for r in node.regions]
         for v, r in zip(node.outputs, run_node(node, ins, attrs)):
             env[v.id] = r
+            if table and v.id in table:
+                latest[table[v.id]] = r
     return [env[v.id] for v in graph.outputs]
 
 
@@ -37,6 +55,9 @@ def run_node(node, ins, attrs):
         res = node.opdef.eager(*ins, **attrs)
     except Exception as e:
         if node.regions:  # raised by a node of the region, which named its own line
+            raise
+        if isinstance(e, Partial):  # (a check with its state: the same kind)
+            e.args = (str(errors.with_location(Exception(e.args[0]), node.loc)),) + e.args[1:]
             raise
         raise errors.with_location(e, node.loc) from None
     outs = res if isinstance(res, tuple) else (() if res is None else (res,))
@@ -50,9 +71,26 @@ def run_function(graph, args):
     """Runs a kernel's Graph as one call: its outputs, after each NumPy-array argument the
     function writes (``graph.input_updates``) has received its final contents, as
     NumPy's own writes would have left it. Outputs that share memory with a written
-    argument are copied first: they hold the values the graph computed."""
+    argument are copied first: they hold the values the graph computed.
+
+    A run that raises part-way leaves each written argument holding what the plain run
+    had written into it before the error (its latest version computed,
+    ``graph.input_versions``), then passes the error on."""
     env = {}
-    outs = run_graph(graph, args, env)
+    if graph.input_updates:
+        outer = _versions.table, _versions.latest
+        _versions.table, _versions.latest = graph.input_versions, {}
+        try:
+            outs = run_graph(graph, args, env)
+        except BaseException:
+            for i, value in _versions.latest.items():
+                if value is not args[i]:
+                    args[i][...] = value
+            raise
+        finally:
+            _versions.table, _versions.latest = outer
+    else:
+        outs = run_graph(graph, args, env)
     if graph.input_updates:
         written = [args[i] for i, _ in graph.input_updates]
         outs = [np.array(o) if isinstance(o, np.ndarray)

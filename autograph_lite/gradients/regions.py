@@ -41,8 +41,11 @@ def clone_nodes(nodes, mapping, graph, replay=True):
     added = []
     for n in nodes:
         regions = [_clone_graph(r, mapping, graph, replay) for r in n.regions]
-        new = graph.add_node(n.op, [mapping.get(v.id, v) for v in n.inputs],
-                             replayed(n, n.attrs) if replay else n.attrs,
+        inputs, attrs = n.inputs, replayed(n, n.attrs) if replay else n.attrs
+        if "commit" in attrs:  # a check's state names its own graph's inputs and plan
+            inputs = inputs[:len(inputs) - attrs["commit"][1]]  # (partial_raise.py)
+            attrs = {k: v for k, v in attrs.items() if k != "commit"}
+        new = graph.add_node(n.op, [mapping.get(v.id, v) for v in inputs], attrs,
                              [v.type for v in n.outputs], regions, n.loc)
         new.device = n.device
         for a, b in zip(n.outputs, new.outputs):

@@ -78,6 +78,14 @@ class Graph:
         # (input index, final value): the contents each NumPy-array argument the function
         # writes into must hold after the call (SPEC §3); read at the end, like outputs.
         self.input_updates = []
+        # value id -> input index: a value that is, where it is computed, the contents of a
+        # written argument at that point (mutation.py); lets a run that raises part-way
+        # leave the argument as the plain run would. Passes that replace values keep it.
+        self.input_versions = {}
+        # {input index: Storage} of the arguments the trace wrote, and what each staged
+        # check hands back when it fails (partial_raise.py): root graphs only
+        self.written_inputs = {}
+        self.check_plans = []
 
     def add_input(self, type_, hint=None):
         v = Value(type_, self, None, len(self.inputs), hint)

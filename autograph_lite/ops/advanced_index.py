@@ -22,7 +22,7 @@ mask beside other arrays by its positions.
 """
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..ir.types import broadcast_shapes
 from ..tensor import Tensor
 from .dispatch import apply, size_of
@@ -167,8 +167,8 @@ def wrapped(i, n, axis):
     i = np.asarray(i, np.int64)
     bad = (i < -n) | (i >= n)
     if bad.any():
-        raise IndexError(f"index {i[bad].flat[0]} is out of bounds for axis {axis} with "
-                         f"size {n}")
+        raise errors.numpy_error(IndexError(f"index {i[bad].flat[0]} is out of bounds for "
+                                            f"axis {axis} with size {n}"))
     return np.where(i < 0, i + n, i)
 
 

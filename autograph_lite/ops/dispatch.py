@@ -132,6 +132,10 @@ def wrap(result):
     return EagerTensor(result)
 
 
+# partial_raise.plan_for_check(graph): what a staged check hands back when it fails
+CHECK_PLAN = None
+
+
 def apply(name, *args, **attrs):
     """Runs or stages op ``name``; returns a tensor, a tuple of tensors, or None."""
     op = OPS[name]
@@ -151,6 +155,11 @@ def apply(name, *args, **attrs):
         if adjusted is not None:
             return adjusted
     values = [as_value(graph, a) for a in args]
+    if name == "assert" and CHECK_PLAN is not None:
+        plan = CHECK_PLAN(graph)  # (the state it hands back when it fails)
+        if plan is not None:
+            values += plan[0]
+            attrs = dict(attrs, commit=(plan[1], len(plan[0])))
     try:
         out_types = op.infer([v.type for v in values], **attrs)
     except (TypeError, ValueError, IndexError, NotImplementedError) as e:

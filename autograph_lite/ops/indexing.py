@@ -29,7 +29,8 @@ def _infer_shape(xt, spec, in_types):
         n = xt.shape[dim]
         if kind == "int":
             if n is not None and not -n <= s[1] < n:
-                raise IndexError(f"index {s[1]} is out of bounds for axis {dim} with size {n}")
+                raise errors.numpy_error(IndexError(
+                    f"index {s[1]} is out of bounds for axis {dim} with size {n}"))
             parts.append(())
         elif kind == "tint":
             parts.append(())

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..tensor import type_of_constant
 from .callback import CALLBACK_OPS
+from .check_errors import CHECK_ERRORS, PARTIAL  # noqa: F401 - (io.CHECK_ERRORS: others')
 from .registry import defop
 
 
@@ -81,15 +82,6 @@ defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_
       doc="ag.print: prints its tensors (and static text) on every call")
 
 
-# The exceptions a staged check may raise: a failed `assert`, the read of a variable a
-# staged loop or `del` may have left unset (autograph/runtime/variables.py), the ops' own
-# checks, and a `raise` under a tensor condition (autograph/runtime/conditionals.py).
-CHECK_ERRORS = {e.__name__: e for e in (
-    AssertionError, UnboundLocalError, NameError, ZeroDivisionError, ValueError,
-    OverflowError, IndexError, TypeError, KeyError, LookupError, RuntimeError,
-    NotImplementedError, ArithmeticError, FloatingPointError, Exception)}
-
-
 # What a compiled function may raise when it runs: its checks, the kernels' own (a shape
 # that does not broadcast, a failed reshape: ValueError; np.linalg's LinAlgError), and a
 # callback anything (converters/exceptions.py refuses a `try` catching these around them)
@@ -131,10 +123,15 @@ def _broadcasts(values):
 
 
 def _assert_eager(pred, *values, message="assertion failed", error="AssertionError",
-                  parts=None):
-    if not bool(np.all(pred)):
-        raise CHECK_ERRORS[error](_pieces(values, (parts,), _join_now)[0] if parts else
-                                  message)
+                  parts=None, commit=None):
+    if bool(np.all(pred)):
+        return
+    if commit is not None:  # (the state at the check: partial_raise.py)
+        values, state = values[:len(values) - commit[1]], values[len(values) - commit[1]:]
+    text = _pieces(values, (parts,), _join_now)[0] if parts else message
+    if commit is None:
+        raise CHECK_ERRORS[error](text)
+    raise PARTIAL[error](text, commit[0], state)
 
 
 def located_message(node, message):
@@ -151,20 +148,29 @@ def emit_raise(em, node, error, message):
 
 def _assert_lower(em, node):
     error, parts = node.attrs.get("error", "AssertionError"), node.attrs.get("parts")
+    commit = node.attrs.get("commit")
+    n_state = commit[1] if commit is not None else 0
+    values = node.inputs[1:len(node.inputs) - n_state]
     with em.block(f"if not {em.name(node.inputs[0])}:"):
         if not parts:
-            emit_raise(em, node, error, node.attrs.get("message", "assertion failed"))
+            text = repr(located_message(node, node.attrs.get("message", "assertion failed")))
+        else:
+            # a message of traced values: its text made in objmode, raised by the kernel
+            text = em.fresh("message")
+            em.objmode([em.name(v) for v in values], [(text, "unicode_type")],
+                       [f"{text} = "
+                        f"{_pieces(_objmode_names(em, values), (parts,), _join_later)[0]}"])
+            text = f"{text} + {located_message(node, '')!r}"
+        if commit is None or not em.carries_state:
+            em.line(f"raise {error}({text})")
             return
-        # a message of traced values: its text made in objmode, raised by the kernel
-        text = em.fresh("message")
-        values = node.inputs[1:]
-        em.objmode([em.name(v) for v in values], [(text, "unicode_type")],
-                   [f"{text} = {_pieces(_objmode_names(em, values), (parts,), _join_later)[0]}"])
-        em.line(f"raise {error}({text} + {located_message(node, '')!r})")
+        # the state of this point of the program goes with it (partial_raise.py)
+        state = "".join(f"{em.name(v)}, " for v in node.inputs[len(node.inputs) - n_state:])
+        em.line(f"raise rt.Partial_{error}({text}, {commit[0]}, ({state}))")
 
 
 def _assert_infer(in_types, message="assertion failed", error="AssertionError",
-                  parts=None):
+                  parts=None, commit=None):
     if in_types[0].ndim:
         raise ValueError("ag.assert_ needs a scalar predicate; use ag.reduce_all(pred)")
     if error not in CHECK_ERRORS:

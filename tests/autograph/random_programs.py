@@ -42,6 +42,11 @@ array `ob.w` and NumPy number `ob.t` are inputs of the kernel, and the program w
 changes its Python int `ob.c` (`ob.c += 1`, read as an int atom: held_state.bound_numbers): each
 side keeps its own object over the five calls, and after each call the objects must hold
 what plain Python's holds (tests/differential.py compares their attributes).
+Grammar "raises" (session 37) is "objects" with `assert not (<cond>), ...` and `if <cond>:
+raise ValueError(...)` (or IndexError) among its statements, after its writes and
+bindings, staged or decided while tracing: after a call that raises, the arguments and the
+object must hold what plain Python left in them (partial_raise.py); Python raising is no
+generator error there.
 
 Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
 semantics: the array the function owns (`r0`) and the argument `u` are written, and never
@@ -94,7 +99,7 @@ N_FLOAT = 2          # f0..f1
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
-GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects")
+GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects", "raises")
 # (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
 # walrus `while` tests among its branches and loops, a stream of its own)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
@@ -148,9 +153,11 @@ class Generator:
         assert grammar in GRAMMARS, grammar
         assert set(without) <= set(FEATURES), set(without) - set(FEATURES)
         self.rng = rng
-        self.arrays = grammar in ("arrays", "containers", "objects")
-        self.containers = grammar in ("containers", "objects")
-        self.held_object = grammar == "objects"  # (`ob` is an argument: held_state.py)
+        self.arrays = grammar in ("arrays", "containers", "objects", "raises")
+        self.containers = grammar in ("containers", "objects", "raises")
+        # (`ob` is an argument: held_state.py)
+        self.held_object = grammar in ("objects", "raises")
+        self.raises = grammar == "raises"  # (its own draws: the others draw what they did)
         self.statements = grammar == "statements"
         self.features = set(FEATURES) - set(without)
         self.lines = []
@@ -508,12 +515,25 @@ class Generator:
                     self.for_stmt(indent, scope, budget - 1)
             else:
                 self.while_stmt(indent, scope, budget - 1)
+            if self.raises and r.random() < 0.2:
+                self.raise_stmt(indent, scope)
             if last and r.random() < 0.35:
                 jumps = (["break", "continue"] if scope["in_loop"] else []) + (
                     ["return"] if self.returns else [])
                 if jumps:
                     jump = r.choice(jumps)
                     self.emit(indent, self.return_stmt(scope) if jump == "return" else jump)
+
+    def raise_stmt(self, indent, scope):
+        """The "raises" grammar: a staged `assert` or `raise` after the writes before it,
+        which plain Python leaves in the arguments and the object when it raises."""
+        r = self.rng
+        cond = self.cond(scope, 1)
+        if r.random() < 0.5:
+            self.emit(indent, f"assert not ({cond}), 'checked'")
+        else:
+            self.emit(indent, f"if {cond}:")
+            self.emit(indent + 1, f"raise {r.choice(['ValueError', 'IndexError'])}('raised')")
 
     def if_stmt(self, indent, scope, budget):
         r = self.rng
@@ -714,10 +734,10 @@ def arguments(seed, grammar="scalars", count=5):
     fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
     calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
                       rng.randint(-16, 16) / 4) for _ in range(count - len(fixed))]
-    if grammar in ("arrays", "containers", "objects"):
+    if grammar in ("arrays", "containers", "objects", "raises"):
         calls = [c + tuple(np.array([rng.randint(-16, 16) / 4 for _ in range(L)])
                            for _ in range(2)) for c in calls]
-    if grammar == "objects":
+    if grammar in ("objects", "raises"):
         calls = [c + (OB,) for c in calls]
     return calls
 
@@ -754,15 +774,18 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
         compiled = ag.defun(fn, backend=backend)
         counts = []  # the tracing count after each call
         # ("objects": each side keeps its object over the calls, as a program would)
-        want_ob, got_ob = (make_object(fn), make_object(fn)) if grammar == "objects" else (
+        want_ob, got_ob = (make_object(fn), make_object(fn)) if grammar in (
+            "objects", "raises") else (
             None, None)
         for args in arguments(seed, grammar):
             want = run(fn, _with_object(fresh(args), want_ob))
-            if want.raised is not None:  # the grammar promises programs Python runs
+            if want.raised is not None and not (grammar == "raises" and isinstance(
+                    want.raised, (AssertionError, ValueError, IndexError))):
+                # the grammars promise programs Python runs ("raises": its own raises)
                 raise AssertionError(f"generator error: seed {seed} ({grammar}) raised "
                                      f"{want.raised!r} in plain Python on {args}")
-            assert grammar == "numpy" or all(abs(int(v)) < 2 ** 62
-                                             for v in want.value[:N_INT]), \
+            assert grammar == "numpy" or want.raised or all(abs(int(v)) < 2 ** 62
+                                                            for v in want.value[:N_INT]), \
                 "generator error: an int beyond int64"
             stage = (lambda a: a) if python_numbers else python_numbers_as_numpy
             got = run(compiled, stage(_with_object(fresh(args), got_ob)))
@@ -774,7 +797,7 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
                 found.append((backend, args, _first_line(e)))
                 break  # one difference per backend is enough to report the program
         else:
-            if grammar == "objects":
+            if grammar in ("objects", "raises"):
                 continue  # (a Python value the program binds into `ob` is a new trace)
             # every call had the same signature: the first call's trace (and kernel)
             # served them all (Python numbers: the second call's relaxed trace served the
@@ -822,7 +845,10 @@ if __name__ == "__main__":
             want_args, got_args = [
                 tuple(ob if isinstance(a, str) else a for a in copy.deepcopy(args))
                 for ob in obs]
-            want = generated(*want_args)
+            try:
+                want = generated(*want_args)
+            except Exception as e:
+                want = f"EXCEPTION {{type(e).__name__}}: {{e}}"
             staged = tuple(np.int64(a) if type(a) is int else np.float64(a)
                            if type(a) is float else a for a in got_args) if {stage} else got_args
             try:

@@ -87,6 +87,11 @@ SAMPLE = [
     *_cases("objects", (), "cpu", (5,)),
     # cpu's second trace of a first call (sizes read) changed `ob.c += 1` a second time
     *_cases("objects", (), "cpu", (248,)),
+    # session 37: "objects" with asserts and raises after its writes and bindings; 2, 4,
+    # 7, 9 lost them on both backends (a failed check stored nothing; 7 raised while
+    # tracing at a later `assert` its runs never reach)
+    *_cases("raises", (), "interpreter", (0, 2, 4, 7, 9)),
+    *_cases("raises", (), "cpu", (2, 7)),
 ]
 
 
@@ -129,6 +134,8 @@ def test_generator_is_deterministic_and_varied():
                        "np.stack(ws)[0, ", "for v in pr)"),
         "objects": ("ob.w = ob.w * 0.5 + ", "ob.p = (ob.w[", "ob.t = ", "ob.w *= 0.5",
                     "ob.bump(", ", ob):", "ob.c += 1", "ob.c = (ob.c + "),
+        "raises": ("assert not (", "raise ValueError('raised')", "raise IndexError('raised')",
+                   "ob.w = ob.w * 0.5 + ", "ob.c += 1"),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)

@@ -143,7 +143,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 (body if which else orelse)()
         except Exception as e:
             if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
-                e.ag_branch, e.ag_wrote = which, bool(log.pre_existing())  # (if_stmt)
+                e.ag_branch = which  # (if_stmt)
             raise
         watch.check(loc, "staged `if`")
         after = get_state()[:nouts]
@@ -456,8 +456,13 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
     unset_here = {i for i, v in enumerate(mine) if is_undefined(v)}
     if not unset_here:
         return
-    other = trial.scratch_run(init, other_branch, get_state, set_state,
-                              tuple(mine) + tuple(init[len(mine):]))
+    try:
+        other = trial.scratch_run(init, other_branch, get_state, set_state,
+                                  tuple(mine) + tuple(init[len(mine):]))
+    except Exception as e:
+        if getattr(e, "ag_user_raise", False):
+            return  # the other branch raises (if_stmt stages it): it hands nothing on
+        raise
     other = _unchanged_as_original(other[:len(mine)], init)
     pair = {which: mine, (not which): other}
     if trial.active():

@@ -17,7 +17,7 @@ from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, list_values, trace_arrays, where
+from autograph_lite.autograph.runtime import core, list_values, staging, trace_arrays, where
 
 _AUG = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
         "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
@@ -584,8 +584,9 @@ def assert_stmt(test, msg=None):
         # (an f-string of traced values is formatted when it fails: staged_text.py)
         api.assert_(test, msg() if msg is not None else f"assertion failed at {where.caller()}")
         return
-    if not test:
-        raise AssertionError(msg()) if msg is not None else AssertionError()
+    if not test:  # (the user's own: raised where the runs that reach it raise)
+        raise staging.user_raise(AssertionError(msg()) if msg is not None
+                                 else AssertionError())
 
 
 def set_loop_options(maximum_iterations=None, shape_invariants=None, **kwargs):

@@ -2,7 +2,7 @@
 
 import contextlib
 
-from autograph_lite import mutation
+from autograph_lite import errors
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
 from autograph_lite.trace import context
@@ -127,16 +127,19 @@ def _flatten(types):
 
 
 def user_raise(exc):
-    """The exception of a user's `raise` (converters/raises.py), marked as the user's own.
-    Raised while a staged branch or loop body is traced, it records whether that region
-    wrote into an array from before it, which a run that raises would have to keep
-    (user_raises.py)."""
+    """The exception of a user's `raise` (converters/raises.py) or failed Python `assert`,
+    marked as the user's own, with whether it was raised inside a staged branch or loop
+    body (``ag_staged``): a staged region raises it on the runs that reach it
+    (user_raises.py), the trace of the function itself on every run (function.py)."""
     if isinstance(exc, type) and issubclass(exc, BaseException):
         exc = exc()
     if isinstance(exc, BaseException):
         try:
             exc.ag_user_raise = True
-            exc.ag_wrote = _DEPTH[0] > 0 and mutation.innermost_wrote()
+            exc.ag_staged = _DEPTH[0] > 0
         except AttributeError:  # (an exception type without a __dict__: not marked)
             pass
     return exc
+
+
+errors.MARK_RAISED = user_raise

@@ -12,9 +12,10 @@ with nothing after it), whose last op is a check that fails with the user's exce
 its type, its text (made when it fails from that run's values, when the message holds
 traced values: `ValueError(f"bad {v}")`), the line of the user's `raise`. What the region
 does first (a print, a callback, a check) happens first, as in Python.
-Refused (NotImplementedError) where that region wrote into an array from before it (the
-run raising, the write would have to reach the caller) and for exception classes of the
-user's own (a kernel raises builtin exceptions only)."""
+What the region wrote into the caller's arrays and bound into its objects before the
+`raise` stays, as in Python: the check carries that state (partial_raise.py). Refused
+(NotImplementedError) for exception classes of the user's own (a kernel raises builtin
+exceptions only)."""
 
 from autograph_lite import control, errors, mutation
 from autograph_lite.api import core as api
@@ -31,32 +32,37 @@ def raised_at(e):
     return errors.user_location(frame=tb.tb_frame) if tb is not None else None
 
 
+class _Staged(Exception):
+    """The region up to the `raise` is staged, its check too; what it wrote is undone."""
+
+
 def raise_when(raises, e, region, state, what, loc):
     """Stages: when ``raises`` (a 0-d bool), ``region()`` run from the state ``state``
     (``(get_state, set_state, values)``) up to the user's `raise`, which threw ``e`` the
     first time, then that exception. ``what``: the staged statement, for a refusal."""
-    if e.ag_wrote or io.CHECK_ERRORS.get(type(e).__name__) is not type(e):
+    if io.CHECK_ERRORS.get(type(e).__name__) is not type(e):
         raise NotImplementedError(
             f"the `raise` of {type(e).__name__} in {what} cannot wait until the compiled "
-            f"function runs: "
-            + ("it comes after a write into an array from before it, which Python does "
-               "before it raises" if e.ag_wrote
-               else "a compiled function raises only builtin exceptions")
-            + "; check the condition with Python values, or raise a builtin exception "
-            "before any write") from e
+            f"function runs: a compiled function raises only builtin exceptions; check the "
+            f"condition with Python values, or raise a builtin exception") from e
     get_state, set_state, values = state
 
     def up_to_the_raise():
         set_state(tuple(trial.copy_for_trial(v) for v in values))  # (lists appended to)
         try:
             with staging.region(loc), mutation.scope():
-                region()
-        except Exception as again:  # noqa: BLE001 - the same trace: the same `raise`
-            if not (getattr(again, "ag_user_raise", False) and type(again) is type(e)):
-                raise
-            api.check(logical.not_(raises), text.exception_text(again), type(e).__name__)
-            graph = context.current_graph()
-            graph.nodes[-1].loc = raised_at(again) or graph.nodes[-1].loc
+                try:
+                    region()
+                except Exception as again:  # noqa: BLE001 - the same trace: the same `raise`
+                    if not (getattr(again, "ag_user_raise", False) and type(again) is type(e)):
+                        raise
+                    # (staged where the region's writes are seen: the check carries them)
+                    api.check(logical.not_(raises), text.exception_text(again),
+                              type(e).__name__)
+                    graph = context.current_graph()
+                    graph.nodes[-1].loc = raised_at(again) or graph.nodes[-1].loc
+                    raise _Staged() from None  # (the scope then undoes the writes)
+        except _Staged:
             return
         finally:
             set_state(values)

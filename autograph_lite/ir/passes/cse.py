@@ -55,4 +55,7 @@ def _visit(graph, table, replace, placement):
     graph.nodes[:] = keep
     graph.outputs[:] = [replace.get(v.id, v) for v in graph.outputs]
     graph.input_updates[:] = [(i, replace.get(v.id, v)) for i, v in graph.input_updates]
+    for old_id, new in replace.items():  # (the kept value holds the same contents)
+        if old_id in graph.input_versions:
+            graph.input_versions.setdefault(new.id, graph.input_versions[old_id])
     return changed

@@ -1,0 +1,27 @@
+"""The exceptions a staged check raises, plain and with the state of its point (a leaf
+module: the ops, the cpu kernels' runtime and partial_raise.py all import it)."""
+
+# The exceptions a staged check may raise: a failed `assert`, the read of a variable a
+# staged loop or `del` may have left unset (autograph/runtime/variables.py), the ops' own
+# checks, and a `raise` under a tensor condition (autograph/runtime/conditionals.py).
+CHECK_ERRORS = {e.__name__: e for e in (
+    AssertionError, UnboundLocalError, NameError, ZeroDivisionError, ValueError,
+    OverflowError, IndexError, TypeError, KeyError, LookupError, RuntimeError,
+    NotImplementedError, ArithmeticError, FloatingPointError, Exception)}
+
+
+class Partial(Exception):
+    """A failed staged check with the state of its point of the program (partial_raise.py):
+    ``args`` are (message, plan index, values); one subclass per error of CHECK_ERRORS, so
+    one that escaped every handler is still the user's kind of error."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+
+# (module attributes: kernels raise them by name, ``rt.Partial_AssertionError``, and
+# Numba's cache pickles them by module and name)
+PARTIAL = {}
+for _name, _error in CHECK_ERRORS.items():
+    _cls = type(f"Partial_{_name}", (Partial, _error), {"__module__": __name__})
+    globals()[_cls.__name__] = PARTIAL[_name] = _cls

@@ -1,0 +1,114 @@
+"""A staged check that fails part-way leaves the caller's state as plain Python would (SPEC §3).
+
+Plain Python that writes ``out[0] = ...`` or binds ``self.w = ...`` and then fails an
+``assert`` (or a ``raise`` under a tensor condition, or an op's own check) leaves the
+write and the binding in place. A kernel stores its writes and bindings at its end, from
+its results, so a check that raises before the end would lose them. Instead, each check
+of a function with state hands back the state of its program point:
+
+- while tracing, ``plan_for_check`` (called as the ``assert`` op is staged) lists what the
+  trace has written and bound so far: the current value of every written NumPy-array
+  argument (or held array, or variable) and the values bound into the objects the function
+  was called with (held_state.rebound against the state right after the holders got their
+  boxes). The values become extra inputs of the check; the plan (what each value is) is
+  kept on the root graph, ``graph.check_plans``;
+- when the check fails, the kernel (ops/io.py ``_assert_lower``) or the interpreter raises
+  ``Partial_<Error>(message, plan, values)`` (ops/check_errors.py): a subclass of the user's exception type, so
+  even one that escaped every handler is still the right kind of error;
+- the call (concrete.py) catches it, writes the values into the caller's arrays and binds
+  them into its objects as the plan says, and raises the plain ``AssertionError`` (or the
+  check's type) with the user's message and line.
+
+Errors that are no check (a Numba kernel's own ``ZeroDivisionError``) carry no state: the
+interpreter still leaves written arguments as Python would (backends/interpreter.py
+``run_function``, from ``graph.input_versions``), a compiled kernel leaves its in-place
+writes only (documented in the README).
+"""
+import threading
+
+from .ops import dispatch
+from .ops.check_errors import CHECK_ERRORS, PARTIAL, Partial  # noqa: F401 - (the callers')
+
+
+class Plan:
+    """What a check's extra inputs are: ``args`` [(graph input index, value k)] for the
+    written inputs; ``held`` [(selector, steps, structure, kinds)] for the bindings (kinds as
+    ``graph.held_updates``' own, ("out", k) naming value k); ``types`` each value's type
+    as bound (a Python number where the value is made of Python numbers alone)."""
+    __slots__ = ("args", "held", "types")
+
+    def __init__(self, args, held, types):
+        self.args, self.held, self.types = args, held, types
+
+
+class _Trace(threading.local):
+    current = None
+
+
+_trace = _Trace()
+
+
+class tracking:
+    """``with tracking(graph, bindings):`` while a function is traced: its checks get
+    plans. ``bindings()`` returns ([(selector, steps, structure, kinds)], values, types)
+    of the bindings made so far (function.py), or None when nothing is held."""
+
+    def __init__(self, graph, bindings):
+        self.graph, self.bindings = graph, bindings
+
+    def __enter__(self):
+        self.outer, _trace.current = _trace.current, self
+        return self
+
+    def __exit__(self, *exc):
+        _trace.current = self.outer
+
+
+def plan_for_check(graph):
+    """(values, plan index) for a check staged into ``graph`` now, or None when the trace
+    has written and bound nothing yet (the check then carries nothing)."""
+    t = _trace.current
+    if t is None:
+        return None
+    root = t.graph
+    values, args = [], []
+    for index, st in sorted(root.written_inputs.items()):
+        v = st.base
+        if v is root.inputs[index] or not graph.can_see(v):
+            continue
+        args.append((index, len(values)))
+        values.append(v)
+    types = [v.type.dtype.type for v in values]
+    held = []
+    found = t.bindings(len(values)) if t.bindings is not None else None
+    if found:
+        held, more, more_types = found
+        values += more
+        types += more_types
+    if not values and not held:
+        return None
+    root.check_plans.append(Plan(args, held, types))
+    return values, len(root.check_plans) - 1
+
+
+def commit(exc, graph, targets, bind):
+    """The user's error for a ``Partial`` raised by a call of ``graph``, after the state it
+    carries is stored: each written input's value into its array (``targets``: the graph
+    inputs' arrays, in order), and the bindings by ``bind(held, values)``."""
+    message, index, values = exc.args  # (the message names the user's line)
+    plan = graph.check_plans[index]
+    values = [t(v) if not hasattr(v, "ndim") or v.ndim == 0 else v
+              for t, v in zip(plan.types, values)]
+    for i, k in plan.args:
+        target, value = targets[i], values[k]
+        if value is not target:
+            target[...] = value
+    if plan.held:
+        bind(plan.held, values)
+    for name, cls in PARTIAL.items():
+        if isinstance(exc, cls):
+            return CHECK_ERRORS[name](message)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+dispatch.CHECK_PLAN = plan_for_check
