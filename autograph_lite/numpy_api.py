@@ -434,6 +434,22 @@ def copy(x):
     return apply("cast", x, dtype=convert_to_tensor(x).dtype)
 
 
+@public("np.ascontiguousarray")
+def ascontiguousarray(a, dtype=None):
+    """NumPy's: ``a`` itself where it is C-contiguous (a write through either name reaches
+    both; contiguity.py knows the layout while tracing), else a C-contiguous copy; a cast
+    where ``dtype`` differs; a 0-d value as a 1-element view."""
+    x = convert_to_tensor(a)
+    if dtype is not None and np.dtype(dtype) != x.dtype:
+        x = cast(x, dtype)
+    if not isinstance(x, SymbolicTensor):  # (eager: NumPy's own answer)
+        return EagerTensor(np.ascontiguousarray(x._np))
+    if x.ndim == 0:
+        return x.reshape(1)
+    from .contiguity import box_is_c
+    return x if box_is_c(x) else copy(x)
+
+
 @public("Tensor.__deepcopy__")
 def deepcopy(x, memo=None):
     """``copy.deepcopy(x)``: a copy, as NumPy's of a numeric array."""
@@ -752,3 +768,6 @@ def _size(x):
 expose("Tensor.__getitem__", getitem)
 expose("Tensor.T", property(lambda x: apply("transpose", x, axes=None)))
 expose("Tensor.size", property(_size))
+# (a Python int, as NumPy's: the dtype fixes it; nbytes is the size's multiple)
+expose("Tensor.itemsize", property(lambda x: np.dtype(x.dtype).itemsize))
+expose("Tensor.nbytes", property(lambda x: _size(x) * np.dtype(x.dtype).itemsize))

@@ -381,3 +381,36 @@ def test_reversed_range_and_rows_of_tensors():
     U = np.triu(np.arange(1.0, 17.0).reshape(4, 4))
     agree(back_substitution, calls=[(U, np.arange(4.0)), (U[:3, :3] + 1.0, np.ones(3))],
           rtol=1e-12)
+
+
+# --- session 37: names that were refused ---------------------------------------------------
+def byte_counts(x):
+    return x.itemsize * 100 + x.nbytes + x[1:].nbytes
+
+
+def sorts_a_list_in_place(x):
+    lst = [x[2], x[0], x[1]]
+    if x[0] > 0:
+        lst.sort(reverse=True)          # (Python compared tensors: a TypeError before)
+    else:
+        lst.sort(key=abs)
+    order = [3, 1, 2]
+    order.sort()                        # (Python values: Python's own sort)
+    return lst[0] + 2 * lst[1] + 4 * lst[2], x[order[0]]
+
+
+def contiguous(x, out):
+    y = np.ascontiguousarray(x)         # x itself: the write below reaches x
+    y[0] = 9.0
+    z = np.ascontiguousarray(x[::2])    # a copy: the write stays there
+    z[1] = 7.0
+    w = np.ascontiguousarray(out)       # an argument: itself, or a copy where strided
+    w += x
+    return x, z, np.ascontiguousarray(x[1:], dtype=np.float32), w
+
+
+def test_itemsize_nbytes_list_sort_and_ascontiguousarray_are_numpys():
+    x = np.array([1.5, -2.0, 3.0, 0.5])
+    agree(byte_counts, calls=[(x,), (x.astype(np.float32),)])
+    agree(sorts_a_list_in_place, calls=[(x,), (-x,)])
+    agree(contiguous, calls=[(x, np.zeros(4)), (x, np.zeros(8)[::2])])

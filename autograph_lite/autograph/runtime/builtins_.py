@@ -326,6 +326,12 @@ def reversed_(seq):
     return reversed(seq)
 
 
+def list_sort(items, *, key=None, reverse=False):
+    """`items.sort(...)` of a list: in place, in ``sorted``'s order (``sorted_``: staged
+    where the keys are traced values); None, as Python's."""
+    items[:] = sorted_(items, key=key, reverse=reverse)
+
+
 def sorted_(iterable, *, key=None, reverse=False):
     """sorted() where the keys are traced values: of a 1-D tensor whose length is known
     while tracing (its elements, NumPy scalars), or of a list of them (`sorted([a, b])`,

@@ -186,6 +186,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
                   for k, v in kwargs.items()}
     if type(getattr(f, "__self__", None)) is np.ndarray:  # (`g.u.sum()`: a held array's
         f = _on_box(f, args, kwargs)                     # box, where it became one)
+    if type(getattr(f, "__self__", None)) is list and getattr(f, "__name__", "") == "sort":
+        return builtins_.list_sort(f.__self__, *args, **kwargs)
     try:
         overload = builtins_.OVERLOADS.get(f)
     except TypeError:

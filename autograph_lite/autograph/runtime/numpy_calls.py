@@ -24,6 +24,8 @@ _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "
 # writing into their first argument: a NumPy array of trace time becomes a box first
 _WRITERS = (np.copyto, np.fill_diagonal, np.put, np.putmask, np.place)
 _SIZED = (np.arange, np.linspace, np.logspace, np.geomspace, np.eye, np.identity, np.tri)
+# (and NumPy functions of an array that do not dispatch on it: their staged forms by name)
+_UNDISPATCHED = (np.ascontiguousarray,)
 
 
 def _has_symbolic(args):
@@ -93,7 +95,7 @@ def overload(f):
                          for o in (out if isinstance(out, tuple) else (out,)))
             return f(*args, out=outs, **kwargs)
         return ufunc
-    if any(f is g for g in _SIZED):  # (`np.arange(n)`, `np.eye(n)`: no array to dispatch on)
+    if any(f is g for g in _SIZED + _UNDISPATCHED):  # (`np.arange(n)`: nothing to dispatch on)
         def sized(*args, **kwargs):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):
                 return numpy_api.array_function(f, args, kwargs)
