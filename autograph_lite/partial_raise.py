@@ -26,6 +26,7 @@ writes only (documented in the README).
 """
 import threading
 
+from .ir.graph import root_graph
 from .ops import dispatch
 from .ops.check_errors import CHECK_ERRORS, PARTIAL, Partial  # noqa: F401 - (the callers')
 
@@ -89,6 +90,28 @@ def plan_for_check(graph):
         return None
     root.check_plans.append(Plan(args, held, types))
     return values, len(root.check_plans) - 1
+
+
+def moved(node, graph, mapping):
+    """(inputs, attrs) of check ``node`` cloned into ``graph`` (gradients/regions.py), its
+    inputs renamed by ``mapping``: its plan, in the trace ``graph`` belongs to, names that
+    trace's inputs (a split gradient's forward trace has the arguments, and captures the
+    variables anew); a plan that cannot be named there (bindings, an input that maps to
+    none of that trace's) is dropped: the check raises plainly."""
+    index, count = node.attrs["commit"]
+    src, dst = root_graph(node.graph), root_graph(graph)
+    if src is dst:
+        return node.inputs, node.attrs
+    plan, kept = src.check_plans[index], node.inputs[:len(node.inputs) - count]
+    attrs = {k: v for k, v in node.attrs.items() if k != "commit"}
+    args = []
+    for i, k in plan.args:
+        v = mapping.get(src.inputs[i].id)
+        if v is None or v.graph is not dst or v.node is not None or plan.held:
+            return kept, attrs
+        args.append((v.index, k))
+    dst.check_plans.append(Plan(args, [], plan.types))
+    return node.inputs, dict(attrs, commit=(len(dst.check_plans) - 1, count))
 
 
 def commit(exc, graph, targets, bind):

@@ -204,3 +204,29 @@ def test_a_raise_in_an_inner_branch_whose_other_branch_sets_nothing_waits_for_it
     (the same with `raise ValueError` before session 37)."""
     assert _raised(raises_in_an_inner_branch_before_a_return,
                    [(np.float64(0.5),), (np.float64(2.0),), (np.float64(-1.0),)])
+
+
+# --- under a gradient tape ------------------------------------------------------------------
+def fills_then_checks_a_loss(out, x):
+    out[...] = x * 2.0
+    loss = (x * x).sum()
+    assert loss < 10.0, "big"
+    return loss
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_recorded_call_that_raises_keeps_its_writes(backend):
+    """Under one tape the call runs as a split gradient's forward kernel (residuals.py),
+    traced apart from the function's own: its checks' plans are carried over to it."""
+    f = ag.defun(fills_then_checks_a_loss, backend=backend)
+    for value, fails in ((np.ones(3), False), (np.full(3, 3.0), True)):
+        out, x = np.zeros(3), ag.constant(value)
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            try:
+                loss = f(out, x)
+            except AssertionError:
+                assert fails
+        np.testing.assert_array_equal(out, value * 2.0)
+        if not fails:
+            np.testing.assert_array_equal(tape.gradient(loss, x).numpy(), value * 2.0)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import contiguity, control, numpy_api as npa
 from ..ir.graph import Graph
+from .. import partial_raise
 from ..ir.types import TensorType
 from ..ops.dispatch import apply, as_value, convert_to_tensor, stage_node
 from ..ops.registry import defgrad
@@ -42,9 +43,8 @@ def clone_nodes(nodes, mapping, graph, replay=True):
     for n in nodes:
         regions = [_clone_graph(r, mapping, graph, replay) for r in n.regions]
         inputs, attrs = n.inputs, replayed(n, n.attrs) if replay else n.attrs
-        if "commit" in attrs:  # a check's state names its own graph's inputs and plan
-            inputs = inputs[:len(inputs) - attrs["commit"][1]]  # (partial_raise.py)
-            attrs = {k: v for k, v in attrs.items() if k != "commit"}
+        if "commit" in attrs:  # (a check's state names its own trace's inputs and plan)
+            inputs, attrs = partial_raise.moved(n, graph, mapping)
         new = graph.add_node(n.op, [mapping.get(v.id, v) for v in inputs], attrs,
                              [v.type for v in n.outputs], regions, n.loc)
         new.device = n.device
