@@ -230,8 +230,10 @@ class ConcreteFunction:
         as ``_call_args`` passes them), and the constant arguments appended; None when
         calls of this function must take the checked path."""
         if (self._plain is None or self._call == self._first_call
-                or self.graph.input_updates or self._variables or self.held or self.updates):
-            return None  # (a function that writes its arguments checks them on every call)
+                or self.graph.input_updates or self._variables or self.held or self.updates
+                or self.graph.check_plans):
+            return None  # (a function that writes its arguments checks them on every call;
+            # one whose checks hand back state stores it: partial_raise.py)
         passed, inputs = [], []
         for i in self._plain:
             a, how = args[i], ""
