@@ -13,8 +13,8 @@ of a function with state hands back the state of its program point:
   boxes). The values become extra inputs of the check; the plan (what each value is) is
   kept on the root graph, ``graph.check_plans``;
 - when the check fails, the kernel (ops/io.py ``_assert_lower``) or the interpreter raises
-  ``Partial_<Error>(message, plan, values)`` (ops/check_errors.py): a subclass of the user's exception type, so
-  even one that escaped every handler is still the right kind of error;
+  ``Partial_<Error>(message, plan, values)`` (ops/check_errors.py): a subclass of the
+  user's exception type, so even one that escaped every handler is still the right kind;
 - the call (concrete.py) catches it, writes the values into the caller's arrays and binds
   them into its objects as the plan says, and raises the plain ``AssertionError`` (or the
   check's type) with the user's message and line.
@@ -28,7 +28,7 @@ import threading
 
 from .ir.graph import root_graph
 from .ops import dispatch
-from .ops.check_errors import CHECK_ERRORS, PARTIAL, Partial  # noqa: F401 - (the callers')
+from .ops.check_errors import CHECK_ERRORS, Partial  # noqa: F401 - (Partial: the callers')
 
 
 class Plan:
@@ -128,10 +128,7 @@ def commit(exc, graph, targets, bind):
             target[...] = value
     if plan.held:
         bind(plan.held, values)
-    for name, cls in PARTIAL.items():
-        if isinstance(exc, cls):
-            return CHECK_ERRORS[name](message)
-    raise AssertionError("unreachable")  # pragma: no cover
+    return CHECK_ERRORS[type(exc).__name__.removeprefix("Partial_")](message)
 
 
 dispatch.CHECK_PLAN = plan_for_check
