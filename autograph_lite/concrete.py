@@ -137,7 +137,7 @@ class ConcreteFunction:
         except partial_raise.Partial as e:  # (a failed check: the state Python had made)
             raise partial_raise.commit(
                 e, self.graph, self._targets(args, buffers),
-                lambda rows, values: self._bind(rows, values, args, found or dict(
+                lambda rows, values, types: self._bind(rows, values, types, args, found or dict(
                     held_state.holders(self.function, args)), held, flat)) from None
         except Exception as e:
             raise self._located(e, flat) from None
@@ -159,22 +159,24 @@ class ConcreteFunction:
         object's own array from now on, which the caller may write)."""
         n = len(self.graph.outputs)
         outs = (raw,) if n == 1 else tuple(raw)
-        tail = [t(a) if not isinstance(a, np.ndarray) or a.ndim == 0 else a  # (NumPy's scalar)
-                for t, a in zip(self._update_types, outs[self._n_results:])]
-        self._bind(self.updates, tail, args, found, held, flat)
+        self._bind(self.updates, outs[self._n_results:], self._update_types, args, found,
+                   held, flat)
         results = outs[:self._n_results]
         return results[0] if len(results) == 1 else results
 
-    def _bind(self, rows, tail, args, found, held, flat):
+    def _bind(self, rows, tail, types, args, found, held, flat):
         """Binds ``rows`` ([(selector, steps, structure, kinds)]: ``graph.held_updates``, or
-        a failed check's plan) made of the values ``tail``, as ``_bind_updates`` says."""
+        a failed check's plan) made of the values ``tail`` (a scalar or 0-d one as its type
+        of ``types``), as ``_bind_updates`` says."""
         leaves, values, shared = nest.flatten(args), [], None
         for *_, kinds in rows:
             row = []
             for kind, k in kinds:
                 if kind == "out":
                     a = tail[k]
-                    if isinstance(a, np.ndarray) and a.ndim and not any(a is f for f in flat):
+                    if not isinstance(a, np.ndarray) or a.ndim == 0:  # (NumPy's scalar)
+                        a = types[k](a)
+                    elif not any(a is f for f in flat):
                         if shared is None:
                             shared = [f for f in flat if isinstance(f, np.ndarray)] + \
                                 self._constants()

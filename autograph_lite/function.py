@@ -663,10 +663,9 @@ class Function:
         trace staged before it is seen by the caller (a write into an argument, a binding
         into its objects, a check, a print, a callback), which Python does before raising.
         Otherwise it is raised now, as Python raises it before anything happens."""
-        from .ops.io import CHECK_ERRORS
+        from .ops.check_errors import is_check_error
         if not (getattr(e, "ag_user_raise", False) and not getattr(e, "ag_staged", True)
-                and CHECK_ERRORS.get(type(e).__name__) is type(e)
-                and current_graph() is graph):
+                and is_check_error(e) and current_graph() is graph):
             return False
         if not (graph.written_inputs or any(not n.opdef.pure for n in graph.walk())
                 or (bindings is not None and bindings(0))):

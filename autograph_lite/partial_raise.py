@@ -117,17 +117,15 @@ def moved(node, graph, mapping):
 def commit(exc, graph, targets, bind):
     """The user's error for a ``Partial`` raised by a call of ``graph``, after the state it
     carries is stored: each written input's value into its array (``targets``: the graph
-    inputs' arrays, in order), and the bindings by ``bind(held, values)``."""
+    inputs' arrays, in order), and the bindings by ``bind(held, values, types)``."""
     message, index, values = exc.args  # (the message names the user's line)
     plan = graph.check_plans[index]
-    values = [t(v) if not hasattr(v, "ndim") or v.ndim == 0 else v
-              for t, v in zip(plan.types, values)]
     for i, k in plan.args:
         target, value = targets[i], values[k]
         if value is not target:
             target[...] = value
     if plan.held:
-        bind(plan.held, values)
+        bind(plan.held, values, plan.types)
     return CHECK_ERRORS[type(exc).__name__.removeprefix("Partial_")](message)
 
 

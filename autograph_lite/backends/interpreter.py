@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import errors
 from ..ops.check_errors import Partial
+from ..ops.io import located_message
 
 
 class InterpreterError(AssertionError):
@@ -57,7 +58,7 @@ def run_node(node, ins, attrs):
         if node.regions:  # raised by a node of the region, which named its own line
             raise
         if isinstance(e, Partial):  # (a check with its state: the same kind)
-            e.args = (str(errors.with_location(Exception(e.args[0]), node.loc)),) + e.args[1:]
+            e.args = (located_message(node, e.args[0]),) + e.args[1:]
             raise
         raise errors.with_location(e, node.loc) from None
     outs = res if isinstance(res, tuple) else (() if res is None else (res,))
@@ -77,28 +78,26 @@ def run_function(graph, args):
     had written into it before the error (its latest version computed,
     ``graph.input_versions``), then passes the error on."""
     env = {}
-    if graph.input_updates:
-        outer = _versions.table, _versions.latest
-        _versions.table, _versions.latest = graph.input_versions, {}
-        try:
-            outs = run_graph(graph, args, env)
-        except BaseException:
-            for i, value in _versions.latest.items():
-                if value is not args[i]:
-                    args[i][...] = value
-            raise
-        finally:
-            _versions.table, _versions.latest = outer
-    else:
+    if not graph.input_updates:
+        return run_graph(graph, args, env)
+    outer = _versions.table, _versions.latest
+    _versions.table, _versions.latest = graph.input_versions, {}
+    try:
         outs = run_graph(graph, args, env)
-    if graph.input_updates:
-        written = [args[i] for i, _ in graph.input_updates]
-        outs = [np.array(o) if isinstance(o, np.ndarray)
-                and any(np.may_share_memory(o, a) for a in written) else o for o in outs]
-        for i, final in graph.input_updates:
-            value = env[final.id]
+    except BaseException:
+        for i, value in _versions.latest.items():
             if value is not args[i]:
                 args[i][...] = value
+        raise
+    finally:
+        _versions.table, _versions.latest = outer
+    written = [args[i] for i, _ in graph.input_updates]
+    outs = [np.array(o) if isinstance(o, np.ndarray)
+            and any(np.may_share_memory(o, a) for a in written) else o for o in outs]
+    for i, final in graph.input_updates:
+        value = env[final.id]
+        if value is not args[i]:
+            args[i][...] = value
     return outs
 
 

@@ -10,6 +10,11 @@ CHECK_ERRORS = {e.__name__: e for e in (
     NotImplementedError, ArithmeticError, FloatingPointError, Exception)}
 
 
+def is_check_error(e):
+    """Whether a staged check can raise ``e``'s type (a builtin one of CHECK_ERRORS)."""
+    return CHECK_ERRORS.get(type(e).__name__) is type(e)
+
+
 class Partial(Exception):
     """A failed staged check with the state of its point of the program (partial_raise.py):
     ``args`` are (message, plan index, values); one subclass per error of CHECK_ERRORS, so

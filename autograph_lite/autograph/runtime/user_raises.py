@@ -19,7 +19,7 @@ exceptions only)."""
 
 from autograph_lite import control, errors, mutation
 from autograph_lite.api import core as api
-from autograph_lite.ops import io
+from autograph_lite.ops import check_errors
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import logical, staging, text, trial
 
@@ -40,7 +40,7 @@ def raise_when(raises, e, region, state, what, loc):
     """Stages: when ``raises`` (a 0-d bool), ``region()`` run from the state ``state``
     (``(get_state, set_state, values)``) up to the user's `raise`, which threw ``e`` the
     first time, then that exception. ``what``: the staged statement, for a refusal."""
-    if io.CHECK_ERRORS.get(type(e).__name__) is not type(e):
+    if not check_errors.is_check_error(e):
         raise NotImplementedError(
             f"the `raise` of {type(e).__name__} in {what} cannot wait until the compiled "
             f"function runs: a compiled function raises only builtin exceptions; check the "
