@@ -19,10 +19,12 @@ of a function with state hands back the state of its program point:
   them into its objects as the plan says, and raises the plain ``AssertionError`` (or the
   check's type) with the user's message and line.
 
-Errors that are no check (a Numba kernel's own ``ZeroDivisionError``) carry no state: the
-interpreter still leaves written arguments as Python would (backends/interpreter.py
-``run_function``, from ``graph.input_versions``), a compiled kernel leaves its in-place
-writes only (documented in the README).
+A run-time index is made such a check where state is at stake (ops/advanced_index.py
+``check_index``: ``keep=False`` below asks). Other errors that are no check (a shape known
+only at run time that does not broadcast) carry no state: the interpreter still leaves
+written arguments as Python would (backends/interpreter.py ``run_function``, from
+``graph.input_versions``), a compiled kernel leaves its in-place writes only (documented
+in the README).
 """
 import threading
 
@@ -65,9 +67,11 @@ class tracking:
         _trace.current = self.outer
 
 
-def plan_for_check(graph):
+def plan_for_check(graph, keep=True):
     """(values, plan index) for a check staged into ``graph`` now, or None when the trace
-    has written and bound nothing yet (the check then carries nothing)."""
+    has written and bound nothing yet (the check then carries nothing). ``keep=False``
+    asks only whether it would carry something (ops/indexing.py: a run-time index gets an
+    explicit bounds check then) and keeps no plan."""
     t = _trace.current
     if t is None:
         return None
@@ -79,6 +83,8 @@ def plan_for_check(graph):
             continue
         args.append((index, len(values)))
         values.append(v)
+    if values and not keep:
+        return values, None
     types = [v.type.dtype.type for v in values]
     held = []
     found = t.bindings(len(values)) if t.bindings is not None else None
@@ -88,6 +94,8 @@ def plan_for_check(graph):
         types += more_types
     if not values and not held:
         return None
+    if not keep:
+        return values, None
     root.check_plans.append(Plan(args, held, types))
     return values, len(root.check_plans) - 1
 

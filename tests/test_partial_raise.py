@@ -230,3 +230,112 @@ def test_a_recorded_call_that_raises_keeps_its_writes(backend):
         np.testing.assert_array_equal(out, value * 2.0)
         if not fails:
             np.testing.assert_array_equal(tape.gradient(loss, x).numpy(), value * 2.0)
+
+
+# --- errors that are no `assert`: an index out of bounds, NumPy's shape errors -----------------
+M = np.arange(6.0).reshape(2, 3)
+
+
+def fills_then_reads_at(out, x, i):
+    out[...] = x * 2.0                    # (made apart, copied back at the end)
+    return x[i]                           # the-read
+
+
+def fills_then_gathers(out, x, idx):
+    out[...] = x + 1.0
+    return x[idx].sum()
+
+
+def fills_then_writes_at(out, x, i):
+    out[...] = x * 2.0
+    x[i] = 7.0
+    return out
+
+
+def fills_then_reads_two_arrays(out, m, r, c):
+    out[...] = m[0] * 2.0
+    return m[r, c]
+
+
+def fills_then_masks(out, x, y):
+    out[...] = x * 2.0
+    return x[y > 0].sum()
+
+
+def binds_then_reads_in_a_loop(m, x, idx):
+    s = 0.0
+    for k in range(len(idx)):
+        m.steps += 1
+        m.w = m.w + 1.0
+        s += x[idx[k]]
+    return s
+
+
+def test_an_index_out_of_bounds_after_writes_keeps_them():
+    """A run-time index out of bounds raised inside the kernel (cpu_runtime.index) and lost
+    the writes it had not made in place and every binding (before session 38); where a
+    failing check carries state, the index gets an explicit check first
+    (advanced_index.check_index)."""
+    texts = _raised(fills_then_reads_at, [(np.zeros(3), X, I64(1)), (np.zeros(3), X, I64(5)),
+                                          (np.zeros(3), X, I64(-4))])
+    where = _line(fills_then_reads_at, "the-read")
+    assert set(texts) == {f"index 5 is out of bounds for axis 0 with size 3 (at {where})",
+                          f"index -4 is out of bounds for axis 0 with size 3 (at {where})"}
+    assert _raised(fills_then_gathers, [(np.zeros(3), X, np.array([0, 2])),
+                                        (np.zeros(3), X, np.array([0, 4, 9]))])
+    assert _raised(fills_then_writes_at, [(np.zeros(3), X, I64(2)), (np.zeros(3), X, I64(-4))])
+    assert _raised(fills_then_reads_two_arrays, [(np.zeros(3), M, np.array([0, 1]),
+                                                  np.array([1, 3]))])
+    assert _raised(fills_then_masks, [(np.zeros(3), X, np.array([1.0, -1.0, 2.0])),
+                                      (np.zeros(3), X, np.array([1.0, -1.0]))])
+    assert _raised(binds_then_reads_in_a_loop, [(Model(), X, np.array([0, 2])),
+                                                (Model(), X, np.array([0, 2, 5, 1]))])
+
+
+def fills_by_index(out, x):
+    for i in range(len(out)):
+        out[i] = x[i] * 2.0
+        out[i] += out[i]
+    return out
+
+
+def test_an_index_the_graph_proves_gets_no_explicit_check():
+    f = ag.defun(fills_by_index, backend="cpu")
+    source = f.get_concrete_function(np.zeros(3), X).source
+    assert source.count("rt.index_ok(") == 1   # x[i] only: out[i] is proven (ir/bounds.py)
+    assert source.count("raise rt.Partial_IndexError") == 1   # (x[i] read twice: one check)
+    agree(fills_by_index, calls=[(np.zeros(3), X), (np.zeros(3), X[:2])])
+
+
+def fills_then_adds(out, x, y):
+    out[...] = x * 2.0
+    return x + y                          # (shapes known while tracing)
+
+
+def fills_then_reshapes(out, x):
+    out[...] = x * 2.0
+    return x.reshape(2, -1)
+
+
+def adds_in_a_branch(x, y, c):
+    if c > 0:
+        return x + y
+    return x
+
+
+def adds(x, y):
+    return x + y
+
+
+def test_numpy_errors_known_while_tracing_wait_for_the_runs_that_reach_them():
+    """NumPy's own error of the shapes (checked by asking NumPy, ops/dispatch._numpy_own)
+    raised while tracing, before the writes that Python makes first, and in a staged
+    branch for every input, also those that never take it; now it is raised by the runs
+    that reach it."""
+    assert _raised(fills_then_adds, [(np.zeros(3), X, X[:2]), (np.zeros(3), X, X[:2])])
+    assert _raised(fills_then_reshapes, [(np.zeros(3), X), (np.zeros(3), X)])
+    assert _raised(adds_in_a_branch, [(X, X[:2], I64(-1)), (X, X[:2], I64(1))])
+    f = ag.defun(adds)
+    with pytest.raises(ValueError, match="broadcast"):  # (nothing before it: while tracing)
+        f(X, X[:2])
+    assert f.experimental_get_tracing_count() == 0

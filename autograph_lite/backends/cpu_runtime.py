@@ -282,6 +282,26 @@ def index(i, n, site):
 
 
 @register_jitable
+def index_ok(i, n):
+    """(whether ``-n <= i < n``, ``i``): an explicit bounds check's predicate and the
+    index its message names (ops/advanced_index.py ``check_index``)."""
+    j = i + n if i < 0 else i
+    return np.uint64(j) < np.uint64(n), i
+
+
+@register_jitable
+def indices_ok(idx, n):
+    """``index_ok`` of an integer array: (whether every entry is in bounds, the first
+    that is not, or 0)."""
+    first = np.zeros(1, idx.dtype)[0]
+    for i in idx.flat:
+        ok, first = index_ok(i, n)
+        if not ok:
+            return False, first
+    return True, np.zeros(1, idx.dtype)[0]
+
+
+@register_jitable
 def gather_index(idx, n, site):
     """An integer-array index, every entry bounds-checked as ``index`` checks one (Numba's
     array indexing reads past the array); Numba wraps the negative ones itself."""

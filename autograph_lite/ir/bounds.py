@@ -324,6 +324,8 @@ def _proves(pred, depth):
     if node is None or depth <= 0 or pred.type.ndim:
         return False
     ins = node.inputs
+    if node.op == "bounds_ok":  # an explicit bounds check (ops/advanced_index.check_index)
+        return _index_below(ins[0], ins[1], depth - 1)
     if node.op == "logical_and":
         return _proves(ins[0], depth - 1) and _proves(ins[1], depth - 1)
     if node.op not in ("less", "less_equal", "greater", "greater_equal"):
@@ -336,6 +338,25 @@ def _proves(pred, depth):
         return False
     return {"less": m < bound, "less_equal": m <= bound,
             "greater": -m > bound, "greater_equal": -m >= bound}[node.op]
+
+
+def _index_below(i, n, depth):
+    """Whether ``0 <= i < n`` on every run, for a 0-d integer index ``i`` and a size ``n``
+    (a constant, or ``dim`` of an array): ``in_bounds``' rules."""
+    while n.node is not None and n.node.op == "as_weak":
+        n = n.node.inputs[0]
+    if i.type.ndim or i.type.dtype.kind not in "iu":
+        return False
+    lo = _lower(i, depth)
+    if lo is None or lo < 0:
+        return False
+    static = _const(n)
+    if static is not None:
+        return any(dim is None and off < static for dim, off in _upper(i, depth))
+    if n.node is None or n.node.op != "dim":
+        return False
+    me = _size_syms(n.node.inputs[0], n.node.attrs["axis"])
+    return any(dim in me and off <= -1 for dim, off in _upper(i, depth))
 
 
 def _number(v):

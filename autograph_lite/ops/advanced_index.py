@@ -25,7 +25,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..ir.types import broadcast_shapes
 from ..tensor import Tensor
-from .dispatch import apply, size_of
+from .dispatch import apply, check_carries_state, size_of
 from .index_spec import advanced_items, encode_index, expand_spec, mask_mismatch
 
 _WHOLE = slice(None)
@@ -77,10 +77,11 @@ def masks_as_coordinates(x, index):
 
 def check_mask_axis(n, m, axis):
     """NumPy's IndexError when a boolean index's size ``m`` is not the size ``n`` of the
-    ``axis`` it covers: while tracing when both are ints, else a staged check."""
+    ``axis`` it covers: while tracing when both are ints (raised on the runs that reach
+    it, errors.numpy_error), else a staged check."""
     if isinstance(n, int) and isinstance(m, int):
         if n != m:
-            raise IndexError(mask_mismatch(axis, n, m))
+            raise errors.numpy_error(IndexError(mask_mismatch(axis, n, m)))
         return
     apply("assert", apply("equal", n, m), error="IndexError",
           message=f"boolean index did not match indexed array along axis {axis}")
@@ -163,6 +164,7 @@ def wrapped(i, n, axis):
     if isinstance(i, (Tensor, np.ndarray)) and i.dtype == dtypes.bool_:
         return _mask_positions(i, n, axis)
     if _symbolic(i, n):
+        check_index(i, n, axis)
         return apply("wrap_index", i, n, axis=axis)
     i = np.asarray(i, np.int64)
     bad = (i < -n) | (i >= n)
@@ -170,6 +172,29 @@ def wrapped(i, n, axis):
         raise errors.numpy_error(IndexError(f"index {i[bad].flat[0]} is out of bounds for "
                                             f"axis {axis} with size {n}"))
     return np.where(i < 0, i + n, i)
+
+
+def check_index(i, n, axis):
+    """NumPy's IndexError for a run-time integer index ``i`` (a tensor of any shape) out of
+    ``[-n, n)`` on ``axis``, as an explicit staged check, staged only where a check hands
+    back state when it fails (partial_raise.py: the function has written into its
+    arguments or bound into its objects before this point, which Python keeps). The
+    kernel's own bounds check (cpu_runtime.index) raises with no state; this one, first,
+    with it. ir/passes/dce.py drops it where the graph proves the index in bounds."""
+    if not isinstance(i, Tensor) or not check_carries_state():
+        return
+    ok, first = apply("bounds_ok", i, n)
+    apply("assert", ok, first, n, error="IndexError",
+          message=f"index is out of bounds for axis {axis}",
+          parts=("index ", (-1, "", "int"), f" is out of bounds for axis {axis} with size ",
+                 (-1, "", "int")))
+
+
+def check_mask(mask, n, axis):
+    """``check_mask_axis`` of a 1-D boolean tensor index staged where a check carries state
+    (``check_index``); else the kernel checks it (cpu_runtime.mask_index)."""
+    if isinstance(mask, Tensor) and check_carries_state():
+        check_mask_axis(n, size_of(mask, 0), axis)
 
 
 def _check_together(arrays):

@@ -136,6 +136,14 @@ def wrap(result):
 CHECK_PLAN = None
 
 
+def check_carries_state():
+    """Whether a check staged now hands back state when it fails (partial_raise.py): the
+    trace has written into its arguments or bound into its objects so far."""
+    graph = current_graph()
+    return (graph is not None and CHECK_PLAN is not None
+            and CHECK_PLAN(graph, keep=False) is not None)
+
+
 def apply(name, *args, **attrs):
     """Runs or stages op ``name``; returns a tensor, a tuple of tensors, or None."""
     op = OPS[name]
@@ -163,7 +171,7 @@ def apply(name, *args, **attrs):
     try:
         out_types = op.infer([v.type for v in values], **attrs)
     except (TypeError, ValueError, IndexError, NotImplementedError) as e:
-        raise errors.with_location(e, loc) from None
+        raise errors.with_location(_numpy_own(op, values, attrs, e), loc) from None
     node = graph.add_node(name, values, attrs, out_types, loc=loc)
     outs = [SymbolicTensor(v) for v in node.outputs]
     if op.view and isinstance(args[0], SymbolicTensor) and name != "reshape_as":
@@ -171,6 +179,38 @@ def apply(name, *args, **attrs):
     if not outs:
         return None
     return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)
+
+
+_SAMPLE_LIMIT = 1 << 20  # (elements: NumPy is asked on arrays of the inputs' shapes)
+
+
+def _numpy_own(op, values, attrs, e):
+    """``e``, an error the op's type inference raised while tracing, marked as NumPy's
+    own (errors.numpy_error: raised by the runs that reach it, after the writes and
+    bindings made before it, as Python raises it) when NumPy raises an error of its type
+    on arrays of the inputs' shapes and dtypes (shapes that do not broadcast, a reshape
+    that does not fit): then the user's code raises it in plain NumPy too. Our own
+    refusals (what NumPy does and we do not) stay errors of the trace."""
+    if not (isinstance(e, (ValueError, IndexError)) and op.pure):
+        return e
+    samples = []
+    for v in values:
+        node = v.node
+        if node is not None and node.op == "const":
+            samples.append(node.attrs["value"])
+            continue
+        shape = v.type.shape
+        if None in shape or int(np.prod(shape)) > _SAMPLE_LIMIT:
+            return e
+        samples.append(np.zeros(shape, v.type.dtype)[()])
+    try:
+        with np.errstate(all="ignore"):
+            op.eager(*samples, **attrs)
+    except type(e):
+        return errors.numpy_error(e)
+    except Exception:  # noqa: BLE001 - another error: not the same failure
+        return e
+    return e
 
 
 _COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")

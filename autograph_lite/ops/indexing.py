@@ -47,7 +47,7 @@ def _infer_shape(xt, spec, in_types):
                                  "index with its ravel: x.reshape(...)[m.ravel()]")
             m = in_types[s[1]].shape[0]
             if None not in (m, n) and m != n:
-                raise IndexError(mask_mismatch(dim, n, m))
+                raise errors.numpy_error(IndexError(mask_mismatch(dim, n, m)))
             parts.append((None,))
         else:
             bounds = s[1:]
@@ -239,7 +239,26 @@ def getitem(x, index):
     if entry is not None:  # ag.shape(x)[k] is x's k-th size: read it, build no shape array
         source, axis = entry
         return apply("dim", source, axis=axis)
+    _check_run_time_indices(x, spec, tensors)
     return apply("getitem", x, *tensors, spec=spec)
+
+
+def _check_run_time_indices(x, spec, tensors):
+    """The explicit checks of ``x[spec]``'s tensor indices where a failing check hands back
+    state (advanced_index.check_index); none elsewhere (the kernel checks them)."""
+    if not isinstance(x, (Tensor, np.ndarray)) or not tensors:
+        return
+    try:
+        items = expand_spec(spec, x.ndim)
+    except IndexError:
+        return  # (the op refuses it, at the user's line)
+    dim = 0
+    for s in items:
+        if s[0] in ("tint", "gather"):
+            advanced_index.check_index(tensors[s[1] - 1], size_of(x, dim), dim)
+        elif s[0] == "mask":
+            advanced_index.check_mask(tensors[s[1] - 1], size_of(x, dim), dim)
+        dim += s[0] != "new"
 
 
 def _located(build, *args):
@@ -273,6 +292,7 @@ def setitem(x, index, value):
     spec, tensors = encode_index(index)
     if advanced_index.needs_flat(spec, np.ndim(x)):
         return _located(advanced_index.scatter, x, spec, tensors, value)
+    _check_run_time_indices(x, spec, tensors)
     return apply("setitem", x, value, *tensors, spec=spec)
 
 
@@ -305,3 +325,32 @@ defop("wrap_index", infer=_wrap_infer, eager=_wrap_eager, lower=_wrap_lower,
       differentiable=False, layout="fresh",
       doc="integer indices into an axis of size input 1 (attr axis: its number, for the "
           "error) checked and wrapped to [0, n)")
+
+
+def _bounds_ok_infer(in_types):
+    i, n = in_types
+    if i.dtype.kind not in "iu" or n.ndim or n.dtype.kind not in "iu":
+        raise TypeError(f"bounds_ok: an integer index and a 0-d size, got {i} and {n}")
+    return [TensorType(dtypes.bool_, ()), TensorType(i.dtype, ())]
+
+
+def _bounds_ok_eager(i, n):
+    i = np.asarray(i)
+    bad = ((i < -n) | (i >= n)).ravel()
+    if not bad.any():
+        return np.bool_(True), i.dtype.type(0)
+    return np.bool_(False), i.ravel()[np.argmax(bad)]
+
+
+def _bounds_ok_lower(em, node):
+    i, n = (em.name(v) for v in node.inputs)
+    helper = "indices_ok" if node.inputs[0].type.ndim else "index_ok"
+    em.line(f"{em.new(node.outputs[0])}, {em.new(node.outputs[1])} = rt.{helper}({i}, {n})")
+    return None
+
+
+# (ops/advanced_index.py check_index: an explicit bounds check that carries state)
+defop("bounds_ok", infer=_bounds_ok_infer, eager=_bounds_ok_eager, lower=_bounds_ok_lower,
+      differentiable=False, multi_output=True,
+      doc="(whether every integer index of input 0 is in [-n, n), n input 1; the first "
+          "that is not, or 0)")

@@ -154,6 +154,10 @@ def _assert_lower(em, node):
     with em.block(f"if not {em.name(node.inputs[0])}:"):
         if not parts:
             text = repr(located_message(node, node.attrs.get("message", "assertion failed")))
+        elif _plain_ints(values, parts):  # (`index {i} is out of bounds ...`: no objmode)
+            it = iter(values)
+            text = " + ".join(repr(q) if isinstance(q, str) else f"str({em.name(next(it))})"
+                              for q in parts) + f" + {located_message(node, '')!r}"
         else:
             # a message of traced values: its text made in objmode, raised by the kernel
             text = em.fresh("message")
@@ -167,6 +171,16 @@ def _assert_lower(em, node):
         # the state of this point of the program goes with it (partial_raise.py)
         state = "".join(f"{em.name(v)}, " for v in node.inputs[len(node.inputs) - n_state:])
         em.line(f"raise rt.Partial_{error}({text}, {commit[0]}, ({state}))")
+
+
+def _plain_ints(values, parts):
+    """Whether a message's every traced piece is a 0-d integer formatted plainly as a Python
+    int (``f"{i}"``): Numba's ``str`` of it is Python's text, so the kernel needs no objmode
+    block (a compile of its own) to make the message."""
+    pieces = [q for q in parts if not isinstance(q, str)]
+    return len(pieces) == len(values) and all(
+        q == (-1, "", "int") and v.type.ndim == 0 and v.type.dtype.kind in "iu"
+        for q, v in zip(pieces, values))
 
 
 def _assert_infer(in_types, message="assertion failed", error="AssertionError",

@@ -46,7 +46,9 @@ Grammar "raises" (session 37) is "objects" with `assert not (<cond>), ...` and `
 raise ValueError(...)` (or IndexError) among its statements, after its writes and
 bindings, staged or decided while tracing: after a call that raises, the arguments and the
 object must hold what plain Python left in them (partial_raise.py); Python raising is no
-generator error there.
+generator error there. Grammar "bounds" (session 38) is "raises" whose raising statements
+are, half the time, a read or write at an index of run-time value that may be out of
+bounds (`u[(a % 10 - 5)] = x`): NumPy's IndexError after the state made before it.
 
 Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
 semantics: the array the function owns (`r0`) and the argument `u` are written, and never
@@ -99,7 +101,10 @@ N_FLOAT = 2          # f0..f1
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
-GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects", "raises")
+GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects", "raises",
+            "bounds")
+OBJECT_GRAMMARS = ("objects", "raises", "bounds")  # (an object argument, `ob`)
+RAISE_GRAMMARS = ("raises", "bounds")  # (Python raising is no generator error)
 # (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
 # walrus `while` tests among its branches and loops, a stream of its own)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
@@ -153,11 +158,13 @@ class Generator:
         assert grammar in GRAMMARS, grammar
         assert set(without) <= set(FEATURES), set(without) - set(FEATURES)
         self.rng = rng
-        self.arrays = grammar in ("arrays", "containers", "objects", "raises")
-        self.containers = grammar in ("containers", "objects", "raises")
+        self.arrays = grammar in ("arrays", "containers") + OBJECT_GRAMMARS
+        self.containers = grammar in ("containers",) + OBJECT_GRAMMARS
         # (`ob` is an argument: held_state.py)
-        self.held_object = grammar in ("objects", "raises")
-        self.raises = grammar == "raises"  # (its own draws: the others draw what they did)
+        self.held_object = grammar in OBJECT_GRAMMARS
+        # (their own draws: the others draw what they did)
+        self.raises = grammar in RAISE_GRAMMARS
+        self.bounds = grammar == "bounds"
         self.statements = grammar == "statements"
         self.features = set(FEATURES) - set(without)
         self.lines = []
@@ -528,12 +535,29 @@ class Generator:
         """The "raises" grammar: a staged `assert` or `raise` after the writes before it,
         which plain Python leaves in the arguments and the object when it raises."""
         r = self.rng
+        if self.bounds and r.random() < 0.5:
+            return self.bounds_stmt(indent, scope)
         cond = self.cond(scope, 1)
         if r.random() < 0.5:
             self.emit(indent, f"assert not ({cond}), 'checked'")
         else:
             self.emit(indent, f"if {cond}:")
             self.emit(indent + 1, f"raise {r.choice(['ValueError', 'IndexError'])}('raised')")
+
+    def bounds_stmt(self, indent, scope):
+        """The "bounds" grammar: a read or a write at an index of run-time value that may be
+        out of bounds (in [-L - 1, L]), which raises NumPy's IndexError after the writes
+        and bindings before it (a read is `assert`ed never to fail by itself)."""
+        r = self.rng
+        atoms = list(INT_ARGS) + [f"v{k}" for k in range(N_INT)] + scope["loop_vars"]
+        wild = f"({r.choice(atoms)} % {2 * L + 2} - {L + 1})"
+        kind = r.random()
+        if kind < 0.5:
+            self.emit(indent, f"assert {self.array_name(r)}[{wild}] != 1.5e300, 'read'")
+        elif kind < 0.75:
+            self.emit(indent, f"u[{wild}] = {self.simple_float(scope)}")
+        else:
+            self.emit(indent, f"ob.w[{wild}] = {self.simple_float(scope)}")
 
     def if_stmt(self, indent, scope, budget):
         r = self.rng
@@ -734,10 +758,10 @@ def arguments(seed, grammar="scalars", count=5):
     fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
     calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
                       rng.randint(-16, 16) / 4) for _ in range(count - len(fixed))]
-    if grammar in ("arrays", "containers", "objects", "raises"):
+    if grammar in ("arrays", "containers") + OBJECT_GRAMMARS:
         calls = [c + tuple(np.array([rng.randint(-16, 16) / 4 for _ in range(L)])
                            for _ in range(2)) for c in calls]
-    if grammar in ("objects", "raises"):
+    if grammar in OBJECT_GRAMMARS:
         calls = [c + (OB,) for c in calls]
     return calls
 
@@ -774,12 +798,11 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
         compiled = ag.defun(fn, backend=backend)
         counts = []  # the tracing count after each call
         # ("objects": each side keeps its object over the calls, as a program would)
-        want_ob, got_ob = (make_object(fn), make_object(fn)) if grammar in (
-            "objects", "raises") else (
-            None, None)
+        want_ob, got_ob = (make_object(fn), make_object(fn)) if grammar in \
+            OBJECT_GRAMMARS else (None, None)
         for args in arguments(seed, grammar):
             want = run(fn, _with_object(fresh(args), want_ob))
-            if want.raised is not None and not (grammar == "raises" and isinstance(
+            if want.raised is not None and not (grammar in RAISE_GRAMMARS and isinstance(
                     want.raised, (AssertionError, ValueError, IndexError))):
                 # the grammars promise programs Python runs ("raises": its own raises)
                 raise AssertionError(f"generator error: seed {seed} ({grammar}) raised "
@@ -797,7 +820,7 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
                 found.append((backend, args, _first_line(e)))
                 break  # one difference per backend is enough to report the program
         else:
-            if grammar in ("objects", "raises"):
+            if grammar in OBJECT_GRAMMARS:
                 continue  # (a Python value the program binds into `ob` is a new trace)
             # every call had the same signature: the first call's trace (and kernel)
             # served them all (Python numbers: the second call's relaxed trace served the

@@ -92,6 +92,10 @@ SAMPLE = [
     # tracing at a later `assert` its runs never reach)
     *_cases("raises", (), "interpreter", (0, 2, 4, 7, 9)),
     *_cases("raises", (), "cpu", (2, 7)),
+    # session 38: "raises" with reads and writes at indices that may be out of bounds; 9 of
+    # seeds 0-39 lost the writes and bindings before the IndexError (7, 9, 10, 12 here)
+    *_cases("bounds", (), "interpreter", (7, 9, 10, 12)),
+    *_cases("bounds", (), "cpu", (10, 12)),
 ]
 
 
@@ -136,6 +140,8 @@ def test_generator_is_deterministic_and_varied():
                     "ob.bump(", ", ob):", "ob.c += 1", "ob.c = (ob.c + "),
         "raises": ("assert not (", "raise ValueError('raised')", "raise IndexError('raised')",
                    "ob.w = ob.w * 0.5 + ", "ob.c += 1"),
+        "bounds": ("assert not (", "raise IndexError('raised')", "% 10 - 5)] != 1.5e300",
+                   "u[(", "ob.w[("),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)

@@ -28,16 +28,25 @@ def run(graph):
         changed = True
 
 
-def _sweep(graph, uses):
+def _sweep(graph, uses, checked=frozenset()):
+    """One sweep; ``checked``: the predicates that checks run before ``graph``'s nodes
+    (in it or around it) asserted, so a check of the same value again cannot fail (a
+    bounds check of `x[i]` read twice, ops/advanced_index.check_index) and is dropped."""
     removed = False
     keep = []
+    checked = set(checked)
     for node in graph.nodes:
         for r in node.regions:
-            removed |= _sweep(r, uses)
+            removed |= _sweep(r, uses, checked)
+        if node.op == "assert" and node.inputs[0].id in checked:
+            removed = True
+            continue
         dead = not _has_effects(node) and all(uses.get(v.id, 0) == 0 for v in node.outputs)
         if dead:
             removed = True
             continue
+        if node.op == "assert":
+            checked.add(node.inputs[0].id)
         if node.op == "cond":
             removed |= _prune_cond(node, uses)
         elif node.op == "while_loop":
