@@ -105,5 +105,5 @@ def _write_back(em, graph, params):
         value = em.name(final)
         if final.type.dtype != arg.type.dtype:
             value = (em.cast(value, final.type.dtype, arg.type.dtype) if not final.type.ndim
-                     else f"{value}.astype({em.dt(arg.type.dtype)})")
+                     else em.astype(value, final.type.dtype, arg.type.dtype))
         em.line(f"{params[index]}[{'()' if not arg.type.ndim else '...'}] = {value}")

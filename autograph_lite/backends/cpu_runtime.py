@@ -265,6 +265,54 @@ def seed(s):
     np.random.seed(s)
 
 
+# -- float -> int conversions as NumPy's casts give them on x86-64 ----------------------------
+# LLVM's fptosi/fptoui of a value out of the target's range (or NaN) is poison: Numba's
+# `np.uint8(x)` of -1.0 may give any value, and LLVM may use that to fold away the branch
+# that computed x (a random program got the value of the branch not taken). NumPy's casts
+# (C casts compiled for x86-64) truncate within the range of int32 or int64 and give the
+# minimum out of it; narrower types wrap what that gives. These are those rules, defined
+# for every input (emitter.Emitter.cast picks one per target dtype).
+@register_jitable
+def f2i32(x):
+    """float -> int32: truncated in [-2**31, 2**31), else (NaN too) -2**31."""
+    if x >= -2147483648.0 and x < 2147483648.0:
+        return np.int32(x)
+    return np.int32(-2147483648)
+
+
+@register_jitable
+def f2i64(x):
+    """float -> int64: truncated in [-2**63, 2**63), else (NaN too) -2**63."""
+    if x >= -9223372036854775808.0 and x < 9223372036854775808.0:
+        return np.int64(x)
+    return np.int64(-9223372036854775808)
+
+
+@register_jitable
+def f2u64(x):
+    """float -> uint64: at 2**63 and above, 2**63 plus f2i64 of the rest (its bits);
+    below, f2i64's bits (so -1.0 is 2**64 - 1, as NumPy gives)."""
+    if x >= 9223372036854775808.0:
+        return np.uint64(f2i64(x - 9223372036854775808.0)) ^ np.uint64(9223372036854775808)
+    return np.uint64(f2i64(x))
+
+
+@register_jitable
+def f2int_array(a, via):
+    """A float array cast as ``via`` says, as int64 (cast on, wrapping, to the target):
+    32 f2i32, 64 f2i64, else f2u64's bits (a new array of a's shape, C order)."""
+    out = np.empty(a.shape, np.int64)
+    flat = out.reshape(out.size)
+    for k, v in enumerate(a.flat):
+        if via == 32:
+            flat[k] = f2i32(v)
+        elif via == 64:
+            flat[k] = f2i64(v)
+        else:
+            flat[k] = np.int64(f2u64(v))
+    return out
+
+
 INDEX_ERROR = "index is out of bounds"
 MASK_ERROR = "boolean index did not match"
 

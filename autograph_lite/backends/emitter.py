@@ -183,7 +183,18 @@ class Emitter:
             return f"({expr} != 0)"
         if src.kind == "c" and dst.kind != "c":  # (NumPy's astype keeps the real part)
             expr = f"({expr}).real"
+        if src.kind in "fc" and dst.kind in "iu":
+            return _float_to_int(expr, dst, self.dt(dst), False)
         return f"{self.dt(dst)}({expr})"
+
+    def astype(self, expr, src, dst):
+        """``expr.astype(dst)`` of an array of dtype ``src``: a float array to an integer
+        dtype as NumPy casts it (``cast``)."""
+        if src.kind in "fc" and dst.kind in "iu":
+            if src.kind == "c":
+                expr = f"np.ascontiguousarray({expr}).real"
+            return _float_to_int(expr, dst, self.dt(dst), True)
+        return f"{expr}.astype({self.dt(dst)})"
 
     def fix(self, expr, dtype):
         """Pins an expression's Numba type to ``dtype`` (Numba widens int32+int32, etc.)."""
@@ -552,3 +563,19 @@ def _float_text(value):
     v = float(value)
     return ("np.nan" if math.isnan(v) else "np.inf" if v == math.inf
             else "-np.inf" if v == -math.inf else repr(v))
+
+
+def _float_to_int(expr, dst, name, array):
+    """The kernel text of float ``expr`` (an array when ``array``) cast to integer dtype
+    ``dst`` (Numba name ``name``) as NumPy casts it on x86-64, defined for every value
+    (cpu_runtime.f2i32 and kin: LLVM's own conversion is poison out of range): int32 and
+    narrower through int32, the rest through int64 (uint64: f2u64)."""
+    via = 32 if dst.itemsize <= 4 and dst != np.dtype(np.uint32) else 64
+    if dst == np.dtype(np.uint64):
+        via = -64
+    if array:
+        return f"rt.f2int_array({expr}, {via}).astype({name})"
+    helper = {32: "f2i32", 64: "f2i64", -64: "f2u64"}[via]
+    inner = f"rt.{helper}({expr})"
+    return inner if dst in (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint64)) \
+        else f"{name}({inner})"

@@ -147,7 +147,7 @@ def _linspace_lower(em, node):
     y = f"np.linspace(np.float64({a}), np.float64({b}), {node.attrs['num']})"
     if dt.kind in "iub":
         y = f"np.floor({y})"
-    return f"{y}.astype({em.dt(dt)})"
+    return em.astype(y, np.dtype(np.float64), dt)
 
 
 defop("linspace", infer=_linspace_infer, eager=_linspace_eager, lower=_linspace_lower,

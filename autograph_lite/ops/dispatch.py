@@ -158,7 +158,7 @@ def apply(name, *args, **attrs):
         constant = _python_int_beyond(op, name, args, loc)
         if constant is not None:
             return constant
-    if op.elementwise and len(args) == 2 and any(_weak(a) for a in args):
+    if op.elementwise and len(args) == 2 and any(weak_scalar(a) for a in args):
         adjusted = _weak_operand(op, name, args, attrs)
         if adjusted is not None:
             return adjusted
@@ -234,8 +234,8 @@ def _python_int_beyond(op, name, args, loc):
     try:
         with np.errstate(all="ignore"):
             probe = np.asarray(op.eager(*sample))
-    except OverflowError as e:  # NumPy's own words
-        raise errors.with_location(OverflowError(str(e)), loc) from None
+    except OverflowError as e:  # NumPy's own words, raised by the runs that reach it
+        raise errors.with_location(errors.numpy_error(OverflowError(str(e))), loc) from None
     except Exception:  # noqa: BLE001 - not an elementwise op: const() refuses the int
         return None
     x = tensors[0]
@@ -255,7 +255,7 @@ def _python_int_beyond(op, name, args, loc):
         f"hold it, is not staged (NumPy gives {probe.dtype}); convert the int first"), loc)
 
 
-def _weak(a):
+def weak_scalar(a):
     """A relaxed Python number (a weak 0-d tensor): its value is known only at run time."""
     return isinstance(a, SymbolicTensor) and a.type.weak and a.type.ndim == 0
 
@@ -272,7 +272,7 @@ def _weak_operand(op, name, args, attrs):
     where ``w`` does not fit); a comparison is exact (computed in int64, or for uint64 as
     the answer for any negative int where ``w < 0``); a float result computes with ``w`` as
     that float. None: nothing to adjust (or an op the usual path refuses)."""
-    k = 0 if _weak(args[0]) else 1
+    k = 0 if weak_scalar(args[0]) else 1
     w, x = args[k], args[1 - k]
     if not isinstance(x, SymbolicTensor) or x.type.weak:
         return None

@@ -11,7 +11,7 @@ from ..ir import bounds
 from ..ir.types import TensorType, broadcast_shapes
 from ..tensor import SymbolicTensor, Tensor, holds_symbolic, to_numpy_value
 from . import advanced_index
-from .dispatch import apply, convert_to_tensor, size_of
+from .dispatch import apply, convert_to_tensor, size_of, weak_scalar
 from .index_spec import advanced_items, decode, encode_index, expand_spec, mask_mismatch
 from .registry import defop
 
@@ -183,7 +183,7 @@ def _setitem_lower(em, node):
     if v.type.ndim == 0:
         val = em.cast(val, v.type.dtype, x.type.dtype)
     elif v.type.dtype != x.type.dtype:
-        val = f"{val}.astype({em.dt(x.type.dtype)})"
+        val = em.astype(val, v.type.dtype, x.type.dtype)
     em.line(f"{name}[{render_index(em, node, node.attrs['spec'], 2)}] = {val}")
     return None
 
@@ -284,6 +284,7 @@ def _shape_entry(x, spec):
 
 
 def setitem(x, index, value):
+    _check_python_int(x, value)
     index = _staged_lists(index)
     whole = _whole_mask(x, index)
     if whole is not None:  # the raveled update, shaped back (a new value: functional)
@@ -294,6 +295,54 @@ def setitem(x, index, value):
         return _located(advanced_index.scatter, x, spec, tensors, value)
     _check_run_time_indices(x, spec, tensors)
     return apply("setitem", x, value, *tensors, spec=spec)
+
+
+def _check_python_int(x, value):
+    """NumPy 2's error for a Python int, or float (made an int first, as NumPy does),
+    written into an integer array whose dtype cannot hold it (`u8[0] = -1`, `i8[1] = 300`,
+    `u8[0] = -1.0`, NaN, inf); the kernel's cast would wrap it and write. Raised by the
+    runs that reach the write (errors.numpy_error), as NumPy raises it."""
+    if np.dtype(x.dtype).kind not in "iu":
+        return
+    if weak_scalar(value):
+        return _check_weak_int(np.dtype(x.dtype), value)
+    if type(value) not in (int, float):
+        return
+    dt, error = np.dtype(x.dtype), None
+    if value != value:
+        error = ValueError("cannot convert float NaN to integer")
+    elif value in (float("inf"), float("-inf")):
+        error = OverflowError("cannot convert float infinity to integer")
+    else:
+        value = int(value)
+        top = 2 ** 64 - 1 if dt == np.dtype(np.uint64) else 2 ** 63 - 1
+        if not -2 ** 63 <= value <= top:
+            error = OverflowError("Python int too large to convert to C long")
+        elif not np.iinfo(dt).min <= value <= np.iinfo(dt).max:
+            error = OverflowError(f"Python integer {value} out of bounds for {dt}")
+    if error is not None:
+        raise errors.with_location(errors.numpy_error(error), errors.user_location())
+
+
+def _check_weak_int(dt, value):
+    """``_check_python_int`` of a Python number known only at run time (a relaxed one): a
+    staged check (bool and uint64 targets are left to the cast)."""
+    if dt == np.dtype(np.uint64) or value.dtype.kind not in "iuf":
+        return
+    lo, hi = int(np.iinfo(dt).min), int(np.iinfo(dt).max)
+    if value.dtype.kind == "f":
+        apply("assert", apply("equal", value, value), error="ValueError",
+              message="cannot convert float NaN to integer")
+        ok = apply("logical_and", apply("greater", value, float(lo - 1)),
+                   apply("less", value, float(hi + 1)))
+        shown = apply("cast", apply("clip", value, -2.0 ** 62, 2.0 ** 62), dtype=dtypes.int64)
+    else:
+        ok = apply("logical_and", apply("greater_equal", value, lo),
+                   apply("less_equal", value, hi))
+        shown = value
+    apply("assert", ok, shown, error="OverflowError",
+          message=f"Python integer out of bounds for {dt}",
+          parts=("Python integer ", (-1, "", "int"), f" out of bounds for {dt}"))
 
 
 def _wrap_infer(in_types, axis):

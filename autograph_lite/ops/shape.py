@@ -230,7 +230,7 @@ def _join_lower(fn):
         parts = []
         for v in node.inputs:
             s = em.name(v) if v.type.ndim else f"np.array({em.name(v)})"
-            parts.append(s if v.type.dtype == dt else f"{s}.astype({em.dt(dt)})")
+            parts.append(s if v.type.dtype == dt else em.astype(s, v.type.dtype, dt))
         axis = node.attrs.get("axis", 0)
         return f"np.{fn}(({', '.join(parts)},), axis={axis})"
     return lower

@@ -102,7 +102,7 @@ INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
 GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects", "raises",
-            "bounds")
+            "bounds", "dtypes")
 OBJECT_GRAMMARS = ("objects", "raises", "bounds")  # (an object argument, `ob`)
 RAISE_GRAMMARS = ("raises", "bounds")  # (Python raising is no generator error)
 # (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
@@ -731,9 +731,20 @@ class Generator:
         return "\n".join(self.lines) + "\n"
 
 
+def _dtypes():
+    """dtype_programs.py (the "dtypes" grammar), which imports this module."""
+    try:
+        from . import dtype_programs
+    except ImportError:  # run as a script
+        import dtype_programs
+    return dtype_programs
+
+
 def generate(seed, grammar="scalars", without=()):
     if grammar == "numpy":
         return numpy_programs.generate(seed)
+    if grammar == "dtypes":
+        return _dtypes().generate(seed)
     return Generator(random.Random(seed), grammar, without).program()
 
 
@@ -754,6 +765,8 @@ def arguments(seed, grammar="scalars", count=5):
     and the arrays (u, q) of the "arrays" grammar, on a grid of quarters."""
     if grammar == "numpy":
         return numpy_programs.arguments(seed)
+    if grammar == "dtypes":
+        return _dtypes().arguments(seed)
     rng = random.Random(10_000 + seed)
     fixed = [(0, 0, 0, 0.0), (3, -2, 4, 1.5)]
     calls = fixed + [(rng.randint(-6, 6), rng.randint(-6, 6), rng.randint(0, 6),
@@ -791,6 +804,8 @@ def differences(seed, grammar, backends, folder, without=(), python_numbers=Fals
     scalars): the first call traces their values, the next ones relax them to weak 0-d
     tensors (SPEC §2), whose arithmetic must be Python's (python_numbers.py)."""
     import autograph_lite as ag
+    if grammar == "dtypes":  # (its own check: NumPy's casting errors are kept, dtype_programs)
+        return _dtypes().differences(seed, backends, folder)
     source = generate(seed, grammar, without)
     fn = load(source, folder, f"generated_{grammar}_{seed}")
     found = []
@@ -901,7 +916,9 @@ def _repro(out, seed, grammar, without, found, python_numbers=False):
 
 
 def _literal(a):
-    return f"np.array({a.tolist()!r})" if isinstance(a, np.ndarray) else repr(a)
+    if isinstance(a, np.ndarray):
+        return f"np.array({a.tolist()!r}, dtype=np.{a.dtype.name})"
+    return repr(a)
 
 
 class _Timeout(BaseException):

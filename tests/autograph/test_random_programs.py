@@ -96,6 +96,10 @@ SAMPLE = [
     # seeds 0-39 lost the writes and bindings before the IndexError (7, 9, 10, 12 here)
     *_cases("bounds", (), "interpreter", (7, 9, 10, 12)),
     *_cases("bounds", (), "cpu", (10, 12)),
+    # session 38: mixed dtypes (dtype_programs.py); 5, 47, 110 cast floats out of an
+    # integer dtype's range, undefined in the cpu kernel (saturated, or a branch not taken)
+    *_cases("dtypes", (), "interpreter", (5, 47)),
+    *_cases("dtypes", (), "cpu", (5, 47, 110)),
 ]
 
 

@@ -20,4 +20,8 @@ def located(what, loc):
     except (TypeError, ValueError) as e:
         if loc in str(e) or getattr(e, "ag_user_raise", False):  # (the user's: as it is)
             raise
-        raise type(e)(f"{e} (in the {what} at {loc})") from e
+        try:
+            again = type(e)(f"{e} (in the {what} at {loc})")
+        except Exception:  # noqa: BLE001 - (NumPy's casting errors take more arguments)
+            raise e from None
+        raise again from e

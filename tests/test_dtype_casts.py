@@ -1,0 +1,76 @@
+"""Casts whose results NumPy defines and a Numba kernel's would not (found by a random
+grammar of mixed dtypes, session 38).
+
+A float out of an integer dtype's range cast by LLVM (``np.uint8(x)`` in a kernel) is
+poison: the cpu backend gave saturated values, junk, or the value of a branch not taken.
+NumPy's casts truncate within int32 or int64 and give the minimum beyond it, narrower
+types wrapping that (cpu_runtime.f2i32 and kin). A Python number written into an integer
+array that cannot hold it is NumPy 2's OverflowError (ValueError for NaN), where the
+kernel wrapped it and wrote.
+"""
+import numpy as np
+import pytest
+
+from differential import agree
+
+# values whose casts NumPy gives the same on every path (arrays of any length, 0-d);
+# uint32 of values beyond [-2**31, 2**32) differs between NumPy's own loops
+WIDE = np.array([-1.0, 300.7, 229369.0, 3e9, -3e9, 1e19, -1e19, np.nan, np.inf, -np.inf,
+                 2.5, -2.5])
+NARROW = np.array([-1.0, -4.0, 1.75, 3e9, -2e9, 229369.0])
+
+
+def casts(x, y):
+    return (x.astype(np.int8), x.astype(np.uint8), x.astype(np.int16), x.astype(np.uint16),
+            x.astype(np.int32), x.astype(np.int64), x.astype(np.uint64), y.astype(np.uint32),
+            x.astype(np.float32).astype(np.int16))
+
+
+def writes_a_branch_value(c, y):
+    s = np.float64(-1.0)
+    if np.sum(c) > 100:              # not taken: its value must not reach the write
+        s = np.float64(y)
+    c[2] = s
+    c[3:] = s * 2.0
+    return c
+
+
+def test_float_to_int_casts_are_numpys():
+    with np.errstate(invalid="ignore"):
+        agree(casts, WIDE, NARROW, exact=True)
+        agree(writes_a_branch_value, np.array([7, 2, 2, 2, 8], np.uint8), np.int32(5),
+              exact=True)
+
+
+def writes_at(c, s, k):
+    c[k] = s
+    return c
+
+
+@pytest.mark.parametrize("values", [[3, -1, 300, 255], [1.0, -1.0, 300.7, 2.9, np.nan]],
+                         ids=["ints", "floats"])
+def test_a_python_number_an_integer_array_cannot_hold_raises_as_numpy(values):
+    """The first call traces the number's value (checked while tracing), the next ones
+    relax it to a tensor (a staged check)."""
+    errors = []
+    agree(writes_at, calls=[(np.array([7, 2, 2], np.uint8), v, np.int64(1)) for v in values],
+          exact=True, errors=errors)
+    assert {m.split(" (at ")[0] for _, _, m in errors} >= {
+        "Python integer -1 out of bounds for uint8", "Python integer 300 out of bounds for uint8"}
+
+
+def scales_in_a_branch(a, out):
+    out[0] = 1.0
+    if np.sum(a) > 100:
+        a = a * (-2)             # NumPy's OverflowError (-2 into uint8), on the runs there
+    return a - 3 if np.sum(a) > 50 else a
+
+
+def test_an_overflow_numpy_raises_waits_for_the_runs_that_reach_it():
+    """It was raised while tracing, for every input (a branch never taken included)."""
+    errors = []
+    agree(scales_in_a_branch, calls=[(np.array([1, 2, 3], np.uint8), np.zeros(2)),
+                                     (np.array([100, 2, 3], np.uint8), np.zeros(2))],
+          exact=True, errors=errors)
+    assert {m.split(" (at ")[0] for _, _, m in errors} == {
+        "Python integer -2 out of bounds for uint8"}
