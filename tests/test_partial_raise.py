@@ -339,3 +339,27 @@ def test_numpy_errors_known_while_tracing_wait_for_the_runs_that_reach_them():
     with pytest.raises(ValueError, match="broadcast"):  # (nothing before it: while tracing)
         f(X, X[:2])
     assert f.experimental_get_tracing_count() == 0
+
+
+class Held:
+    def __init__(self):
+        self.w = np.arange(4.0)
+
+
+def writes_in_loops_then_reads_a_constant_index(n, u, q, ob):
+    for _ in range(n):
+        for _e in u:
+            u[n % 10 - 5] = 0.5
+        ob.w *= 0.5
+        assert q[-5] != 1.5e300, "read"   # q's size is known only at run time
+    return u
+
+
+def test_a_constant_index_into_a_size_of_run_time_after_writes_keeps_them():
+    """`q[-5]` of an axis whose size the trace does not know is checked by the kernel
+    (rt.index), which raised with no state: random program "bounds" 147 lost `u[1] = 0.5`
+    on cpu, where the loops write a copy of `u` stored at the kernel's end (session 38)."""
+    q = np.arange(4.0)
+    assert _raised(writes_in_loops_then_reads_a_constant_index,
+                   [(I64(2), np.array([2.5, -0.5, 3.75, 3.0]), q, Held()),
+                    (I64(0), np.array([2.5, -0.5, 3.75, 3.0]), q[:2], Held())])

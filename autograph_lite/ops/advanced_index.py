@@ -175,13 +175,14 @@ def wrapped(i, n, axis):
 
 
 def check_index(i, n, axis):
-    """NumPy's IndexError for a run-time integer index ``i`` (a tensor of any shape) out of
-    ``[-n, n)`` on ``axis``, as an explicit staged check, staged only where a check hands
+    """NumPy's IndexError for an integer index ``i`` (a tensor of any shape, or an int into
+    an axis whose size ``n`` is known only at run time) out of ``[-n, n)`` on ``axis``, as an
+    explicit staged check, staged only where a check hands
     back state when it fails (partial_raise.py: the function has written into its
     arguments or bound into its objects before this point, which Python keeps). The
     kernel's own bounds check (cpu_runtime.index) raises with no state; this one, first,
     with it. ir/passes/dce.py drops it where the graph proves the index in bounds."""
-    if not isinstance(i, Tensor) or not check_carries_state():
+    if not (isinstance(i, Tensor) or isinstance(n, Tensor)) or not check_carries_state():
         return
     ok, first = apply("bounds_ok", i, n)
     apply("assert", ok, first, n, error="IndexError",

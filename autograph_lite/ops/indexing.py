@@ -244,9 +244,10 @@ def getitem(x, index):
 
 
 def _check_run_time_indices(x, spec, tensors):
-    """The explicit checks of ``x[spec]``'s tensor indices where a failing check hands back
-    state (advanced_index.check_index); none elsewhere (the kernel checks them)."""
-    if not isinstance(x, (Tensor, np.ndarray)) or not tensors:
+    """The explicit checks of ``x[spec]``'s indices checked at run time (tensors, and ints
+    into sizes known only then) where a failing check hands back state
+    (advanced_index.check_index); none elsewhere (the kernel checks them)."""
+    if not isinstance(x, Tensor):
         return
     try:
         items = expand_spec(spec, x.ndim)
@@ -256,6 +257,8 @@ def _check_run_time_indices(x, spec, tensors):
     for s in items:
         if s[0] in ("tint", "gather"):
             advanced_index.check_index(tensors[s[1] - 1], size_of(x, dim), dim)
+        elif s[0] == "int" and x.shape[dim] is None:  # (checked at run time: rt.index)
+            advanced_index.check_index(s[1], size_of(x, dim), dim)
         elif s[0] == "mask":
             advanced_index.check_mask(tensors[s[1] - 1], size_of(x, dim), dim)
         dim += s[0] != "new"
