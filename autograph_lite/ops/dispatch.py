@@ -250,9 +250,12 @@ def _python_int_beyond(op, name, args, loc):
                                for a in args])
         if not isinstance(result, tuple) and result.dtype == probe.dtype:
             return result
+    c = sorted(beyond)[0]
+    holder = next(t for t in tensors  # (the operand that cannot hold it, not a condition)
+                  if not _INT_RANGE(t.dtype)[0] <= c <= _INT_RANGE(t.dtype)[1])
     raise errors.with_location(NotImplementedError(
-        f"{name} of the Python int {sorted(beyond)[0]} and a {x.dtype} tensor, which cannot "
-        f"hold it, is not staged (NumPy gives {probe.dtype}); convert the int first"), loc)
+        f"{name} of the Python int {c} and a {holder.dtype} tensor, which cannot hold it, is "
+        f"not staged (NumPy gives {probe.dtype}); convert the int first"), loc)
 
 
 def weak_scalar(a):

@@ -246,6 +246,9 @@ def test_python_ints_beyond_an_int_dtype_are_numpys():
                           for _, _, m in raised), raised
     with pytest.raises(NotImplementedError, match="cannot hold it"):  # (NumPy wraps it)
         ag.defun(lambda x: np.where(x > 1, x, 2 ** 63), backend="interpreter")(np.arange(2))
+    with pytest.raises(NotImplementedError, match="and a uint16 tensor, which"):  # (not the
+        ag.defun(lambda c, u: np.where(c, u, -1), backend="interpreter")(  # condition's)
+            np.array([True, False]), np.array([1, 2], np.uint16))
     with pytest.raises(OverflowError, match="too large to convert"):  # (NumPy's words)
         ag.defun(lambda x: x + 2 ** 70, backend="interpreter")(np.int64(3))
     raised = []
