@@ -312,6 +312,9 @@ def _not_repeated(t, o):
 def _operators(op, name):
     """``Tensor.__<name>__``, ``__r<name>__`` and ``__i<name>__`` for the op."""
     def method(x, o):
+        if op == "power" and type(o) is int and o == 2 and x.ndim and x.dtype == np.bool_:
+            # (ndarray.__pow__ takes np.square for ** 2, which makes a bool array int8)
+            x = apply("cast", x, dtype=np.dtype(np.int8))
         return arithmetic(op, x, _not_repeated(x, o) if op == "multiply" else o)
 
     def reflected(x, o):

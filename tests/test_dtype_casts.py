@@ -74,3 +74,14 @@ def test_an_overflow_numpy_raises_waits_for_the_runs_that_reach_it():
           exact=True, errors=errors)
     assert {m.split(" (at ")[0] for _, _, m in errors} == {
         "Python integer -2 out of bounds for uint8"}
+
+
+def squares_bools(b, x):
+    c = x > 0
+    return b ** 2, c ** 2, b ** 3, c ** 2.0
+
+
+def test_a_bool_array_squared_is_int8_as_numpys_operator_makes_it():
+    """NumPy's ``**`` takes np.square for an exponent of 2 (int8 for bools; np.power and
+    other exponents give int64): int64 before session 38."""
+    agree(squares_bools, np.array([True, False, True]), np.array([1.0, -1.0, 2.0]), exact=True)
