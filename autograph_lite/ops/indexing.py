@@ -305,13 +305,13 @@ def _check_python_int(x, value):
     written into an integer array whose dtype cannot hold it (`u8[0] = -1`, `i8[1] = 300`,
     `u8[0] = -1.0`, NaN, inf); the kernel's cast would wrap it and write. Raised by the
     runs that reach the write (errors.numpy_error), as NumPy raises it."""
-    if np.dtype(x.dtype).kind not in "iu":
+    dt, error = np.dtype(x.dtype), None
+    if dt.kind not in "iu":
         return
     if weak_scalar(value):
-        return _check_weak_int(np.dtype(x.dtype), value)
+        return _check_weak_int(dt, value)
     if type(value) not in (int, float):
         return
-    dt, error = np.dtype(x.dtype), None
     if value != value:
         error = ValueError("cannot convert float NaN to integer")
     elif value in (float("inf"), float("-inf")):
@@ -348,10 +348,16 @@ def _check_weak_int(dt, value):
           parts=("Python integer ", (-1, "", "int"), f" out of bounds for {dt}"))
 
 
-def _wrap_infer(in_types, axis):
+def _index_and_size(in_types, name):
+    """The types (index, size) of wrap_index and bounds_ok, checked."""
     i, n = in_types
     if i.dtype.kind not in "iu" or n.ndim or n.dtype.kind not in "iu":
-        raise TypeError(f"wrap_index: an integer index and a 0-d size, got {i} and {n}")
+        raise TypeError(f"{name}: an integer index and a 0-d size, got {i} and {n}")
+    return i, n
+
+
+def _wrap_infer(in_types, axis):
+    i, _ = _index_and_size(in_types, "wrap_index")
     return [TensorType(dtypes.int64, i.shape)]
 
 
@@ -380,9 +386,7 @@ defop("wrap_index", infer=_wrap_infer, eager=_wrap_eager, lower=_wrap_lower,
 
 
 def _bounds_ok_infer(in_types):
-    i, n = in_types
-    if i.dtype.kind not in "iu" or n.ndim or n.dtype.kind not in "iu":
-        raise TypeError(f"bounds_ok: an integer index and a 0-d size, got {i} and {n}")
+    i, _ = _index_and_size(in_types, "bounds_ok")
     return [TensorType(dtypes.bool_, ()), TensorType(i.dtype, ())]
 
 
