@@ -725,7 +725,7 @@ class Function:
         placed = held_state.layout(found)
 
         def bindings(n_out):
-            rebinds = held_state.rebound(found, placed, names)
+            rebinds = held_state.rebound(found, placed, names, plain=True)
             if not rebinds:
                 return None
             rows, numbers = self._binding_rows(current_graph(), rebinds, inputs, names, n_out)

@@ -262,11 +262,14 @@ def _holds_values(x):
     return any(isinstance(v, Tensor) or is_value(v) for v in _leaves(x))
 
 
-def rebound(found, before, names):
+def rebound(found, before, names, plain=False):
     """[(selector, steps, value)]: the topmost paths of the holders that the trace bound to
     another value holding arrays or tensors (``before``: ``layout`` of before it). A value
     appended to a list, or a user's object made by the trace that holds a tensor, is
-    refused: the compiled function could not add or make it on every call."""
+    refused: the compiled function could not add or make it on every call. ``plain``: also
+    those bound to another Python scalar (or tuple of them: `self.c += 1` of an int of the
+    signature), which a failed check binds as Python leaves them (partial_raise.py), though
+    a later staged region binds a tensor there, so the trace does not keep them."""
     out, changed, by_selector = [], [], dict(found)
     for sel, steps, x in _walk(found):
         old = before.get((sel, steps), _MISSING)
@@ -279,7 +282,7 @@ def rebound(found, before, names):
                 raise TypeError(f"'{path}' is bound to a new object that holds traced values: "
                                 f"the compiled function cannot make it on every call; bind "
                                 f"the arrays themselves (or a tuple, list or dict of them)")
-        if not _holds_values(x):
+        if not (_holds_values(x) or plain and _is_plain(x)):
             continue
         parent = fetch(by_selector, sel, steps[:-1]) if steps else None
         if old is _MISSING and type(parent) is list:
@@ -292,6 +295,12 @@ def rebound(found, before, names):
             continue  # (a tuple's item: its tuple is new, and bound above)
         out.append((sel, steps, x))
     return out
+
+
+def _is_plain(x):
+    """Whether ``x`` is a Python scalar (float included), or a tuple of them."""
+    return all(type(v) in _SCALARS or type(v) is float for v in _leaves(x)) and (
+        type(x) is not list and type(x) is not dict)
 
 
 def _leaves(x):

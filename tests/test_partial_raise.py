@@ -165,6 +165,36 @@ def test_one_object_over_calls_that_raise_keeps_what_python_keeps(backend):
         assert type(mine.steps) is int
 
 
+
+def counts_then_checks_then_rebinds(m, x, n):
+    m.steps += 1                          # a Python int of the signature, changed
+    assert n != 0, "zero"
+    if n > 2:
+        m.steps = m.steps + n             # (a staged branch binds a tensor there)
+    return x
+
+
+def counts_then_raises(m, x, n):
+    m.steps += 1
+    raise ValueError("always")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [counts_then_checks_then_rebinds, counts_then_raises])
+def test_a_python_number_bound_before_a_failed_check_stays_bound(backend, fn):
+    """`m.steps += 1` then a failed check: Python keeps 2. The trace binds a tensor there
+    later, so the number was no binding the trace kept, and a failed check carried nothing
+    of it (random program "bounds" 70 and 227, session 39)."""
+    f, mine, python = ag.defun(fn, backend=backend), Model(), Model()
+    for n in (I64(0), I64(3), I64(0), I64(1)):
+        for side, call in ((python, fn), (mine, f)):
+            try:
+                call(side, X, n)
+            except (AssertionError, ValueError):
+                pass
+        assert mine.steps == python.steps and type(mine.steps) is type(python.steps)
+
+
 # --- variables, and what carries nothing -------------------------------------------------------
 V = ag.Variable(np.zeros(3))
 
