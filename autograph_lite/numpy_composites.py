@@ -15,7 +15,7 @@ import numpy as np
 
 from . import control, dtypes, mutation
 from . import numpy_api as npa
-from .ops import linalg
+from .ops import indexing, linalg
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
@@ -598,7 +598,9 @@ def tolist(a):
 
 @public("Tensor.fill")
 def fill(a, value):
-    """``a[...] = value``: written in place, cast as NumPy's ``fill`` casts."""
+    """``a[...] = value``: written in place, cast as NumPy's ``fill`` casts (a number an
+    integer ``a`` cannot hold raises as ``a[...] = value`` raises)."""
+    indexing.check_number_written(a, value)
     npa.copyto(a, value, casting="unsafe")
 
 

@@ -85,3 +85,38 @@ def test_a_bool_array_squared_is_int8_as_numpys_operator_makes_it():
     """NumPy's ``**`` takes np.square for an exponent of 2 (int8 for bools; np.power and
     other exponents give int64): int64 before session 38."""
     agree(squares_bools, np.array([True, False, True]), np.array([1.0, -1.0, 2.0]), exact=True)
+
+
+def writes_numpy_numbers(a, v, k, x):
+    a[k] = v                          # basic indices: NumPy makes v a Python int first
+    a[np.array([0, 1])] = v * 0.5     # an advanced index: cast, as the kernel casts
+    a[1:] = x.sum()
+    a.fill(x[0])
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int64, np.uint8])
+def test_a_numpy_number_a_signed_array_cannot_hold_raises_as_numpy(dtype):
+    """`i16[k] = np.float64(1e6)` (or `x.sum()`, `np.int64(10**5)`, NaN, inf, beyond a C
+    long) is NumPy 2's OverflowError or ValueError: it makes the NumPy number a Python int
+    for a signed dtype; the kernel cast it and wrote. Unsigned dtypes and advanced indices
+    cast in NumPy too."""
+    a, ok = np.zeros(3, dtype), np.array([3.5, -2.0])
+    calls = [(a.copy(), v, np.int64(2), ok) for v in (
+        np.float64(-3.75), np.float64(1e6), np.float64(np.nan), np.float64(-np.inf),
+        np.float64(1e20), np.float64(-2.0 ** 63))]
+    calls += [(a.copy(), v, np.int64(0), ok) for v in (np.int64(7), np.int64(-10 ** 5),
+                                                        np.int64(-2 ** 63))]
+    calls += [(a.copy(), np.float64(1.0), np.int64(1), x) for x in (
+        np.array([4e4, 1.0]), np.array([1.0, 4e4]), np.array([np.nan, 1.0]))]
+    errors = []
+    with np.errstate(invalid="ignore", over="ignore"):
+        agree(writes_numpy_numbers, calls=calls, exact=True, errors=errors)
+    messages = {m.split(" (at ")[0] for _, _, m in errors}
+    if dtype is np.uint8:
+        assert not messages
+    else:
+        assert "cannot convert float NaN to integer" in messages
+        assert "Python int too large to convert to C long" in messages
+    if dtype is np.int16:
+        assert "Python integer -9223372036854775808 out of bounds for int16" in messages

@@ -330,6 +330,15 @@ def index(i, n, site):
 
 
 @register_jitable
+def int_text(i):
+    """``str(i)`` of an integer, as Python writes it: Numba's ``str`` of int64's minimum
+    overflows (it negates it first) and fails to allocate (ops/io.py ``_plain_ints``)."""
+    if i < 0 and i == -9223372036854775807 - 1:
+        return "-9223372036854775808"
+    return str(i)
+
+
+@register_jitable
 def index_ok(i, n):
     """(whether ``-n <= i < n``, ``i``): an explicit bounds check's predicate and the
     index its message names (ops/advanced_index.py ``check_index``)."""

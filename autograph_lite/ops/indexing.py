@@ -286,6 +286,14 @@ def _shape_entry(x, spec):
     return SymbolicTensor(source), k % source.type.ndim
 
 
+def check_number_written(x, value, spec=()):
+    """NumPy 2's errors for a number that integer array ``x`` cannot hold written into it
+    (by ``x[spec] = value`` or ``x.fill(value)``): a Python number, or a NumPy one into a
+    signed dtype (``_check_python_int``, ``_check_numpy_scalar``)."""
+    _check_python_int(x, value)
+    _check_numpy_scalar(x, value, spec)
+
+
 def setitem(x, index, value):
     _check_python_int(x, value)
     index = _staged_lists(index)
@@ -297,6 +305,7 @@ def setitem(x, index, value):
     if advanced_index.needs_flat(spec, np.ndim(x)):
         return _located(advanced_index.scatter, x, spec, tensors, value)
     _check_run_time_indices(x, spec, tensors)
+    _check_numpy_scalar(x, value, spec)  # (an advanced index casts it: after those)
     return apply("setitem", x, value, *tensors, spec=spec)
 
 
@@ -329,20 +338,75 @@ def _check_python_int(x, value):
 
 def _check_weak_int(dt, value):
     """``_check_python_int`` of a Python number known only at run time (a relaxed one): a
-    staged check (bool and uint64 targets are left to the cast)."""
-    if dt == np.dtype(np.uint64) or value.dtype.kind not in "iuf":
+    staged check (bool targets are left to the cast)."""
+    if value.dtype.kind in "iuf":
+        _staged_int_conversion(dt, value)
+
+
+def _check_numpy_scalar(x, value, spec):
+    """NumPy 2's errors for a NumPy number written into a *signed* integer array by basic
+    indexing (`i16[k] = np.float64(1e6)`, `i16[0:2] = np.int64(10**5)`, `i8[k] = x.sum()`):
+    NumPy makes it a Python int first (OverflowError beyond the dtype, ValueError for NaN),
+    where the kernel's cast would wrap it. An unsigned target, an advanced index (int
+    array, mask) and a 0-d array value are cast by NumPy, as the kernel casts. A 0-d
+    tensor stands for a NumPy scalar (what NumPy's reductions and scalar arithmetic give);
+    a 0-d *array* argument written so raises here where NumPy casts (README)."""
+    dt = np.dtype(x.dtype)
+    if dt.kind != "i" or any(s[0] in ("gather", "mask") for s in spec):
         return
-    lo, hi = int(np.iinfo(dt).min), int(np.iinfo(dt).max)
+    if isinstance(value, np.generic):
+        if value.dtype.kind in "iuf" and not np.can_cast(value.dtype, dt):
+            try:
+                np.zeros((), dt)[()] = value
+            except (OverflowError, ValueError) as e:
+                raise errors.with_location(errors.numpy_error(e), errors.user_location()) \
+                    from None
+        return
+    if (isinstance(value, Tensor) and value.ndim == 0 and not weak_scalar(value)
+            and value.dtype.kind in "iuf" and not np.can_cast(value.dtype, dt)):
+        _staged_int_conversion(dt, value)
+
+
+def _staged_int_conversion(dt, value):
+    """Staged checks of NumPy's errors making 0-d ``value`` a Python int (float: truncated)
+    for an element of integer dtype ``dt``: NaN (ValueError), infinity, beyond a C long,
+    beyond ``dt`` (OverflowError), in NumPy's words."""
+    info = np.iinfo(dt)
+    lo, hi = int(info.min), int(info.max)
     if value.dtype.kind == "f":
         apply("assert", apply("equal", value, value), error="ValueError",
               message="cannot convert float NaN to integer")
+        apply("assert", apply("less", apply("abs", value), float("inf")),
+              error="OverflowError", message="cannot convert float infinity to integer")
+        top = 2.0 ** 64 if dt == np.dtype(np.uint64) else 2.0 ** 63
+        apply("assert", apply("logical_and", apply("greater_equal", value, -2.0 ** 63),
+                              apply("less", value, top)),
+              error="OverflowError", message="Python int too large to convert to C long")
+        if dt.itemsize == 8:
+            if dt.kind == "u":
+                _out_of_bounds(dt, apply("greater", value, -1.0), apply(
+                    "cast", apply("maximum", value, -2.0 ** 62), dtype=dtypes.int64))
+            return
         ok = apply("logical_and", apply("greater", value, float(lo - 1)),
                    apply("less", value, float(hi + 1)))
-        shown = apply("cast", apply("clip", value, -2.0 ** 62, 2.0 ** 62), dtype=dtypes.int64)
+        _out_of_bounds(dt, ok, apply("cast", value, dtype=dtypes.int64))
+        return
+    if value.dtype.kind == "u":
+        ok = apply("less_equal", value, hi)
+        if dt.itemsize == 8:  # (uint64 beyond int64's top)
+            apply("assert", ok, error="OverflowError",
+                  message="Python int too large to convert to C long")
+            return
+    elif dt == np.dtype(np.uint64):
+        ok = apply("greater_equal", value, 0)
     else:
         ok = apply("logical_and", apply("greater_equal", value, lo),
                    apply("less_equal", value, hi))
-        shown = value
+    _out_of_bounds(dt, ok, value)
+
+
+def _out_of_bounds(dt, ok, shown):
+    """The staged check `ok` of an int ``shown`` that ``dt`` cannot hold (NumPy's words)."""
     apply("assert", ok, shown, error="OverflowError",
           message=f"Python integer out of bounds for {dt}",
           parts=("Python integer ", (-1, "", "int"), f" out of bounds for {dt}"))

@@ -156,8 +156,9 @@ def _assert_lower(em, node):
             text = repr(located_message(node, node.attrs.get("message", "assertion failed")))
         elif _plain_ints(values, parts):  # (`index {i} is out of bounds ...`: no objmode)
             it = iter(values)
-            text = " + ".join(repr(q) if isinstance(q, str) else f"str({em.name(next(it))})"
-                              for q in parts) + f" + {located_message(node, '')!r}"
+            text = " + ".join(repr(q) if isinstance(q, str)
+                              else f"rt.int_text({em.name(next(it))})" for q in parts)
+            text += f" + {located_message(node, '')!r}"
         else:
             # a message of traced values: its text made in objmode, raised by the kernel
             text = em.fresh("message")
