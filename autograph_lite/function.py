@@ -663,16 +663,18 @@ class Function:
         trace staged before it is seen by the caller (a write into an argument, a binding
         into its objects, a check, a print, a callback), which Python does before raising.
         Otherwise it is raised now, as Python raises it before anything happens."""
-        from .ops.check_errors import is_check_error
-        if not (getattr(e, "ag_user_raise", False) and not getattr(e, "ag_staged", True)
-                and is_check_error(e) and current_graph() is graph):
+        from .autograph.runtime import staging
+        from .ops.check_errors import stand_in
+        name = stand_in(e)
+        if not (staging.python_own(e) and not getattr(e, "ag_staged", True)
+                and name is not None and current_graph() is graph):
             return False
         if not (graph.written_inputs or any(not n.opdef.pure for n in graph.walk())
                 or (bindings is not None and bindings(0))):
             return False
         from .api.core import check
         from .autograph.runtime import text, user_raises
-        check(False, text.exception_text(e), type(e).__name__)
+        check(False, text.exception_text(e), name, None if name == type(e).__name__ else e)
         graph.nodes[-1].loc = user_raises.raised_at(e) or graph.nodes[-1].loc
         return True
 

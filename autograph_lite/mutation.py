@@ -39,7 +39,7 @@ import threading
 import numpy as np
 
 from .contiguity import box_is_c
-from .errors import user_location
+from .errors import numpy_error, user_location
 from .ir.graph import Graph, root_graph
 from .ir.types import TensorType, relax
 from .ops import dispatch
@@ -401,13 +401,13 @@ def store(box, value, cast_error, casting="same_kind"):
     shape. Returns ``box``."""
     check_writable(box)
     if not np.can_cast(value.dtype, box.dtype, casting):
-        error = cast_error(value.dtype, box.dtype)
-        raise error if isinstance(error, BaseException) else TypeError(error)
+        error = cast_error(value.dtype, box.dtype)  # (NumPy's own: raised where reached)
+        raise numpy_error(error if isinstance(error, BaseException) else TypeError(error))
     if len(value.shape) > len(box.shape) or any(
             a is not None and b is not None and a != b and a != 1
             for a, b in zip(reversed(value.shape), reversed(box.shape))):
-        raise ValueError(f"non-broadcastable output operand with shape {box.shape} doesn't "
-                         f"match the broadcast shape {value.shape}")
+        raise numpy_error(ValueError(f"non-broadcastable output operand with shape {box.shape} doesn't "
+                         f"match the broadcast shape {value.shape}"))
     if value.dtype != box.dtype:
         value = apply("cast", value, dtype=box.dtype)
     return write(box, Ellipsis, value)

@@ -26,6 +26,7 @@ written arguments as Python would (backends/interpreter.py ``run_function``, fro
 ``graph.input_versions``), a compiled kernel leaves its in-place writes only (documented
 in the README).
 """
+import copy
 import threading
 
 from .ir.graph import root_graph
@@ -37,11 +38,14 @@ class Plan:
     """What a check's extra inputs are: ``args`` [(graph input index, value k)] for the
     written inputs; ``held`` [(selector, steps, structure, kinds)] for the bindings (kinds as
     ``graph.held_updates``' own, ("out", k) naming value k); ``types`` each value's type
-    as bound (a Python number where the value is made of Python numbers alone)."""
-    __slots__ = ("args", "held", "types")
+    as bound (a Python number where the value is made of Python numbers alone);
+    ``exception``: the exception of NumPy's own class the call raises (a copy), or None
+    for the check's builtin one."""
+    __slots__ = ("args", "held", "types", "exception")
 
-    def __init__(self, args, held, types):
+    def __init__(self, args, held, types, exception=None):
         self.args, self.held, self.types = args, held, types
+        self.exception = exception
 
 
 class _Trace(threading.local):
@@ -67,11 +71,13 @@ class tracking:
         _trace.current = self.outer
 
 
-def plan_for_check(graph, keep=True):
+def plan_for_check(graph, keep=True, original=None):
     """(values, plan index) for a check staged into ``graph`` now, or None when the trace
     has written and bound nothing yet (the check then carries nothing). ``keep=False``
     asks only whether it would carry something (ops/indexing.py: a run-time index gets an
-    explicit bounds check then) and keeps no plan."""
+    explicit bounds check then) and keeps no plan. ``original``: the exception of NumPy's
+    own class the check stands for (check_errors.stand_in): a plan, even of nothing,
+    makes the call raise it."""
     t = _trace.current
     if t is None:
         return None
@@ -92,11 +98,11 @@ def plan_for_check(graph, keep=True):
         held, more, more_types = found
         values += more
         types += more_types
-    if not values and not held:
+    if not values and not held and (original is None or not keep):
         return None
     if not keep:
         return values, None
-    root.check_plans.append(Plan(args, held, types))
+    root.check_plans.append(Plan(args, held, types, original))
     return values, len(root.check_plans) - 1
 
 
@@ -118,7 +124,7 @@ def moved(node, graph, mapping):
         if v is None or v.graph is not dst or v.node is not None or plan.held:
             return kept, attrs
         args.append((v.index, k))
-    dst.check_plans.append(Plan(args, [], plan.types))
+    dst.check_plans.append(Plan(args, [], plan.types, plan.exception))
     return node.inputs, dict(attrs, commit=(len(dst.check_plans) - 1, count))
 
 
@@ -134,6 +140,8 @@ def commit(exc, graph, targets, bind):
             target[...] = value
     if plan.held:
         bind(plan.held, values, plan.types)
+    if plan.exception is not None:  # (NumPy's own class: its exception, as NumPy made it)
+        return copy.copy(plan.exception).with_traceback(None)
     return CHECK_ERRORS[type(exc).__name__.removeprefix("Partial_")](message)
 
 

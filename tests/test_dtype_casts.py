@@ -120,3 +120,32 @@ def test_a_numpy_number_a_signed_array_cannot_hold_raises_as_numpy(dtype):
         assert "Python int too large to convert to C long" in messages
     if dtype is np.int16:
         assert "Python integer -9223372036854775808 out of bounds for int16" in messages
+
+
+def writes_then_casts_in_place(c, x, n):
+    c[0] = 5                          # (before NumPy's casting error: it stays)
+    if n > 0:
+        c += x                        # float64 into int16: NumPy's UFuncTypeError
+    return c
+
+
+def casts_in_place_on_every_trip(c, v, n):
+    c[1] = 3
+    for _ in range(n):
+        v += np.ones(3, np.int8) * np.int32(-5)   # int32 into uint8: UFuncTypeError
+    return c
+
+
+@pytest.mark.parametrize("fn, v", [(writes_then_casts_in_place, np.array([1.0, 2.0, 3.0])),
+                                   (casts_in_place_on_every_trip, np.zeros(3, np.uint8))])
+def test_numpys_casting_error_waits_for_the_runs_that_reach_it(fn, v):
+    """NumPy's UFuncTypeError (its own TypeError subclass) of `c += x` in a staged branch
+    or loop: raised by the runs that reach it, as NumPy's own class, the writes before it
+    kept; it was raised while tracing, for every input, the writes lost (dtypes grammar
+    865, 927; session 39). The kernel raises a TypeError standing in for it; the call
+    raises a copy of NumPy's exception (check_errors.stand_in)."""
+    c = np.array([1, 2, 3], np.int16)
+    errors = []
+    agree(fn, calls=[(c.copy(), v.copy(), np.int64(0)), (c.copy(), v.copy(), np.int64(2)),
+                     (c.copy(), v.copy(), np.int64(0))], exact=True, errors=errors)
+    assert errors and all("Cannot cast ufunc 'add' output" in m for _, _, m in errors)

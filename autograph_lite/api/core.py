@@ -231,10 +231,14 @@ def assert_(pred, message="assertion failed"):
     return check(pred, message)
 
 
-def check(pred, message, error="AssertionError"):
+def check(pred, message, error="AssertionError", original=None):
     """Stages the check of the 0-d bool ``pred``, raising ``error`` (a name of
-    io.CHECK_ERRORS) with ``message`` (text, or a StagedText made when it fails)."""
+    io.CHECK_ERRORS) with ``message`` (text, or a StagedText made when it fails); or, given
+    ``original`` (an exception of NumPy's own class, ``error`` its builtin base:
+    check_errors.stand_in), a copy of that exception (partial_raise.py)."""
     attrs = {} if error == "AssertionError" else {"error": error}
+    if original is not None:
+        attrs["original"] = original
     if isinstance(message, staged_text.StagedText):
         values, pieces = message.split()
         return apply("assert", pred, *values, message=builtins.str(message), parts=pieces,

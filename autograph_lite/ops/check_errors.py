@@ -15,6 +15,21 @@ def is_check_error(e):
     return CHECK_ERRORS.get(type(e).__name__) is type(e)
 
 
+def stand_in(e):
+    """The name of the builtin error a staged check raises for ``e``: its own type's, or,
+    for NumPy's own subclass of one (its UFuncTypeError, a TypeError), the nearest one it
+    derives from, the call raising (a copy of) ``e`` itself once the check fails
+    (partial_raise.py); None for any other exception (a kernel cannot raise it)."""
+    if is_check_error(e):
+        return type(e).__name__
+    if (type(e).__module__ or "").split(".")[0] != "numpy":
+        return None
+    for base in type(e).__mro__[1:]:
+        if CHECK_ERRORS.get(base.__name__) is base and base is not Exception:
+            return base.__name__
+    return None
+
+
 class Partial(Exception):
     """A failed staged check with the state of its point of the program (partial_raise.py):
     ``args`` are (message, plan index, values); one subclass per error of CHECK_ERRORS, so

@@ -164,7 +164,8 @@ def apply(name, *args, **attrs):
             return adjusted
     values = [as_value(graph, a) for a in args]
     if name == "assert" and CHECK_PLAN is not None:
-        plan = CHECK_PLAN(graph)  # (the state it hands back when it fails)
+        original = attrs.pop("original", None)  # (api.check: NumPy's own exception class)
+        plan = CHECK_PLAN(graph, original=original)  # (the state it hands back, failing)
         if plan is not None:
             values += plan[0]
             attrs = dict(attrs, commit=(plan[1], len(plan[0])))

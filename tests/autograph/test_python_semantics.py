@@ -210,6 +210,65 @@ def test_a_raise_under_a_tensor_condition_raises_when_the_function_runs(fn):
     assert raised
 
 
+
+class _Counter:
+    def __init__(self):
+        self.t = np.float64(1.0)
+
+
+def pythons_errors_in_branches(n, x, ob):
+    k, d, row = 0, {"a": 1}, [1.0, 2.0]
+    ob.t = ob.t * 0.5 + x                 # (state before: it stays, as in Python)
+    if n > 5:
+        y = row[5]                        # IndexError of a Python list
+    elif n > 3:
+        y = np.stack([])                  # NumPy's ValueError
+    elif n > 1:
+        y = 1 / k                         # Python's ZeroDivisionError, in the user's line
+    elif n > 0:
+        y = d["b"]                        # KeyError
+    else:
+        y = x
+    return y
+
+
+def pythons_error_in_every_trip(n, x, ob):
+    t0 = np.arange(4) * 0.25
+    acc = []
+    for i in range(n + 1):
+        acc.append(i)
+        ob.t = ob.t * 0.5 + x
+        y = t0[-5]                        # NumPy's IndexError on every trip
+    return np.sum(np.stack(acc))          # (reached by zero trips only: NumPy's ValueError)
+
+
+def pythons_error_at_the_end(n, x, ob):
+    ob.t = ob.t + x
+    return np.reshape(np.arange(4), (3, 3))
+
+
+@pytest.mark.parametrize("fn", [pythons_errors_in_branches, pythons_error_in_every_trip,
+                                pythons_error_at_the_end])
+def test_an_error_python_raises_on_values_of_trace_time_waits_for_the_runs_reaching_it(fn):
+    """An error Python or NumPy raises itself on the trace's Python values (a list's index,
+    `np.stack([])`, `1 / 0`, a dict's key) in a staged branch or loop body: raised by the
+    runs that reach it, after what they did before, as Python raises it; it was raised
+    while tracing, for every input, with the state before it lost (random program
+    "bounds" 54, session 39)."""
+    for backend in BACKENDS:
+        f, mine, python = ag.defun(fn, backend=backend), _Counter(), _Counter()
+        outcomes = []
+        for n in (-1, 0, 1, 2, 4, 6, -3):
+            for side, call in ((python, fn), (mine, f)):
+                try:
+                    out = call(np.int64(n), np.float64(2.0), side)
+                    outcomes.append(("ok", float(np.asarray(out).sum())))
+                except (IndexError, ValueError, ZeroDivisionError, KeyError) as e:
+                    outcomes.append((type(e).__name__,))
+            assert outcomes[-1] == outcomes[-2], (backend, n, outcomes[-2:])
+            assert mine.t == python.t, (backend, n)
+
+
 def prints_text_in_a_branch_and_a_loop(u):
     t = np.arange(3)
     if u[0] > 1.0:

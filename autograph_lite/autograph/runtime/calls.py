@@ -15,7 +15,8 @@ import numpy as np
 from autograph_lite import errors
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime import (builtins_, data, math_calls, numpy_calls,
-                                              slots, text_formats, trace_arrays, where)
+                                              slots, staging, text_formats, trace_arrays,
+                                              where)
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -194,8 +195,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
         overload = None
     if overload is None:
         overload = numpy_calls.overload(f) or text_formats.overload(f)
-    if overload is not None:
-        return overload(*args, **kwargs)
+    if overload is not None:  # (its own frame is ours: Python's or NumPy's under it)
+        return _called(overload, tuple(args), kwargs, ours=2)
     if getattr(f, "__module__", None) == "math" and numpy_calls._has_symbolic(args):
         staged = math_calls.staged(f)
         if staged is None:
@@ -206,7 +207,20 @@ def converted_call(f, args, kwargs=None, recursive=True):
     if isinstance(f, functools.partial):
         return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
     fn, lead = _callee(f, recursive)
+    if is_library_code(fn):
+        return _called(fn, lead + tuple(args), kwargs)
     return fn(*lead, *args, **kwargs)
+
+
+def _called(f, args, kwargs, ours=1):
+    """``f(*args, **kwargs)``, called as it is: what Python or NumPy raises in it on the
+    trace's Python values is the user's own error (staging.pythons_error), raised by the
+    runs that reach the call (`np.stack([])` in a staged branch not taken raises nothing)."""
+    try:
+        return f(*args, **kwargs)
+    except Exception as e:
+        staging.pythons_error(e, (args, kwargs), ours)
+        raise
 
 
 def attribute(obj, name):

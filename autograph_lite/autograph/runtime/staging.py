@@ -19,6 +19,7 @@ def region(loc=None):
     try:
         yield
     except Exception as e:
+        python_own(e)
         if getattr(e, "ag_staged_at", None) is None:
             try:
                 e.ag_staged_at = loc or UNNAMED
@@ -143,3 +144,60 @@ def user_raise(exc):
 
 
 errors.MARK_RAISED = user_raise
+
+# what Python raises itself on trace-time values is raised by the runs that reach it, as
+# a user's `raise` is (not the refusals of autograph_lite, nor a name the trace lost)
+_NOT_PYTHONS = (NotImplementedError, UnboundLocalError, RecursionError)
+
+
+def python_own(e):
+    """Whether ``e`` is the user's own error: a `raise` of theirs, a failed Python
+    `assert`, or an error Python or NumPy raised on the trace's Python values (marked where
+    it is raised: trace_arrays.getitem, calls.converted_call); or raised by Python in the
+    user's converted code itself (`1 / k` of a Python int 0, `a, b = (1, 2, 3)`), found
+    by its innermost frame, and marked so now: the same code on the same values raises it
+    in plain Python, on the runs that reach it (a staged branch taken, a loop's trip)."""
+    if getattr(e, "ag_user_raise", False):
+        return True
+    if (isinstance(e, _NOT_PYTHONS) or hasattr(e, "ag_staged_at")
+            or getattr(e, "ag_uncatchable", False)):
+        return False
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not errors.is_generated(tb.tb_frame.f_code.co_filename):
+        return False
+    return getattr(user_raise(e), "ag_user_raise", False)
+
+
+def pythons_error(e, values, ours=1):
+    """``e`` raised by Python or NumPy called on ``values`` (the trace's Python values: no
+    tensor among them, nor an autograph_lite frame under the first ``ours`` of its
+    traceback, the caller's) from the user's code: marked as the user's own
+    (``python_own``). Returns ``e``."""
+    if (isinstance(e, _NOT_PYTHONS) or hasattr(e, "ag_staged_at")
+            or getattr(e, "ag_user_raise", False) or getattr(e, "ag_uncatchable", False)
+            or _holds_tensor(values)):
+        return e
+    tb = e.__traceback__
+    for _ in range(ours):
+        tb = tb.tb_next if tb is not None else None
+    while tb is not None:
+        if tb.tb_frame.f_globals.get("__name__", "").startswith("autograph_lite."):
+            return e
+        tb = tb.tb_next
+    return user_raise(e)
+
+
+def _holds_tensor(values):
+    from autograph_lite.tensor import Tensor
+    stack = list(values)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Tensor):
+            return True
+        if type(v) in (list, tuple):
+            stack += v
+        elif type(v) is dict:
+            stack += v.values()
+    return False

@@ -18,7 +18,7 @@ import numpy as np
 from autograph_lite import dtypes, mutation, numpy_flat, tensor
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core
+from autograph_lite.autograph.runtime import core, staging
 
 
 class _NoTensor:
@@ -168,7 +168,7 @@ def _view(target, key):
     """`target[key]` of a NumPy array of trace time: a view is recorded (mutation.py
     ``record_view``) so that, if the array becomes a box or a write through the view in
     staged code makes it one (data.lift), the view stands for the box's `[key]`."""
-    item = target[key]
+    item = _read(target, key)
     if isinstance(item, np.ndarray) and item.size and np.shares_memory(item, target):
         graph = context.current_graph()
         if graph is not None:
@@ -197,5 +197,17 @@ def getitem(target, key):
         item = _sequence_item(target, key)
         if item is not None:
             return item
-    return resolve(target[key])  # (`d["u"]` holding an array that became a box)
+    if isinstance(target, tensor.Tensor):
+        return target[key]
+    return resolve(_read(target, key))  # (`d["u"]` holding an array that became a box)
+
+
+def _read(target, key):
+    """``target[key]`` of a Python value of the trace's with a Python key: its error is
+    Python's or NumPy's own, raised on the runs that reach it (staging.pythons_error)."""
+    try:
+        return target[key]
+    except Exception as e:
+        staging.pythons_error(e, (target, key))
+        raise
 

@@ -40,7 +40,8 @@ def raise_when(raises, e, region, state, what, loc):
     """Stages: when ``raises`` (a 0-d bool), ``region()`` run from the state ``state``
     (``(get_state, set_state, values)``) up to the user's `raise`, which threw ``e`` the
     first time, then that exception. ``what``: the staged statement, for a refusal."""
-    if not check_errors.is_check_error(e):
+    name = check_errors.stand_in(e)
+    if name is None:
         raise NotImplementedError(
             f"the `raise` of {type(e).__name__} in {what} cannot wait until the compiled "
             f"function runs: a compiled function raises only builtin exceptions; check the "
@@ -54,11 +55,11 @@ def raise_when(raises, e, region, state, what, loc):
                 try:
                     region()
                 except Exception as again:  # noqa: BLE001 - the same trace: the same `raise`
-                    if not (getattr(again, "ag_user_raise", False) and type(again) is type(e)):
+                    if not (staging.python_own(again) and type(again) is type(e)):
                         raise
                     # (staged where the region's writes are seen: the check carries them)
-                    api.check(logical.not_(raises), text.exception_text(again),
-                              type(e).__name__)
+                    api.check(logical.not_(raises), text.exception_text(again), name,
+                              None if name == type(e).__name__ else again)
                     graph = context.current_graph()
                     graph.nodes[-1].loc = raised_at(again) or graph.nodes[-1].loc
                     raise _Staged() from None  # (the scope then undoes the writes)
