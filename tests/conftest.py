@@ -25,8 +25,10 @@ os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 # Kernels compile at LLVM -O0 in the suite: compiling is nearly all of its time (a warm
 # kernel cache runs tests/ops/test_matrices.py in 5 s, a cold one in 133 s at Numba's
 # default -O3 and 87 s at -O0), and LLVM's optimizations do not change what a kernel
-# computes (no fast-math: the floating-point operations and their order stay). Users,
-# examples, benchmarks and the random-program harness keep Numba's default.
+# computes (no fast-math: the floating-point operations and their order stay), except
+# where Numba's IR holds poison (an int64 overflow under `nsw`, which the kernels no longer
+# emit: test_dtype_casts.py compiles its test of that at -O3). Users, examples,
+# benchmarks and the random-program harness keep Numba's default.
 os.environ.setdefault("NUMBA_OPT", "0")
 if "numba" in sys.modules:
     from numba.core import config as _numba_config

@@ -149,3 +149,36 @@ def test_numpys_casting_error_waits_for_the_runs_that_reach_it(fn, v):
     agree(fn, calls=[(c.copy(), v.copy(), np.int64(0)), (c.copy(), v.copy(), np.int64(2)),
                      (c.copy(), v.copy(), np.int64(0))], exact=True, errors=errors)
     assert errors and all("Cannot cast ufunc 'add' output" in m for _, _, m in errors)
+
+
+def hashes_int64(x):
+    h = (x[0] & 1023) * 6364136223846793005 + 1442695040888963407   # an LCG step
+    return h % 10, h < 0
+
+
+def steps_past_int64(t):
+    return (t + 1) > t, -(t + 1), t * 3 - t
+
+
+@pytest.fixture
+def llvm_optimizing(monkeypatch):
+    """Numba's default optimization level for this test (the suite compiles at -O0,
+    conftest.py): what it computes differs only where Numba's IR holds poison."""
+    from numba.core import config
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    config.reload_config()
+    yield
+    monkeypatch.undo()
+    config.reload_config()
+
+
+def test_int64_arithmetic_wraps_as_numpys(llvm_optimizing):
+    """NumPy's int64 + - * wrap on overflow; Numba's carry LLVM's `nsw`, under which an
+    overflow is poison the optimizer assumed away: `(t + 1) > t` was True for the largest
+    int64, and a wrapped hash's `h % 10` and `h < 0` wrong (7 and False for NumPy's 1 and
+    True). Now emitted through cpu_runtime.wrap_add/sub/mul (dtypes grammar 643)."""
+    with np.errstate(over="ignore"):
+        agree(hashes_int64, calls=[(np.array([2, 1]),), (np.array([5, 1]),),
+                                   (np.array([1023, 1]),)], exact=True)
+        agree(steps_past_int64, calls=[(np.int64(2 ** 63 - 1),), (np.int64(7),),
+                                       (np.int64(-2 ** 63),)], exact=True)

@@ -518,6 +518,26 @@ def _checked_dim(context, builder, v, ty):
     return n
 
 
+def _wrapping(op):
+    """int64 ``op`` (add, sub, mul) that wraps on overflow, as NumPy's int64 does: Numba's
+    own carries LLVM's ``nsw`` flag, under which an overflow is poison that the optimizer
+    may assume away (`(t + 1) > t` folded to True, `h % 10` of a wrapped hash taken as
+    non-negative: silent wrong answers; ops/elementwise.py ``_int64_wraps``)."""
+    def fn(typingctx, a, b):
+        if not (isinstance(a, types.Integer) and isinstance(b, types.Integer)):
+            return None
+
+        def codegen(context, builder, sig, args):
+            x, y = (context.cast(builder, v, t, types.int64) for v, t in zip(args, sig.args))
+            return getattr(builder, op)(x, y)
+        return types.int64(a, b), codegen
+    fn.__name__ = f"wrap_{op}"
+    return intrinsic(fn)
+
+
+wrap_add, wrap_sub, wrap_mul = (_wrapping(op) for op in ("add", "sub", "mul"))
+
+
 @intrinsic
 def empty(typingctx, shape, dtype):
     """``np.empty(shape, dtype)`` for a tuple of integer sizes: a new C-contiguous array.

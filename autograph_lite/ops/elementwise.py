@@ -90,7 +90,13 @@ for _n, _tf in _UNARY.items():
            doc=f"np.{_n}",
            differentiable=not _n.startswith("is"),  # isnan/isinf/isfinite give bools
            names=(f"np.{_n}",) + _tf)
-_ufunc("negative", np.negative, "(-{0})",
+def _negative_scalar(em, exprs, in_types, out_type):
+    if out_type.dtype == dtypes.int64 and not em.DEVICE:  # (-(-2**63) wraps: _int64_wraps)
+        return f"rt.wrap_sub(0, {exprs[0]})"
+    return f"(-{exprs[0]})"
+
+
+_ufunc("negative", np.negative, _negative_scalar,
        names=("np.negative", "ag.negative", "ag.math.negative"))
 _ufunc("conjugate", np.conjugate, "({0}).conjugate()", doc="np.conjugate")
 
@@ -126,10 +132,23 @@ _ufunc("invert", np.invert, "(~{0})", differentiable=False, names=("np.invert",)
 # NumPy's common dtype first and the result back, so wrap-around and dtypes match NumPy.
 # (the Python operators of + - * ** / // % are fronts, python_numbers.py: between two
 # Python numbers of the plain run they raise where Python does)
-_ufunc("add", np.add, "({0} + {1})", names=_binary_names("add", "add"))
-_ufunc("subtract", np.subtract, "({0} - {1})",
+def _int64_wraps(symbol, helper):
+    """``a <symbol> b``; of int64 operands on the cpu, rt.wrap_<helper>: NumPy's int64 wraps
+    on overflow, and Numba's operator is poison there, which LLVM may assume away
+    (`(t + 1) > t` True for the largest int64, a wrapped hash's `% 10` wrong)."""
+    def scalar(em, exprs, in_types, out_type):
+        (a, b), ct = em.common_operands(exprs, in_types)
+        if ct == dtypes.int64 and not em.DEVICE:
+            return f"rt.wrap_{helper}({a}, {b})"
+        return f"({a} {symbol} {b})"
+    return scalar
+
+
+_ufunc("add", np.add, _int64_wraps("+", "add"), names=_binary_names("add", "add"))
+_ufunc("subtract", np.subtract, _int64_wraps("-", "sub"),
        names=_binary_names("subtract", "subtract"))
-_ufunc("multiply", np.multiply, "({0} * {1})", names=_binary_names("multiply", "multiply"))
+_ufunc("multiply", np.multiply, _int64_wraps("*", "mul"),
+       names=_binary_names("multiply", "multiply"))
 _ufunc("true_divide", np.true_divide, "({0} / {1})",
        names=_binary_names("true_divide", "divide") + ("ag.truediv", "ag.math.truediv"))
 def _floor_divide_scalar(em, exprs, in_types, out_type):
