@@ -247,8 +247,17 @@ def pythons_error_at_the_end(n, x, ob):
     return np.reshape(np.arange(4), (3, 3))
 
 
+def raises_in_every_trip_over_rows(n, x, ob):
+    ob.t = ob.t + x
+    t0 = np.arange(4) * 0.25
+    for v in np.ones(3) * x:              # (rows of a known count: the loop runs a trip)
+        ob.t = ob.t + v
+        y = t0[-5]
+    return x
+
+
 @pytest.mark.parametrize("fn", [pythons_errors_in_branches, pythons_error_in_every_trip,
-                                pythons_error_at_the_end])
+                                pythons_error_at_the_end, raises_in_every_trip_over_rows])
 def test_an_error_python_raises_on_values_of_trace_time_waits_for_the_runs_reaching_it(fn):
     """An error Python or NumPy raises itself on the trace's Python values (a list's index,
     `np.stack([])`, `1 / 0`, a dict's key) in a staged branch or loop body: raised by the

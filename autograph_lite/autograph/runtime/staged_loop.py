@@ -73,7 +73,8 @@ def _check_body(names, before, after, weak, loc):
 def run(test, body, get_state, set_state, names, nouts, opts, loc):
     """Stages `while test(): body()` over the current state. A body every trip of which
     reaches a `raise` of the user's raises on the first trip: that is a check of the test
-    on entry instead (user_raises.py), and the loop runs no trip."""
+    on entry instead (user_raises.py), and the loop runs no trip (a test known True: the
+    first trip up to the `raise`, then the raise, always)."""
     init = tuple(get_state())
     try:
         slots.carrying_new_slots(
@@ -85,11 +86,10 @@ def run(test, body, get_state, set_state, names, nouts, opts, loc):
             raise
         set_state(init)
         enters = test()
-        if not core.is_symbolic(enters):
-            if enters:  # (a loop that surely runs a trip: raised where the loop is)
-                e.ag_staged_at = None
-                raise
+        if not core.is_symbolic(enters) and not enters:
             return
+        # (a loop that surely runs a trip, `enters` True: that trip up to the raise, then
+        # the raise, on every run that reaches the loop)
         user_raises.raise_when(enters, e, body, (get_state, set_state, init),
                                f"the staged loop at {loc}", loc)
 
