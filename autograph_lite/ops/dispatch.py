@@ -224,8 +224,9 @@ def _python_int_beyond(op, name, args, loc):
     exact comparison, or computes in a wider type. NumPy itself is asked, on one element:
     its error is raised here (the user's line); a comparison's answer, the same for every
     element then, comes back as a constant array; a float result is computed with the int
-    as a float, as NumPy does; a clip bound beyond the dtype is no bound. Anything else is
-    refused (never wrapped). None: no int beyond (the usual case)."""
+    as a float, as NumPy does; a clip bound beyond the dtype is no bound; np.where wraps it
+    into the result's dtype, as NumPy's conversion does. Anything else is refused (never
+    wrapped). None: no int beyond (the usual case)."""
     tensors = [a for a in args if isinstance(a, SymbolicTensor)]
     beyond = {c for c in args if type(c) is int for t in tensors
               if not _INT_RANGE(t.dtype)[0] <= c <= _INT_RANGE(t.dtype)[1]}
@@ -250,6 +251,13 @@ def _python_int_beyond(op, name, args, loc):
         result = apply(name, *[float(a) if type(a) is int and a in beyond else a
                                for a in args])
         if not isinstance(result, tuple) and result.dtype == probe.dtype:
+            return result
+    if name == "where" and probe.dtype.kind in "iu":
+        # (np.where converts the int to the result's dtype as a C long: wrapped,
+        # `np.where(c, u16, -1)` picks 65535; NumPy itself makes the value)
+        result = apply(name, *[np.where(False, np.zeros((), probe.dtype), a)[()]
+                               if type(a) is int and a in beyond else a for a in args])
+        if result.dtype == probe.dtype:
             return result
     c = sorted(beyond)[0]
     holder = next(t for t in tensors  # (the operand that cannot hold it, not a condition)
