@@ -76,7 +76,8 @@ def run_function(graph, args):
 
     A run that raises part-way leaves each written argument holding what the plain run
     had written into it before the error (its latest version computed,
-    ``graph.input_versions``), then passes the error on."""
+    ``graph.input_versions``), then passes the error on; a failed check carrying its
+    state (partial_raise.py) leaves them to the call, which stores that state."""
     env = {}
     if not graph.input_updates:
         return run_graph(graph, args, env)
@@ -84,10 +85,14 @@ def run_function(graph, args):
     _versions.table, _versions.latest = graph.input_versions, {}
     try:
         outs = run_graph(graph, args, env)
-    except BaseException:
-        for i, value in _versions.latest.items():
-            if value is not args[i]:
-                args[i][...] = value
+    except Partial:
+        raise  # (a failed check's state is its plan's: a version computed early, e.g. the
+        # `ob.w * 0.5` of `if (ob.w * 0.5)[1] > 0: raise ...; ob.w *= 0.5`, is not yet written)
+    except BaseException as e:
+        if not getattr(e, "ag_check", False):  # (a failed check with no state: none written)
+            for i, value in _versions.latest.items():
+                if value is not args[i]:
+                    args[i][...] = value
         raise
     finally:
         _versions.table, _versions.latest = outer

@@ -25,6 +25,27 @@ def _repeats(node):
     return _is_loop(node) or _is_map(node)
 
 
+def _unwritten_at_checks(graph):
+    """``unwritten(node)``: for a staged check (an ``assert``), the original values of the
+    arguments the function writes that its state (partial_raise.py) does not carry: the
+    caller sees them unchanged when it fails, so it reads them there, and no buffer of
+    theirs may be written before it (`y = a * 0.5; assert ...; a[...] = y` computed `y`
+    into `a`'s buffer, which the failed assert left halved). [] for other nodes."""
+    mutated = [i for i, _ in getattr(graph, "input_updates", ())]
+    plans = getattr(graph, "check_plans", [])
+    if not mutated:
+        return lambda node: []
+
+    def unwritten(node):
+        if node.op != "assert":
+            return []
+        commit = node.attrs.get("commit")
+        carried = ({i for i, _ in plans[commit[0]].args}
+                   if commit is not None and commit[0] < len(plans) else set())
+        return [graph.inputs[i] for i in mutated if i not in carried]
+    return unwritten
+
+
 class Regions:
     """Positions, parents and last reads of every graph nested in ``graph``."""
 
@@ -35,6 +56,7 @@ class Regions:
         self.last = {}                    # graph id -> {value id: index of its last read}
         self.inside = {}                  # node id -> ids of values read in its regions
         self.bodies = set()               # ids of while-loop body graphs
+        self._unwritten = _unwritten_at_checks(graph)
         self._index(graph, final_reads=[v for _, v in getattr(graph, "input_updates", ())])
 
     def _index(self, g, final_reads=()):
@@ -44,7 +66,7 @@ class Regions:
         for i, n in enumerate(g.nodes):
             self.pos[id(n)] = i
             at = roots.get(id(n), i)
-            for v in n.inputs:
+            for v in list(n.inputs) + self._unwritten(n):
                 last[v.id] = max(last.get(v.id, -1), at)
                 read.add(v.id)
             if n.regions:

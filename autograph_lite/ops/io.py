@@ -129,8 +129,10 @@ def _assert_eager(pred, *values, message="assertion failed", error="AssertionErr
     if commit is not None:  # (the state at the check: partial_raise.py)
         values, state = values[:len(values) - commit[1]], values[len(values) - commit[1]:]
     text = _pieces(values, (parts,), _join_now)[0] if parts else message
-    if commit is None:
-        raise CHECK_ERRORS[error](text)
+    if commit is None:  # (no state at this point: the arguments as they were, ag_check)
+        e = CHECK_ERRORS[error](text)
+        e.ag_check = True
+        raise e
     raise PARTIAL[error](text, commit[0], state)
 
 
