@@ -62,7 +62,8 @@ _RAGGED = ("vectorized_map: fn returned results of different shapes for differen
 # helpers of backends/cpu_runtime.py that cannot raise (see the module docstring)
 _SAFE_HELPERS = {"item", "int_fmod", "left_shift", "right_shift", "heaviside", "copy",
                  "contiguous", "empty", "sign", "int_power", "int64_floor_divide", "lcm",
-                 "maximum", "minimum", "fmax", "fmin"}
+                 "maximum", "minimum", "fmax", "fmin", "wrap_add", "wrap_sub", "wrap_mul",
+                 "f2i32", "f2i64", "f2u64"}
 _HELPER = re.compile(r"\brt\.(\w+)\(")
 _EMPTY_CALL = re.compile(r"\brt\.empty\(\(([^()]*)\),")
 _SIZE = re.compile(r"^\s*(\w+\.shape\[\d+\]|\d+)\s*$")
