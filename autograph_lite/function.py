@@ -674,7 +674,7 @@ class Function:
             return False
         from .api.core import check
         from .autograph.runtime import text, user_raises
-        check(False, text.exception_text(e), name, None if name == type(e).__name__ else e)
+        check(False, text.exception_text(e), name, e)
         graph.nodes[-1].loc = user_raises.raised_at(e) or graph.nodes[-1].loc
         return True
 

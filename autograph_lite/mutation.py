@@ -406,8 +406,9 @@ def store(box, value, cast_error, casting="same_kind"):
     if len(value.shape) > len(box.shape) or any(
             a is not None and b is not None and a != b and a != 1
             for a, b in zip(reversed(value.shape), reversed(box.shape))):
-        raise numpy_error(ValueError(f"non-broadcastable output operand with shape {box.shape} doesn't "
-                         f"match the broadcast shape {value.shape}"))
+        raise numpy_error(ValueError(f"non-broadcastable output operand with shape "
+                                     f"{box.shape} doesn't match the broadcast shape "
+                                     f"{value.shape}"))
     if value.dtype != box.dtype:
         value = apply("cast", value, dtype=box.dtype)
     return write(box, Ellipsis, value)

@@ -234,10 +234,11 @@ def assert_(pred, message="assertion failed"):
 def check(pred, message, error="AssertionError", original=None):
     """Stages the check of the 0-d bool ``pred``, raising ``error`` (a name of
     io.CHECK_ERRORS) with ``message`` (text, or a StagedText made when it fails); or, given
-    ``original`` (an exception of NumPy's own class, ``error`` its builtin base:
-    check_errors.stand_in), a copy of that exception (partial_raise.py)."""
+    ``original`` of NumPy's own class (``error`` its builtin base: check_errors.stand_in),
+    a copy of that exception (partial_raise.py); an ``original`` of ``error`` itself is
+    raised as the builtin."""
     attrs = {} if error == "AssertionError" else {"error": error}
-    if original is not None:
+    if original is not None and type(original).__name__ != error:
         attrs["original"] = original
     if isinstance(message, staged_text.StagedText):
         values, pieces = message.split()

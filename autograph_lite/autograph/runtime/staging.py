@@ -2,9 +2,10 @@
 
 import contextlib
 
-from autograph_lite import errors
+from autograph_lite import errors, nest
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
+from autograph_lite.tensor import Tensor
 from autograph_lite.trace import context
 
 _DEPTH = [0]
@@ -159,8 +160,7 @@ def python_own(e):
     in plain Python, on the runs that reach it (a staged branch taken, a loop's trip)."""
     if getattr(e, "ag_user_raise", False):
         return True
-    if (isinstance(e, _NOT_PYTHONS) or hasattr(e, "ag_staged_at")
-            or getattr(e, "ag_uncatchable", False)):
+    if not _markable(e):
         return False
     tb = e.__traceback__
     while tb is not None and tb.tb_next is not None:
@@ -175,9 +175,8 @@ def pythons_error(e, values, ours=1):
     tensor among them, nor an autograph_lite frame under the first ``ours`` of its
     traceback, the caller's) from the user's code: marked as the user's own
     (``python_own``). Returns ``e``."""
-    if (isinstance(e, _NOT_PYTHONS) or hasattr(e, "ag_staged_at")
-            or getattr(e, "ag_user_raise", False) or getattr(e, "ag_uncatchable", False)
-            or _holds_tensor(values)):
+    if (not _markable(e) or getattr(e, "ag_user_raise", False)
+            or any(isinstance(v, Tensor) for v in nest.flatten(values))):
         return e
     tb = e.__traceback__
     for _ in range(ours):
@@ -189,15 +188,8 @@ def pythons_error(e, values, ours=1):
     return user_raise(e)
 
 
-def _holds_tensor(values):
-    from autograph_lite.tensor import Tensor
-    stack = list(values)
-    while stack:
-        v = stack.pop()
-        if isinstance(v, Tensor):
-            return True
-        if type(v) in (list, tuple):
-            stack += v
-        elif type(v) is dict:
-            stack += v.values()
-    return False
+def _markable(e):
+    """Whether ``e`` may be marked as Python's own: not a refusal of ours, a name the trace
+    lost, a region's exception already placed, or a `try` we refused."""
+    return not (isinstance(e, _NOT_PYTHONS) or hasattr(e, "ag_staged_at")
+                or getattr(e, "ag_uncatchable", False))

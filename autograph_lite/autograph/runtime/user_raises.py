@@ -58,8 +58,7 @@ def raise_when(raises, e, region, state, what, loc):
                     if not (staging.python_own(again) and type(again) is type(e)):
                         raise
                     # (staged where the region's writes are seen: the check carries them)
-                    api.check(logical.not_(raises), text.exception_text(again), name,
-                              None if name == type(e).__name__ else again)
+                    api.check(logical.not_(raises), text.exception_text(again), name, again)
                     graph = context.current_graph()
                     graph.nodes[-1].loc = raised_at(again) or graph.nodes[-1].loc
                     raise _Staged() from None  # (the scope then undoes the writes)
