@@ -7,9 +7,10 @@ import builtins
 import sys
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from . import dtypes, mutation
-from .errors import user_location, with_location
+from .errors import numpy_error, user_location, with_location
 from .ops.creation import split_shape
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.indexing import getitem
@@ -559,7 +560,57 @@ def _joined(op, arrays, axis, out, dtype, casting):
                 raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to "
                                 f"dtype('{dt}') according to the rule '{casting}'")
         arrays = [cast(a, dt) for a in arrays]
+    _check_joinable(op, arrays, int(axis))
     return apply("concat" if op == "concatenate" else op, *arrays, axis=int(axis))
+
+
+def _check_joinable(op, arrays, axis):
+    """NumPy's errors of np.concatenate/np.stack, in its words: a mismatch known while
+    tracing is NumPy's own error (errors.numpy_error: raised by the runs that reach it,
+    after the writes before it), a size known only at run time a staged check (the
+    kernel's own error would hand back no state)."""
+    def fail(error):
+        raise with_location(numpy_error(error), user_location())
+    if not arrays:
+        fail(ValueError(f"need at least one array to {op}"))
+    first, sizes = arrays[0], (lambda a, k: a.shape[k])
+    for i, a in enumerate(arrays[1:], 1):
+        if a.ndim != first.ndim:
+            fail(ValueError("all input arrays must have the same shape" if op == "stack" else
+                            f"all the input arrays must have same number of dimensions, but "
+                            f"the array at index 0 has {first.ndim} dimension(s) and the array "
+                            f"at index {i} has {a.ndim} dimension(s)"))
+    if op == "concatenate" and first.ndim == 0:
+        fail(ValueError("zero-dimensional arrays cannot be concatenated"))
+    try:
+        axis = normalize_axis_index(axis, first.ndim + (op == "stack"))
+    except np.exceptions.AxisError as e:
+        fail(e)
+    for k in builtins.range(first.ndim):
+        if op == "concatenate" and k == axis:
+            continue
+        for i, a in enumerate(arrays[1:], 1):
+            n, m = sizes(first, k), sizes(a, k)
+            text = ("all input arrays must have the same shape" if op == "stack" else
+                    f"all the input array dimensions except for the concatenation axis must "
+                    f"match exactly, but along dimension {k}, the array at index 0 has size "
+                    f"{{}} and the array at index {i} has size {{}}")
+            if n is None or m is None:
+                n, m = size_of(first, k), size_of(a, k)
+                apply("assert", apply("equal", n, m), n, m, error="ValueError",
+                      message=text.format("?", "?"),
+                      parts=None if op == "stack" else (*_between(text), ))
+            elif n != m:
+                fail(ValueError(text.format(n, m)))
+
+
+def _between(text):
+    """``parts`` of a staged check's message (ops/io.py): ``text``'s ``{}`` as int values."""
+    pieces = text.split("{}")
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        out += [(-1, "", "int"), piece]
+    return tuple(out)
 
 
 @public("np.concatenate")

@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from . import mutation
+from . import errors, mutation
 from . import numpy_api as npa
 from .numpy_composites import flip, static_int
 from .ops.dispatch import apply, convert_to_tensor, size_of
@@ -104,10 +104,18 @@ def _tri(x, k):
     return npa.arange(m)[None, :] <= npa.arange(n)[:, None] + k
 
 
-def _grid(n, m, k):
+def _grid(n, m, k, sized=False):
     """(column - row == k)-style masks of an n x m matrix: the rows and the columns
-    shifted by ``k``, as staged ranges (n, m, k may be traced ints)."""
+    shifted by ``k``, as staged ranges (n, m, k may be traced ints). ``sized``: a negative
+    size is NumPy's ValueError (np.eye's; np.tri's sizes are ranges, empty when negative),
+    raised by the runs that reach it."""
     n, m, k = (npa.integer_count(v) for v in (n, m, k))
+    for size in (n, m) if sized else ():
+        if isinstance(size, SymbolicTensor):
+            apply("assert", size >= 0, error="ValueError",
+                  message="negative dimensions are not allowed")
+        elif size < 0:
+            raise errors.numpy_error(ValueError("negative dimensions are not allowed"))
     return npa.arange(n)[:, None] + k, npa.arange(m)[None, :]
 
 
@@ -121,7 +129,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     that size, made when it runs)."""
     if not _traced(N, M, k):
         return np.eye(N, M, k, dtype, order, device=device, like=like)
-    rows, cols = _grid(N, N if M is None else M, k)
+    rows, cols = _grid(N, N if M is None else M, k, sized=True)
     return (cols == rows).astype(dtype)
 
 

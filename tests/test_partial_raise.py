@@ -432,3 +432,49 @@ def test_a_constant_index_into_a_size_of_run_time_after_writes_keeps_them():
     assert _raised(writes_in_loops_then_reads_a_constant_index,
                    [(I64(2), np.array([2.5, -0.5, 3.75, 3.0]), q, Held()),
                     (I64(0), np.array([2.5, -0.5, 3.75, 3.0]), q[:2], Held())])
+
+
+def fills_then_slices_by(out, x, step):
+    out[0] = x.sum()
+    return x[::step]                      # step 0: ValueError at run time
+
+
+def fills_then_joins(out, x, n):
+    out[0] = x.sum()
+    return np.concatenate([np.zeros((n, 2)), np.zeros((3, n))], axis=1)
+
+
+def fills_then_stacks(out, x, n):
+    out[0] = x.sum()
+    return np.stack([x[:n], x[1:]])
+
+
+def fills_then_makes_an_identity(out, x, n):
+    out[0] = x.sum()
+    return np.eye(n - 2, 3).sum() + np.tri(3, n - 2).sum()   # (np.tri: empty if n < 2)
+
+
+@pytest.mark.parametrize("fn", [fills_then_slices_by, fills_then_joins, fills_then_stacks,
+                                fills_then_makes_an_identity])
+def test_errors_of_sizes_known_only_at_run_time_keep_the_writes_before_them(fn):
+    """A slice step of 0, arrays that do not join, a negative np.eye size, where the value
+    is a tensor: the kernel's own error (Numba's slice, np.concatenate) raised with no
+    state, so cpu lost `out[0] = ...` (session 40); np.eye of a negative traced size gave
+    an empty matrix, where NumPy raises. Now each is a staged check with NumPy's words."""
+    texts = _raised(fn, [(np.zeros(3), X, I64(3)), (np.zeros(3), X, I64(0)),
+                         (np.zeros(3), X, I64(2))])
+    assert texts and all(("step cannot be zero" in t or "must match exactly" in t
+                          or "same shape" in t or "negative dimensions" in t) for t in texts)
+
+
+def test_a_join_mismatch_known_while_tracing_is_numpys_error_in_its_words():
+    def joins(out, x, c):
+        out[0] = x.sum()
+        if c > 0:
+            return np.concatenate([np.zeros((2, 2)), np.zeros((3, 3))], axis=1)
+        return x
+    texts = _raised(joins, [(np.zeros(3), X, I64(-1)), (np.zeros(3), X, I64(1))])
+    assert texts == ["all the input array dimensions except for the concatenation axis must "
+                     "match exactly, but along dimension 0, the array at index 0 has size 2 "
+                     f"and the array at index 1 has size 3 (at {_line(joins, 'concatenate')})"
+                     ] * len(BACKENDS)

@@ -246,7 +246,12 @@ def getitem(x, index):
 def _check_run_time_indices(x, spec, tensors):
     """The explicit checks of ``x[spec]``'s indices checked at run time (tensors, and ints
     into sizes known only then) where a failing check hands back state
-    (advanced_index.check_index); none elsewhere (the kernel checks them)."""
+    (advanced_index.check_index); none elsewhere (the kernel checks them). A tensor slice
+    step is checked for zero on every array (the kernel's own error would hand none back)."""
+    for s in spec:
+        if s[0] == "slice" and s[3] is not None and s[3][0] == "t":
+            apply("assert", apply("not_equal", tensors[s[3][1] - 1], 0), error="ValueError",
+                  message="slice step cannot be zero")
     if not isinstance(x, Tensor):
         return
     try:
