@@ -478,3 +478,26 @@ def test_a_join_mismatch_known_while_tracing_is_numpys_error_in_its_words():
                      "match exactly, but along dimension 0, the array at index 0 has size 2 "
                      f"and the array at index 1 has size 3 (at {_line(joins, 'concatenate')})"
                      ] * len(BACKENDS)
+
+
+def fills_then_splits(out, x, n):
+    out[0] = x.sum()
+    return np.split(x[:n], 2)             # an odd n: not an equal division
+
+
+def fills_then_counts_by(out, x, n):
+    out[0] = x.sum()
+    s = 0
+    for i in range(0, 5, n - 2):          # n == 2: range() arg 3 must not be zero
+        s += i
+    return s
+
+
+@pytest.mark.parametrize("fn", [fills_then_splits, fills_then_counts_by])
+def test_python_and_numpy_errors_the_kernel_skipped_raise_after_the_writes(fn):
+    """np.split of a run-time size into unequal parts gave parts of `n // 2` on cpu, and a
+    staged range of step 0 an empty loop on both backends, where Python raises (session
+    40): silent wrong answers. Now staged checks, raised after the writes before them."""
+    texts = _raised(fn, [(np.zeros(3), X, I64(2)), (np.zeros(3), X, I64(3)),
+                         (np.zeros(3), X, I64(0))])
+    assert texts and all(("equal division" in t or "must not be zero" in t) for t in texts)

@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import dtypes, staged_text
 from .. import numpy_api as npa
-from ..ops.dispatch import apply, convert_to_tensor
+from ..numpy_more import check_equal_division
+from ..ops.dispatch import apply, convert_to_tensor, size_of
 from ..ops.indexing import setitem
 from ..ops.registry import expose, public
 from ..tensor import is_symbolic, is_tensor_value
@@ -118,6 +119,9 @@ def stack(values, axis=0, name=None):
 def split(value, num_or_size_splits, axis=0, name=None):
     sections = (num_or_size_splits if isinstance(num_or_size_splits, int)
                 else tuple(int(s) for s in num_or_size_splits))
+    value = convert_to_tensor(value)
+    if isinstance(sections, int) and sections > 0 and -value.ndim <= int(axis) < value.ndim:
+        check_equal_division(size_of(value, int(axis) % value.ndim), sections)
     return list(apply("split", value, sections=sections, axis=int(axis)))
 
 

@@ -90,6 +90,21 @@ def test_arithmetic_python_refuses_on_a_list_raises():
                           for _, _, m in raised), raised
 
 
+def popped(x):
+    out = appended(x)
+    return out.pop()                            # list-method
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_a_list_method_with_no_staged_form_is_refused_naming_it(backend):
+    """`out.pop()` after the staged loop that filled `out` raised a raw AttributeError
+    ('ListTensor' object has no attribute 'pop'), naming a class the user never wrote."""
+    f = ag.defun(popped, backend=backend)
+    with pytest.raises(TypeError, match=r"list\.pop\(\) at .*test_list_values.py:\d+ of a "
+                                        r"list filled by a staged loop"):
+        f(np.array([1.0, -2.0, 3.0]))
+
+
 def printed(x):
     out = appended(x)
     print(out)                                  # [np.float64(1.0), np.float64(3.0)]

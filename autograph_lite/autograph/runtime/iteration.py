@@ -86,6 +86,11 @@ class StagedRange(StagedIter):
         self.start = _int64(r.start if r.start is not None else 0)
         self.stop = _int64(r.stop)
         self.step = _int64(r.step if r.step is not None else 1)
+        if core.is_symbolic(self.step):  # (a zero step would make an empty loop)
+            dispatch.apply("assert", dispatch.apply("not_equal", self.step, 0),
+                           error="ValueError", message="range() arg 3 must not be zero")
+        elif self.step == 0:
+            raise errors.numpy_error(ValueError("range() arg 3 must not be zero"))
 
     def length(self):
         start, stop, step = self.start, self.stop, self.step

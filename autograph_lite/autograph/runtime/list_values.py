@@ -25,7 +25,7 @@ import sys
 
 import numpy as np
 
-from autograph_lite import numpy_api
+from autograph_lite import errors, numpy_api
 from autograph_lite.ops import dispatch
 from autograph_lite.tensor import SymbolicTensor, Tensor
 
@@ -86,6 +86,18 @@ class ListTensor(SymbolicTensor):
                                   "append to a local list")
 
     extend = append
+
+    def __getattr__(self, name):
+        # a list method with no staged form (`out.pop()` after the loop that filled `out`):
+        # refused naming it and the line, never a raw AttributeError (tensor.py's rule)
+        if hasattr(list, name) and not name.startswith("_"):
+            at = errors.user_location()
+            raise errors.UnstagedAttributeError(
+                f"list.{name}(){f' at {at}' if at else ''} of a list filled by a staged loop "
+                f"(a tensor of its rows) has no staged form; read its items by index "
+                f"(`out[-1]`, `out[:-1]`) or keep the list a Python list (a loop over a "
+                f"Python range)")
+        return SymbolicTensor.__getattr__(self, name)
 
 
 def _kind(v):
