@@ -28,7 +28,9 @@ from .ops.dispatch import INT64_MAX, INT64_MIN, apply
 from .ops.dispatch import within as _within
 from .ops.io import CHECK_ERRORS
 from .ops.registry import public
+from .ir.graph import root_graph
 from .tensor import SymbolicTensor
+from .trace.context import current_graph
 
 # |a * b| below this as float64 products proves the exact int product fits int64 (each
 # conversion and the product round by at most 2**-53: 3 roundings < 2**-50, exactly the
@@ -90,32 +92,82 @@ def _exponent_bound(k):
     return e
 
 
+def _operand_bounds(op, k, x_left):
+    """(lo, hi): the staged int ``x`` with ``x op k`` (``x_left``) or ``k op x`` in int64,
+    for a constant ``k``; None for a power (its bounds are not an interval of this kind)."""
+    if op == "add":
+        return INT64_MIN - k, INT64_MAX - k
+    if op == "subtract":
+        return (INT64_MIN + k, INT64_MAX + k) if x_left else (k - INT64_MAX, k - INT64_MIN)
+    if op == "multiply":
+        if k == 0:
+            return INT64_MIN, INT64_MAX
+        return ((_ceil_div(INT64_MIN, k), INT64_MAX // k) if k > 0
+                else (_ceil_div(INT64_MAX, k), INT64_MIN // k))
+    return None
+
+
+def _range(v):
+    """(lo, hi): the values the int ``v`` holds wherever it is used: a constant's own; a
+    value whose overflow check bounded it (``_note_range``), those; else int64's."""
+    if not isinstance(v, SymbolicTensor):
+        return int(v), int(v)
+    return getattr(root_graph(current_graph()), "int_ranges", {}).get(
+        v._value.id, (INT64_MIN, INT64_MAX))
+
+
+def _within_known(v, lo, hi):
+    """``_within``, or True where ``v``'s known range lies inside [lo, hi] already: `3 * v
+    + 1` checks the product only (it is at most 3 * (INT64_MAX // 3), so adding 1 fits),
+    which keeps a Collatz step's branch small (ir/passes/hoist_checks.py)."""
+    have = _range(v)
+    if lo <= have[0] and have[1] <= hi:
+        return True
+    return _within(v, lo, hi)
+
+
+def _note_range(op, a, b, result):
+    """Records, for ``result = a op b`` of ints whose overflow check passed, the interval
+    it lies in, when one operand is a constant: the staged one is inside that check's
+    bounds (and its own range) where the result is used (every use comes after the check,
+    which raises otherwise), so the result is inside their image."""
+    staged_left = isinstance(a, SymbolicTensor)
+    if op not in ("add", "subtract", "multiply") or staged_left == isinstance(
+            b, SymbolicTensor) or not isinstance(result, SymbolicTensor):
+        return
+    x, k = (a, int(b)) if staged_left else (b, int(a))
+    lo, hi = _operand_bounds(op, k, staged_left)
+    have = _range(x)
+    lo, hi = max(lo, have[0]), min(hi, have[1])
+    if lo > hi:
+        return
+    if op == "multiply":
+        lo, hi = sorted((lo * k, hi * k))
+    elif op == "add":
+        lo, hi = lo + k, hi + k
+    else:
+        lo, hi = (lo - k, hi - k) if staged_left else (k - hi, k - lo)
+    if (lo, hi) != (INT64_MIN, INT64_MAX):
+        graph = root_graph(current_graph())
+        if not hasattr(graph, "int_ranges"):
+            graph.int_ranges = {}
+        graph.int_ranges[result._value.id] = (lo, hi)
+
+
 def _fits(op, a, b, result):
     """Whether ``a op b`` of two ints (one staged) fits int64: a bool tensor or ``True``."""
     if not isinstance(a, SymbolicTensor):  # a constant left operand
         k = int(a)
-        if op == "add":
-            return _within(b, INT64_MIN - k, INT64_MAX - k)
-        if op == "subtract":
-            return _within(b, k - INT64_MAX, k - INT64_MIN)
         if op == "multiply":
             return _fits("multiply", b, a, result)
         if op == "power":  # k ** b, b >= 0 (checked before)
             return True if builtins.abs(k) < 2 else _within(b, 0, _exponent_bound(k))
+        return _within_known(b, *_operand_bounds(op, k, False))
     if not isinstance(b, SymbolicTensor):  # a constant right operand
         k = int(b)
-        if op == "add":
-            return _within(a, INT64_MIN - k, INT64_MAX - k)
-        if op == "subtract":
-            return _within(a, INT64_MIN + k, INT64_MAX + k)
-        if op == "multiply":
-            if k == 0:
-                return True
-            bounds = ((_ceil_div(INT64_MIN, k), INT64_MAX // k) if k > 0
-                      else (_ceil_div(INT64_MAX, k), INT64_MIN // k))
-            return _within(a, *bounds)
         if op == "power":
             return True if k < 2 else _within(a, *_root_bounds(k))
+        return _within_known(a, *_operand_bounds(op, k, True))
     if op == "add":  # signs: the result's differs from both operands' only on overflow
         return apply("greater_equal", apply("bitwise_and", apply("bitwise_xor", a, result),
                                             apply("bitwise_xor", b, result)), 0)
@@ -217,6 +269,7 @@ def arithmetic(op, a, b):
     result = apply(op, a, b)
     if kinds == "ii":
         check(_fits(op, a, b, result), _overflow_message(op), "OverflowError")
+        _note_range(op, a, b, result)
     return result
 
 

@@ -1382,6 +1382,28 @@ def test_overflow_checks_the_graph_proves_are_dropped():
     assert "Python int * overflowed" not in source, source
 
 
+def affine_steps(x):
+    s = 1
+    for _ in range(len(x)):
+        s = 3 * s + 1                     # the step
+    return s
+
+
+def test_an_add_the_checked_product_before_it_leaves_room_for_is_not_checked():
+    """`3 * s + 1`: the product's check bounds `3 * s` to at most 3 * (INT64_MAX // 3), one
+    below INT64_MAX, so `+ 1` fits and is not checked again (python_numbers._note_range:
+    one branch a step, where a Collatz-like step had two); past int64 the product is
+    refused at the user's line, as before."""
+    f = {b: ag.defun(affine_steps, backend=b) for b in BACKENDS}
+    differential.agree(affine_steps, calls=[(np.ones(3),), (np.ones(30),)], functions=f,
+                       exact=True)
+    source = f["cpu"].get_concrete_function(np.ones(9)).source
+    assert source.count("Python int * overflowed") == 1, source
+    assert "Python int + overflowed" not in source, source
+    _refused(affine_steps, f, (np.ones(40),), OverflowError, "Python int * overflowed int64",
+             "# the step")
+
+
 def asserts_with_a_message_of_traced_values(u, i):
     assert u[i] >= 0, f"u[{i}] = {u[i]:.2f} is negative"
     return u[i]
