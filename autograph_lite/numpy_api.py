@@ -767,6 +767,14 @@ def arange(start, stop=None, step=1, dtype=None):
 OUT_RULES = {}
 
 
+def has_staged_form(func):
+    """Whether NumPy function ``func`` has a staged form (a public ``np.`` name)."""
+    try:
+        return func in _tables()[3]
+    except TypeError:  # (an unhashable callable)
+        return False
+
+
 def array_function(func, args, kwargs):
     impl = _tables()[3].get(func)
     if impl is not None:

@@ -63,7 +63,13 @@ def roll(a, shift, axis=None):
     x = convert_to_tensor(a)
     if axis is None:
         return apply("reshape_as", roll(npa.ravel(x), shift, 0), x)
-    shifts, axes = _ints(shift, "np.roll's shift"), _ints(axis, "np.roll's axis")
+    # (a shift may be a 0-d integer tensor, not a uint64, whose difference with the int64
+    # positions below would be a float: the gathered positions take it as is)
+    shifts = tuple(s if isinstance(s, SymbolicTensor) and s.ndim == 0 and (
+        s.dtype.kind == "i" or s.dtype.kind == "u" and s.dtype.itemsize < 8)
+                   else static_int(s, "np.roll's shift")
+                   for s in (shift if isinstance(shift, (tuple, list)) else (shift,)))
+    axes = _ints(axis, "np.roll's axis")
     if len(shifts) == 1:
         shifts = shifts * len(axes)
     if len(shifts) != len(axes):

@@ -34,6 +34,19 @@ def test_index_out_of_range_raises_index_error():
     assert {b for b, _, _ in raised} == {"interpreter", "cpu"}
 
 
+def taken_and_rolled(i, k):
+    # NumPy dispatches np.take and np.roll on the array alone: a tensor index or shift
+    # reached NumPy's own code, which refused it ("cannot be converted to a NumPy array")
+    return (np.take(TABLE, i), np.take(TABLE, (np.arange(3) + i) % 5), np.roll(TABLE, k),
+            np.roll(INT_TABLE, k, axis=1))
+
+
+def test_numpy_functions_dispatched_on_another_argument_take_tensors():
+    agree(taken_and_rolled, [(I64(0), I64(2)), (I64(4), I64(-7)), (I64(-2), np.int8(13))])
+    raised = agree(taken_and_rolled, [(I64(1), I64(0)), (I64(5), I64(0))])
+    assert raised and all("index 5 is out of bounds" in m for _, _, m in raised), raised
+
+
 def table_row_and_element(i, j):
     return INT_TABLE[i], INT_TABLE[i, j], INT_TABLE[:, j]
 
