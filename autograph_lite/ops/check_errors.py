@@ -7,7 +7,10 @@ module: the ops, the cpu kernels' runtime and partial_raise.py all import it).""
 CHECK_ERRORS = {e.__name__: e for e in (
     AssertionError, UnboundLocalError, NameError, ZeroDivisionError, ValueError,
     OverflowError, IndexError, TypeError, KeyError, LookupError, RuntimeError,
-    NotImplementedError, ArithmeticError, FloatingPointError, Exception)}
+    NotImplementedError, ArithmeticError, FloatingPointError, StopIteration, AttributeError,
+    RecursionError, ImportError, ModuleNotFoundError, EOFError, BufferError, Exception)}
+# (not OSError and its kind: OSError(a, b, c) keeps only (a, b) as its args, where a failed
+# check's state travels; refused as the user's own classes are)
 
 
 def is_check_error(e):

@@ -232,6 +232,20 @@ def pythons_errors_in_branches(n, x, ob):
     return y
 
 
+def builtins_errors_in_branches(n, x, ob):
+    empty = []
+    ob.t = ob.t * 0.5 + x
+    if n > 5:
+        y = max(empty)                    # ValueError, inside our max()
+    elif n > 3:
+        y = min([1.0, 2.0], key=lambda v: "a" if v > 1.5 else 0)  # TypeError, inside min()
+    elif n > 1:
+        y = next(iter(empty))             # StopIteration (refused as not builtin, before)
+    else:
+        y = x
+    return y
+
+
 def pythons_error_in_every_trip(n, x, ob):
     t0 = np.arange(4) * 0.25
     acc = []
@@ -256,14 +270,17 @@ def raises_in_every_trip_over_rows(n, x, ob):
     return x
 
 
-@pytest.mark.parametrize("fn", [pythons_errors_in_branches, pythons_error_in_every_trip,
+@pytest.mark.parametrize("fn", [pythons_errors_in_branches, builtins_errors_in_branches,
+                                pythons_error_in_every_trip,
                                 pythons_error_at_the_end, raises_in_every_trip_over_rows])
 def test_an_error_python_raises_on_values_of_trace_time_waits_for_the_runs_reaching_it(fn):
     """An error Python or NumPy raises itself on the trace's Python values (a list's index,
     `np.stack([])`, `1 / 0`, a dict's key) in a staged branch or loop body: raised by the
     runs that reach it, after what they did before, as Python raises it; it was raised
     while tracing, for every input, with the state before it lost (random program
-    "bounds" 54, session 39)."""
+    "bounds" 54, session 39); inside our overloads of builtins (`max([])`, `min` whose keys
+    do not compare) too, and a StopIteration is a builtin exception a kernel raises
+    (session 40)."""
     for backend in BACKENDS:
         f, mine, python = ag.defun(fn, backend=backend), _Counter(), _Counter()
         outcomes = []
@@ -272,7 +289,8 @@ def test_an_error_python_raises_on_values_of_trace_time_waits_for_the_runs_reach
                 try:
                     out = call(np.int64(n), np.float64(2.0), side)
                     outcomes.append(("ok", float(np.asarray(out).sum())))
-                except (IndexError, ValueError, ZeroDivisionError, KeyError) as e:
+                except (IndexError, ValueError, ZeroDivisionError, KeyError, TypeError,
+                        StopIteration) as e:
                     outcomes.append((type(e).__name__,))
             assert outcomes[-1] == outcomes[-2], (backend, n, outcomes[-2:])
             assert mine.t == python.t, (backend, n)

@@ -167,6 +167,17 @@ def range_(*args):
     return iteration.StagedRange(*args) if _any_staged(args) else range(*args)
 
 
+def _pythons(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``, a builtin on the trace's Python values: what it raises
+    (`max([])`, `min(1, "a")`) is Python's own error, raised by the runs that reach the
+    call (staging.pythons_error), not while tracing for every input."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as e:
+        staging.pythons_error(e, (args, kwargs))
+        raise
+
+
 def _reduce(python_fn, pairwise, beats, args, kwargs):
     """Python's `min`/`max` on tensors: the first value that no later one ``beats`` (`x <
     r` for min), as the builtin compares, so a NaN is kept only where it comes first
@@ -180,13 +191,13 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
                                                                tuple)):
         items = list(args[0])  # (`max(abs(v) for v in u)`: the items, compared as above)
         if not _any_staged(items):
-            return python_fn(items)
+            return _pythons(python_fn, items)
         return items[0] if len(items) == 1 else _reduce(python_fn, pairwise, beats,
                                                         tuple(items), {})
     if kwargs.get("key") is not None and set(kwargs) <= {"key", "default"}:
         return _reduce_by_key(python_fn, beats, args, kwargs)
     if kwargs or not _any_staged(args):
-        return python_fn(*args, **kwargs)
+        return _pythons(python_fn, *args, **kwargs)
     if len(args) == 1:
         return _reduce_rows(python_fn, args[0])
     for a in args:
@@ -207,10 +218,10 @@ def _reduce_by_key(python_fn, beats, args, kwargs):
     key = kwargs["key"]
     items = list(args[0]) if len(args) == 1 else list(args)
     if not items:
-        return python_fn(items, **kwargs)  # (the default, or Python's ValueError)
+        return _pythons(python_fn, items, **kwargs)  # (the default, or Python's ValueError)
     keys = [key(v) for v in items]
     if not _any_staged(keys):
-        return items[python_fn(range(len(items)), key=keys.__getitem__)]
+        return items[_pythons(python_fn, range(len(items)), key=keys.__getitem__)]
     for v in items:
         if isinstance(v, (tuple, list, dict)) or not (core.is_symbolic(v) or isinstance(
                 v, (numbers.Number, np.generic))):
@@ -304,7 +315,7 @@ def _truth_reduce(python_fn, numpy_fn, combine, iterable):
                         f"np.{name} on a tensor")
     items = list(iterable)
     if not _any_staged(items):
-        return python_fn(items)
+        return _pythons(python_fn, items)
     out = python_fn is all
     for v in items:
         check_one_element(python_fn, v, f"np.{name} of one array")

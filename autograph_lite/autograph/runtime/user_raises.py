@@ -44,8 +44,9 @@ def raise_when(raises, e, region, state, what, loc):
     if name is None:
         raise NotImplementedError(
             f"the `raise` of {type(e).__name__} in {what} cannot wait until the compiled "
-            f"function runs: a compiled function raises only builtin exceptions; check the "
-            f"condition with Python values, or raise a builtin exception") from e
+            f"function runs: a compiled function raises only builtin exceptions (not OSError "
+            f"and its kind); check the condition with Python values, or raise a builtin "
+            f"exception") from e
     get_state, set_state, values = state
 
     def up_to_the_raise():
