@@ -501,3 +501,23 @@ def test_python_and_numpy_errors_the_kernel_skipped_raise_after_the_writes(fn):
     texts = _raised(fn, [(np.zeros(3), X, I64(2)), (np.zeros(3), X, I64(3)),
                          (np.zeros(3), X, I64(0))])
     assert texts and all(("equal division" in t or "must not be zero" in t) for t in texts)
+
+
+def fills_then_returns_a_view_then_fails(out, x, n):
+    out[0] = x.sum()                      # (in place now; a copy of `out` stored at the end
+    view = out[::2]                       # before session 40, because a view of it is
+    return view, np.full(n - 5, 1.0)      # returned): np.full's own error, in the kernel
+
+
+def test_a_written_argument_whose_view_is_returned_keeps_the_write_when_the_kernel_raises():
+    """The kernel wrote `out` in place only when no result held its buffer, else a copy
+    of all of `out` it stored at its end, which an error raised inside the kernel (not a
+    staged check: a negative size here) lost. Now the write is in place and the view is
+    copied when the kernel returns (backends/cpu.py ``_unshared``), as it was before
+    anyway: a result never shares the caller's memory."""
+    texts = _raised(fills_then_returns_a_view_then_fails,
+                    [(np.zeros(3), X, I64(7)), (np.zeros(3), X, I64(2))])
+    assert texts and all("negative dimensions" in t for t in texts)
+    out = np.zeros(3)
+    view, _ = ag.defun(fills_then_returns_a_view_then_fails, backend="cpu")(out, X, I64(7))
+    assert not np.shares_memory(np.asarray(view), out)

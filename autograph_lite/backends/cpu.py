@@ -75,6 +75,8 @@ def generate(graph, name="kernel", carries_state=True):
                 em.line(f"{r} = {em.name(v)}.copy() if {test} else {em.name(v)}")
             else:
                 em.line(f"{r} = {em.name(v)}.copy()")
+        elif v.type.ndim and graph.input_updates:
+            r = _unshared(em, graph, params, v)
         rets.append(r)
     _write_back(em, graph, params)
     if len(rets) == 1:
@@ -93,6 +95,23 @@ def generate(graph, name="kernel", carries_state=True):
     src += f"def kernel({', '.join(params)}):\n{body}\n"
     return Kernel(src, [a for _, a in em.const_params], [v.type for v in graph.outputs],
                   em.sites)
+
+
+def _unshared(em, graph, params, v):
+    """Result ``v`` of a kernel that writes arguments, copied where it shares memory with
+    one of them at the end (it was computed into the argument's buffer, in place: a view
+    of it, or a value that took its dead buffer), before the write-backs could change it;
+    itself when it is the argument's own array object and so is the argument's final
+    value (``return out``: the object, as in Python; no write-back follows)."""
+    arg = em.own.same_object(v, em.in_place)
+    if arg is not None and any(graph.inputs[i] is arg and em.own.same_object(
+            final, em.in_place) is arg for i, final in graph.input_updates):
+        return em.name(v)
+    test = " or ".join(f"rt.may_alias({em.name(v)}, {params[i]})"
+                       for i, _ in graph.input_updates)
+    r = em.fresh("result")
+    em.line(f"{r} = {em.name(v)}.copy() if {test} else {em.name(v)}")
+    return r
 
 
 def _write_back(em, graph, params):

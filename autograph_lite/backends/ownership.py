@@ -156,12 +156,10 @@ class Ownership:
     # internals ------------------------------------------------------------------------
     def _index_write_backs(self):
         """For ``_clobbered_at_end``: per mutated argument, the ids of the array values the
-        caller reads after its write-back (the results and the other arguments' final
-        values, less its own); every value's users; the nodes whose regions output it."""
-        outputs = {v.id for v in self.graph.outputs if v.type.ndim}
+        write-backs read after its own (the other arguments' final values); every value's
+        users; the nodes whose regions output it."""
         finals = {i: v.id for i, v in self.graph.input_updates}
-        self._read_after = {i: (outputs | set(finals.values())) - {f}
-                            for i, f in finals.items()}
+        self._read_after = {i: set(finals.values()) - {f} for i, f in finals.items()}
         self._users, self._owner = {}, {}
         for n in self.graph.walk():
             for k, v in enumerate(n.inputs):
@@ -178,11 +176,13 @@ class Ownership:
     def _clobbered_at_end(self, node, i):
         """Whether ``node``'s result, once in mutated argument ``i``'s buffer, could be
         overwritten there by the kernel's closing ``arg[...] = final`` while the caller
-        still gets it: a result (or another argument's final value) that holds the
-        buffer through views, in-place updates or regions and is not ``i``'s final value
-        (random program seed 50102: ``r0 = u * 1.0`` took ``u``'s dead buffer, ``r0`` was
-        returned, and ``u``'s write-back overwrote it). Rule 2 protects values read inside
-        the kernel; this is the one read after it."""
+        still gets it: another argument's final value that holds the buffer through
+        views, in-place updates or regions. Rule 2 protects values read inside the
+        kernel; this is the one read after it. (A result holding it, random program seed
+        50102's ``r0 = u * 1.0`` in ``u``'s dead buffer, is copied before the write-backs
+        where it overlaps a written argument when the kernel ends: cpu.py; so
+        `a[0] = 7.0; return a[::2]` writes ``a`` in place, where it wrote a copy of all of
+        ``a``, stored at the end, which an error raised in between lost.)"""
         return not self._read_after[i].isdisjoint(self._holders_of(node))
 
     def _holders_of(self, node):
