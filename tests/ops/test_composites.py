@@ -196,7 +196,7 @@ def math_on_a_tensor(x):
                                   r"staged form.*np\.hypot"),
     (lambda x: np.pad(x, 1, mode="mean"), NotImplementedError, "np.pad mode 'mean'"),
     (lambda x: np.repeat(x, x.astype(np.int64)), TypeError, "np.repeat's repeats"),
-    (lambda x: np.roll(x, x[0].astype(np.int64)), TypeError, "np.roll's shift"),
+    (lambda x: np.roll(x, x[0].astype(np.uint64)), TypeError, "np.roll's shift"),  # (int: staged)
     (lambda x: np.polyfit(x, x, 1), TypeError,
      r"np\.polyfit at .*test_composites\.py:\d+ has no staged"),
     # an ndarray method with no staged form: a TypeError naming it, never AttributeError
