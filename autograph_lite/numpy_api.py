@@ -546,6 +546,17 @@ def where(cond, x=None, y=None):
     return cast(out, out.dtype) if isinstance(out, SymbolicTensor) and out.type.weak else out
 
 
+def check_equal_division(n, k):
+    """NumPy's error of ``np.split`` into ``k`` equal parts of an axis of ``n``: now when
+    ``n`` is known, by the runs that reach it when it is a run-time size (the ``split``
+    op's kernel cuts ``n // k`` each, unchecked)."""
+    if not isinstance(n, int):
+        apply("assert", n % k == 0, error="ValueError",
+              message="array split does not result in an equal division")
+    elif n % k:
+        raise numpy_error(ValueError("array split does not result in an equal division"))
+
+
 def _joined(op, arrays, axis, out, dtype, casting):
     if out is not None:
         raise NotImplementedError(f"np.{op}(..., out=) is not staged; assign the result "

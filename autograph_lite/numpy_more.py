@@ -164,17 +164,6 @@ def _pieces(x, bounds, ax):
     return [x[(slice(None),) * ax + (slice(lo, hi),)] for lo, hi in zip(bounds, bounds[1:])]
 
 
-def check_equal_division(n, k):
-    """NumPy's error of ``np.split`` into ``k`` equal parts of an axis of ``n``: now when
-    ``n`` is known, by the runs that reach it when it is a run-time size (the ``split``
-    op's kernel cuts ``n // k`` each, unchecked)."""
-    if not isinstance(n, int):
-        apply("assert", n % k == 0, error="ValueError",
-              message="array split does not result in an equal division")
-    elif n % k:
-        raise errors.numpy_error(ValueError("array split does not result in an equal division"))
-
-
 def _split(name, x, sections, ax, equal):
     n = size_of(x, ax)
     if isinstance(sections, (int, np.integer)) and not isinstance(sections, (bool, np.bool_)):
@@ -182,7 +171,7 @@ def _split(name, x, sections, ax, equal):
         if k <= 0:
             raise errors.numpy_error(ValueError("number sections must be larger than 0."))
         if equal:
-            check_equal_division(n, k)
+            npa.check_equal_division(n, k)
         each, extra = (n // k, n % k)
         bounds = [i * each + _min(i, extra) for i in builtins.range(k + 1)]
         return _pieces(x, bounds, ax)
@@ -204,7 +193,7 @@ def split(ary, indices_or_sections, axis=0):
             raise errors.numpy_error(ZeroDivisionError("integer modulo by zero"))
         if sections < 0:
             raise errors.numpy_error(ValueError("number sections must be larger than 0."))
-        check_equal_division(size_of(x, one_axis(axis, x.ndim)), int(sections))
+        npa.check_equal_division(size_of(x, one_axis(axis, x.ndim)), int(sections))
         return list(apply("split", x, sections=int(sections), axis=int(axis)))
     return _split("np.split", x, sections, one_axis(axis, x.ndim), True)
 

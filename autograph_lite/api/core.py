@@ -7,7 +7,6 @@ import numpy as np
 
 from .. import dtypes, staged_text
 from .. import numpy_api as npa
-from ..numpy_more import check_equal_division
 from ..ops.dispatch import apply, convert_to_tensor, size_of
 from ..ops.indexing import setitem
 from ..ops.registry import expose, public
@@ -121,7 +120,7 @@ def split(value, num_or_size_splits, axis=0, name=None):
                 else tuple(int(s) for s in num_or_size_splits))
     value = convert_to_tensor(value)
     if isinstance(sections, int) and sections > 0 and -value.ndim <= int(axis) < value.ndim:
-        check_equal_division(size_of(value, int(axis) % value.ndim), sections)
+        npa.check_equal_division(size_of(value, int(axis) % value.ndim), sections)
     return list(apply("split", value, sections=sections, axis=int(axis)))
 
 
