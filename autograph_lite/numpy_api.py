@@ -532,7 +532,26 @@ def expand_dims(x, axis):
 
 @public("np.dot", "Tensor.dot")
 def dot(a, b):
-    return apply("matmul", a, b)
+    """NumPy's dot: with a 0-d operand, the product (a Python number strong, as NumPy's
+    dot makes it an array); where ``b`` has rank <= 2 or ``a`` rank 1, matmul's; else the
+    sum over ``a``'s last axis and ``b``'s second-to-last with every other axis kept
+    (np.tensordot's: matmul would pair their leading axes as batches, a silent wrong
+    shape before session 40). Unaligned known sizes: NumPy's ValueError, in its words."""
+    x, y = (convert_to_tensor(v) for v in (a, b))
+    x, y = (cast(v, v.dtype) if isinstance(v, SymbolicTensor) and v.type.weak else v
+            for v in (x, y))
+    if x.ndim == 0 or y.ndim == 0:
+        return apply("multiply", x, y)
+    n, m = x.shape[-1], y.shape[-2 if y.ndim > 1 else 0]
+    if n is not None and m is not None and n != m:
+        def text(s):
+            return "(" + ",".join(str(d) for d in s) + ("," if len(s) == 1 else "") + ")"
+        raise with_location(numpy_error(ValueError(
+            f"shapes {text(x.shape)} and {text(y.shape)} not aligned: {n} (dim "
+            f"{x.ndim - 1}) != {m} (dim {builtins.max(y.ndim - 2, 0)})")), user_location())
+    if y.ndim <= 2 or x.ndim == 1:
+        return apply("matmul", x, y)
+    return PUBLIC["np.tensordot"].impl(x, y, axes=([-1], [-2]))
 
 
 @public("np.where")

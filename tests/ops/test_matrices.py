@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from differential import agree, shared_functions
+from differential import BACKENDS, agree, shared_functions
 from ops_strategies import arrays, dtypes, examples, shapes
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -154,3 +154,25 @@ def test_numpys_errors(fn, error, match):
 def test_what_is_not_staged_is_refused_naming_it(fn, error, match):
     with pytest.raises(error, match=match):
         ag.defun(fn, backend="interpreter")(np.ones((2, 4)))
+
+
+def dots(a, b):
+    return np.dot(a, b), a.dot(b)
+
+
+def test_dot_of_stacks_sums_over_the_last_and_second_to_last_axes_as_numpy():
+    """np.dot of two arrays of rank >= 3 pairs every leading axis of both (shape
+    a.shape[:-1] + b.shape[:-2] + b.shape[-1:]); it was matmul's, which pairs them as
+    batches: (2, 3, 5) where NumPy gives (2, 3, 2, 5), silently (session 40)."""
+    f = {b: ag.defun(dots, backend=b) for b in BACKENDS}
+    for sa, sb in [((2, 3, 4), (2, 4, 5)), ((4, 2, 3), (5, 3, 2)), ((3,), (2, 3, 4)),
+                   ((2, 3, 4), (4, 5))]:
+        a = np.arange(np.prod(sa), dtype=float).reshape(sa)
+        b = np.arange(np.prod(sb), dtype=float).reshape(sb)
+        agree(dots, calls=[(a, b), (a - 1.0, b * 0.5)], functions=f, exact=True)
+    agree(lambda x: (np.dot(2, x), np.dot(x, 2.5)),  # (NumPy's dot makes 2 an int64 array)
+          calls=[(np.ones(3, np.int8),), (np.arange(3, dtype=np.int8),)], exact=True)
+    errors = []
+    agree(dots, calls=[(np.ones(3), np.ones(3)), (np.ones(2), np.ones(3))], errors=errors)
+    assert any("shapes (2,) and (3,) not aligned: 2 (dim 0) != 3 (dim 0)" in m
+               for _, _, m in errors), errors
