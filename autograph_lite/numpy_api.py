@@ -544,8 +544,7 @@ def dot(a, b):
         return apply("multiply", x, y)
     n, m = x.shape[-1], y.shape[-2 if y.ndim > 1 else 0]
     if n is not None and m is not None and n != m:
-        def text(s):
-            return "(" + ",".join(str(d) for d in s) + ("," if len(s) == 1 else "") + ")"
+        text = sys.modules["autograph_lite.numpy_matrices"]._text
         raise with_location(numpy_error(ValueError(
             f"shapes {text(x.shape)} and {text(y.shape)} not aligned: {n} (dim "
             f"{x.ndim - 1}) != {m} (dim {builtins.max(y.ndim - 2, 0)})")), user_location())

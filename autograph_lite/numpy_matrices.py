@@ -25,7 +25,7 @@ from . import errors, mutation
 from . import numpy_api as npa
 from .numpy_composites import flip, static_int
 from .ops.dispatch import apply, convert_to_tensor, size_of
-from .ops.registry import public
+from .ops.registry import PUBLIC, public
 from .tensor import SymbolicTensor
 
 
@@ -281,11 +281,21 @@ def inner(a, b):
     x, y = convert_to_tensor(a), convert_to_tensor(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
-    if x.ndim != 1 or y.ndim != 1:
-        raise NotImplementedError("np.inner of arrays of more than one dimension is not "
-                                  "staged; 1-d arrays are")
+    if x.ndim != 1 or y.ndim != 1:  # (the sum over both last axes, every other kept)
+        n, m = x.shape[-1], y.shape[-1]
+        if n is not None and m is not None and n != m:  # (NumPy's dot of x and y.mT)
+            shown = y.shape if y.ndim == 1 else y.shape[:-2] + (y.shape[-1], y.shape[-2])
+            raise errors.numpy_error(ValueError(
+                f"shapes {_text(x.shape)} and {_text(shown)} not aligned: {n} (dim "
+                f"{x.ndim - 1}) != {m} (dim {builtins.max(y.ndim - 2, 0)})"))
+        return PUBLIC["np.tensordot"].impl(x, y, axes=([-1], [-1]))
     _same_length(x, y, "shapes {} and {} not aligned: {} (dim 0) != {} (dim 0)")
     return npa.dot(x, y)
+
+
+def _text(shape):
+    """A shape as NumPy's messages write it: (2,3), (2,)."""
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _same_length(x, y, message):

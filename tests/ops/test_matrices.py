@@ -148,7 +148,6 @@ def test_numpys_errors(fn, error, match):
     (lambda x: np.diagonal(x, 0, 1, 1), ValueError, "axis1 and axis2 cannot be the same"),
     (lambda x: np.diagonal(x, 0, 2, 0), ValueError, "axis1: axis 2 is out of bounds"),
     (lambda x: np.trace(x[0]), ValueError, "at least two dimensions"),
-    (lambda x: np.inner(x, x), NotImplementedError, "more than one dimension"),
     (lambda x: np.triu(x[0, 0]), ValueError, "0-d array"),
 ])
 def test_what_is_not_staged_is_refused_naming_it(fn, error, match):
@@ -175,4 +174,18 @@ def test_dot_of_stacks_sums_over_the_last_and_second_to_last_axes_as_numpy():
     errors = []
     agree(dots, calls=[(np.ones(3), np.ones(3)), (np.ones(2), np.ones(3))], errors=errors)
     assert any("shapes (2,) and (3,) not aligned: 2 (dim 0) != 3 (dim 0)" in m
+               for _, _, m in errors), errors
+
+
+def test_inner_of_arrays_of_any_rank_is_numpys():
+    """(refused for rank > 1 before session 40) the sum over both last axes, every other
+    axis kept; unaligned sizes: NumPy's ValueError in its words."""
+    rng = np.random.default_rng(3)
+    for sa, sb in [((2, 3, 4), (2, 5, 4)), ((3, 4), (5, 4)), ((4,), (2, 3, 4))]:
+        a, b = rng.normal(size=sa), rng.normal(size=sb)
+        agree(np.inner, calls=[(a, b), (a * 2.0, b - 1.0)], rtol=1e-12)
+    errors = []
+    agree(np.inner, calls=[(np.ones((3, 4)), np.ones((5, 4))),
+                           (np.ones((2, 3, 4)), np.ones((2, 5, 3)))], errors=errors)
+    assert any("shapes (2,3,4) and (2,3,5) not aligned: 4 (dim 2) != 3 (dim 1)" in m
                for _, _, m in errors), errors
