@@ -12,6 +12,7 @@ which front_door.py makes NumPy's protocol tables and the Tensor methods.
 import builtins
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import control, dtypes, mutation
 from . import numpy_api as npa
@@ -705,6 +706,18 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
         raise NotImplementedError("np.median(..., out=) is not staged")
     x = convert_to_tensor(a)
     shape = x.shape
+    if isinstance(axis, (tuple, list)) and len(axis) > 1:  # (those axes merged, last)
+        axes = normalize_axis_tuple([static_int(i, "np.median's axis") for i in axis], x.ndim)
+        kept = [i for i in builtins.range(x.ndim) if i not in axes]
+        merged = npa.reshape(npa.transpose(x, kept + list(axes)),
+                             tuple(size_of(x, i) for i in kept) + (-1,))
+        med = median(merged, axis=-1)
+        if keepdims:
+            med = npa.reshape(med, tuple(1 if i in axes else size_of(x, i)
+                                         for i in builtins.range(x.ndim)))
+        return med
+    if isinstance(axis, (tuple, list)) and len(axis) == 1:
+        axis = axis[0]
     if axis is None:
         x, ax = npa.ravel(x), 0
     else:
@@ -1057,7 +1070,11 @@ def _batch(x, core):
     """(the batch sizes of ``x``, whose last ``core`` axes are one problem, and ``x`` as a
     stack of its problems: shape (count,) + core shape)."""
     lead = tuple(size_of(x, k) for k in range(x.ndim - core))
-    flat = npa.reshape(x, (-1,) + tuple(size_of(x, k) for k in range(x.ndim - core, x.ndim)))
+    count = 1
+    for n in lead:  # (explicit: a -1 next to a zero-size core would be NumPy's error)
+        count = count * n
+    flat = npa.reshape(x, (count,) + tuple(size_of(x, k)
+                                           for k in range(x.ndim - core, x.ndim)))
     return lead, flat
 
 

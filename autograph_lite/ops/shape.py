@@ -35,6 +35,8 @@ def _reshape_infer(in_types, shape):
             out.append(d)
     if known is None:
         return [TensorType(t.dtype, tuple(out))]
+    if -1 in shape and known == 0:  # (NumPy: -1 next to a 0 is ambiguous, even when empty)
+        raise ValueError(f"cannot reshape a tensor of shape {t.shape} into shape {shape}")
     if total is not None and -1 not in shape and _prod(out) != total:
         raise ValueError(f"cannot reshape a tensor of shape {t.shape} into shape {shape}")
     if total is not None and -1 in shape and known and total % known:

@@ -798,3 +798,17 @@ def test_item_of_a_size_known_at_run_time_is_checked_there():
     assert f(np.arange(3.0), np.int64(1)) == 0.0
     with pytest.raises(ValueError, match="can only convert an array of size 1"):
         f(np.arange(3.0), np.int64(2))
+
+
+def medians_over_axes(x):
+    return (np.median(x, axis=(0, 2)), np.median(x, axis=(2, 0), keepdims=True),
+            np.median(x, axis=[1]), np.median(x, axis=(-1, -2)))
+
+
+def test_median_over_several_axes_is_numpys():
+    """(refused before session 40: one axis or all)"""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(2, 3, 4))
+    x[1, 0, 2] = np.nan
+    agree(medians_over_axes, calls=[(rng.normal(size=(2, 3, 4)),), (rng.normal(size=(3, 1, 5)),),
+                                    (x,), (np.arange(24).reshape(2, 3, 4),)], exact=True)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import autograph_lite as ag
-from differential import agree
+from differential import BACKENDS, agree
 from ops_strategies import (FAMILIES, RANKS, Explored, arrays, dtypes, examples, layouts,
                             shapes)
 
@@ -266,3 +266,14 @@ def test_runtime_dot_refuses_what_blas_cannot_take():
                  (np.ones((2, 2, 3)), np.ones((3, 2)))]:
         with pytest.raises(numba.core.errors.TypingError, match="rt.dot takes"):
             dot(a, b)
+
+
+def test_a_minus_one_next_to_a_zero_size_is_numpys_error():
+    """`x.reshape(0, -1)` of an empty array: NumPy refuses (the -1 could be any size);
+    the cpu kernel gave shape (0, 0) (session 40). Internal reshapes name every size."""
+    errors = []
+    agree(lambda x: x.reshape(0, -1), calls=[(np.zeros((0, 3)),), (np.zeros((2, 0)),)],
+          errors=errors)
+    assert len(errors) == 2 * len(BACKENDS), errors
+    agree(lambda a, b: (np.tensordot(a, b, 1), np.dot(a, b)),  # (a zero-size sum: zeros)
+          calls=[(np.ones((2, 0)), np.ones((0, 3))), (np.ones((2, 3)), np.ones((3, 4)))])
