@@ -542,12 +542,7 @@ def dot(a, b):
             for v in (x, y))
     if x.ndim == 0 or y.ndim == 0:
         return apply("multiply", x, y)
-    n, m = x.shape[-1], y.shape[-2 if y.ndim > 1 else 0]
-    if n is not None and m is not None and n != m:
-        text = sys.modules["autograph_lite.numpy_matrices"]._text
-        raise with_location(numpy_error(ValueError(
-            f"shapes {text(x.shape)} and {text(y.shape)} not aligned: {n} (dim "
-            f"{x.ndim - 1}) != {m} (dim {builtins.max(y.ndim - 2, 0)})")), user_location())
+    check_aligned(x.shape, y.shape)
     if y.ndim <= 2 or x.ndim == 1:
         return apply("matmul", x, y)
     return PUBLIC["np.tensordot"].impl(x, y, axes=([-1], [-2]))
@@ -562,6 +557,31 @@ def where(cond, x=None, y=None):
     out = apply("where", cond, x, y)
     # NumPy's where returns an array (0-d for scalars), which promotes as an array
     return cast(out, out.dtype) if isinstance(out, SymbolicTensor) and out.type.weak else out
+
+
+def shape_text(shape):
+    """A shape as NumPy's messages write it: (2,3), (2,)."""
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def check_aligned(xs, ys):
+    """NumPy's error of ``np.dot`` of arrays of shapes ``xs`` and ``ys`` whose summed sizes
+    are known and differ (in its words: np.inner's is that of ``x`` and ``y.mT``)."""
+    n, m = xs[-1], ys[-2 if len(ys) > 1 else 0]
+    if n is not None and m is not None and n != m:
+        raise with_location(numpy_error(ValueError(
+            f"shapes {shape_text(xs)} and {shape_text(ys)} not aligned: {n} (dim "
+            f"{len(xs) - 1}) != {m} (dim {builtins.max(len(ys) - 2, 0)})")), user_location())
+
+
+def size_product(x, axes):
+    """The product of ``x``'s sizes on ``axes``: an int, or a 0-d tensor where one is
+    known only at run time (reshapes name every size: a -1 next to a zero size is
+    NumPy's error)."""
+    p = 1
+    for i in axes:
+        p = p * size_of(x, i)
+    return p
 
 
 def check_equal_division(n, k):
@@ -602,7 +622,7 @@ def _check_joinable(op, arrays, axis):
         raise with_location(numpy_error(error), user_location())
     if not arrays:
         fail(ValueError(f"need at least one array to {op}"))
-    first, sizes = arrays[0], (lambda a, k: a.shape[k])
+    first = arrays[0]
     for i, a in enumerate(arrays[1:], 1):
         if a.ndim != first.ndim:
             fail(ValueError("all input arrays must have the same shape" if op == "stack" else
@@ -619,7 +639,7 @@ def _check_joinable(op, arrays, axis):
         if op == "concatenate" and k == axis:
             continue
         for i, a in enumerate(arrays[1:], 1):
-            n, m = sizes(first, k), sizes(a, k)
+            n, m = first.shape[k], a.shape[k]
             text = ("all input arrays must have the same shape" if op == "stack" else
                     f"all the input array dimensions except for the concatenation axis must "
                     f"match exactly, but along dimension {k}, the array at index 0 has size "
@@ -628,7 +648,7 @@ def _check_joinable(op, arrays, axis):
                 n, m = size_of(first, k), size_of(a, k)
                 apply("assert", apply("equal", n, m), n, m, error="ValueError",
                       message=text.format("?", "?"),
-                      parts=None if op == "stack" else (*_between(text), ))
+                      parts=None if op == "stack" else _between(text))
             elif n != m:
                 fail(ValueError(text.format(n, m)))
 

@@ -1070,11 +1070,8 @@ def _batch(x, core):
     """(the batch sizes of ``x``, whose last ``core`` axes are one problem, and ``x`` as a
     stack of its problems: shape (count,) + core shape)."""
     lead = tuple(size_of(x, k) for k in range(x.ndim - core))
-    count = 1
-    for n in lead:  # (explicit: a -1 next to a zero-size core would be NumPy's error)
-        count = count * n
-    flat = npa.reshape(x, (count,) + tuple(size_of(x, k)
-                                           for k in range(x.ndim - core, x.ndim)))
+    flat = npa.reshape(x, (npa.size_product(x, range(x.ndim - core)),)
+                       + tuple(size_of(x, k) for k in range(x.ndim - core, x.ndim)))
     return lead, flat
 
 

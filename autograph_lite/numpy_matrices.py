@@ -282,20 +282,11 @@ def inner(a, b):
     if x.ndim == 0 or y.ndim == 0:
         return x * y
     if x.ndim != 1 or y.ndim != 1:  # (the sum over both last axes, every other kept)
-        n, m = x.shape[-1], y.shape[-1]
-        if n is not None and m is not None and n != m:  # (NumPy's dot of x and y.mT)
-            shown = y.shape if y.ndim == 1 else y.shape[:-2] + (y.shape[-1], y.shape[-2])
-            raise errors.numpy_error(ValueError(
-                f"shapes {_text(x.shape)} and {_text(shown)} not aligned: {n} (dim "
-                f"{x.ndim - 1}) != {m} (dim {builtins.max(y.ndim - 2, 0)})"))
+        npa.check_aligned(x.shape, y.shape if y.ndim == 1 else
+                          y.shape[:-2] + (y.shape[-1], y.shape[-2]))  # (NumPy's: y.mT)
         return PUBLIC["np.tensordot"].impl(x, y, axes=([-1], [-1]))
     _same_length(x, y, "shapes {} and {} not aligned: {} (dim 0) != {} (dim 0)")
     return npa.dot(x, y)
-
-
-def _text(shape):
-    """A shape as NumPy's messages write it: (2,3), (2,)."""
-    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def _same_length(x, y, message):

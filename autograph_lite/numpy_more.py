@@ -319,18 +319,11 @@ def tensordot(a, b, axes=2):
     keep_a = [i for i in builtins.range(x.ndim) if i not in axes_a]
     keep_b = [j for j in builtins.range(y.ndim) if j not in axes_b]
     # (explicit sizes, as NumPy's tensordot: a -1 next to a zero-size sum is ambiguous)
-    m = npa.reshape(npa.transpose(x, keep_a + axes_a), (_prod(x, keep_a), _prod(x, axes_a)))
-    n = npa.reshape(npa.transpose(y, axes_b + keep_b), (_prod(y, axes_b), _prod(y, keep_b)))
+    m = npa.reshape(npa.transpose(x, keep_a + axes_a), (npa.size_product(x, keep_a), npa.size_product(x, axes_a)))
+    n = npa.reshape(npa.transpose(y, axes_b + keep_b), (npa.size_product(y, axes_b), npa.size_product(y, keep_b)))
     out = npa.dot(m, n)
     return npa.reshape(out, tuple(size_of(x, i) for i in keep_a) +
                        tuple(size_of(y, j) for j in keep_b))
-
-
-def _prod(x, axes):
-    p = 1
-    for i in axes:
-        p = p * size_of(x, i)
-    return p
 
 
 @public("np.vander")

@@ -109,10 +109,8 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     for n in outer:
         check(n > 0, "Cannot apply_along_axis when any iteration dimensions are 0",
               "ValueError")
-    count = 1
-    for n in outer:  # (explicit: a -1 next to a zero-size axis would be NumPy's error)
-        count = count * n
-    rows = npa.reshape(value_of(moved), (count, size_of(moved, x.ndim - 1)))
+    rows = npa.reshape(value_of(moved), (npa.size_product(moved, range(x.ndim - 1)),
+                                         size_of(moved, x.ndim - 1)))
     result = _mapped(func1d, (rows,), args, kwargs, "np.apply_along_axis")
     out = npa.stack(list(result), axis=1) if isinstance(result, tuple) else result
     dims = out.ndim - 1  # (the result's own dims, after the rows')

@@ -112,14 +112,13 @@ def _range(v):
     value whose overflow check bounded it (``_note_range``), those; else int64's."""
     if not isinstance(v, SymbolicTensor):
         return int(v), int(v)
-    return getattr(root_graph(current_graph()), "int_ranges", {}).get(
-        v._value.id, (INT64_MIN, INT64_MAX))
+    return root_graph(current_graph()).int_ranges.get(v._value.id, (INT64_MIN, INT64_MAX))
 
 
 def _within_known(v, lo, hi):
     """``_within``, or True where ``v``'s known range lies inside [lo, hi] already: `3 * v
-    + 1` checks the product only (it is at most 3 * (INT64_MAX // 3), so adding 1 fits),
-    which keeps a Collatz step's branch small (ir/passes/hoist_checks.py)."""
+    + 1` checks the product only (it is at most 3 * (INT64_MAX // 3), so adding 1 fits):
+    one branch per Collatz-like step, not two."""
     have = _range(v)
     if lo <= have[0] and have[1] <= hi:
         return True
@@ -148,10 +147,7 @@ def _note_range(op, a, b, result):
     else:
         lo, hi = (lo - k, hi - k) if staged_left else (k - hi, k - lo)
     if (lo, hi) != (INT64_MIN, INT64_MAX):
-        graph = root_graph(current_graph())
-        if not hasattr(graph, "int_ranges"):
-            graph.int_ranges = {}
-        graph.int_ranges[result._value.id] = (lo, hi)
+        root_graph(current_graph()).int_ranges[result._value.id] = (lo, hi)
 
 
 def _fits(op, a, b, result):

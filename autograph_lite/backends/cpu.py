@@ -71,8 +71,7 @@ def generate(graph, name="kernel", carries_state=True):
             r = em.fresh("result")
             others = em.own.caller_buffers(v)
             if others:
-                test = " or ".join(f"rt.may_alias({em.name(v)}, {em.name(o)})" for o in others)
-                em.line(f"{r} = {em.name(v)}.copy() if {test} else {em.name(v)}")
+                _copy_if_overlapping(em, r, v, [em.name(o) for o in others])
             else:
                 em.line(f"{r} = {em.name(v)}.copy()")
         elif v.type.ndim and graph.input_updates:
@@ -107,11 +106,15 @@ def _unshared(em, graph, params, v):
     if arg is not None and any(graph.inputs[i] is arg and em.own.same_object(
             final, em.in_place) is arg for i, final in graph.input_updates):
         return em.name(v)
-    test = " or ".join(f"rt.may_alias({em.name(v)}, {params[i]})"
-                       for i, _ in graph.input_updates)
     r = em.fresh("result")
-    em.line(f"{r} = {em.name(v)}.copy() if {test} else {em.name(v)}")
+    _copy_if_overlapping(em, r, v, [params[i] for i, _ in graph.input_updates])
     return r
+
+
+def _copy_if_overlapping(em, r, v, others):
+    """``r = v``, a copy on the runs where ``v`` shares memory with one of ``others``."""
+    test = " or ".join(f"rt.may_alias({em.name(v)}, {o})" for o in others)
+    em.line(f"{r} = {em.name(v)}.copy() if {test} else {em.name(v)}")
 
 
 def _write_back(em, graph, params):

@@ -86,6 +86,9 @@ class Graph:
         # check hands back when it fails (partial_raise.py): root graphs only
         self.written_inputs = {}
         self.check_plans = []
+        # value id -> (lo, hi): where a Python int's overflow check bounds it once it has
+        # passed (python_numbers._note_range): root graphs only
+        self.int_ranges = {}
 
     def add_input(self, type_, hint=None):
         v = Value(type_, self, None, len(self.inputs), hint)

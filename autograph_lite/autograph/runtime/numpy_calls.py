@@ -124,13 +124,12 @@ def overload(f):
     if f is np.isscalar:  # (not dispatched: it asks the argument's type)
         return lambda x: (core.numpy_type(x) is not np.ndarray if core.is_symbolic(x)
                           else np.isscalar(x))
+    # a tensor where NumPy does not dispatch (`np.take(table, i)`, `np.roll(a, k)`,
+    # `np.repeat(a, n)`: NumPy dispatches on the array alone): the staged form, as NumPy's
+    # dispatch on a tensor array would call it (not NumPy's own code, which would fail
+    # converting the tensor, or refuse it with a misleading message); a ufunc's methods
+    # (`np.maximum.accumulate(x, out=y)`) dispatch on every operand, out= included
     if numpy_api.has_staged_form(f) and not isinstance(getattr(f, "__self__", None), np.ufunc):
-        # (a ufunc's methods, `np.maximum.accumulate(x, out=y)`, dispatch on every operand
-        # through __array_ufunc__, which handles their out=)
-        # a tensor where NumPy does not dispatch (`np.take(table, i)`, `np.roll(a, k)`,
-        # `np.repeat(a, n)`: NumPy dispatches on the array alone): the staged form, as
-        # NumPy's dispatch on a tensor array would call it (not NumPy's own code, which
-        # would fail converting the tensor, or refuse it with a misleading message)
         def staged(*args, **kwargs):
             if _has_symbolic(args) or _has_symbolic(kwargs.values()):
                 return numpy_api.array_function(f, args, kwargs)
