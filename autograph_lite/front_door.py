@@ -12,10 +12,13 @@ turns them into:
 NumPy's protocol tables (``np.*``) are read from the same table by numpy_api.py.
 See docs/architecture.md, "Adding an op".
 """
+import functools
 import operator
 import sys
 
 from . import mutation
+from .errors import user_location, with_location
+from .numpy_api import USER_ERRORS
 from .ops.dispatch import apply
 from .ops.registry import NAMESPACES, PUBLIC
 from .tensor import SymbolicTensor, Tensor
@@ -61,6 +64,18 @@ def public_object(entry):
     return (op_method if entry.name.startswith("Tensor.") else op_function)(entry.op, attr)
 
 
+def _at_user_line(front):
+    """A Tensor method's refusal names the user's line, as the np.* fronts' do
+    (numpy_api.array_function)."""
+    @functools.wraps(front)
+    def method(*args, **kwargs):
+        try:
+            return front(*args, **kwargs)
+        except USER_ERRORS as e:
+            raise with_location(e, user_location()) from None
+    return method
+
+
 INSTALLED = {}  # public name -> (the class or module, attribute, the object bound there)
 
 
@@ -72,6 +87,8 @@ def install():
         obj = public_object(entry)
         if name.startswith("Tensor."):
             attr = name[len("Tensor."):]
+            if entry.impl is not None and callable(obj) and not attr.startswith("__"):
+                obj = _at_user_line(obj)
             owner = SymbolicTensor if attr[:3] == "__i" and _binary_operator(attr) else Tensor
         else:
             prefix, module = next((p, m) for p, m in NAMESPACES.items()

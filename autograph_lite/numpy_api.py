@@ -80,7 +80,7 @@ def _symbolic_in(args):
 
 
 # the errors a front function raises for its inputs (as ops/dispatch.py apply's infer)
-_USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError,
+USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError,
                 OverflowError)
 
 
@@ -833,7 +833,7 @@ def array_function(func, args, kwargs):
                 return rule(impl, args, {k: v for k, v in kwargs.items() if k != "out"},
                             kwargs["out"])
             return impl(*args, **kwargs)
-        except _USER_ERRORS as e:  # a refusal of the front function: at the user's line
+        except USER_ERRORS as e:  # a refusal of the front function: at the user's line
             raise with_location(e, user_location()) from None
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):
         _no_counterpart(_np_name(func))

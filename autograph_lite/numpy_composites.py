@@ -16,6 +16,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import control, dtypes, mutation
 from . import numpy_api as npa
+from .errors import numpy_error, user_location, with_location
 from .ops import indexing, linalg
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.reduce import norm_axis
@@ -85,28 +86,99 @@ def roll(a, shift, axis=None):
 @public("np.tile")
 def tile(A, reps):
     x = convert_to_tensor(A)
-    reps = _ints(reps, "np.tile's reps")
+    reps = _counts_of(reps, "np.tile's reps")
     while x.ndim < len(reps):
         x = npa.expand_dims(x, 0)
     reps = (1,) * (x.ndim - len(reps)) + reps
     out = npa.copy(x)  # (a copy even when every rep is 1)
     for ax, r in enumerate(reps):
-        if r != 1:
+        if not isinstance(r, int) or r != 1:
             n = size_of(out, ax)
-            out = _take(out, npa.arange(n * r) % _max(n, 1), ax)
+            out = _take(out, npa.arange(n * _non_negative(r)) % _max(n, 1), ax)
     return out
+
+
+def _counts_of(reps, what):
+    """np.tile's reps: Python ints, 0-d integer tensors, or a 1-d integer tensor of a size
+    known while tracing (its elements)."""
+    if isinstance(reps, Tensor) and reps.ndim == 1 and reps.shape[0] is not None:
+        reps = [reps[k] for k in builtins.range(reps.shape[0])]
+    return tuple(_rep(r, what) for r in (reps if isinstance(reps, (tuple, list))
+                                           else (reps,)))
+
+
+def _rep(v, what):
+    """A repeat count: a Python int, or a 0-d tensor of integers that cast safely to int64
+    (bools too), as NumPy's ``intp`` under the 'safe' rule."""
+    if not isinstance(v, Tensor):
+        return static_int(v, what)
+    _safe_counts(v)
+    if v.ndim:
+        raise TypeError(f"{what} must be Python ints or 0-d integer tensors, got a tensor "
+                        f"of shape {v.shape}")
+    return npa.cast(v, np.int64)
+
+
+def _safe_counts(v):
+    if v.dtype.kind not in "biu" or v.dtype == np.uint64:
+        raise numpy_error(TypeError(f"Cannot cast array data from {v.dtype!r} to "
+                                    f"dtype('int64') according to the rule 'safe'"))
+
+
+def _non_negative(r, message="negative dimensions are not allowed"):
+    """Count ``r`` after NumPy's check that it is not negative (a staged check for a
+    tensor)."""
+    if isinstance(r, int):
+        if r < 0:
+            raise with_location(numpy_error(ValueError(message)), user_location())
+        return r
+    apply("assert", npa.all(r >= 0), message=message, error="ValueError")
+    return r
 
 
 @public("np.repeat", "Tensor.repeat")
 def repeat(a, repeats, axis=None):
+    """Each element ``repeats`` times along ``axis``: one gather. A count per element (a
+    1-d array, of the axis' size or of size 1) gathers at the positions where the running
+    total of the counts passes each output index (``searchsorted``), so counts known only
+    at run time work too."""
     x = convert_to_tensor(a)
-    r = static_int(repeats, "np.repeat's repeats (an array of counts is not staged)")
-    if r < 0:
-        raise ValueError("negative dimensions are not allowed")
     if axis is None:
         x, axis = npa.ravel(x), 0
     ax = one_axis(axis, x.ndim)
-    return _take(x, npa.arange(size_of(x, ax) * r) // builtins.max(r, 1), ax)
+    n = size_of(x, ax)
+    if isinstance(repeats, (bool, np.bool_)):
+        repeats = int(repeats)
+    if isinstance(repeats, (Tensor, np.ndarray, list, tuple)):
+        counts = convert_to_tensor(repeats)
+        _safe_counts(counts)
+        if counts.ndim > 1:
+            raise with_location(numpy_error(ValueError("object too deep for desired array")),
+                                user_location())
+        counts = npa.cast(counts, np.int64)
+        if counts.ndim == 0 or counts.shape[0] == 1:
+            repeats = counts if counts.ndim == 0 else counts[0]
+        else:
+            return _take(x, _repeated_positions(counts, n), ax)
+    r = _non_negative(static_int(repeats, "np.repeat's repeats")
+                      if not isinstance(repeats, Tensor) else repeats)
+    return _take(x, npa.arange(n * r) // _max(r, 1), ax)
+
+
+def _repeated_positions(counts, n):
+    """``np.repeat(np.arange(n), counts)`` for int64 ``counts`` of size ``n`` (or 1, known
+    only at run time), after NumPy's checks."""
+    m = size_of(counts, 0)
+    text = "operands could not be broadcast together with shape ({},) ({},)"
+    if isinstance(n, int) and isinstance(m, int):
+        if n != m:
+            raise with_location(numpy_error(ValueError(text.format(n, m))), user_location())
+    else:
+        apply("assert", (m == n) | (m == 1), n, m, error="ValueError",
+              message=text.format("?", "?"), parts=npa._between(text))
+        counts = counts[npa.arange(n) % _max(m, 1)]  # (size 1: every element its count)
+    _non_negative(counts, "repeats may not contain negative values.")
+    return npa.searchsorted(npa.cumsum(counts), npa.arange(npa.sum(counts)), side="right")
 
 
 @public("np.flip")
@@ -754,24 +826,19 @@ def _quantile(a, q, axis, keepdims, method, what):
     q``, the two neighbours in the sorted array (the last one from ``n - 1`` on, where
     NumPy's index is -1, which its ``gamma`` keeps), their lerp from whichever end is
     nearer, NaN where the sorted slice ends in NaN. A Python-number ``q`` is NumPy's weak
-    scalar (a float32 array's quantile is float32); ``q`` must be known while tracing."""
+    scalar (a float32 array's quantile is float32); an array ``q`` keeps its float dtype
+    and may be a tensor, of any shape (NumPy 2's: the result's leading axes)."""
     x = convert_to_tensor(a)
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     if method not in _QUANTILE_METHODS:
         raise NotImplementedError(f"np.{what}(..., method={method!r}) is not staged; "
                                   f"{', '.join(map(repr, _QUANTILE_METHODS))} are")
-    if isinstance(q, Tensor) or (isinstance(q, (list, tuple))
-                                 and builtins.any(isinstance(v, Tensor) for v in q)):
-        raise TypeError(f"np.{what}'s q must be known while tracing (numbers or a list of "
-                        f"them), got a tensor; use ag.py_func for a q known at run time")
     weak = type(q) in (int, float)
-    qa = np.asarray(np.true_divide(q, 100) if what == "percentile" else q, np.float64)
-    if qa.size and not (qa.min() >= 0 and qa.max() <= 1):
-        raise ValueError("Percentiles must be in the range [0, 100]" if what == "percentile"
-                         else "Quantiles must be in the range [0, 1]")
-    if qa.ndim > 1:
-        raise ValueError("q must be a scalar or 1d")
+    qa = _quantiles(q, what)
+    q_shape = tuple(size_of(qa, k) for k in builtins.range(qa.ndim))
+    if qa.ndim > 1:  # (the result's leading axes: q's shape, as one axis till the end)
+        qa = npa.ravel(qa) if isinstance(qa, Tensor) else qa.ravel()
     shape = x.shape
     if axis is None:
         x, ax = npa.ravel(x), 0
@@ -780,7 +847,7 @@ def _quantile(a, q, axis, keepdims, method, what):
     s = npa.sort(x, axis=ax)
     n = size_of(s, ax)
     last = n - 1
-    vi = npa.cast(last, np.float64) * qa if isinstance(n, Tensor) else last * qa
+    vi = npa.cast(last, qa.dtype) * qa if isinstance(n, Tensor) else last * qa
     if method in _DISCRETE:  # an element of the sorted array: its dtype, no lerp
         out = _q_first(_take(s, npa.cast(_DISCRETE[method](vi), np.int64), ax), ax, qa)
     else:
@@ -807,7 +874,33 @@ def _quantile(a, q, axis, keepdims, method, what):
     if keepdims:
         out = (npa.reshape(out, qa.shape + (1,) * len(shape)) if axis is None
                else npa.expand_dims(out, ax + qa.ndim))
+    if len(q_shape) > 1:
+        out = npa.reshape(out, q_shape + tuple(size_of(out, k)
+                                               for k in builtins.range(1, out.ndim)))
     return out
+
+
+def _quantiles(q, what):
+    """``q`` as NumPy takes it: an array of its own float dtype (integers as float64; a
+    percentile divided by 100 first) within [0, 1], a staged check for a tensor."""
+    message = ("Percentiles must be in the range [0, 100]" if what == "percentile"
+               else "Quantiles must be in the range [0, 1]")
+    if isinstance(q, (list, tuple)) and builtins.any(isinstance(v, Tensor) for v in q):
+        q = npa.stack([convert_to_tensor(v) for v in q])
+    if isinstance(q, Tensor):
+        if q.dtype.kind == "c":
+            raise TypeError(f"np.{what}'s q must be real numbers, got {q.dtype}")
+        qa = q / 100 if what == "percentile" else q
+        qa = qa if qa.dtype.kind == "f" else npa.cast(qa, np.float64)
+        apply("assert", npa.all((qa >= 0) & (qa <= 1)), message=message, error="ValueError")
+        return qa
+    qa = np.asarray(np.true_divide(q, 100) if what == "percentile" else q)
+    if qa.dtype.kind == "c":
+        raise TypeError(f"np.{what}'s q must be real numbers, got {qa.dtype}")
+    qa = qa if qa.dtype.kind == "f" else qa.astype(np.float64)
+    if qa.size and not (qa.min() >= 0 and qa.max() <= 1):
+        raise ValueError(message)
+    return qa
 
 
 def _q_first(v, ax, qa):

@@ -25,7 +25,7 @@ from . import errors, mutation
 from . import numpy_api as npa
 from .numpy_composites import flip, static_int
 from .ops.dispatch import apply, convert_to_tensor, size_of
-from .ops.registry import PUBLIC, public
+from .ops.registry import PUBLIC, expose, public
 from .tensor import SymbolicTensor
 
 
@@ -50,6 +50,27 @@ def swapaxes(a, axis1, axis2):
     order = list(builtins.range(x.ndim))
     order[i], order[j] = j, i
     return npa.transpose(x, order)
+
+
+@public("np.matrix_transpose", "np.linalg.matrix_transpose")
+def matrix_transpose(x):
+    """``x.mT``: the last two axes swapped (a view)."""
+    x = convert_to_tensor(x)
+    if x.ndim < 2:
+        raise errors.with_location(errors.numpy_error(ValueError(
+            f"Input array must be at least 2-dimensional, but it is {x.ndim}")),
+            errors.user_location())
+    return swapaxes(x, -1, -2)
+
+
+def _mT(x):
+    if x.ndim < 2:  # (the attribute's own words)
+        raise errors.with_location(errors.numpy_error(ValueError(
+            "matrix transpose with ndim < 2 is undefined")), errors.user_location())
+    return swapaxes(x, -1, -2)
+
+
+expose("Tensor.mT", property(_mT))
 
 
 @public("np.moveaxis")

@@ -3,9 +3,12 @@
 Every reduction is one loop nest over its input, which may be a fused elementwise
 expression (``np.max(np.abs(d))`` makes no temporary).
 """
+import operator
+
 import numpy as np
 
 from .. import dtypes
+from ..tensor import Tensor
 from ..ir.types import TensorType
 from .elementwise import real_only
 from .registry import defop
@@ -15,6 +18,13 @@ def norm_axis(axis, ndim, name="axis"):
     """None -> None; int or sequence -> sorted tuple of non-negative axes (validated)."""
     if axis is None:
         return None
+    if isinstance(axis, np.ndarray) and axis.ndim == 0:  # (NumPy takes a 0-d int array)
+        axis = operator.index(axis)
+    if isinstance(axis, Tensor) or (isinstance(axis, (tuple, list)) and any(
+            isinstance(a, Tensor) for a in axis)):
+        raise TypeError(f"{name} must be known while tracing (a Python int or a tuple of "
+                        f"them), got a tensor: the result's shape depends on it; use a "
+                        f"Python int, or ag.py_func for an axis known only at run time")
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = []
     for a in axes:

@@ -185,6 +185,66 @@ def test_flip_is_a_view():
     agree(write_through_flip, np.arange(4.0), exact=True)
 
 
+# -- counts and quantiles known only at run time -----------------------------------------------
+def run_time_counts(x, n, counts, q):
+    # (a count per element: searchsorted in the counts' running total; q: any shape)
+    return (np.repeat(x, n), np.tile(x, (n, 2)), x.repeat(counts), np.repeat(x, counts[:1]),
+            np.tile(x[:2], np.stack([n, n + 1])), np.repeat(x, counts > 0),
+            np.percentile(x, q), np.quantile(x, q / 100, method="nearest"),
+            np.percentile(x, np.stack([q, 100 - q]).reshape(2, 1), axis=0, keepdims=True),
+            np.percentile(x.astype(np.float32), np.float32(q)))
+
+
+_RUN_TIME_COUNTS = shared_functions(run_time_counts)
+
+
+def test_counts_and_quantiles_known_only_at_run_time_match_numpy():
+    # (np.repeat/np.tile/np.percentile refused a tensor count or q before session 41)
+    agree(run_time_counts, calls=[
+        (np.array([3.0, -1.0, 7.5, 0.0, 2.0]), np.int64(2), np.array([1, 0, 3, 1, 2]),
+         np.float64(30.0)),
+        (np.array([4.0, np.nan, 2.5]), np.int64(1), np.array([0, 0, 2]), np.float64(100.0))],
+        functions=_RUN_TIME_COUNTS, exact=True)
+
+
+def checked_counts(x, n, counts, q):
+    return np.repeat(x, n), np.tile(x, n), x.repeat(counts), np.percentile(x, q)
+
+
+_CHECKED_COUNTS = shared_functions(checked_counts)
+
+
+def test_run_time_counts_and_quantiles_get_numpys_errors():
+    x, ok = np.arange(3.0), (np.int64(1), np.array([1, 2, 0]), np.float64(50.0))
+    messages = []
+    agree(checked_counts, calls=[
+        (x,) + ok,
+        (x, np.int64(-1)) + ok[1:],
+        (x, ok[0], np.array([1, -2, 0]), ok[2]),
+        (x, ok[0], np.array([1, 2]), ok[2]),
+        (x,) + ok[:2] + (np.float64(100.5),),
+        (x,) + ok[:2] + (np.float64(np.nan),)], functions=_CHECKED_COUNTS, errors=messages)
+    texts = {m.split(" (at ")[0] for _, _, m in messages}
+    assert texts == {"negative dimensions are not allowed",
+                     "repeats may not contain negative values.",
+                     "operands could not be broadcast together with shape (3,) (2,)",
+                     "Percentiles must be in the range [0, 100]"}, texts
+    assert all("test_composites.py:" in m for _, _, m in messages)
+
+
+def test_matrix_transposes_are_views_as_numpys():
+    def swap(x):
+        y = x.reshape(2, 3, 2)
+        t = y.mT
+        t[0, 0, 1] = -1.0   # (a view: written through into x)
+        return t, np.matrix_transpose(y), np.linalg.matrix_transpose(y[0])
+    agree(swap, np.arange(12.0), exact=True)
+    for fn, match in ((lambda x: x.mT, "matrix transpose with ndim < 2 is undefined"),
+                      (np.matrix_transpose, "at least 2-dimensional, but it is 1")):
+        with pytest.raises(ValueError, match=match):
+            ag.defun(fn, backend="interpreter")(np.arange(3.0))
+
+
 # -- refusals name what and where ------------------------------------------------------------
 def math_on_a_tensor(x):
     import math
@@ -195,7 +255,12 @@ def math_on_a_tensor(x):
     (math_on_a_tensor, TypeError, r"math\.hypot\(\) at .*test_composites\.py:\d+ has no "
                                   r"staged form.*np\.hypot"),
     (lambda x: np.pad(x, 1, mode="mean"), NotImplementedError, "np.pad mode 'mean'"),
-    (lambda x: np.repeat(x, x.astype(np.int64)), TypeError, "np.repeat's repeats"),
+    (lambda x: np.repeat(x, 2.5), TypeError, "np.repeat's repeats"),
+    (lambda x: np.tile(x, x[:2].reshape(1, 2).astype(np.int64)), TypeError, "np.tile's reps"),
+    (lambda x: np.sum(x, axis=x[0].astype(np.int64)), TypeError,
+     r"axis must be known while tracing .*test_composites\.py:\d+"),
+    (lambda x: x.sum(axis=x[0].astype(np.int64)), TypeError,  # (a method: the line too)
+     r"axis must be known while tracing .*test_composites\.py:\d+"),
     (lambda x: np.roll(x, x[0].astype(np.uint64)), TypeError, "np.roll's shift"),  # (int: staged)
     (lambda x: np.polyfit(x, x, 1), TypeError,
      r"np\.polyfit at .*test_composites\.py:\d+ has no staged"),
@@ -497,7 +562,8 @@ def test_quantile_methods_match_numpy_bit_for_bit(family, data):
 @pytest.mark.parametrize("fn,error,match", [
     (lambda x: np.percentile(x, 150), ValueError, r"Percentiles must be in the range"),
     (lambda x: np.quantile(x, [0.5, -0.1]), ValueError, r"Quantiles must be in the range"),
-    (lambda x: np.percentile(x, x[0]), TypeError, r"np.percentile's q must be known"),
+    (lambda x: np.percentile(x, x[:1].astype(np.complex128)), TypeError,
+     "q must be real numbers"),
     (lambda x: np.quantile(x, 0.5, method="weibull"), NotImplementedError,
      "'linear', 'lower', 'higher', 'nearest', 'midpoint' are"),
     (lambda x: np.percentile(x.astype(np.complex128), 5), TypeError, "real numbers"),
