@@ -521,3 +521,52 @@ def test_a_written_argument_whose_view_is_returned_keeps_the_write_when_the_kern
     out = np.zeros(3)
     view, _ = ag.defun(fills_then_returns_a_view_then_fails, backend="cpu")(out, X, I64(7))
     assert not np.shares_memory(np.asarray(view), out)
+
+
+def binds_then_adds(m, x, y):
+    m.t = x.sum()
+    m.steps += 1
+    m.w[0] = -1.0
+    return x * 2.0 + y                    # the-add
+
+
+def test_operands_of_run_time_sizes_that_do_not_broadcast_keep_the_state_before_them():
+    """The kernel's own broadcast of sizes known only at run time raised with no state: the
+    bindings before it were lost (before session 41). Where a failing check carries state,
+    the sizes get an explicit check first, in NumPy's words (dispatch._check_broadcast)."""
+    texts = _raised(binds_then_adds, [(Model(), X, X), (Model(), X[:2], X),
+                                      (Model(), X, X[:1]), (Model(), X[:2], X[:2] * 3.0),
+                                      (Model(), np.ones(4), X[:2])])
+    where = _line(binds_then_adds, "the-add")
+    assert set(texts) == {f"operands could not be broadcast together with shapes (2,) (3,)  "
+                          f"(at {where})", f"operands could not be broadcast together with "
+                                           f"shapes (4,) (2,)  (at {where})"}, texts
+
+
+def binds_then_takes_extremes(m, x, y):
+    m.t = x.sum()
+    m.steps += 1
+    return y.max() + np.argmin(y) + y.reshape(2, -1).min(axis=1)   # the-extremes
+
+
+def binds_then_allocates(m, x, n):
+    m.t = x.sum()
+    m.steps += 1
+    return np.zeros((n, 2)).sum() + np.full(n, 2.0)   # the-allocation
+
+
+def test_empty_reductions_and_negative_sizes_keep_the_state_before_them():
+    """An empty axis of np.max/np.argmin and a negative size of np.zeros were raised by the
+    kernel itself, losing the bindings before them (before session 41); now checks staged
+    first (the ops' ``checks``), or NumPy's own error where the size is known while
+    tracing."""
+    texts = _raised(binds_then_takes_extremes, [
+        (Model(), X, np.arange(4.0)), (Model(), X, np.arange(6.0)), (Model(), X, X[:0]),
+        (Model(), X, np.arange(8.0)), (Model(), X, X[:0])])
+    where = _line(binds_then_takes_extremes, "the-extremes")
+    assert set(texts) == {f"zero-size array to reduction operation maximum which has no "
+                          f"identity (at {where})"}, texts
+    texts = _raised(binds_then_allocates, [(Model(), X, I64(2)), (Model(), X, I64(-1)),
+                                           (Model(), X, I64(0))])
+    where = _line(binds_then_allocates, "the-allocation")
+    assert set(texts) == {f"negative dimensions are not allowed (at {where})"}, texts

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType
+from .dispatch import apply, check_carries_state
 from .registry import defop
 
 
@@ -62,7 +63,21 @@ def _full_lower(em, node):
     em.fill(em.new(node.outputs[0]), dims, val, out.dtype)
 
 
+def _sizes_checked(first):
+    """``checks``: NumPy's error for a negative size known only at run time (inputs from
+    ``first`` on)."""
+    def checks(*args, **attrs):
+        sizes = args[first:]
+        if sizes and check_carries_state():
+            ok = apply("greater_equal", sizes[0], 0)
+            for n in sizes[1:]:
+                ok = apply("logical_and", ok, apply("greater_equal", n, 0))
+            apply("assert", ok, error="ValueError", message="negative dimensions are not allowed")
+    return checks
+
+
 defop("full", infer=_full_infer, eager=_full_eager, lower=_full_lower, differentiable=False,
+      checks=_sizes_checked(1),
       lower_cuda=lambda em, node: em.filled(node, em.name(node.inputs[0]),
                                             _dim_exprs(em, node, node.attrs["shape"], 1)),
       doc="ag.fill / zeros / ones / np.full: a tensor of one value")
@@ -81,6 +96,7 @@ def _empty_lower(em, node):
 
 
 defop("empty", infer=_full_infer, eager=_empty_eager, lower=_empty_lower, differentiable=False,
+      checks=_sizes_checked(0),
       lower_cuda=lambda em, node: em.filled(node, "0",
                                             _dim_exprs(em, node, node.attrs["shape"], 0)),
       doc="np.empty: uninitialised storage (the interpreter fills it with zeros)")

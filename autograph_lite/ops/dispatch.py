@@ -162,6 +162,9 @@ def apply(name, *args, **attrs):
         adjusted = _weak_operand(op, name, args, attrs)
         if adjusted is not None:
             return adjusted
+    checks = op.checks or (check_broadcast if op.elementwise else None)
+    if checks is not None:
+        checks(*args, **attrs)
     values = [as_value(graph, a) for a in args]
     if name == "assert" and CHECK_PLAN is not None:
         original = attrs.pop("original", None)  # (api.check: NumPy's own exception class)
@@ -180,6 +183,82 @@ def apply(name, *args, **attrs):
     if not outs:
         return None
     return outs[0] if len(outs) == 1 and not op.multi_output else tuple(outs)
+
+
+def _sizes_may_clash(args):
+    """Whether array operands' sizes known only at run time may not broadcast together."""
+    shapes = [a.shape for a in args if isinstance(a, SymbolicTensor) and a.ndim]
+    if len(shapes) < 2 or not any(None in s for s in shapes):
+        return False
+    shapes += [a.shape for a in args if isinstance(a, (EagerTensor, np.ndarray)) and a.ndim]
+    for back in range(1, max(len(s) for s in shapes) + 1):
+        sizes = [s[-back] for s in shapes if len(s) >= back]
+        if None in sizes and len(sizes) > 1 and any(d != 1 for d in sizes):
+            return True
+    return False
+
+
+def check_broadcast(*args, **attrs):
+    """NumPy's ValueError for operands whose sizes known only at run time do not broadcast,
+    as a staged check where the trace has state to hand back when it fails (partial_raise.py;
+    the kernel's own run-time broadcast raises with none, losing bindings into the caller's
+    objects and writes made into copies). On each axis every size is 1 or the largest."""
+    if not (_sizes_may_clash(args) and check_carries_state()):
+        return
+    arrays = [a for a in args if isinstance(a, (Tensor, np.ndarray)) and a.ndim]
+    rank = max(a.ndim for a in arrays)
+    ok, pieces, values = None, ["operands could not be broadcast together with shapes "], []
+    for back in range(rank, 0, -1):
+        sizes = [size_of(a, a.ndim - back) if isinstance(a, SymbolicTensor) else a.shape[-back]
+                 for a in arrays if a.ndim >= back]
+        known = [d for d in sizes if isinstance(d, int) and d != 1]  # (one: else no trace)
+        largest = known[0] if known else None
+        for d in sizes:
+            if not known and not isinstance(d, int):
+                largest = d if largest is None else apply("maximum", largest, d)
+        for d in sizes:
+            if not isinstance(d, int):
+                fits = apply("logical_or", apply("equal", d, 1), apply("equal", d, largest))
+                ok = fits if ok is None else apply("logical_and", ok, fits)
+    for a in args:
+        dims = [a.shape[k] if isinstance(a, (Tensor, np.ndarray)) else None
+                for k in range(np.ndim(a))]
+        pieces.append("(")
+        for k, d in enumerate(dims):
+            if d is None:
+                values.append(size_of(a, k))
+                pieces.append((-1, "", "int"))
+            else:
+                pieces.append(str(d))
+            pieces.append("," if len(dims) == 1 or k < len(dims) - 1 else "")
+        pieces.append(") ")
+    parts, text = [], ""
+    for q in pieces:  # (adjacent texts joined)
+        if isinstance(q, str):
+            text += q
+        else:
+            parts += [text, q] if text else [q]
+            text = ""
+    parts.append(text)
+    apply("assert", ok, *values, error="ValueError", parts=tuple(parts),
+          message="operands could not be broadcast together")
+
+
+def check_sizes(x, axes, message):
+    """The ``checks`` of an op that raises ``message`` (a ValueError) when one of ``x``'s
+    ``axes`` (None: all) is empty, for the sizes known only at run time."""
+    if not isinstance(x, SymbolicTensor):
+        return
+    axes = range(x.ndim) if axes is None else axes
+    if any(x.shape[k] == 0 for k in axes):  # (NumPy's own error, on the runs reaching it)
+        raise errors.with_location(errors.numpy_error(ValueError(message)),
+                                   errors.user_location())
+    sizes = [apply("dim", x, axis=k) for k in axes if x.shape[k] is None]
+    if sizes and check_carries_state():
+        ok = apply("greater", sizes[0], 0)
+        for n in sizes[1:]:
+            ok = apply("logical_and", ok, apply("greater", n, 0))
+        apply("assert", ok, error="ValueError", message=message)
 
 
 _SAMPLE_LIMIT = 1 << 20  # (elements: NumPy is asked on arrays of the inputs' shapes)

@@ -10,6 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from ..ir.types import TensorType
+from .dispatch import check_sizes
 from .elementwise import real_only
 from .registry import defop
 
@@ -59,6 +60,11 @@ def _eager(np_fn):
     return run
 
 
+# NumPy's errors of an empty axis (raised by the kernel; staged first by ``checks``)
+_NO_IDENTITY = "zero-size array to reduction operation {} which has no identity"
+_EMPTY_ARG = "attempt to get {} of an empty sequence"
+
+
 def _lower_reduction(init, combine, finalize=None, nonempty=None):
     """OpDef fields ``lower`` and ``fold`` of one reduction;
     ``combine(em, acc, elem_expr, out_dtype)`` emits one accumulation.
@@ -75,8 +81,7 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
         if nonempty:
             for k in axes:
                 with em.block(f"if {dims[k]} == 0:"):
-                    em.line(f"raise ValueError('zero-size array to reduction operation "
-                            f"{nonempty} which has no identity')")
+                    em.line(f"raise ValueError({_NO_IDENTITY.format(nonempty)!r})")
         name = em.new(out)
         start = em.lit(init(dt), dt)
         flag = None
@@ -220,10 +225,19 @@ defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
       **_lower_reduction(lambda dt: 0, _assign(_SUM), _mean_finalize),
       lower_cuda=_cuda(lambda dt: 0, _SUM, mean=True), **_R)
+def _nonempty(what):
+    """``checks``: the error of a reduction with no identity over an empty axis."""
+    def checks(x, axis=None, keepdims=False):
+        check_sizes(x, axis, what)
+    return checks
+
+
 defop("reduce_max", infer=real_only(_make_infer(np.max), "np.max"), eager=_eager(np.max),
+      checks=_nonempty(_NO_IDENTITY.format("maximum")),
       **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"),
       lower_cuda=_cuda(_lowest, _MAX, "maximum"), names=("np.maximum.reduce",), **_R)
 defop("reduce_min", infer=real_only(_make_infer(np.min), "np.min"), eager=_eager(np.min),
+      checks=_nonempty(_NO_IDENTITY.format("minimum")),
       **_lower_reduction(_highest, _extreme("<"), nonempty="minimum"),
       lower_cuda=_cuda(_highest, _MIN, "minimum"), names=("np.minimum.reduce",), **_R)
 _ANY, _ALL = "({0} or {1})", "({0} and {1})"
@@ -260,7 +274,7 @@ def _lower_arg(cmp, name):
         dims = em.dims(x)
         for k in axes:
             with em.block(f"if {dims[k]} == 0:"):
-                em.line(f"raise ValueError('attempt to get {name} of an empty sequence')")
+                em.line(f"raise ValueError({_EMPTY_ARG.format(name)!r})")
         res, best = em.new(out), em.fresh("best")
         init = em.lit((_lowest if cmp == ">" else _highest)(x.type.dtype), x.type.dtype)
         flat = axis is None
@@ -295,9 +309,11 @@ def _lower_arg(cmp, name):
 
 
 defop("argmax", infer=real_only(_arg_infer, "np.argmax"), eager=_arg_eager(np.argmax),
-      lower=_lower_arg(">", "argmax"), differentiable=False, **_R)
+      lower=_lower_arg(">", "argmax"), checks=_nonempty(_EMPTY_ARG.format("argmax")),
+      differentiable=False, **_R)
 defop("argmin", infer=real_only(_arg_infer, "np.argmin"), eager=_arg_eager(np.argmin),
-      lower=_lower_arg("<", "argmin"), differentiable=False, **_R)
+      lower=_lower_arg("<", "argmin"), checks=_nonempty(_EMPTY_ARG.format("argmin")),
+      differentiable=False, **_R)
 
 
 def _cumulative_infer(numpy_fn):

@@ -24,6 +24,12 @@ Field contracts:
   sweep sums it to the input's shape and casts it to its dtype). Attached by
   ``defgrad`` (the rules live in autograph_lite/gradients/, above the NumPy layer whose
   functions they use); a differentiable op without one refuses to be differentiated.
+- ``checks(*args, **attrs)``: stages, as explicit checks (``assert`` ops), the errors the
+  lowering raises itself for values known only at run time (a negative size, an empty
+  reduction), where such a check hands back state when it fails (partial_raise.py:
+  ``dispatch.check_carries_state``): the kernel's own raise loses the bindings and the
+  writes made into copies before it. Elementwise ops check broadcasting
+  (``dispatch.check_broadcast``) unless they give their own.
 - ``layout``: when NumPy's result is C-contiguous (contiguity.py): ``"inputs"`` when every
   array input is (NumPy's default order), ``"first"`` when input 0 is (its buffer),
   ``"branches"`` when every region's result is (cond), ``"carried"`` when the initial value
@@ -70,6 +76,7 @@ class OpDef:
     updates_input: bool = False  # lowering may write into input 0 (setitem; ownership.py)
     overlap_safe: tuple = ()     # inputs it may read where they overlap what it writes
     layout: str = "inputs"       # when NumPy's result is C-contiguous (contiguity.py)
+    checks: Optional[Callable] = None  # stages the lowering's run-time errors (above)
     doc: str = ""
     names: tuple = field(default=())  # public names (see the module docstring)
 

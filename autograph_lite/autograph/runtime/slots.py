@@ -335,11 +335,14 @@ def advancing(it):
     for watch in _WATCHING:
         held = watch.snapshot.iterators.get(id(it))
         if held is not None and held[0] is it:
+            why = ("every branch is traced, so it would advance as if each ran; take "
+                   "the item before the `if` (`item = next(it)`) where both branches may "
+                   "use it" if watch.what == "`if`" else
+                   "it would advance once, while tracing, and every trip would get the same "
+                   "item; index a list or array with the loop's counter instead (`items[i]`)")
             raise NotImplementedError(
                 f"next() at {where.caller(3)} advances the iterator '{held[1]}', made before "
-                f"the staged {watch.what} at {watch.loc}: it would advance once, while "
-                f"tracing, and every trip would get the same item; index a list or array "
-                f"with the loop's counter instead (`items[i]`)")
+                f"the staged {watch.what} at {watch.loc}: {why}")
 
 
 def carrying_new_slots(stage, get_state, set_state, names, nouts, tries=4):
