@@ -23,7 +23,7 @@ import builtins
 
 import numpy as np
 
-from . import mutation, storage
+from . import errors, mutation, storage
 from .ops.dispatch import INT64_MAX, INT64_MIN, apply
 from .ops.dispatch import within as _within
 from .ops.io import CHECK_ERRORS
@@ -292,7 +292,9 @@ def _no_negative_int_exponent(a, b):
         check(_not(negative), message, "ValueError")
     elif np.any(np.asarray(b) < 0) and not (type(b) is int and dts[0].kind in "iu" and not (
             np.iinfo(dts[0]).min <= b <= np.iinfo(dts[0]).max)):
-        raise ValueError(message)  # (a Python int beyond a's dtype: NumPy's OverflowError)
+        # (a Python int beyond a's dtype: NumPy's OverflowError); NumPy's own error, raised
+        # by the runs that reach it (a staged branch never taken raises nothing)
+        _raise_own(ValueError(message))
 
 
 # Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero divisor
@@ -307,8 +309,8 @@ def _divided(op, a, b, floats):
     message = _DIVISION[op][floats]
     if isinstance(b, SymbolicTensor):
         check(apply("not_equal", b, 0), message, "ZeroDivisionError")
-    elif b == 0:
-        raise ZeroDivisionError(message)
+    elif b == 0:  # (Python's own error, raised by the runs that reach it)
+        _raise_own(ZeroDivisionError(message))
     if op == "floor_divide" and not floats:  # -2**63 // -1 is 2**63 (Numba's: 0)
         a_min = apply("greater", a, INT64_MIN) if isinstance(a, SymbolicTensor) else \
             a != INT64_MIN
@@ -316,6 +318,10 @@ def _divided(op, a, b, floats):
         check(_not(_and(_not(a_min), _not(b_minus))),
                "Python int // overflowed int64: the plain run's int is 2**63", "OverflowError")
     return apply(op, a, b)
+
+
+def _raise_own(e):
+    raise errors.with_location(errors.numpy_error(e), errors.user_location())
 
 
 def _shifted(op, a, b):

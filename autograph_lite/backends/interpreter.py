@@ -115,8 +115,10 @@ def region_fn(region, env):
 
 
 def _check(node, value, result):
-    if value.type.weak and isinstance(result, (bool, int, float, complex)):
-        return result  # a weak literal stays a Python scalar, so NumPy promotes it weakly
+    if value.type.weak and type(result) in (bool, int, float, complex):
+        # a weak literal stays a Python scalar, so NumPy promotes it weakly (not an
+        # np.float64, which is a float but promotes strongly: f32 * np.float64 is f64)
+        return result
     if not isinstance(result, (np.ndarray, np.generic)):
         result = np.asarray(result)[()]
     t = value.type

@@ -1434,3 +1434,47 @@ def test_a_staged_assert_message_of_traced_values_is_that_runs():
                     (np.array([-0.25]), I64(0))])
     assert sorted(m.split(" (at ")[0] for _, _, m in raised) == (
         ["u[0] = -0.25 is negative"] * 2 + ["u[1] = -2.50 is negative"] * 2)
+
+
+# --- NumPy's functions of Python numbers; Python's errors in one branch of an `a if c else b`
+def ufuncs_of_python_numbers(y, a, n):
+    t = float(a)
+    k = 0
+    for _ in range(n):
+        k += 1
+    s = t
+    s += 0.5                              # (weak: the interpreter kept NumPy's float64 here)
+    return (np.cos(t) * y, np.exp(t) + y, np.square(k) + y, np.add(k, 1) * y,
+            np.modf(t)[0] * y, (k + 1) * y, y + s, y * (t * 0.5))
+
+
+def test_numpys_function_of_a_python_number_is_a_numpy_scalar():
+    """np.cos(t) of a Python float is an np.float64 in NumPy, which promotes strongly (a
+    float32 array times it is float64); a relaxed Python number kept it weak (float32 on
+    cpu, before session 41), and the interpreter crashed on a weak sum it had computed as
+    an np.float64 (itself a float subclass)."""
+    y32, y8 = np.ones(2, np.float32), np.ones(3, np.uint8)
+    agree(ufuncs_of_python_numbers, [(y32, F64(0.5), I64(2)), (y8, F64(2.0), I64(0)),
+                                     (y32, F64(-1.25), I64(3))])
+
+
+def divides_by_zero_on_one_path(a, b):
+    r = float(a) / 0.0 if b > 0 else 1.0
+    q = (int(a) // 0 if b > 1 else 2) if b > 0.5 else 3
+    return r, q
+
+
+def divides_by_zero_in_a_branch(a, b):
+    r = 1.0
+    if b > 0:
+        r = float(a) / 0.0
+    return r
+
+
+@pytest.mark.parametrize("fn", [divides_by_zero_on_one_path, divides_by_zero_in_a_branch])
+def test_a_python_division_by_a_constant_zero_raises_on_the_runs_that_reach_it(fn):
+    """It raised while tracing, for every input (before session 41), also where the branch
+    is never taken (`b <= 0`); an `a if c else b` now stages a Python error of one branch
+    as a staged `if` does."""
+    raised = agree(fn, [(F64(2.0), F64(1.0)), (F64(2.0), F64(-1.0)), (F64(3.0), F64(0.75))])
+    assert raised and all("division by zero" in m for _, _, m in raised), raised
