@@ -385,7 +385,7 @@ def _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos, carr
         cond_g.outputs.append(c._value)
     _refuse_condition_writes(log, ph_c, carried, names, vpos)
     log.restore()
-    with graph_scope(body_g), mutation.scope(start) as log:
+    with graph_scope(body_g), mutation.scope(start, loop=True) as log:
         ph_b, args = enter(body_g)
         res = _as_vars(body(*args), init)
         if not nest.same_structure(res, init):

@@ -63,10 +63,11 @@ _logs = _Logs()
 class Log:
     """Storages written inside a scope: {storage: (base, gen) before the first write}."""
 
-    def __init__(self, start=None):
+    def __init__(self, start=None, loop=False):
         self.before = {}
         # storages with a smaller serial existed before the scope (or a given mark)
         self.start = next(serials) if start is None else start
+        self.loop = loop  # a staged loop's body: it runs again after what it wrote
 
     def pre_existing(self):
         return sorted((s for s in self.before if s.serial < self.start),
@@ -93,13 +94,13 @@ class scope:
     their own writes; an enclosing scope sees them too). ``start``: a mark() taken
     earlier, when storages made since then count as the scope's own too."""
 
-    def __init__(self, start=None):
-        self.start = start
+    def __init__(self, start=None, loop=False):
+        self.start, self.loop = start, loop
 
     def __enter__(self):
         if _logs.stack is None:
             _logs.stack = []
-        self.log = Log(self.start)
+        self.log = Log(self.start, self.loop)
         _logs.stack.append(self.log)
         return self.log
 
@@ -167,6 +168,34 @@ def _note_version(storage, value):
         root = root_graph(value.graph)
         root.input_versions[value.id] = storage.index
         root.written_inputs[storage.index] = storage  # (partial_raise.py reads them)
+
+
+def held_by_copy(box, where):
+    """``box`` (an array) is copied into a staged list's row buffer (an append in a staged
+    loop or branch, a list carried into one, ``out + [v]`` after it), where Python's list
+    holds the array object itself, so that a later write into it (or into the array it
+    is a view of) reaches the list, and so does a write a staged loop's body made into it
+    before appending it (the next trip's write changes the rows appended before). Those
+    writes are refused, not lost: the body's so far here, later ones by a refusal on its
+    storage. (``where``: the list, for the message.)"""
+    if not (isinstance(box, SymbolicTensor) and box.ndim):
+        return
+    s = storage_of(box)
+    advice = (f"append a copy (`.append(v.copy())`), or a new array made in the loop, so "
+              f"that the list's rows are arrays of their own")
+    if any(log.loop and s.serial < log.start and s in log.before
+           for log in (_logs.stack or ())):
+        raise NotImplementedError(
+            f"{where} appends an array that the staged loop's body also writes into (or a "
+            f"view of one): Python's list holds that one array, which the next trip's write "
+            f"changes in every row appended before, but the staged list holds copies; "
+            f"{advice}")
+    if s.refusal is None and s.origin != FROZEN:
+        s.refusal = NotImplementedError(
+            f"a write into an array that {where} appended (or an array it is a view of): "
+            f"Python's list holds that array itself and would see the write, but the staged "
+            f"list holds a copy made when it was appended; {advice}, or write before "
+            f"appending")
 
 
 def describe(storages):
@@ -319,7 +348,22 @@ def check_writable(box, what=None):
     """Raises the SPEC's error when ``box`` may not be written."""
     if any(lookup(step[0]).read_only for step in box._chain):
         raise ValueError("assignment destination is read-only")
-    _check_storage(storage_of(box), what)
+    s = storage_of(box)
+    if s.rows_copied is not None and len(box._chain) > s.rows_copied:
+        raise NotImplementedError(
+            "a write through an item of a list that a staged loop or branch built (`rows[0]"
+            "[1] = v`, or into a row taken from it): its items are copies of the arrays "
+            "appended (the rows of one array), where Python's list holds those arrays, which "
+            "the write would change; write into the arrays themselves, or into "
+            "`np.array(rows)`")
+    _check_storage(s, what)
+
+
+def rows_are_copies(box):
+    """``box`` is a staged list (list_values.ListTensor): writes through its items are
+    refused (check_writable): a box of a longer view chain than the list's own;
+    replacing an item (``rows[0] = v``) is a write into the list itself."""
+    storage_of(box).rows_copied = len(box._chain)
 
 
 def _check_storage(s, what=None):

@@ -19,7 +19,7 @@ generations = itertools.count(1)  # one counter: a restored storage never repeat
 class Storage:
     """One buffer's identity while tracing (see the module docstring)."""
     __slots__ = ("base", "gen", "origin", "name", "index", "serial", "sources", "options",
-                 "synced", "refusal", "writes", "hazards", "first")
+                 "synced", "refusal", "writes", "hazards", "first", "rows_copied")
 
     def __init__(self, base, origin=MADE, name=None, index=None, sources=(), serial=None):
         self.base = base
@@ -38,6 +38,8 @@ class Storage:
         self.refusal = None       # why a merge cannot be written (an exception), or None
         self.writes = 0           # set_base calls: a hazard below is written when it moves
         self.hazards = ()         # ((storage, writes)): buffers a refused merge may view
+        self.rows_copied = None   # a staged list's view chain length: writes through its
+        #                           rows (longer chains) are refused (mutation.check_writable)
 
     def __repr__(self):
         return f"<Storage #{self.serial} {self.origin} {self.name or ''} gen={self.gen}>"

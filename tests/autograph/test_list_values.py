@@ -145,3 +145,79 @@ def test_a_staged_list_another_name_holds_is_refused_where_appended():
         for backend in ("interpreter", "cpu"):
             with pytest.raises(ValueError, match=re.escape(other) + ".* holds the same list"):
                 ag.defun(fn, backend=backend)(np.array([1.0, -2.0, 3.0]))
+
+
+# --- a staged list holds copies: writes Python's list would see are refused ----------------
+def rows_written_through(x, n):
+    rows = []
+    for i in range(n):
+        rows.append(x[i])
+    rows[0][0] = -1.0                       # Python: writes x[0, 0]
+
+
+def base_written_after(x, n):
+    rows = []
+    for i in range(n):
+        rows.append(x[i])
+    x[0, 0] = 100.0                         # Python: rows[0] sees it
+    return rows[0]
+
+
+def appended_then_written(x, n):
+    hist = []
+    for i in range(n):
+        hist.append(x)
+        x += 1.0                            # Python: every row is the final x
+
+
+def written_then_appended(x, n):
+    hist = []
+    for i in range(n):
+        x += 1.0                            # (the next trip changes the rows before)
+        hist.append(x)
+    return np.stack(hist)
+
+
+def made_appended_then_written(x, n):
+    rows = []
+    for i in range(n):
+        row = np.zeros(2)
+        rows.append(row)
+        row[0] = i                          # Python: the row in the list sees it
+
+
+@pytest.mark.parametrize("fn,match", [
+    (rows_written_through, "a write through an item of a list"),
+    (base_written_after, r"a write into an array that `rows\.append` at .*test_list_values"),
+    (appended_then_written, r"a write into an array that `hist\.append`"),
+    (written_then_appended, r"`hist\.append` at .* appends an array that the staged loop's"),
+    (made_appended_then_written, r"a write into an array that `rows\.append`"),
+])
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_writes_a_python_list_of_the_arrays_would_see_are_refused(fn, match, backend):
+    """A staged list copies each array appended into its row buffer, where Python's list
+    holds the array itself: a later write into that array (or through an item) changed it
+    in Python and not in the list, silently (before session 41)."""
+    with pytest.raises(NotImplementedError, match=match):
+        ag.defun(fn, backend=backend)(np.arange(6.0).reshape(3, 2), np.int64(2))
+
+
+def rows_kept_apart(x, n):
+    rows, fresh, vals, y = [], [], [], x[:, 1].copy()
+    for i in range(n):
+        rows.append(x[i])                   # views, never written after: the copies agree
+        fresh.append(x[i] * 2.0)
+        row = np.zeros(2)
+        row[0] = i                          # written before it is appended
+        fresh.append(row)
+        vals.append(y[i])                   # a number: NumPy's is a copy too
+        y[i] += 1.0
+    s = np.stack(fresh)
+    s[0, 0] = 9.0                           # a new array: writable
+    fresh[0] = x[0] + 10.0                  # replacing an item
+    return np.stack(rows), s, np.array(fresh), np.array(vals), y
+
+
+def test_lists_of_views_and_new_arrays_that_are_not_written_after_agree():
+    agree(rows_kept_apart, [(np.arange(6.0).reshape(3, 2), np.int64(2)),
+                            (np.arange(8.0).reshape(4, 2), np.int64(4))])

@@ -81,7 +81,8 @@ class TensorList(tuple):
     def count(self, *args):
         return self.__getattr__("count")
 
-    def append(self, x):
+    def append(self, x, where="a list's append in a staged loop or branch"):
+        mutation.held_by_copy(_as_box(x), where)
         buf = self.buffer
         row = x if core.is_tensor(x) else np.asarray(x)
         if core.dtype_of(row) != buf.dtype and np.can_cast(row.dtype, buf.dtype, "same_kind"):
@@ -93,8 +94,21 @@ def new_tensor_list(items, row, capacity):
     """A TensorList holding `items`, room for `capacity` more rows of `row`'s type."""
     buf = numpy_api.empty((len(items) + capacity,) + core.concrete_shape(row.shape), row.dtype)
     for k, item in enumerate(items):
+        mutation.held_by_copy(_as_box(item), "a list that a staged loop or branch appends to")
         buf = indexing.setitem(buf, k, item)
     return TensorList(buf, np.int64(len(items)))
+
+
+def _as_box(x):
+    """``x``, or the box a NumPy array of trace time becomes (``lift``): an array a staged
+    list copies, whose later writes must be refused (mutation.held_by_copy); one that
+    cannot become a box (captured) cannot be written either."""
+    if isinstance(x, np.ndarray) and x.ndim:
+        try:
+            return lift(x, None)
+        except (TypeError, ValueError, NotImplementedError):
+            return x
+    return x
 
 
 def list_append(target, x, name=None):
@@ -103,7 +117,7 @@ def list_append(target, x, name=None):
     that an earlier staged loop stacked into a tensor (list_values.ListTensor) gets one
     more row by concatenation (refused where another name holds it: `_sole`)."""
     if isinstance(target, TensorList):
-        return target.append(x)
+        return target.append(x, _appending(name))
     if isinstance(target, list_values.ListTensor):
         return _sole(target, name) + [x]
     if core.is_symbolic(target):  # (an array: NumPy's has no append)
@@ -116,7 +130,7 @@ def list_extend(target, items, name=None):
     """`target.extend(items)`, returning the list (as list_append)."""
     if isinstance(target, TensorList):
         for x in items:
-            target = target.append(x)
+            target = target.append(x, _appending(name, "extend"))
         return target
     if isinstance(target, list_values.ListTensor):
         return _sole(target, name) + (
@@ -125,6 +139,10 @@ def list_extend(target, items, name=None):
         raise AttributeError("'numpy.ndarray' object has no attribute 'extend'")
     target.extend(items)
     return target
+
+
+def _appending(name, method="append"):
+    return f"`{name or 'the list'}.{method}` at {errors.user_location()}"
 
 
 def _sole(target, name):

@@ -25,7 +25,7 @@ import sys
 
 import numpy as np
 
-from autograph_lite import errors, numpy_api
+from autograph_lite import errors, mutation, numpy_api
 from autograph_lite.ops import dispatch
 from autograph_lite.tensor import SymbolicTensor, Tensor
 
@@ -173,6 +173,7 @@ def as_list(t):
     """Tensor ``t`` (its rows) as a ListTensor: the same Value and box, another class."""
     if type(t) is SymbolicTensor:
         t.__class__ = ListTensor
+        mutation.rows_are_copies(t)
     return t
 
 
@@ -222,6 +223,9 @@ def _concatenated(a, b):
             if _numpy_side(other):
                 return _array("__add__")(a, b) if first is a else _array("__radd__")(b, a)
             raise TypeError(f'can only concatenate list (not "{_kind(other)}") to list')
+    for v in (a, b):
+        for item in (v if isinstance(v, list) else ()):
+            mutation.held_by_copy(item, "a staged list's `+`")
     parts = [_rows(v) for v in (a, b) if not (isinstance(v, list) and not v)]
     return as_list(numpy_api.concatenate(parts) if len(parts) > 1 else numpy_api.copy(parts[0]))
 
