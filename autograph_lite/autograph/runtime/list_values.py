@@ -24,6 +24,7 @@ import numbers
 import sys
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from autograph_lite import errors, mutation, numpy_api
 from autograph_lite.ops import dispatch
@@ -181,6 +182,73 @@ def array_of(t):
     """``np.array(out)`` / ``np.stack(out)`` of a staged list: a new array of its rows (a
     new box of the same Value: the functional graph copies only if one is written)."""
     return SymbolicTensor(t._value) if isinstance(t, ListTensor) else t
+
+
+def check_not_empty(t, message):
+    """NumPy's ValueError for a join of an empty list: while tracing where its length is
+    known, else a staged check."""
+    n = dispatch.size_of(t, 0)
+    if isinstance(n, int):
+        if not n:
+            raise errors.with_location(errors.numpy_error(ValueError(message)),
+                                       errors.user_location())
+        return
+    dispatch.apply("assert", dispatch.apply("greater", n, 0), error="ValueError",
+                   message=message)
+
+
+def check_typed_when_empty(t, what):
+    """``np.array(out)`` of a staged list that is empty when the function runs: NumPy's
+    ``np.array([])`` is float64 of shape (0,), which the tensor of the rows (of their dtype
+    and shape) is not unless they are float64 numbers; such a run raises (a compiled
+    function has one result type), rather than answer with another dtype or shape."""
+    if (t.dtype == np.float64 and t.ndim == 1) or isinstance(dispatch.size_of(t, 0), int):
+        return
+    dispatch.apply("assert", dispatch.apply("greater", dispatch.size_of(t, 0), 0),
+                   error="NotImplementedError", message=(
+                       f"np.{what} of a list that a staged loop or branch built, empty on "
+                       f"this run: NumPy's np.{what}([]) is a float64 array of shape (0,), "
+                       f"not the {t.dtype} array of shape (0{', ...' if t.ndim > 1 else ','}) "
+                       f"of the list's rows that the compiled function returns; check the "
+                       f"list's length first (`if len(out):`), or collect into an array"))
+
+
+def joined(name, t, *args, **kwargs):
+    """``np.<name>(t)`` (concatenate, vstack, hstack, column_stack) of the staged list
+    ``t``: NumPy's join of its rows, from the tensor of them."""
+    check_not_empty(t, "need at least one array to concatenate")
+    rows = t.ndim - 1  # (each row's rank)
+    if name == "concatenate":
+        axis = kwargs.pop("axis", args[0] if args else 0)
+        if args[1:] or set(kwargs) - {"dtype", "casting"} or axis is None:
+            raise NotImplementedError(f"np.concatenate of a staged list with {args[1:]} "
+                                      f"{sorted(kwargs)} or axis=None is not staged; "
+                                      f"np.concatenate(list(...)) of a Python list is")
+        if not rows:
+            raise errors.with_location(errors.numpy_error(ValueError(
+                "zero-dimensional arrays cannot be concatenated")), errors.user_location())
+        out = _merged(array_of(t), normalize_axis_index(axis, rows))
+        return (numpy_api.astype(out, kwargs["dtype"]) if kwargs.get("dtype") is not None
+                else out)
+    if args or kwargs:
+        raise NotImplementedError(f"np.{name} of a staged list with other arguments is not "
+                                  f"staged")
+    x = array_of(t)
+    if name == "vstack":  # (rows as at least 2-d, joined on axis 0)
+        return x[:, None] if rows == 0 else x if rows == 1 else _merged(x, 0)
+    if name == "hstack":  # (at least 1-d, joined on axis 1, or 0 for 1-d rows)
+        return x if rows == 0 else _merged(x, 0 if rows == 1 else 1)
+    # column_stack: 1-d rows (and numbers) are columns, others joined on axis 1
+    return x[None] if rows == 0 else numpy_api.transpose(x) if rows == 1 else _merged(x, 1)
+
+
+def _merged(x, axis):
+    """The tensor ``x`` of rows joined on the rows' ``axis``: the list's axis 0 moved next
+    to it, and the two made one."""
+    x = numpy_api.transpose(x, list(range(1, axis + 1)) + [0] + list(range(axis + 1, x.ndim)))
+    sizes = [dispatch.size_of(x, k) for k in range(x.ndim)]
+    return numpy_api.reshape(x, tuple(sizes[:axis]) + (sizes[axis] * sizes[axis + 1],)
+                             + tuple(sizes[axis + 2:]))
 
 
 def keep_kind(before, after):

@@ -37,9 +37,27 @@ def _stack_of_tensor(stack):
         if isinstance(values, data.TensorList):
             values = values.stacked()
         if core.is_symbolic(values) and axis == 0 and not args and not kwargs:
+            if isinstance(values, list_values.ListTensor):
+                list_values.check_not_empty(values, "need at least one array to stack")
             return list_values.array_of(values)
         return stack(values, axis, *args, **kwargs)
     return call
+
+
+def _join_of_list(f):
+    """``np.concatenate(rows)``, ``np.vstack``, ``np.hstack``, ``np.column_stack`` of a
+    list a staged loop built (the tensor of its rows): NumPy's join of the rows, from that
+    tensor (NumPy would iterate it as a list); after NumPy's check that it is not empty."""
+    def call(values, *args, **kwargs):
+        if isinstance(values, data.TensorList):
+            values = values.stacked()
+        if not isinstance(values, list_values.ListTensor):
+            return f(values, *args, **kwargs)
+        return list_values.joined(f.__name__, values, *args, **kwargs)
+    return call
+
+
+_LIST_JOINS = (np.concatenate, np.vstack, np.hstack, np.column_stack)
 
 
 def _array_of(f):
@@ -53,6 +71,7 @@ def _array_of(f):
         out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if isinstance(out, list_values.ListTensor):  # (an array of a list: a new array)
+            list_values.check_typed_when_empty(out, f.__name__)
             out, fresh = list_values.array_of(out), True
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return numpy_api.astype(out, dtype)
@@ -78,6 +97,8 @@ def overload(f):
         return allocate
     if f is np.stack or f is api.stack:
         return _stack_of_tensor(f)
+    if any(f is g for g in _LIST_JOINS):
+        return _join_of_list(f)
     if any(f is g for g in _WRITERS):  # (dispatched on the written array alone)
         def copyto(dst, src, *args, **kwargs):
             return f(data.for_write(dst, _has_symbolic((src,))), src, *args, **kwargs)
