@@ -413,3 +413,20 @@ def test_itemsize_nbytes_list_sort_and_ascontiguousarray_are_numpys():
     agree(byte_counts, calls=[(x,), (x.astype(np.float32),)])
     agree(sorts_a_list_in_place, calls=[(x,), (-x,)])
     agree(contiguous, calls=[(x, np.zeros(4)), (x, np.zeros(8)[::2])])
+
+
+def chunks_of_two(x, step):
+    parts = []
+    i = 0
+    while i < x.shape[0]:   # (the first trip runs in Python: i is 0, then a tensor)
+        parts.append(x[i:i + 2])
+        i += step
+    return len(parts), np.stack(parts)
+
+
+def test_rows_of_a_run_time_size_after_one_of_a_known_size():
+    """The first row (`x[0:2]`, appended by a trip Python ran) has a size known while
+    tracing, the loop's (`x[i:i + 2]`) one known at run time: the buffer took the
+    placeholder size 0 and the first row did not fit (a ValueError before session 41)."""
+    agree(chunks_of_two, calls=[(np.arange(6.0), np.int64(2)), (np.arange(8.0), np.int64(2)),
+                                (np.arange(4.0), np.int64(1))])

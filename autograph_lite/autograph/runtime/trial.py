@@ -108,8 +108,12 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
                              f"give it a first element before the loop")
     dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
                              for v in (*items, element, *rows)])
-    element = np.zeros(core.concrete_shape(np.shape(element) if not core.is_tensor(element)
-                                           else element.shape), dtype)
+    shape = np.shape(element) if not core.is_tensor(element) else element.shape
+    if items and len(np.shape(items[0])) == len(shape):
+        # (a size the loop's rows know only at run time is the items' before it: `x[0:2]`
+        # appended by a trip Python ran, then `x[i:i + 2]`; list_push checks the rows)
+        shape = tuple(d if d is not None else i for d, i in zip(shape, np.shape(items[0])))
+    element = np.zeros(core.concrete_shape(shape), dtype)
     return data.new_tensor_list(items, element, capacity)
 
 
