@@ -16,9 +16,11 @@ import functools
 import operator
 import sys
 
+import numpy as np
+
 from . import mutation
 from .errors import user_location, with_location
-from .numpy_api import USER_ERRORS
+from .numpy_api import USER_ERRORS, call_front
 from .ops.dispatch import apply
 from .ops.registry import NAMESPACES, PUBLIC
 from .tensor import SymbolicTensor, Tensor
@@ -64,13 +66,15 @@ def public_object(entry):
     return (op_method if entry.name.startswith("Tensor.") else op_function)(entry.op, attr)
 
 
-def _at_user_line(front):
-    """A Tensor method's refusal names the user's line, as the np.* fronts' do
-    (numpy_api.array_function)."""
+def _at_user_line(front, attr):
+    """A Tensor method as the np.* fronts are called (numpy_api.array_function): its
+    refusal names the user's line, ``out=`` takes the NumPy function's rule
+    (numpy_out.py: ``m.sum(axis=0, out=acc)``), a keyword it does not take is refused by
+    name."""
     @functools.wraps(front)
     def method(*args, **kwargs):
         try:
-            return front(*args, **kwargs)
+            return call_front(front, getattr(np, attr, None), args, kwargs, f"x.{attr}")
         except USER_ERRORS as e:
             raise with_location(e, user_location()) from None
     return method
@@ -88,7 +92,7 @@ def install():
         if name.startswith("Tensor."):
             attr = name[len("Tensor."):]
             if entry.impl is not None and callable(obj) and not attr.startswith("__"):
-                obj = _at_user_line(obj)
+                obj = _at_user_line(obj, attr)
             owner = SymbolicTensor if attr[:3] == "__i" and _binary_operator(attr) else Tensor
         else:
             prefix, module = next((p, m) for p, m in NAMESPACES.items()

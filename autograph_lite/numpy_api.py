@@ -4,6 +4,7 @@ Thin lookups into the op table. On an eager tensor, a NumPy function with no cou
 runs on the NumPy value; on a symbolic tensor it raises TypeError suggesting ag.py_func.
 """
 import builtins
+import inspect
 import sys
 
 import numpy as np
@@ -829,6 +830,29 @@ def arange(start, stop=None, step=1, dtype=None):
 OUT_RULES = {}
 
 
+def call_front(impl, func, args, kwargs, name):
+    """``impl(*args, **kwargs)``, the staged form of NumPy function ``func`` (or of its
+    method): ``out=`` by ``func``'s rule (numpy_out.py), and a keyword ``impl`` does not
+    take refused by name (NotImplementedError), not Python's bare TypeError."""
+    try:
+        rule = OUT_RULES.get(func) if kwargs.get("out") is not None else None
+        if rule is not None:
+            return rule(impl, args, {k: v for k, v in kwargs.items() if k != "out"},
+                        kwargs["out"])
+        return impl(*args, **kwargs)
+    except TypeError as e:
+        if "unexpected keyword argument" not in str(e):
+            raise
+        try:
+            inspect.signature(impl).bind(*args, **kwargs)
+        except TypeError:
+            bad = [k for k in kwargs if k not in inspect.signature(impl).parameters]
+            raise NotImplementedError(
+                f"{name}(..., {', '.join(f'{k}=' for k in bad) or 'these keywords'}) is not "
+                f"staged; call it without, or wrap the NumPy code in ag.py_func") from None
+        raise
+
+
 def has_staged_form(func):
     """Whether NumPy function ``func`` has a staged form (a public ``np.`` name)."""
     try:
@@ -841,11 +865,7 @@ def array_function(func, args, kwargs):
     impl = _tables()[3].get(func)
     if impl is not None:
         try:
-            rule = OUT_RULES.get(func) if kwargs.get("out") is not None else None
-            if rule is not None:
-                return rule(impl, args, {k: v for k, v in kwargs.items() if k != "out"},
-                            kwargs["out"])
-            return impl(*args, **kwargs)
+            return call_front(impl, func, args, kwargs, _np_name(func))
         except USER_ERRORS as e:  # a refusal of the front function: at the user's line
             raise with_location(e, user_location()) from None
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):

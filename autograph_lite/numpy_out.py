@@ -10,14 +10,19 @@ view of ``out`` sees it), and ``out`` is what the call returns.
   the result's shape; NumPy computes in ``out``'s dtype, so an ``out`` of the result's own
   dtype is a copy, a wider float or complex ``out`` recomputes with ``dtype=`` its dtype
   (NumPy's loop for it), and any other dtype is refused by name;
-- ``max``/``min``/``amax``/``amin``: ``out`` of the result's shape, the values cast (NumPy
-  casts them unsafely).
+- ``max``/``min``/``amax``/``amin``, ``any``/``all``: ``out`` of the result's shape, the
+  values cast (NumPy casts them unsafely); ``argmax``/``argmin`` the same into an integer
+  ``out`` that casts safely to intp; ``mean`` as the reductions;
+- ``dot``: ``out`` of the result's dtype and shape, C-contiguous (NumPy's errors).
+
+The Tensor methods (``m.sum(axis=0, out=acc)``) take the same rules (front_door.py).
 
 Registered in numpy_api.OUT_RULES, which ``array_function`` reads.
 """
 import numpy as np
 
 from . import mutation
+from .contiguity import box_is_c
 from .numpy_api import OUT_RULES, shapes_fit, writable
 from .ops.dispatch import convert_to_tensor
 
@@ -69,8 +74,37 @@ def _extreme(name):
     return rule
 
 
+def _arg(name):
+    """argmax/argmin: an out of the result's shape whose dtype casts safely to intp."""
+    def rule(impl, args, kwargs, out):
+        result = impl(*args, **kwargs)
+        _same_shape(out, result, name)
+        if not np.can_cast(out.dtype, np.intp, "safe"):
+            raise TypeError(f"Cannot cast array data from dtype('{np.dtype(out.dtype)}') to "
+                            f"dtype('int64') according to the rule 'safe'")
+        return _store(out, result, "unsafe", name)
+    return rule
+
+
+def _dot(impl, args, kwargs, out):
+    """np.dot's out: of the result's dtype, rank and shape, and C-contiguous (NumPy's
+    errors otherwise)."""
+    result = impl(*args, **kwargs)
+    c = out.flags.c_contiguous if isinstance(out, np.ndarray) else box_is_c(out)
+    if np.ndim(out) != result.ndim or np.dtype(out.dtype) != result.dtype or not c:
+        raise ValueError("output array is not acceptable (must have the right datatype, "
+                         "number of dimensions, and be a C-Array)" + (
+                             "" if c else " (or is not known to be C-contiguous on every "
+                                          "run while tracing)"))
+    if not shapes_fit(tuple(np.shape(out)), tuple(np.shape(result))):
+        raise ValueError("output array has wrong dimensions")
+    return _store(out, result, "unsafe", "dot")
+
+
 OUT_RULES.update({np.clip: _elementwise("clip"), np.round: _elementwise("rint"),
                   np.around: _elementwise("rint")})
 OUT_RULES.update({f: _accumulating(f.__name__) for f in (np.sum, np.prod, np.cumsum,
-                                                          np.cumprod)})
-OUT_RULES.update({f: _extreme(f.__name__) for f in (np.max, np.min, np.amax, np.amin)})
+                                                          np.cumprod, np.mean)})
+OUT_RULES.update({f: _extreme(f.__name__) for f in (np.max, np.min, np.amax, np.amin,
+                                                     np.any, np.all)})
+OUT_RULES.update({np.argmax: _arg("argmax"), np.argmin: _arg("argmin"), np.dot: _dot})

@@ -4,7 +4,9 @@ output as NumPy writes it (aliases and views of it see the write, the call retur
 with NumPy's casting errors; three ways, the arguments after the call compared. Before:
 TypeError ("unexpected keyword argument 'out'") or "not staged"."""
 import numpy as np
+import pytest
 
+import autograph_lite as ag
 from differential import agree
 
 
@@ -48,3 +50,49 @@ def test_numpys_casting_error():
     raised = []
     agree(clip_into_ints, calls=[(np.array([0.3, -1.2, 2.5, 0.01]),)] * 2, errors=raised)
     assert raised and all("Cannot cast ufunc 'clip' output" in m for *_, m in raised), raised
+
+
+def method_and_more_outs(A, b, c, i, f, z):
+    np.dot(A, b, out=c)
+    A.sum(axis=1, out=f)                    # the methods take out= as the functions do
+    np.argmax(A, axis=1, out=i)             # (an int32 out: the indices cast)
+    np.any(A > 2, axis=1, out=z)
+    m = np.zeros(A.shape[0])
+    A.min(axis=1, out=m)
+    b.clip(0.5, 1.5, out=b)
+    mean = np.zeros(A.shape[0])
+    np.mean(A, axis=1, out=mean)
+    return c, f, i, z, m, b, mean, A.max(out=np.zeros(())), A.cumsum(axis=1, out=np.zeros(A.shape))
+
+
+def test_methods_dot_argmax_any_and_mean_write_their_out():
+    """Session 41: Python's bare TypeError ("unexpected keyword argument 'out'") before."""
+    agree(method_and_more_outs, calls=[
+        (np.arange(6.0).reshape(2, 3), np.ones(3), np.zeros(2), np.zeros(2, np.int32),
+         np.zeros(2), np.zeros(2, bool)),
+        (np.arange(12.0).reshape(3, 4) - 5.0, np.arange(4.0), np.zeros(3),
+         np.zeros(3, np.int32), np.zeros(3), np.zeros(3, bool))], exact=True)
+
+
+def dot_into(A, b, c):
+    np.dot(A, b, out=c)
+    return c
+
+
+def argmax_into(A, i):
+    return A.argmax(axis=1, out=i)
+
+
+def test_numpys_errors_of_an_unfit_out_and_a_keyword_not_staged():
+    raised = []
+    agree(dot_into, calls=[(np.eye(2), np.ones(2), np.zeros(2, np.float32)),
+                           (np.eye(2), np.ones(2), np.zeros(3))], errors=raised)
+    assert {m.split(" (at")[0] for *_, m in raised} == {
+        "output array is not acceptable (must have the right datatype, number of "
+        "dimensions, and be a C-Array)", "output array has wrong dimensions"}, raised
+    raised = []
+    agree(argmax_into, calls=[(np.eye(2), np.zeros(2))] * 2, errors=raised)
+    assert raised and all("to dtype('int64') according to the rule 'safe'" in m
+                          for *_, m in raised), raised
+    with pytest.raises(NotImplementedError, match=r"x\.mean\(\.\.\., where=\) is not staged"):
+        ag.defun(lambda a: a.mean(where=a > 1), backend="interpreter")(np.arange(3.0))
