@@ -13,7 +13,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import dtypes, mutation
 from .errors import numpy_error, user_location, with_location
 from .ops.creation import split_shape
-from .ops.dispatch import apply, convert_to_tensor, size_of, weak_scalar
+from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of, weak_scalar
 from .ops.indexing import getitem
 from .ops.reduce import norm_axis
 from .ops.registry import PUBLIC, expose, public
@@ -662,18 +662,9 @@ def _check_joinable(op, arrays, axis):
                 n, m = size_of(first, k), size_of(a, k)
                 apply("assert", apply("equal", n, m), n, m, error="ValueError",
                       message=text.format("?", "?"),
-                      parts=None if op == "stack" else _between(text))
+                      parts=None if op == "stack" else message_parts(text))
             elif n != m:
                 fail(ValueError(text.format(n, m)))
-
-
-def _between(text):
-    """``parts`` of a staged check's message (ops/io.py): ``text``'s ``{}`` as int values."""
-    pieces = text.split("{}")
-    out = [pieces[0]]
-    for piece in pieces[1:]:
-        out += [(-1, "", "int"), piece]
-    return tuple(out)
 
 
 @public("np.concatenate")

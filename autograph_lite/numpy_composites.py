@@ -18,7 +18,7 @@ from . import control, dtypes, mutation
 from . import numpy_api as npa
 from .errors import numpy_error, user_location, with_location
 from .ops import indexing, linalg
-from .ops.dispatch import apply, convert_to_tensor, size_of
+from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
 from .ops.reduce import norm_axis
 from .ops.registry import expose, public
 from .python_numbers import check
@@ -175,7 +175,7 @@ def _repeated_positions(counts, n):
             raise with_location(numpy_error(ValueError(text.format(n, m))), user_location())
     else:
         apply("assert", (m == n) | (m == 1), n, m, error="ValueError",
-              message=text.format("?", "?"), parts=npa._between(text))
+              message=text.format("?", "?"), parts=message_parts(text))
         counts = counts[npa.arange(n) % _max(m, 1)]  # (size 1: every element its count)
     _non_negative(counts, "repeats may not contain negative values.")
     return npa.searchsorted(npa.cumsum(counts), npa.arange(npa.sum(counts)), side="right")

@@ -570,3 +570,28 @@ def test_empty_reductions_and_negative_sizes_keep_the_state_before_them():
                                            (Model(), X, I64(0))])
     where = _line(binds_then_allocates, "the-allocation")
     assert set(texts) == {f"negative dimensions are not allowed (at {where})"}, texts
+
+
+def binds_then_multiplies(m, x, a, b):
+    m.t = x.sum()
+    m.steps += 1
+    return a @ b                          # the-product
+
+
+def binds_then_ranges(m, x, step):
+    m.t = x.sum()
+    return np.arange(0.0, 3.0, step)      # the-range
+
+
+def test_matmul_sizes_and_a_zero_arange_step_keep_the_state_before_them():
+    """matmul's inner sizes known only at run time and np.arange's step were checked by the
+    kernel itself, which lost the bindings before them (before session 41)."""
+    texts = _raised(binds_then_multiplies, [
+        (Model(), X, np.ones((2, 3)), np.ones(3)), (Model(), X, np.ones((2, 4)), np.ones(4)),
+        (Model(), X, np.ones((2, 3)), np.ones(5))])
+    assert {t.split(" (at")[0] for t in texts} == {
+        "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+        "signature (n?,k),(k,m?)->(n?,m?) (size 5 is different from 3)"}, texts
+    texts = _raised(binds_then_ranges, [(Model(), X, np.float64(0.5)),
+                                        (Model(), X, np.float64(0.0))])
+    assert texts and all("Maximum allowed size exceeded" in t for t in texts), texts

@@ -140,8 +140,14 @@ def _range_lower(em, node):
     em.line(f"rt.arange_fill({out}, {a}, {c})")
 
 
+def _step_checked(start, limit, delta, **attrs):
+    """``checks``: NumPy's error for a zero step known only at run time."""
+    if hasattr(delta, "_v") and check_carries_state():
+        apply("assert", apply("not_equal", delta, 0), error="ValueError", message=_ZERO_STEP)
+
+
 defop("range", infer=_range_infer, eager=_range_eager, lower=_range_lower,
-      differentiable=False, doc="ag.range / np.arange with tensor bounds")
+      checks=_step_checked, differentiable=False, doc="ag.range / np.arange with tensor bounds")
 
 
 def _linspace_infer(in_types, num, dtype):

@@ -244,6 +244,15 @@ def check_broadcast(*args, **attrs):
           message="operands could not be broadcast together")
 
 
+def message_parts(text):
+    """``parts`` of a staged check's message (ops/io.py): ``text``'s ``{}`` as int values."""
+    pieces = text.split("{}")
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        out += [(-1, "", "int"), piece]
+    return tuple(out)
+
+
 def check_sizes(x, axes, message):
     """The ``checks`` of an op that raises ``message`` (a ValueError) when one of ``x``'s
     ``axes`` (None: all) is empty, for the sizes known only at run time."""

@@ -4,7 +4,9 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType, broadcast_shapes
+from ..tensor import SymbolicTensor
 from .creation import _dim_exprs, _dims
+from .dispatch import apply, check_carries_state, message_parts, size_of
 from .registry import defop
 
 
@@ -366,6 +368,25 @@ def _matmul_lower(em, node):
     return f"rt.matmul_batched({na}, {nb})"
 
 
+_CORE = ("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+         "signature (n?,k),(k,m?)->(n?,m?) (size {} is different from {})")
+
+
+def _matmul_checks(a, b):
+    """NumPy's error for inner sizes known only at run time that differ (``checks``)."""
+    if not (isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor)):
+        return
+    sa, sb = (v.shape if isinstance(v, SymbolicTensor) else np.shape(v) for v in (a, b))
+    if not (sa and sb):
+        return
+    ka, kb = sa[-1], sb[-2 if len(sb) > 1 else 0]
+    if (ka is None or kb is None) and check_carries_state():
+        ka = size_of(a, len(sa) - 1) if ka is None else ka
+        kb = size_of(b, max(len(sb) - 2, 0)) if kb is None else kb
+        apply("assert", apply("equal", ka, kb), kb, ka, error="ValueError",
+              message=_CORE.format("?", "?"), parts=message_parts(_CORE))
+
+
 defop("matmul", infer=_matmul_infer, eager=lambda a, b: np.matmul(a, b)[()],
-      lower=_matmul_lower, lower_cuda=lambda em, node: em.matmul(node),
+      lower=_matmul_lower, checks=_matmul_checks, lower_cuda=lambda em, node: em.matmul(node),
       names=("np.matmul", "Tensor.__matmul__", "Tensor.__rmatmul__", "Tensor.__imatmul__"))
