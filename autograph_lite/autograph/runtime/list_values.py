@@ -197,12 +197,14 @@ def check_not_empty(t, message):
                    message=message)
 
 
-def check_typed_when_empty(t, what):
+def check_typed_when_empty(t, what, dtype=None):
     """``np.array(out)`` of a staged list that is empty when the function runs: NumPy's
     ``np.array([])`` is float64 of shape (0,), which the tensor of the rows (of their dtype
     and shape) is not unless they are float64 numbers; such a run raises (a compiled
-    function has one result type), rather than answer with another dtype or shape."""
-    if (t.dtype == np.float64 and t.ndim == 1) or isinstance(dispatch.size_of(t, 0), int):
+    function has one result type), rather than answer with another dtype or shape. (With
+    ``dtype=``, rows of numbers are exact: ``np.array([], dtype=np.int64)``.)"""
+    if (t.ndim == 1 and (dtype is not None or t.dtype == np.float64)) or isinstance(
+            dispatch.size_of(t, 0), int):
         return
     dispatch.apply("assert", dispatch.apply("greater", dispatch.size_of(t, 0), 0),
                    error="NotImplementedError", message=(

@@ -71,7 +71,7 @@ def _array_of(f):
         out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if isinstance(out, list_values.ListTensor):  # (an array of a list: a new array)
-            list_values.check_typed_when_empty(out, f.__name__)
+            list_values.check_typed_when_empty(out, f.__name__, dtype)
             out, fresh = list_values.array_of(out), True
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return numpy_api.astype(out, dtype)
