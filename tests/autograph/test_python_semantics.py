@@ -1478,3 +1478,19 @@ def test_a_python_division_by_a_constant_zero_raises_on_the_runs_that_reach_it(f
     as a staged `if` does."""
     raised = agree(fn, [(F64(2.0), F64(1.0)), (F64(2.0), F64(-1.0)), (F64(3.0), F64(0.75))])
     assert raised and all("division by zero" in m for _, _, m in raised), raised
+
+
+# --- closures read the variables a staged region rebinds -----------------------------------
+def lambda_of_a_rebound_name(x):
+    k = 1.0
+    g = lambda: k              # noqa: E731
+    h = lambda v: v * k        # noqa: E731
+    if x[0] > 0:
+        k = 2.0
+    return g(), h(x)
+
+
+def test_a_lambda_reads_what_a_staged_if_bound_after_it_was_made():
+    """Liveness did not count a lambda's reads (a nested def's it did): the staged `if`
+    left `k` out of its results, and the lambda read the old 1.0 (before session 41)."""
+    agree(lambda_of_a_rebound_name, [(np.array([5.0]),), (np.array([-5.0]),)])

@@ -24,8 +24,8 @@ def analyze(fn_node):
     always = set(activity.declared(fn_node, gast.Nonlocal))
     for n in fn_node.body:
         for sub in gast.walk(n):
-            if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                always |= activity.reads(sub)
+            if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+                always |= activity.reads(sub)  # (a lambda too: `g = lambda: k`, k rebound)
     _Liveness(always).block(fn_node.body, set())
     params = activity.arg_names(fn_node.args)
     params |= activity.declared(fn_node, gast.Nonlocal) | activity.declared(fn_node, gast.Global)
