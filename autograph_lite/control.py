@@ -113,8 +113,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
                         f"the true branch and {vb.type.dtype} in the false branch")
         weak = va.type.weak and vb.type.weak
         t = TensorType(dt, relax(va.type.shape, vb.type.shape), weak)
-        branches[0].outputs.append(_cast_in(branches[0], va, dt))
-        branches[1].outputs.append(_cast_in(branches[1], vb, dt))
+        name = f"branch output {_describe(output_names, i)}"
+        branches[0].outputs.append(_cast_in(branches[0], va, dt, name))
+        branches[1].outputs.append(_cast_in(branches[1], vb, dt, name))
         staged.append((len(out_leaves), t))
         out_leaves.append(None)
     written = sorted(set(ends[0]) | set(ends[1]), key=lambda st: st.serial)
@@ -173,11 +174,45 @@ def _in_graph(graph, x):
         return as_value(graph, x)
 
 
-def _cast_in(graph, value, dt):
+def _cast_in(graph, value, dt, what=None):
+    """``value`` as the merged dtype ``dt`` of a branch or loop variable (``what``). A
+    Python number (weak) that ``dt`` cannot hold (`best = -1` where a uint8 element is the
+    other path's value; `1e300` in float32) is refused, while tracing where it is known
+    then, else by a staged check: the cast would give another number (255, inf), where
+    Python keeps its own."""
     if value.type.dtype == dt:
         return value
     with graph_scope(graph):
+        if value.type.weak:
+            _check_holds(value, dt, what)
         return apply("cast", SymbolicTensor(value), dtype=dt)._value
+
+
+def _check_holds(value, dt, what):
+    dt = np.dtype(dt)
+    if dt.kind in "iu" and value.type.dtype.kind in "iu":
+        lo, hi = np.iinfo(dt).min, np.iinfo(dt).max
+    elif dt.kind == "f" and value.type.dtype.kind == "f" and dt.itemsize < 8:
+        lo, hi = -float(np.finfo(dt).max), float(np.finfo(dt).max)
+    else:
+        return
+    text = (f"{what or 'a variable'} is a Python number on one path and {dt} on another: the "
+            f"compiled function gives it one dtype, {dt}, which cannot hold the number "
+            f"{{}} (Python keeps it as it is); start it from a value of {dt}'s range, or make "
+            f"both paths give a wider dtype (x.astype(np.int64), float(v))")
+    node = value.node
+    if node is not None and node.op == "const":
+        v = node.attrs["value"]
+        if not (lo <= v <= hi) and not (dt.kind == "f" and not np.isfinite(v)):
+            raise NotImplementedError(text.format(v))
+        return
+    v = SymbolicTensor(value)
+    fits = apply("logical_and", apply("greater_equal", v, lo), apply("less_equal", v, hi))
+    if dt.kind == "f":
+        fits = apply("logical_or", fits, apply("logical_not", apply("isfinite", v)))
+    apply("assert", fits, v, error="NotImplementedError", message=text.format("?"),
+          parts=(text.split("{}")[0], (-1, "", "float" if dt.kind == "f" else "int"),
+                 text.split("{}")[1]))
 
 
 @public("ag.while_loop")
@@ -352,10 +387,12 @@ def _staged_while(cond, body, init, names):
         else:
             raise ValueError("loop variable types did not settle after 8 retraces")
     for i, o in zip(vpos, outs):
-        body_g.outputs.append(_cast_in(body_g, o, vtypes[i].dtype))
+        body_g.outputs.append(_cast_in(body_g, o, vtypes[i].dtype,
+                                       f"loop variable {_describe(names, i)}"))
     body_g.outputs.extend(carried_outs)
     body_g.outputs.extend(flag_outs)
-    init_cast = [_cast_in(outer, as_value(outer, leaves[i]), vtypes[i].dtype) for i in vpos]
+    init_cast = [_cast_in(outer, as_value(outer, leaves[i]), vtypes[i].dtype,
+                          f"loop variable {_describe(names, i)}") for i in vpos]
     results = stage_node("while_loop", init_cast + [st.base for st in carried]
                          + aliases.init_flags(outer, vpos), {},
                          types + ctypes + [_FLAG] * len(flag_outs), regions=[cond_g, body_g])

@@ -1494,3 +1494,54 @@ def test_a_lambda_reads_what_a_staged_if_bound_after_it_was_made():
     """Liveness did not count a lambda's reads (a nested def's it did): the staged `if`
     left `k` out of its results, and the lambda read the old 1.0 (before session 41)."""
     agree(lambda_of_a_rebound_name, [(np.array([5.0]),), (np.array([-5.0]),)])
+
+
+# --- a Python number merged with a narrower array element ------------------------------------
+def uint8_search(x):
+    best = -1                  # the sentinel no uint8 holds
+    for v in x:
+        if v > 100:
+            best = v
+    return best
+
+
+def int8_or_big(x):
+    r = 1000
+    if x[0] > 0:
+        r = x[0]
+    return r
+
+
+def float32_or_huge(x):
+    r = 1e300
+    if x[0] > 0:
+        r = x[0]
+    return r
+
+
+def uint8_or_relaxed(x, s):
+    r = s
+    if x[0] > 0:
+        r = x[0]
+    return r
+
+
+@pytest.mark.parametrize("fn,arg", [(uint8_search, np.array([1, 200], np.uint8)),
+                                     (int8_or_big, np.array([-1], np.int8)),
+                                     (float32_or_huge, np.array([-1.0], np.float32))])
+def test_a_python_number_the_merged_dtype_cannot_hold_is_refused(fn, arg):
+    """The branch or loop variable got the array's dtype and the number was cast into it:
+    -1 came back as uint8 255, 1000 as int8 -24, 1e300 as float32 inf (before session
+    41), silently."""
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="cannot hold the number"):
+            ag.defun(fn, backend=backend)(arg)
+
+
+def test_a_relaxed_python_number_is_checked_when_it_runs():
+    x = np.array([0], np.uint8)
+    for backend in BACKENDS:
+        f = ag.defun(uint8_or_relaxed, backend=backend)
+        assert (f(x, 5), f(x, 7)) == (5, 7)  # (the same values, as uint8: documented)
+        with pytest.raises(NotImplementedError, match="cannot hold the number -3"):
+            f(x, -3)
