@@ -330,6 +330,18 @@ def index(i, n, site):
 
 
 @register_jitable
+def index_u(i, n, site):
+    """``index`` of an unsigned integer index (never negative; `i + n` of a uint64 and an
+    int64 would be a float, which no array takes as an index); past int64 NumPy's
+    OverflowError, as its conversion to intp raises it."""
+    if np.uint64(i) > np.uint64(9223372036854775807):
+        raise OverflowError("Python int too large to convert to C long")
+    if np.uint64(i) >= np.uint64(n):
+        raise IndexError(INDEX_ERROR, i, n, site)
+    return np.int64(i)
+
+
+@register_jitable
 def int_text(i):
     """``str(i)`` of an integer, as Python writes it: Numba's ``str`` of int64's minimum
     overflows (it negates it first) and fails to allocate (ops/io.py ``_plain_ints``)."""

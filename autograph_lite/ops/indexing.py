@@ -97,7 +97,9 @@ def render_index(em, node, spec, first):
             out.append(part(("t", s[1])))  # (`x[i]` under `for i in range(len(x))`)
         elif kind in ("int", "tint"):
             i = str(s[1]) if kind == "int" else part(("t", s[1]))
-            out.append(f"rt.index({i}, {size}, {em.site(node, dim)})")
+            check = "index_u" if kind == "tint" and _unsigned(node.inputs[first + s[1] - 1]) \
+                else "index"
+            out.append(f"rt.{check}({i}, {size}, {em.site(node, dim)})")
         elif kind == "gather":
             out.append(f"rt.gather_index({part(('t', s[1]))}, {size}, {em.site(node, dim)})")
         elif kind == "mask":
@@ -444,7 +446,11 @@ def _wrap_lower(em, node):
     site = em.site(node, node.attrs["axis"])
     if node.inputs[0].type.ndim:
         return f"rt.wrap_indices({i}, {n}, {site})"
-    return f"np.int64(rt.index({i}, {n}, {site}))"
+    return f"np.int64(rt.{'index_u' if _unsigned(node.inputs[0]) else 'index'}({i}, {n}, {site}))"
+
+
+def _unsigned(value):
+    return value.type.dtype.kind == "u"
 
 
 # (several integer-array indices at once are one gather on flat positions: advanced_index.py)

@@ -299,3 +299,19 @@ def test_whole_array_mask_shapes_are_checked(backend):
                                              r"\(at .*test_indexing\.py:\d+\)"):
             g(arg, np.ones((2, 6), bool))  # (at run time: the same number of elements)
         np.testing.assert_array_equal(arg, x)
+
+
+def reads_and_writes_at_unsigned(x, i):
+    y = x.copy()
+    y[i] = 5.0
+    return x[i], x.reshape(2, 2)[i % 2, 0], y
+
+
+def test_an_unsigned_scalar_index():
+    """A uint64 index failed to compile on cpu (its negative fix-up, `i + n` with an
+    int64 size, is a float in Numba) before session 41; past int64, NumPy's
+    OverflowError."""
+    agree(reads_and_writes_at_unsigned, calls=[
+        (np.arange(4.0), np.uint64(1)), (np.arange(4.0), np.uint64(3)),
+        (np.arange(4.0), np.uint64(7)), (np.arange(4.0), np.uint64(2 ** 64 - 1)),
+        (np.arange(4.0), np.uint32(2))])
