@@ -13,7 +13,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from . import dtypes, mutation
 from .errors import numpy_error, user_location, with_location
 from .ops.creation import split_shape
-from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of, weak_scalar
+from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
 from .ops.indexing import getitem
 from .ops.reduce import norm_axis
 from .ops.registry import PUBLIC, expose, public
@@ -91,10 +91,9 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     ufuncs, reduce, ufunc_fronts, _ = _tables()
     if method == "__call__" and ufunc in ufuncs and not (set(kwargs) - {"dtype"}):
         res = apply(ufuncs[ufunc], *inputs)
-        return (cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None
-                else _of_numbers(res, inputs))
+        return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
     if method == "__call__" and ufunc in ufunc_fronts and _symbolic_in(inputs):
-        return _of_numbers(ufunc_fronts[ufunc](*inputs, **kwargs), inputs)
+        return ufunc_fronts[ufunc](*inputs, **kwargs)
     if method == "reduce" and ufunc in reduce:
         return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
@@ -108,18 +107,6 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if _symbolic_in(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
-
-
-def _of_numbers(res, inputs):
-    """A ufunc of Python numbers alone is a NumPy scalar (``np.cos(t)`` of a Python float
-    ``t`` is an np.float64, which promotes strongly: ``np.cos(t) * f32`` is float64); of a
-    relaxed Python number (a weak 0-d tensor) too, so its weak result is made strong."""
-    if not builtins.all(weak_scalar(a) or type(a) in (bool, int, float, complex)
-                        for a in inputs):
-        return res
-    if isinstance(res, tuple):
-        return tuple(_of_numbers(r, ()) for r in res)
-    return cast(res, res.dtype) if isinstance(res, SymbolicTensor) and res.type.weak else res
 
 
 def _outer(ufunc, a, b, **kwargs):

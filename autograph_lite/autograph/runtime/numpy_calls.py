@@ -79,6 +79,21 @@ def _array_of(f):
     return call
 
 
+def _of_numbers(res, args):
+    """A ufunc the user calls on Python numbers alone gives a NumPy scalar (``np.cos(t)`` of
+    a Python float ``t`` is an np.float64, which promotes strongly: ``np.cos(t) * f32`` is
+    float64); on a relaxed Python number (a weak 0-d tensor) too, so its weak result is
+    made strong. (Our own code's calls on weak sizes keep them weak.)"""
+    if not all(dispatch.weak_scalar(a) or type(a) in (bool, int, float, complex)
+               for a in args):
+        return res
+    if isinstance(res, tuple):
+        return tuple(_of_numbers(r, ()) for r in res)
+    if isinstance(res, tensor.SymbolicTensor) and res.type.weak:
+        return numpy_api.cast(res, res.dtype)
+    return res
+
+
 def overload(f):
     """The replacement for `f`, or None when `f` is called as it is."""
     try:
@@ -111,7 +126,7 @@ def overload(f):
     if isinstance(f, np.ufunc):
         def ufunc(*args, out=None, **kwargs):
             if out is None:
-                return f(*args, **kwargs)
+                return _of_numbers(f(*args, **kwargs), args)
             outs = tuple(data.for_write(o, _has_symbolic(args))
                          for o in (out if isinstance(out, tuple) else (out,)))
             return f(*args, out=outs, **kwargs)
