@@ -330,6 +330,23 @@ def index(i, n, site):
 
 
 @register_jitable
+def complex_divide(a, b, one):
+    """NumPy's complex division (its loops' algorithm, step for step: Smith's, scaled by a
+    reciprocal; a zero divisor gives inf or nan). ``one``: 1 in the parts' float type."""
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    abs_r, abs_i = abs(br), abs(bi)
+    if abs_r >= abs_i:
+        if abs_r == 0 and abs_i == 0:
+            return complex(ar / abs_r, ai / abs_r)
+        rat = bi / br
+        scl = one / (br + bi * rat)
+        return complex((ar + ai * rat) * scl, (ai - ar * rat) * scl)
+    rat = br / bi
+    scl = one / (bi + br * rat)
+    return complex((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+
+
+@register_jitable
 def index_u(i, n, site):
     """``index`` of an unsigned integer index (never negative; `i + n` of a uint64 and an
     int64 would be a float, which no array takes as an index); past int64 NumPy's

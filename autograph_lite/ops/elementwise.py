@@ -149,7 +149,18 @@ _ufunc("subtract", np.subtract, _int64_wraps("-", "sub"),
        names=_binary_names("subtract", "subtract"))
 _ufunc("multiply", np.multiply, _int64_wraps("*", "mul"),
        names=_binary_names("multiply", "multiply"))
-_ufunc("true_divide", np.true_divide, "({0} / {1})",
+def _true_divide_scalar(em, exprs, in_types, out_type):
+    """``a / b``; of complex numbers on the cpu NumPy's algorithm (rt.complex_divide: a
+    zero divisor gives inf and nan, where Numba's raises ZeroDivisionError, and the bits
+    are NumPy's, which scales by a reciprocal where CPython's, Numba's, divides)."""
+    if out_type.dtype.kind == "c" and not em.DEVICE:
+        one = "np.float32(1.0)" if out_type.dtype == np.complex64 else "1.0"
+        expr = f"rt.complex_divide({exprs[0]}, {exprs[1]}, {one})"
+        return f"np.complex64({expr})" if out_type.dtype == np.complex64 else expr
+    return f"({exprs[0]} / {exprs[1]})"
+
+
+_ufunc("true_divide", np.true_divide, _true_divide_scalar,
        names=_binary_names("true_divide", "divide") + ("ag.truediv", "ag.math.truediv"))
 def _floor_divide_scalar(em, exprs, in_types, out_type):
     (a, b), ct = em.common_operands(exprs, in_types)

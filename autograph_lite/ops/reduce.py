@@ -30,11 +30,11 @@ def norm_axis(axis, ndim, name="axis"):
     out = []
     for a in axes:
         a = int(a)
-        if not -ndim <= a < max(ndim, 1):
-            raise ValueError(f"{name}={axis} is out of bounds for a tensor of rank {ndim}")
+        if not -ndim <= a < max(ndim, 1):  # (NumPy's AxisError: a ValueError, an IndexError)
+            raise np.exceptions.AxisError(a, ndim)
         out.append(a % max(ndim, 1))
     if len(set(out)) != len(out):
-        raise ValueError(f"{name}={axis} repeats an axis")
+        raise ValueError(f"duplicate value in '{name}'")
     return tuple(sorted(out))
 
 

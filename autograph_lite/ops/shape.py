@@ -133,7 +133,7 @@ def _expand_infer(in_types, axis):
     t = in_types[0]
     shape = list(t.shape)
     if not -t.ndim - 1 <= axis <= t.ndim:
-        raise ValueError(f"expand_dims: axis {axis} is out of bounds for rank {t.ndim}")
+        raise np.exceptions.AxisError(axis, t.ndim + 1)
     shape.insert(axis % (t.ndim + 1), 1)
     return [TensorType(t.dtype, tuple(shape))]
 
@@ -207,7 +207,7 @@ def _join_infer(stack):
         dt = dtypes.result_type(*in_types)
         out_rank = rank + 1 if stack else rank
         if not -out_rank <= axis < out_rank:
-            raise ValueError(f"axis {axis} is out of bounds for rank {out_rank}")
+            raise np.exceptions.AxisError(axis, out_rank)
         ax = axis % out_rank
         shape = []
         for k in range(rank):
@@ -327,7 +327,7 @@ defop("size", infer=lambda in_types: [TensorType(dtypes.int64, ())],
 def _dim_infer(in_types, axis):
     t = in_types[0]
     if not -t.ndim <= axis < t.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for a tensor of rank {t.ndim}")
+        raise np.exceptions.AxisError(axis, t.ndim)
     return [TensorType(dtypes.int64, ())]
 
 

@@ -422,3 +422,19 @@ def numpy_scalars_are_strong(x):
 
 def test_numpy_scalars_promote_as_numpy_2_promotes_them():
     agree(numpy_scalars_are_strong, np.array([0.1, 0.2, 0.3], np.float32), exact=True)
+
+
+def complex_quotients(x, y):
+    return x / y, x[0] / y[0], 1.0 / x, x.astype(np.complex64) / y.astype(np.complex64)
+
+
+def test_complex_division_is_numpys_also_by_zero():
+    """Numba's complex division raises ZeroDivisionError for a zero divisor (NumPy: inf or
+    nan) and divides where NumPy scales by a reciprocal (last bits); the cpu kernel uses
+    NumPy's algorithm since session 41 (cpu_runtime.complex_divide)."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(64) * 10.0 ** rng.integers(-5, 5, 64) + 1j * rng.standard_normal(64)
+    b = rng.standard_normal(64) + 1j * rng.standard_normal(64) * 10.0 ** rng.integers(-5, 5, 64)
+    b[:4], b[4:8] = 0, 1j * b[4:8].imag
+    agree(complex_quotients, calls=[(a, b), (np.array([1 + 2j, 0j]), np.array([0j, 0j]))],
+          exact=True)

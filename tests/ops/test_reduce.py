@@ -197,3 +197,19 @@ def test_cumsum_methods_and_tf_name():
            oracle=lambda x: (x.cumsum(), x.cumsum(axis=1), np.cumsum(x, axis=0),  # TF: axis=0
                              np.cumsum(x, axis=-1),
                              np.cumsum(x * 2, axis=0)))
+
+
+@pytest.mark.parametrize("fn", [lambda x: x.sum(axis=2), lambda x: np.expand_dims(x, 3),
+                                lambda x: np.squeeze(x, axis=3), lambda x: np.argmax(x, axis=-3),
+                                lambda x: np.cumsum(x, axis=4), lambda x: np.sort(x, axis=2)])
+def test_an_axis_out_of_bounds_is_numpys_axis_error(fn):
+    """NumPy's AxisError (a ValueError and an IndexError: `except IndexError` catches it);
+    a plain ValueError before session 41."""
+    with pytest.raises(np.exceptions.AxisError):
+        fn(np.zeros((2, 1)))
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(np.exceptions.AxisError, match="is out of bounds for array of "
+                                                         "dimension"):
+            ag.defun(fn, backend=backend)(np.zeros((2, 1)))
+    with pytest.raises(ValueError, match="duplicate value in 'axis'"):
+        ag.defun(lambda x: x.sum(axis=(0, 0)), backend="interpreter")(np.zeros((2, 1)))
