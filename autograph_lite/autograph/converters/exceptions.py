@@ -16,12 +16,31 @@ return_statements.py's.
 The body of a `try` with `except` blocks runs inside `with ag__.try_body(lambda: (E1,
 ...)):`, which refuses a body that staged ops those blocks would have to catch when the
 compiled function runs (runtime/staging.py): Python's `try` exists only while tracing.
+So does the body of a `try` whose `finally` has effects (a write, a call, a `return`):
+the block runs while tracing, and a run whose staged code raises would skip them.
 """
 
 import gast
 
 from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import templates
+
+
+_READS = ("getitem", "ld")  # (the converted forms that only read: `x[i]`, a name)
+
+
+def _has_effects(stmts):
+    """Whether a `finally` block does what a run that raised would have to see: anything
+    but `pass` and assignments to local names of values that call nothing (a write, which
+    the subscripts converter made `out = ag__.setitem(...)`, a call, a `return`, which
+    would swallow the exception)."""
+    def reads_only(value):
+        return all(isinstance(c.func, gast.Attribute) and isinstance(c.func.value, gast.Name)
+                   and c.func.value.id == "ag__" and c.func.attr in _READS
+                   for c in gast.walk(value) if isinstance(c, gast.Call))
+    return any(not (isinstance(s, gast.Pass) or (
+        isinstance(s, gast.Assign) and all(isinstance(t, gast.Name) for t in s.targets)
+        and reads_only(s.value))) for s in stmts)
 
 
 class TryTransformer(base.BlockDepth, base.Base):
@@ -33,6 +52,14 @@ class TryTransformer(base.BlockDepth, base.Base):
                                         types=types)[0]
             guarded.body = node.body
             guarded.ag_origin = getattr(node, "ag_origin", None)  # (the `try`'s line)
+            node.body = [guarded]
+        if node.finalbody and _has_effects(node.finalbody):
+            # (the `finally` runs while tracing, after the body's trace: on a run where the
+            # body's staged code raises, its effects would not happen; refused there)
+            guarded = templates.replace(
+                "with ag__.try_body(lambda: (BaseException,), 'finally'):\n    pass")[0]
+            guarded.body = node.body
+            guarded.ag_origin = getattr(node, "ag_origin", None)
             node.body = [guarded]
         if not self.block_depth:
             return node

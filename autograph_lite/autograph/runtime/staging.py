@@ -84,7 +84,7 @@ def try_stmt_guard():
 
 
 @contextlib.contextmanager
-def try_body(handler_types):
+def try_body(handler_types, clause="except"):
     """Around the body of a `try` with `except` blocks (converters/exceptions.py).
 
     A staged op of the body runs when the compiled function runs, after the trace, where
@@ -106,6 +106,16 @@ def try_body(handler_types):
     # (a handler catching a subclass of what a callback raises may catch it too)
     risky = [t for t in _flatten(handler_types())
              if any(issubclass(e, t) or e is BaseException for e in raising)]
+    if risky and clause == "finally":
+        error = NotImplementedError(
+            f"the `finally` of the `try` at {at} runs while tracing, after the code it "
+            f"guards; that code (staged, on tensors) may raise only when the compiled "
+            f"function runs (an index out of bounds, a failed `assert`, shapes that do not "
+            f"broadcast, a callback's exception), and on such a run the `finally` block's "
+            f"writes, calls or `return` would not happen: move the `try` around the call "
+            f"of the compiled function, or do them before the guarded code")
+        error.ag_uncatchable = True
+        raise error
     if risky:
         error = NotImplementedError(
             f"the `try` at {at} catches {risky[0].__name__}, which the code it guards "
