@@ -26,7 +26,7 @@ from autograph_lite.autograph.runtime.logical import (and_, compare_chain, in_, 
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import (caught, global_write_guard, try_body,
-                                                      try_stmt_guard, user_raise)
+                                                      try_stmt_guard, user_raise, with_guard)
 from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.text_formats import percent_format
 from autograph_lite.autograph.runtime.trace_arrays import resolve, resolved_items
@@ -41,5 +41,5 @@ __all__ = [
     "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",
     "min_", "not_", "not_in", "or_", "percent_format", "print_", "range_", "reduce_generator", "resolve", "resolved_items", "retval", "set_loop_options", "set_slot", "setitem",
     "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
-    "zip_",
+    "with_guard", "zip_",
 ]

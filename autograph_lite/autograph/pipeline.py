@@ -9,7 +9,8 @@ from autograph_lite.autograph.converters import (assignment_expressions, asserts
                                                  logical_expressions,
                                                  match_statements, raises,
                                                  return_statements, shapes, shared_names,
-                                                 subscript_loads, subscripts, variables)
+                                                 subscript_loads, subscripts, variables,
+                                                 with_statements)
 
 CONVERTERS = (
     # First: reject generators/async before anything else rewrites them.
@@ -75,6 +76,9 @@ CONVERTERS = (
     call_trees.CallTreeTransformer,
     # Guards `try` inside if/loops; before control_flow moves blocks into functions.
     exceptions.TryTransformer,
+    # `with cm:` -> `with ag__.with_guard(cm):` (after call_trees, which converted the calls
+    # of `cm`'s expression and leaves the ag__ call alone)
+    with_statements.WithTransformer,
     # Needs the final set of assignments (from all rewrites above) for its analysis.
     control_flow.ControlFlowTransformer,
     # Wraps reads of names control_flow bound to `Undefined` (so it must come after it).

@@ -2,6 +2,8 @@
 
 import contextlib
 
+import numpy as np
+
 from autograph_lite import errors, nest
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
@@ -126,6 +128,49 @@ def try_body(handler_types, clause="except"):
             f"around the call of the compiled function")
         error.ag_uncatchable = True
         raise error
+
+
+def _harmless_exit(cm):
+    """Whether ``cm``'s exit does nothing a run that raised would have to see."""
+    import warnings
+    from autograph_lite.gradients.tape import GradientTape
+    from autograph_lite.trace.context import device_scope
+    return (isinstance(cm, (contextlib.nullcontext, np.errstate, warnings.catch_warnings,
+                            GradientTape))
+            or getattr(cm, "func", None) is getattr(device_scope, "__wrapped__", device_scope))
+
+
+class with_guard:
+    """``with ag__.with_guard(cm) as v:`` (converters/with_statements.py): ``cm`` entered
+    and exited as Python does, while tracing; a body that staged code which may raise only
+    when the compiled function runs (``io.may_raise``) is refused unless ``cm``'s exit is
+    harmless: on such a run its `__exit__` would not run (nor suppress the error)."""
+
+    def __init__(self, cm):
+        self.cm = cm
+
+    def __enter__(self):
+        self.at = where.caller(2)
+        self.graph = context.current_graph()
+        self.mark = len(self.graph.nodes) if self.graph is not None else 0
+        self.harmless = _harmless_exit(self.cm)  # (before: a generator's forgets its func)
+        return type(self.cm).__enter__(self.cm)
+
+    def __exit__(self, kind, value, tb):
+        if kind is None and self.graph is not None and not self.harmless:
+            raising = set().union(*(io.may_raise(n) for n in self.graph.nodes[self.mark:]))
+            if raising:
+                type(self.cm).__exit__(self.cm, None, None, None)
+                error = NotImplementedError(
+                    f"the `with` at {self.at}: its block's code (staged, on tensors) may "
+                    f"raise only when the compiled function runs (an index out of bounds, a "
+                    f"failed `assert`, shapes that do not broadcast, a callback's "
+                    f"exception), and on such a run the context manager's `__exit__`, which "
+                    f"ran while tracing, would not run (nor suppress the error); move the "
+                    f"`with` around the call of the compiled function")
+                error.ag_uncatchable = True
+                raise error
+        return type(self.cm).__exit__(self.cm, kind, value, tb)
 
 
 def _flatten(types):
