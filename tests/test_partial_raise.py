@@ -595,3 +595,20 @@ def test_matmul_sizes_and_a_zero_arange_step_keep_the_state_before_them():
     texts = _raised(binds_then_ranges, [(Model(), X, np.float64(0.5)),
                                         (Model(), X, np.float64(0.0))])
     assert texts and all("Maximum allowed size exceeded" in t for t in texts), texts
+
+
+def writes_then_ors_a_bool_array(c, n):
+    flags = np.zeros(3, np.bool_)         # a NumPy array of trace time
+    c[n % 3] = 0                          # staged: n is traced
+    flags |= 1                            # NumPy's UFuncTypeError, on the values of trace time
+    return flags
+
+
+def test_numpys_error_on_an_array_of_trace_time_keeps_the_writes_before_it():
+    """`flags |= 1` raised NumPy's error while tracing, before the write into `c` was
+    staged: the caller's array stayed unwritten (random "dtypes" seed 1398, session 41).
+    Now it is NumPy's own error, raised by the runs that reach it, after the write."""
+    texts = _raised(writes_then_ors_a_bool_array,
+                    [(np.array([-3, 7, 7], np.int16), I64(1)),
+                     (np.array([-3, 7, 7], np.int16), I64(2))])
+    assert texts and all("Cannot cast ufunc 'bitwise_or' output" in t for t in texts), texts

@@ -538,7 +538,11 @@ def setitem(target, key, value, op=None, name=None):
         value = _AUG[op](trace_arrays.getitem(target, key), value)
     if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return indexing.setitem(target, key, value)
-    target[key] = value
+    try:
+        target[key] = value
+    except Exception as e:  # (NumPy's or Python's own, as augassign's)
+        staging.pythons_error(e, (target, key, value))
+        raise
     return target
 
 
@@ -582,7 +586,14 @@ def augassign(target, value, op, name=None):
     on the box when `target` is a NumPy array of trace time that is (or, written now
     inside a staged branch or loop or by a tensor, becomes) one (``lift``)."""
     # (a MaybeUnset target checks its read: unset.py)
-    return _AUG[op](for_write(target, core.is_symbolic(value), name), value)
+    target = for_write(target, core.is_symbolic(value), name)
+    if isinstance(target, np.ndarray):  # (NumPy's error on values of trace time: its own,
+        try:                            # raised by the runs that reach it, after the state)
+            return _AUG[op](target, value)
+        except Exception as e:
+            staging.pythons_error(e, (target, value))
+            raise
+    return _AUG[op](target, value)
 
 
 def augassign_attribute(target, value, op, name=None):
