@@ -208,7 +208,8 @@ def lcm(a, b):
 @register_jitable
 def maximum(a, b):
     """NumPy's maximum: ``a`` when greater or NaN, else ``b`` (so the second of two equal
-    zeros, as NumPy gives, where Numba's gives the first); fmax/fmin/minimum alike."""
+    zeros, as NumPy gives, where Numba's gives the first); minimum alike. fmax/fmin keep
+    the first of two equal values (NumPy's ``in1 >= in2 || isnan(in2) ? in1 : in2``)."""
     return a if a > b or a != a else b
 
 
@@ -219,12 +220,12 @@ def minimum(a, b):
 
 @register_jitable
 def fmax(a, b):
-    return a if a > b or b != b else b
+    return a if a >= b or b != b else b
 
 
 @register_jitable
 def fmin(a, b):
-    return a if a < b or b != b else b
+    return a if a <= b or b != b else b
 
 
 @register_jitable

@@ -438,3 +438,16 @@ def test_complex_division_is_numpys_also_by_zero():
     b[:4], b[4:8] = 0, 1j * b[4:8].imag
     agree(complex_quotients, calls=[(a, b), (np.array([1 + 2j, 0j]), np.array([0j, 0j]))],
           exact=True)
+
+
+def fmin_fmax_of_zeros(a, b):
+    return (np.signbit(np.fmin(a, b)), np.signbit(np.fmax(a, b)), np.fmin(a, b),
+            np.fmax(a, b), np.signbit(np.minimum(a, b)), np.signbit(np.maximum(a, b)))
+
+
+def test_fmin_and_fmax_keep_the_first_of_equal_values_as_numpys():
+    """np.fmin(-0.0, 0.0) is -0.0 (the first); the cpu kernel gave the second (before
+    session 41); np.minimum gives the second, as it did."""
+    agree(fmin_fmax_of_zeros, calls=[
+        (np.array([-0.0, 0.0, np.nan, 1.0, np.nan]), np.array([0.0, -0.0, 1.0, np.nan, np.nan])),
+        (np.array([-0.0]), np.array([0.0]))], exact=True)
