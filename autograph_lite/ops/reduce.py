@@ -328,20 +328,21 @@ def _cumulative_infer(numpy_fn):
 
 
 def _cumulative_lower(numpy_name, combine):
-    """cumsum/cumprod: NumPy's own function on the flattened array, or one pass along
-    ``axis`` combining each element with the previous result (``combine``: the expression
+    """cumsum/cumprod: one pass along ``axis`` (of the flattened array without one),
+    each element combined with the previous result (the first copied, so a -0.0 stays) (``combine``: the expression
     of the two, "{0} + {1}"; cummax/cummin, np.maximum/minimum.accumulate, always have an
     axis, and their np.maximum keeps NumPy's NaN propagation)."""
     def lower(em, node):
         x, out = node.inputs[0], node.outputs[0]
         axis = node.attrs.get("axis")
         dt = out.type.dtype
-        src = em.name(x)
-        if axis is None:
-            return (f"np.{numpy_name}(np.ascontiguousarray({src}).ravel())"
-                    f".astype({em.dt(dt)})")
+        src, rank = em.name(x), x.type.ndim
+        if axis is None:  # (the flattened array, by the same pass: Numba's np.cumsum starts
+            flat = em.fresh("flat")  # from 0, which turns a first -0.0 into 0.0)
+            em.line(f"{flat} = np.ascontiguousarray({src}).ravel()")
+            src, rank, axis = flat, 1, 0
         name = em.new(out)
-        dims = [f"{src}.shape[{k}]" for k in range(x.type.ndim)]
+        dims = [f"{src}.shape[{k}]" for k in range(rank)]
         em.line(f"{name} = {em.alloc(dims, dt)}")
         with em.loops(dims) as idx:
             prev = list(idx)

@@ -213,3 +213,15 @@ def test_an_axis_out_of_bounds_is_numpys_axis_error(fn):
             ag.defun(fn, backend=backend)(np.zeros((2, 1)))
     with pytest.raises(ValueError, match="duplicate value in 'axis'"):
         ag.defun(lambda x: x.sum(axis=(0, 0)), backend="interpreter")(np.zeros((2, 1)))
+
+
+def running_sums(x):
+    return (np.signbit(np.cumsum(x)), np.cumsum(x), np.cumprod(x), np.cumsum(x.reshape(2, -1)),
+            np.cumsum(x > 0), np.cumsum(x.astype(np.int8)))
+
+
+def test_cumsum_keeps_a_first_negative_zero():
+    """The flattened np.cumsum was Numba's, which starts from 0 and turned a first -0.0
+    into 0.0 (before session 41); now the same pass as along an axis."""
+    agree(running_sums, calls=[(np.array([-0.0, 1.0, 2.5, -3.0]),),
+                               (np.array([1.5, -0.0, 2.0, 7.0, 1.0, 2.0]),)], exact=True)
