@@ -19,6 +19,14 @@ class WithTransformer(base.Base):
     def visit_With(self, node):
         node = self.generic_visit(node)
         for item in node.items:
-            item.context_expr = templates.replace_as_expression(
-                "ag__.with_guard(cm)", cm=item.context_expr)
+            if not _ours(item.context_expr):  # (the `try` converter's `ag__.try_body`)
+                item.context_expr = templates.replace_as_expression(
+                    "ag__.with_guard(cm)", cm=item.context_expr)
         return node
+
+
+def _ours(expr):
+    """A `with` the converters wrote (`with ag__.try_body(...)`), not the user's."""
+    return (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
+            and isinstance(expr.func.value, gast.Name) and expr.func.value.id == "ag__"
+            and expr.func.attr == "try_body")
