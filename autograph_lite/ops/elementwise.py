@@ -153,11 +153,12 @@ def _true_divide_scalar(em, exprs, in_types, out_type):
     """``a / b``; of complex numbers on the cpu NumPy's algorithm (rt.complex_divide: a
     zero divisor gives inf and nan, where Numba's raises ZeroDivisionError, and the bits
     are NumPy's, which scales by a reciprocal where CPython's, Numba's, divides)."""
+    (a, b), _ = em.common_operands(exprs, in_types)
     if out_type.dtype.kind == "c" and not em.DEVICE:
         one = "np.float32(1.0)" if out_type.dtype == np.complex64 else "1.0"
-        expr = f"rt.complex_divide({exprs[0]}, {exprs[1]}, {one})"
+        expr = f"rt.complex_divide({a}, {b}, {one})"
         return f"np.complex64({expr})" if out_type.dtype == np.complex64 else expr
-    return f"({exprs[0]} / {exprs[1]})"
+    return f"({a} / {b})"
 
 
 _ufunc("true_divide", np.true_divide, _true_divide_scalar,
