@@ -102,6 +102,12 @@ def with_location(exc, loc):
 MARK_RAISED = None
 
 
+def numpy_error_at_user(exc):
+    """``exc``, NumPy's (or Python's) own error met while tracing (``numpy_error``), at the
+    user's line: what a front raises for an error it knows before staging anything."""
+    return with_location(numpy_error(exc), user_location())
+
+
 def numpy_error(exc):
     """``exc`` as NumPy itself raises it where it is met, known while tracing (an index
     out of bounds of a known size): like the user's own `raise`, it is raised by the runs

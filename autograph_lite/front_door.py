@@ -19,8 +19,7 @@ import sys
 import numpy as np
 
 from . import mutation
-from .errors import user_location, with_location
-from .numpy_api import USER_ERRORS, call_front
+from .numpy_api import call_front
 from .ops.dispatch import apply
 from .ops.registry import NAMESPACES, PUBLIC
 from .tensor import SymbolicTensor, Tensor
@@ -71,12 +70,11 @@ def _at_user_line(front, attr):
     refusal names the user's line, ``out=`` takes the NumPy function's rule
     (numpy_out.py: ``m.sum(axis=0, out=acc)``), a keyword it does not take is refused by
     name."""
+    func, name = getattr(np, attr, None), f"x.{attr}"
+
     @functools.wraps(front)
     def method(*args, **kwargs):
-        try:
-            return call_front(front, getattr(np, attr, None), args, kwargs, f"x.{attr}")
-        except USER_ERRORS as e:
-            raise with_location(e, user_location()) from None
+        return call_front(front, func, args, kwargs, name)
     return method
 
 

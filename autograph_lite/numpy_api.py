@@ -11,7 +11,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from . import dtypes, mutation
-from .errors import numpy_error, user_location, with_location
+from .errors import numpy_error, numpy_error_at_user, user_location, with_location
 from .ops.creation import split_shape
 from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
 from .ops.indexing import getitem
@@ -81,7 +81,7 @@ def _symbolic_in(args):
 
 
 # the errors a front function raises for its inputs (as ops/dispatch.py apply's infer)
-USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError,
+_USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError,
                 OverflowError)
 
 
@@ -570,9 +570,9 @@ def check_aligned(xs, ys):
     are known and differ (in its words: np.inner's is that of ``x`` and ``y.mT``)."""
     n, m = xs[-1], ys[-2 if len(ys) > 1 else 0]
     if n is not None and m is not None and n != m:
-        raise with_location(numpy_error(ValueError(
+        raise numpy_error_at_user(ValueError(
             f"shapes {shape_text(xs)} and {shape_text(ys)} not aligned: {n} (dim "
-            f"{len(xs) - 1}) != {m} (dim {builtins.max(len(ys) - 2, 0)})")), user_location())
+            f"{len(xs) - 1}) != {m} (dim {builtins.max(len(ys) - 2, 0)})"))
 
 
 def size_product(x, axes):
@@ -620,7 +620,7 @@ def _check_joinable(op, arrays, axis):
     after the writes before it), a size known only at run time a staged check (the
     kernel's own error would hand back no state)."""
     def fail(error):
-        raise with_location(numpy_error(error), user_location())
+        raise numpy_error_at_user(error)
     if not arrays:
         fail(ValueError(f"need at least one array to {op}"))
     first = arrays[0]
@@ -810,8 +810,16 @@ OUT_RULES = {}
 
 def call_front(impl, func, args, kwargs, name):
     """``impl(*args, **kwargs)``, the staged form of NumPy function ``func`` (or of its
-    method): ``out=`` by ``func``'s rule (numpy_out.py), and a keyword ``impl`` does not
-    take refused by name (NotImplementedError), not Python's bare TypeError."""
+    method): ``out=`` by ``func``'s rule (numpy_out.py), a keyword ``impl`` does not take
+    refused by name (NotImplementedError), not Python's bare TypeError; a refusal of the
+    front names the user's line."""
+    try:
+        return _call_front(impl, func, args, kwargs, name)
+    except _USER_ERRORS as e:
+        raise with_location(e, user_location()) from None
+
+
+def _call_front(impl, func, args, kwargs, name):
     try:
         rule = OUT_RULES.get(func) if kwargs.get("out") is not None else None
         if rule is not None:
@@ -842,10 +850,7 @@ def has_staged_form(func):
 def array_function(func, args, kwargs):
     impl = _tables()[3].get(func)
     if impl is not None:
-        try:
-            return call_front(impl, func, args, kwargs, _np_name(func))
-        except USER_ERRORS as e:  # a refusal of the front function: at the user's line
-            raise with_location(e, user_location()) from None
+        return call_front(impl, func, args, kwargs, _np_name(func))
     if _symbolic_in(args) or _symbolic_in(kwargs.values()):
         _no_counterpart(_np_name(func))
     return func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()})

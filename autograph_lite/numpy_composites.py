@@ -16,7 +16,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import control, dtypes, mutation
 from . import numpy_api as npa
-from .errors import numpy_error, user_location, with_location
+from .errors import numpy_error_at_user
 from .ops import indexing, linalg
 from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
 from .ops.reduce import norm_axis
@@ -121,8 +121,8 @@ def _rep(v, what):
 
 def _safe_counts(v):
     if v.dtype.kind not in "biu" or v.dtype == np.uint64:
-        raise numpy_error(TypeError(f"Cannot cast array data from {v.dtype!r} to "
-                                    f"dtype('int64') according to the rule 'safe'"))
+        raise numpy_error_at_user(TypeError(f"Cannot cast array data from {v.dtype!r} to "
+                                            f"dtype('int64') according to the rule 'safe'"))
 
 
 def _non_negative(r, message="negative dimensions are not allowed"):
@@ -130,7 +130,7 @@ def _non_negative(r, message="negative dimensions are not allowed"):
     tensor)."""
     if isinstance(r, int):
         if r < 0:
-            raise with_location(numpy_error(ValueError(message)), user_location())
+            raise numpy_error_at_user(ValueError(message))
         return r
     apply("assert", npa.all(r >= 0), message=message, error="ValueError")
     return r
@@ -153,8 +153,7 @@ def repeat(a, repeats, axis=None):
         counts = convert_to_tensor(repeats)
         _safe_counts(counts)
         if counts.ndim > 1:
-            raise with_location(numpy_error(ValueError("object too deep for desired array")),
-                                user_location())
+            raise numpy_error_at_user(ValueError("object too deep for desired array"))
         counts = npa.cast(counts, np.int64)
         if counts.ndim == 0 or counts.shape[0] == 1:
             repeats = counts if counts.ndim == 0 else counts[0]
@@ -172,7 +171,7 @@ def _repeated_positions(counts, n):
     text = "operands could not be broadcast together with shape ({},) ({},)"
     if isinstance(n, int) and isinstance(m, int):
         if n != m:
-            raise with_location(numpy_error(ValueError(text.format(n, m))), user_location())
+            raise numpy_error_at_user(ValueError(text.format(n, m)))
     else:
         apply("assert", (m == n) | (m == 1), n, m, error="ValueError",
               message=text.format("?", "?"), parts=message_parts(text))

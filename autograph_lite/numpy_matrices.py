@@ -57,16 +57,15 @@ def matrix_transpose(x):
     """``x.mT``: the last two axes swapped (a view)."""
     x = convert_to_tensor(x)
     if x.ndim < 2:
-        raise errors.with_location(errors.numpy_error(ValueError(
-            f"Input array must be at least 2-dimensional, but it is {x.ndim}")),
-            errors.user_location())
+        raise errors.numpy_error_at_user(ValueError(
+            f"Input array must be at least 2-dimensional, but it is {x.ndim}"))
     return swapaxes(x, -1, -2)
 
 
 def _mT(x):
     if x.ndim < 2:  # (the attribute's own words)
-        raise errors.with_location(errors.numpy_error(ValueError(
-            "matrix transpose with ndim < 2 is undefined")), errors.user_location())
+        raise errors.numpy_error_at_user(ValueError(
+            "matrix transpose with ndim < 2 is undefined"))
     return swapaxes(x, -1, -2)
 
 

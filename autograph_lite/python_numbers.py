@@ -294,7 +294,7 @@ def _no_negative_int_exponent(a, b):
             np.iinfo(dts[0]).min <= b <= np.iinfo(dts[0]).max)):
         # (a Python int beyond a's dtype: NumPy's OverflowError); NumPy's own error, raised
         # by the runs that reach it (a staged branch never taken raises nothing)
-        _raise_own(ValueError(message))
+        raise errors.numpy_error_at_user(ValueError(message))
 
 
 # Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero divisor
@@ -310,7 +310,7 @@ def _divided(op, a, b, floats):
     if isinstance(b, SymbolicTensor):
         check(apply("not_equal", b, 0), message, "ZeroDivisionError")
     elif b == 0:  # (Python's own error, raised by the runs that reach it)
-        _raise_own(ZeroDivisionError(message))
+        raise errors.numpy_error_at_user(ZeroDivisionError(message))
     if op == "floor_divide" and not floats:  # -2**63 // -1 is 2**63 (Numba's: 0)
         a_min = apply("greater", a, INT64_MIN) if isinstance(a, SymbolicTensor) else \
             a != INT64_MIN
@@ -318,10 +318,6 @@ def _divided(op, a, b, floats):
         check(_not(_and(_not(a_min), _not(b_minus))),
                "Python int // overflowed int64: the plain run's int is 2**63", "OverflowError")
     return apply(op, a, b)
-
-
-def _raise_own(e):
-    raise errors.with_location(errors.numpy_error(e), errors.user_location())
 
 
 def _shifted(op, a, b):

@@ -7,7 +7,8 @@ import numpy as np
 
 from .. import dtypes
 from ..ir.types import TensorType
-from .dispatch import apply, check_carries_state
+from ..tensor import SymbolicTensor
+from .dispatch import apply, check_all, check_carries_state
 from .registry import defop
 
 
@@ -69,10 +70,8 @@ def _sizes_checked(first):
     def checks(*args, **attrs):
         sizes = args[first:]
         if sizes and check_carries_state():
-            ok = apply("greater_equal", sizes[0], 0)
-            for n in sizes[1:]:
-                ok = apply("logical_and", ok, apply("greater_equal", n, 0))
-            apply("assert", ok, error="ValueError", message="negative dimensions are not allowed")
+            check_all([apply("greater_equal", n, 0) for n in sizes],
+                      "negative dimensions are not allowed")
     return checks
 
 
@@ -142,7 +141,7 @@ def _range_lower(em, node):
 
 def _step_checked(start, limit, delta, **attrs):
     """``checks``: NumPy's error for a zero step known only at run time."""
-    if hasattr(delta, "_v") and check_carries_state():
+    if isinstance(delta, SymbolicTensor) and check_carries_state():
         apply("assert", apply("not_equal", delta, 0), error="ValueError", message=_ZERO_STEP)
 
 

@@ -260,14 +260,18 @@ def check_sizes(x, axes, message):
         return
     axes = range(x.ndim) if axes is None else axes
     if any(x.shape[k] == 0 for k in axes):  # (NumPy's own error, on the runs reaching it)
-        raise errors.with_location(errors.numpy_error(ValueError(message)),
-                                   errors.user_location())
-    sizes = [apply("dim", x, axis=k) for k in axes if x.shape[k] is None]
-    if sizes and check_carries_state():
-        ok = apply("greater", sizes[0], 0)
-        for n in sizes[1:]:
-            ok = apply("logical_and", ok, apply("greater", n, 0))
-        apply("assert", ok, error="ValueError", message=message)
+        raise errors.numpy_error_at_user(ValueError(message))
+    unknown = [k for k in axes if x.shape[k] is None]
+    if unknown and check_carries_state():
+        check_all([apply("greater", apply("dim", x, axis=k), 0) for k in unknown], message)
+
+
+def check_all(predicates, message, error="ValueError"):
+    """One staged check that every 0-d bool of ``predicates`` holds."""
+    ok = predicates[0]
+    for p in predicates[1:]:
+        ok = apply("logical_and", ok, p)
+    apply("assert", ok, error=error, message=message)
 
 
 _SAMPLE_LIMIT = 1 << 20  # (elements: NumPy is asked on arrays of the inputs' shapes)

@@ -340,7 +340,7 @@ def _check_python_int(x, value):
         elif not np.iinfo(dt).min <= value <= np.iinfo(dt).max:
             error = OverflowError(f"Python integer {value} out of bounds for {dt}")
     if error is not None:
-        raise errors.with_location(errors.numpy_error(error), errors.user_location())
+        raise errors.numpy_error_at_user(error)
 
 
 def _check_weak_int(dt, value):
@@ -366,8 +366,7 @@ def _check_numpy_scalar(x, value, spec):
             try:
                 np.zeros((), dt)[()] = value
             except (OverflowError, ValueError) as e:
-                raise errors.with_location(errors.numpy_error(e), errors.user_location()) \
-                    from None
+                raise errors.numpy_error_at_user(e) from None
         return
     if (isinstance(value, Tensor) and value.ndim == 0 and not weak_scalar(value)
             and value.dtype.kind in "iuf" and not np.can_cast(value.dtype, dt)):

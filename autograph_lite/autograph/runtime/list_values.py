@@ -190,8 +190,7 @@ def check_not_empty(t, message):
     n = dispatch.size_of(t, 0)
     if isinstance(n, int):
         if not n:
-            raise errors.with_location(errors.numpy_error(ValueError(message)),
-                                       errors.user_location())
+            raise errors.numpy_error_at_user(ValueError(message))
         return
     dispatch.apply("assert", dispatch.apply("greater", n, 0), error="ValueError",
                    message=message)
@@ -227,8 +226,8 @@ def joined(name, t, *args, **kwargs):
                                       f"{sorted(kwargs)} or axis=None is not staged; "
                                       f"np.concatenate(list(...)) of a Python list is")
         if not rows:
-            raise errors.with_location(errors.numpy_error(ValueError(
-                "zero-dimensional arrays cannot be concatenated")), errors.user_location())
+            raise errors.numpy_error_at_user(ValueError(
+                "zero-dimensional arrays cannot be concatenated"))
         out = _merged(array_of(t), normalize_axis_index(axis, rows))
         return (numpy_api.astype(out, kwargs["dtype"]) if kwargs.get("dtype") is not None
                 else out)
