@@ -115,6 +115,27 @@ def test_a_constant_buffer_is_never_written_and_calls_do_not_leak():
     np.testing.assert_array_equal(TABLE, [1.0, 2.0, 4.0])
 
 
+CACHE = {"w": np.array([1.0, 2.0, 3.0, 4.0])}
+
+
+def cached_weights(x):
+    return CACHE["w"]                # the callback's own array, kept by its module
+
+
+def scale_cached(x):
+    w = ag.py_func(cached_weights, [x], ag.float64)
+    w *= 2.0                         # NumPy's result of a py_func is a new array
+    return w * x
+
+
+def test_an_array_a_callback_returned_is_never_written():
+    for backend in BACKENDS:
+        f = ag.defun(scale_cached, backend=backend)
+        for _ in range(2):
+            np.testing.assert_array_equal(f(np.ones(4)).numpy(), [2.0, 4.0, 6.0, 8.0])
+        np.testing.assert_array_equal(CACHE["w"], [1.0, 2.0, 3.0, 4.0])
+
+
 def loop_over_a_view(x, n):
     v = x[1:]
     for i in range(n):

@@ -8,7 +8,8 @@ it: one pass over the kernel's Graph, asked one question by the emitter and the 
 
 Buffers. Every array value points into a set of abstract buffers (``pts``):
 - ``arg i``: the caller's i-th array argument; ``const``: an array baked into the graph
-  (a kernel parameter shared by every call); ``new``: an allocation made by one node (a
+  (a kernel parameter shared by every call), or an array a callback returned (its
+  Python code may keep it: a cache, a global); ``new``: an allocation made by one node (a
   fresh buffer each time it runs); ``copy``: the copy a while loop makes of a loop
   variable's initial value at loop entry.
 - A view (slicing, reshape, transpose, split) points where its input points. A ``cond``

@@ -7,6 +7,8 @@ of a region, after the enclosing node; a value from outside a while loop that th
 reads is read again on the next trip. Fused (inlined) elementwise values read their
 inputs where their consumer is computed, so that is where those reads count.
 """
+from ..ops.callback import CALLBACK_OPS
+
 ARG, CONST, NEW, COPY = "arg", "const", "new", "copy"
 EMPTY = frozenset()
 
@@ -198,6 +200,8 @@ def _flow_graph(g, pts, values, copies, inline, false=frozenset()):
                 pts[out.id] = pts[n.inputs[0].id]
             elif n.op == "const":
                 pts[out.id] = frozenset({(CONST, out.id)})
+            elif n.op in CALLBACK_OPS:  # (the callback's array, which its caller may keep)
+                pts[out.id] = frozenset({(CONST, ("callback", out.id))})
             else:
                 pts[out.id] = frozenset({(NEW, out.id)})
 
