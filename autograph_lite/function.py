@@ -27,7 +27,7 @@ from .concrete import ConcreteFunction
 from .variables import SymbolicVariable, Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
 from .call_keys import layout_of as _layout_of, layouts_fit
-from .trace import sizes
+from .trace import random_states, sizes
 from .trace.context import (block_fast_path, current_graph, device_scope, fast_path_blockers,
                             graph_scope)
 
@@ -132,6 +132,7 @@ class Function:
         self._scalars = {}
         self._static = set()
         self._lock = threading.RLock()
+        self._random = None  # (a call's random states while it traces: _trace_locked)
         self._tracing_count = 0
         self._history = []
         self._warned = False
@@ -441,6 +442,14 @@ class Function:
 
     def _trace_locked(self, key, args):
         with self._lock:
+            self._random = random_states.Snapshot(args)
+            try:
+                return self._trace_locked_once(key, args)
+            finally:
+                self._random = None
+
+    def _trace_locked_once(self, key, args):
+        with self._lock:
             cf = self._cache.get(key)
             if cf is None and self._relax_held_numbers(key):
                 key = self._key(args)  # (the numbers that changed are inputs now)
@@ -516,6 +525,8 @@ class Function:
                                        f"of its objects that it changes") from None
 
     def _trace_once(self, args, key, specs=None):
+        if self._random is not None:  # (a trace after the first of one call draws the same)
+            self._random.before_trace()
         graph = Graph(self._name)
         leaves = nest.flatten(args)
         relaxed, weak = self._relaxed_leaves(args, key) if specs is None else ({}, set())

@@ -1,6 +1,7 @@
 """SPEC section 3 errors: each names the variable and points at this file's line."""
 
 import numpy as np
+import scipy.stats
 import pytest
 
 import autograph_lite as ag
@@ -254,6 +255,56 @@ def test_a_random_draw_that_would_repeat_one_value_is_refused(fn, arg, said):
         ag.defun(fn)(arg)
     assert said in str(e.value) and line_of(fn, "the-draw") in str(e.value)
     assert "ag.random" in str(e.value)
+
+
+@ag.do_not_convert
+def _jitter():
+    return np.random.rand()
+
+
+def _unconverted_draw_in_a_staged_loop(x):
+    s = 0.0
+    for v in x:
+        s = s + v * _jitter()  # the-draw
+    return s
+
+
+def _library_draw_in_a_staged_branch(x, rng):
+    if x.sum() > 0:
+        return x + scipy.stats.norm.rvs(random_state=rng)  # the-draw
+    return x
+
+
+def test_a_draw_in_code_autograph_does_not_convert_is_refused_in_staged_code():
+    # before: the helper (or scipy) drew once while tracing: one number for every trip
+    for fn, args, said in [
+            (_unconverted_draw_in_a_staged_loop, (np.ones(3),), "_jitter() at"),
+            (_library_draw_in_a_staged_branch, (np.ones(3), np.random.default_rng(0)),
+             "rvs() at")]:
+        with pytest.raises(TypeError) as e:
+            ag.defun(fn)(*args)
+        assert said in str(e.value) and line_of(fn, "the-draw") in str(e.value)
+        assert "does not convert" in str(e.value) and "ag.random" in str(e.value)
+
+
+def _noise_then_loop(x):
+    noise = np.random.normal()  # drawn while tracing, baked in
+    s = 0.0
+    for i in range(x.shape[0]):  # a size bounding a loop: the cpu backend traces again
+        s = s + x[i]
+    return s + noise
+
+
+def test_a_call_that_traces_twice_draws_what_python_draws_once():
+    x = np.array([1.0, 2.0, 3.0])
+    np.random.seed(0)
+    want, after = _noise_then_loop(x), np.random.rand()
+    for backend in BACKENDS:
+        np.random.seed(0)
+        f = ag.defun(_noise_then_loop, backend=backend)
+        assert float(f(x)) == want
+        assert np.random.rand() == after  # the stream left where one Python call leaves it
+        assert f.experimental_get_tracing_count() == (2 if backend == "cpu" else 1)
 
 
 def test_draws_before_the_loop_or_in_a_python_loop_are_python_draws():

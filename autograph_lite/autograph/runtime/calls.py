@@ -17,6 +17,7 @@ from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime import (builtins_, data, math_calls, numpy_calls,
                                               slots, staging, text_formats, trace_arrays,
                                               where)
+from autograph_lite.trace import random_states
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -203,13 +204,36 @@ def converted_call(f, args, kwargs=None, recursive=True):
             _math_on_tensor(f)
         return staged(*args, **kwargs)
     if not recursive:
-        return f(*args, **kwargs)
+        return _as_it_is(lambda: f(*args, **kwargs), f, (args, kwargs))
     if isinstance(f, functools.partial):
         return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
     fn, lead = _callee(f, recursive)
     if is_library_code(fn):
-        return _called(fn, lead + tuple(args), kwargs)
+        return _as_it_is(lambda: _called(fn, lead + tuple(args), kwargs), f, (args, kwargs))
+    if fn in (f, getattr(f, "__func__", None), getattr(type(f), "__call__", None)):
+        return _as_it_is(lambda: fn(*lead, *args, **kwargs), f, (args, kwargs))
     return fn(*lead, *args, **kwargs)
+
+
+def _as_it_is(call, f, values):
+    """``call()`` of ``f``, which autograph does not convert (library code, ``@ag.
+    do_not_convert``). Where a staged branch or loop is traced, a random draw in it
+    (`scipy.stats.norm.rvs()`, a helper's `np.random.rand()`) would run once, while
+    tracing, and every trip and every call would get that number: refused, as a draw
+    written in the converted code is (_staged_draw)."""
+    if not trace_arrays.in_region() or (getattr(f, "__module__", None) or "").startswith(
+            "autograph_lite"):
+        return call()
+    out, drew = random_states.draws(call, values)
+    if drew:
+        name = getattr(f, "__qualname__", None) or type(f).__name__
+        raise TypeError(
+            f"{name}() at {where.caller(3)}, which autograph does not convert, draws random "
+            f"numbers inside a staged loop or branch: it would draw once, while tracing, and "
+            f"every iteration and every call would get those same numbers (NumPy draws new "
+            f"ones each time). Draw with ag.random.uniform/normal, which draw on every run, "
+            f"or draw all the numbers before the loop and index them")
+    return out
 
 
 def _called(f, args, kwargs, ours=1):
