@@ -371,3 +371,36 @@ def test_callbacks_and_prints_in_a_loop_and_after_it_compile(x):
     # numba#9574); each is a helper function of the kernel's module now (Emitter.objmode)
     agree(callbacks_in_and_after_a_loop, calls=[(x, np.int64(3)), (x * 2, np.int64(1))],
           exact=True)
+
+
+# what a callback closes over -------------------------------------------------------------------
+def scaled_by_closure(x, k):
+    return ag.py_func(lambda v: v * k, [x], ag.float64)
+
+
+def shifted_per_trip(x, k):
+    s = x * 0.0
+    for i in range(3):  # a Python loop: each callback sees its own `i`
+        s = s + ag.py_func(lambda v: v * k + i, [x], ag.float64)
+    return s
+
+
+def centred(x, k):
+    m = x.mean()  # a value of the trace, read by the callback when the kernel runs
+    return ag.py_function(lambda v, c=k: v - m * c, [x], ag.float64)
+
+
+def scaled_by_a_list(x):
+    ms = [x.min(), x.max()]
+    return ag.py_func(lambda v: v * ms[0], [x], ag.float64)
+
+
+def test_a_callback_sees_what_it_closes_over_as_python_would():
+    # before: `k` relaxed on its second value and the lambda read a finished trace's tensor
+    # (ValueError); a lambda of a Python loop saw the loop's last `i` on every trip
+    x = np.array([1.0, 2.0])
+    calls = [(x, 2.0), (x, 3.0), (x * 2, 4.0)]
+    for fn in (scaled_by_closure, shifted_per_trip, centred):
+        agree(fn, calls=calls, autograph=True)
+    with pytest.raises(NotImplementedError, match="reads 'ms', a container holding tensors"):
+        ag.defun(scaled_by_a_list)(x)

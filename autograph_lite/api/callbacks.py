@@ -6,14 +6,16 @@ order on every execution -- inside staged ``ag.cond`` branches and once per iter
 staged ``ag.while_loop`` bodies too. How a bare-dtype ``Tout`` gets its rank, how kernels
 reach the callable and what is validated: see the docstring of ops/callback.py.
 """
+import types
+
 import numpy as np
 
-from .. import dtypes, errors
+from .. import dtypes, errors, nest
 from ..ops.callback import Text, _Site, callback_name, out_types, spec_text, staged_outs
 from ..ops import dispatch
 from ..ops.dispatch import as_value, convert_to_tensor, stage_node, wrap
 from ..ops.registry import public
-from ..tensor import EagerTensor, TensorSpec, is_tensor_value
+from ..tensor import EagerTensor, SymbolicTensor, TensorSpec, is_tensor_value
 from ..trace.context import current_graph
 
 
@@ -87,6 +89,8 @@ def _call(op_name, kind, func, inp, Tout, name):
         results = [] if raw is None else [wrap(r) for r in
                                           (raw if isinstance(raw, tuple) else (raw,))]
     else:
+        func, held = _closure_inputs(func, kind, label)
+        args += held
         values = [as_value(graph, a) for a in args]
         in_types = [v.type for v in values]
         attrs = {"func": func, "Tout": tout, "_outs": staged_outs(outs, in_types)}
@@ -99,6 +103,73 @@ def _call(op_name, kind, func, inp, Tout, name):
     if form == "single":
         return results[0]
     return list(results)
+
+
+def _closure_inputs(func, kind, label):
+    """(callable, extra inputs) of a callback staged now, which runs when the kernel runs,
+    after the trace: as Python calls it at its place in the program, it must see the
+    variables it closes over as they are now.
+    - A value of the trace (a tensor that exists only when the kernel runs: `lambda v: v *
+      k` where the argument `k` relaxed on its second value, `m = x.mean()`) becomes an
+      input of the node, and the callback is called as a copy of itself whose cell (or
+      default) holds that value: a relaxed Python number as a Python number, an array as
+      its inputs arrive. Inside a container: refused, naming it.
+    - A function made by the converted code (a lambda of the traced function) keeps the
+      values its cells hold now: the trace goes on and may rebind them (`for i in
+      range(3): py_func(lambda v: v + i, ...)` would see the last `i`). A closure made
+      elsewhere keeps its own cells (a counter it updates from call to call)."""
+    if not isinstance(func, types.FunctionType):
+        return func, []
+    code = func.__code__
+    defaults = list(func.__defaults__ or ())
+    names = code.co_freevars + code.co_varnames[code.co_argcount - len(defaults):
+                                                 code.co_argcount]
+    fresh = errors.is_generated(code.co_filename)
+    cells = []
+    for c in func.__closure__ or ():
+        try:
+            cells.append(types.CellType(c.cell_contents) if fresh else c)
+        except ValueError:  # (not bound yet: it is read when the callback runs)
+            cells.append(c)
+    held = []
+    for k, v in enumerate([_contents(c) for c in cells] + defaults):
+        if isinstance(v, SymbolicTensor):
+            held.append((k, dispatch.weak_scalar(v), v))
+        elif any(isinstance(u, SymbolicTensor) for u in nest.flatten(v)):
+            raise NotImplementedError(
+                f"the ag.{kind} callback '{label}' at {errors.user_location()} reads "
+                f"'{names[k]}', a container holding tensors whose values exist only when the "
+                f"compiled function runs: pass them in the callback's inputs instead")
+    if not (held or fresh):
+        return func, []
+
+    def made(cells, defaults):
+        f = types.FunctionType(code, func.__globals__, func.__name__,
+                               tuple(defaults) or None, tuple(cells) or None)
+        f.__kwdefaults__ = func.__kwdefaults__
+        return f
+    if not held:
+        return made(cells, defaults), []
+    n_ins = -len(held)
+
+    def with_values(*args):
+        new_cells, new_defaults = list(cells), list(defaults)
+        for (k, weak, _), v in zip(held, args[n_ins:]):
+            v = v.item() if weak else v
+            if k < len(cells):
+                new_cells[k] = types.CellType(v)
+            else:
+                new_defaults[k - len(cells)] = v
+        return made(new_cells, new_defaults)(*args[:n_ins])
+    with_values.__name__ = func.__name__
+    return with_values, [v for _, _, v in held]
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return None
 
 
 __all__ = ["py_func", "numpy_function", "py_function", "eager_py_func"]
