@@ -1545,3 +1545,24 @@ def test_a_relaxed_python_number_is_checked_when_it_runs():
         assert (f(x, 5), f(x, 7)) == (5, 7)  # (the same values, as uint8: documented)
         with pytest.raises(NotImplementedError, match="cannot hold the number -3"):
             f(x, -3)
+
+
+# builtin sum of an array --------------------------------------------------------------------
+def builtin_sum(x):
+    return sum(x)
+
+
+def builtin_sum_from(x, start):
+    return sum(x, start)
+
+
+def test_builtin_sum_of_an_array_adds_in_the_dtype_python_gives():
+    # Python's `0 + x[0] + x[1] + ...`: an int8 array's sum is an int8 that wraps (was
+    # np.sum's int64 200); a start's dtype joins (np.int16 start + uint8: int16, was float64)
+    agree(builtin_sum, [(np.array([100, 100], np.int8),), (np.array([200, 100, 1], np.uint8),),
+                        (np.arange(6, dtype=np.int8).reshape(3, 2) * 50,),
+                        (np.array([1.5, 2.5], np.float32),)])
+    agree(builtin_sum_from, [(np.array([1, 2], np.uint8), np.int16(1)),
+                             (np.array([100, 100], np.int8), 3),
+                             (np.array([100, 100], np.int8), 5),
+                             (np.array([1, 2], np.int8), 0.5)])

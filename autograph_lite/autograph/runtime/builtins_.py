@@ -281,10 +281,26 @@ def max_(*args, **kwargs):
 
 
 def sum_(iterable, start=0):
+    """``sum(x)`` of a tensor: Python's ``start + x[0] + x[1] + ...``, whose dtype is the
+    one of ``start + x[0]`` (a Python ``0`` is weak: an int8 array's sum is an int8 that
+    wraps, not np.sum's int64), added in that dtype."""
     if core.is_symbolic(iterable):
-        total = np.sum(iterable, axis=0)
-        return total if isinstance(start, numbers.Number) and start == 0 else total + start
+        if not iterable.shape:
+            raise TypeError("iteration over a 0-d array")
+        total = np.sum(iterable, axis=0, dtype=np.result_type(_as_python(start),
+                                                               iterable.dtype))
+        return total if type(start) is int and start == 0 else total + start
     return sum(iterable, start)
+
+
+def _as_python(v):
+    """``v`` for np.result_type: a relaxed Python number (a weak 0-d tensor) as a Python
+    number of its kind, a tensor as its dtype."""
+    if core.is_symbolic(v):
+        if dispatch.weak_scalar(v):
+            return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[v.dtype.kind]
+        return v.dtype
+    return v
 
 
 def any_(iterable):
