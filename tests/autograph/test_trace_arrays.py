@@ -613,6 +613,24 @@ def test_numpy_functions_write_made_arrays_in_staged_code(fn):
     agree(fn, [(I64(2),), (I64(0),), (I64(-1),)])
 
 
+def scatter_into_made_array(x, idx):
+    y = np.zeros(4)
+    np.add.at(y, idx, x)      # a tensor written into a NumPy array of trace time
+    return np.sum(y * y)      # NumPy's operator reads the written array (was: the zeros)
+
+
+def put_along_made_array(x):
+    y = np.ones(3)
+    np.put_along_axis(y, np.array([2, 0]), x[:2], axis=0)
+    return y * 2.0
+
+
+def test_ufunc_at_and_put_along_axis_write_made_arrays():
+    x = np.array([1.0, 2.0, 3.0])
+    agree(scatter_into_made_array, [(x, np.array([0, 3, 3])), (x * 2, np.array([1, 1, 2]))])
+    agree(put_along_made_array, [(x,), (x * 2,)])
+
+
 def iterate_while_writing(q, n):
     r = np.zeros(4)            # a NumPy array of trace time ...
     for e in r:                # ... iterated by Python (unrolled) ...

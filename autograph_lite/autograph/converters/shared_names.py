@@ -36,13 +36,15 @@ from autograph_lite.autograph.pyct import templates
 _WRITES = ("setitem", "augassign")
 
 
-# NumPy functions that write into their first argument
-_FIRST_WRITTEN = frozenset(("copyto", "putmask", "place", "put", "fill_diagonal"))
+# NumPy functions that write into their first argument (and every ufunc's `at`:
+# `np.add.at(y, idx, x)`)
+_FIRST_WRITTEN = frozenset(("copyto", "putmask", "place", "put", "fill_diagonal",
+                            "put_along_axis", "at"))
 
 
 def _output_names(call, local):
     """The names a NumPy call writes into: `np.copyto(dst, ...)`, `np.putmask(a, ...)`,
-    `np.add(a, b, out=o)` (`out=(o,)` too)."""
+    `np.add.at(a, ...)`, `np.add(a, b, out=o)` (`out=(o,)` too)."""
     outs = [k.value for k in call.keywords if k.arg == "out"]
     if isinstance(call.func, gast.Attribute) and call.func.attr in _FIRST_WRITTEN and call.args:
         outs.append(call.args[0])
