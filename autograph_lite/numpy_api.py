@@ -80,6 +80,15 @@ def _symbolic_in(args):
     return holds_symbolic(tuple(args))
 
 
+def _recorded(inputs):
+    """Whether ufunc inputs need the staged form: a symbolic tensor among them, or an eager
+    tensor while a GradientTape records (NumPy's own result would be a constant to the tape:
+    `np.conjugate(x) * x` gave half the gradient, `np.power(x, 3.0)` none)."""
+    from .ops.dispatch import RECORDERS
+    return _symbolic_in(inputs) or bool(RECORDERS) and builtins.any(
+        isinstance(a, EagerTensor) for a in inputs)
+
+
 # the errors a front function raises for its inputs (as ops/dispatch.py apply's infer)
 _USER_ERRORS = (TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError,
                 OverflowError)
@@ -92,19 +101,19 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "__call__" and ufunc in ufuncs and not (set(kwargs) - {"dtype"}):
         res = apply(ufuncs[ufunc], *inputs)
         return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
-    if method == "__call__" and ufunc in ufunc_fronts and _symbolic_in(inputs):
+    if method == "__call__" and ufunc in ufunc_fronts and _recorded(inputs):
         return ufunc_fronts[ufunc](*inputs, **kwargs)
     if method == "reduce" and ufunc in reduce:
         return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
                        kwargs.get("keepdims", False))
     if method in ("at", "accumulate") and getattr(ufunc, method) in _tables()[3] and \
-            _symbolic_in(inputs):
+            _recorded(inputs):
         # (np.add.at, np.maximum.accumulate: a front claims the method)
         return array_function(getattr(ufunc, method), inputs, kwargs)
     if method == "outer" and ufunc.nin == 2 and (ufunc in ufuncs or ufunc in ufunc_fronts) \
-            and _symbolic_in(inputs):
+            and _recorded(inputs):
         return _outer(ufunc, *inputs, **kwargs)
-    if _symbolic_in(inputs):
+    if _recorded(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
 

@@ -241,6 +241,10 @@ def diag(v, k=0):
     if x.ndim != 1:
         raise ValueError("Input must be 1- or 2-d.")
     n = size_of(x, 0) + builtins.abs(k)
+    if not isinstance(x, SymbolicTensor):  # (an eager tensor, immutable: a tape sees ops)
+        pad = npa.zeros((builtins.abs(k),), dtype=x.dtype)
+        row = npa.concatenate((pad, x) if k >= 0 else (x, pad))  # (column j's value)
+        return npa.where(eye(n, k=k, dtype=bool), row, npa.zeros((), dtype=x.dtype))
     flat = npa.zeros((n * n,), dtype=x.dtype)
     start = k if k >= 0 else -k * n
     mutation.write(flat, npa.arange(size_of(x, 0)) * (n + 1) + start, x)

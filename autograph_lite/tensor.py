@@ -86,6 +86,9 @@ class EagerTensor(Tensor):
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
+        from .ops.dispatch import RECORDERS
+        if RECORDERS:  # (a recording GradientTape sees each row as x[i]: TensorFlow's too)
+            return (self[i] for i in range(self.shape[0]))
         return (EagerTensor(x) for x in self._np)
 
     def __bool__(self):

@@ -183,3 +183,30 @@ def test_nested_tapes_differentiate_a_compiled_call_s_gradient():
     np.testing.assert_allclose(np.asarray(g), np.sin(X) + X * np.cos(X), rtol=1e-12)
     np.testing.assert_allclose(np.asarray(outer.gradient(z, x)),
                                2 * np.cos(X) - X * np.sin(X), rtol=1e-12)
+
+
+def _iterated(x):
+    a, b, c = x
+    return sum(v * v for v in x) + a * b * c
+
+
+def _numpy_forms(x):
+    return (np.sum(np.power(x, 3.0)) + np.sum(np.conjugate(x) * x)
+            + np.sum(np.add.accumulate(x) * x) + np.sum(np.maximum.accumulate(x))
+            + np.sum(np.multiply.outer(x, x)) + np.sum(np.diag(x, 1) * np.arange(16.0)
+                                                    .reshape(4, 4)) + sum(x))
+
+
+@pytest.mark.parametrize("fn", [_iterated, _numpy_forms])
+def test_eager_iteration_and_numpy_forms_are_recorded(fn):
+    # before: iterating an eager tensor gave rows the tape never saw (gradient None), and
+    # np.power / np.conjugate / ufunc.accumulate / ufunc.outer ran NumPy's own (a constant
+    # to the tape: None, or half of the gradient); np.diag of one crashed
+    x0 = np.array([0.5, -1.5, 2.0])
+    x = ag.constant(x0)
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        y = fn(x)
+    np.testing.assert_allclose(float(y), fn(x0), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(tape.gradient(y, x)),
+                               finite_difference(fn, (x0,), 0), rtol=1e-6)
