@@ -115,7 +115,10 @@ def captured(var, graph):
         name = var.name or f"variable{len(table)}"
         value = root.add_input(TensorType(var._np.dtype, var._np.shape), hint=name)
         contiguity.mark_input(value, None, True)  # (its own buffer: always C-contiguous)
-        box = mutation.attach(SymbolicVariable(value), storage.ARG, name, value.index)
+        # (older than every staged region, wherever it is first used: a first read inside
+        # a staged branch or loop body still makes its writes branch and loop state)
+        box = mutation.attach(SymbolicVariable(value), storage.ARG, name, value.index,
+                              serial=-1)
         entry = table[id(var)] = (var, box)
     return entry[1]
 

@@ -48,6 +48,43 @@ def test_variables_passed_as_arguments_are_written_in_place(backend):
     np.testing.assert_allclose(np.asarray(tape.gradient(y, u)), np.cos(2 * X), rtol=1e-12)
 
 
+SHARED = ag.Variable(np.array([1.0, 2.0]), name="shared")
+
+
+def _assign_in_branch(x):
+    if np.sum(x) > 0:          # a staged `if`: the variable's first use is in its branch
+        SHARED.assign_add(x)
+    return SHARED.read_value()
+
+
+def _assign_in_loop(x, n):
+    for i in range(n):         # a staged loop: first used in its body
+        SHARED.assign(SHARED * 0.5 + x)
+    return np.sum(x)
+
+
+def _assign_in_loop_by_hand(v, x, n):
+    for i in range(n):
+        v = v * 0.5 + x
+    return v
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_assignments_inside_staged_branches_and_loops_persist(backend):
+    # before: a variable first used inside the staged region was not its state (KeyError
+    # on the interpreter, "used before it was emitted" on cpu)
+    f, g = ag.defun(_assign_in_branch, backend=backend), ag.defun(_assign_in_loop,
+                                                                    backend=backend)
+    for x in (X[:2], -X[:2], X[1:]):
+        start = SHARED.numpy()
+        np.testing.assert_allclose(np.asarray(f(x)), start + x if x.sum() > 0 else start)
+        np.testing.assert_allclose(SHARED.numpy(), start + x if x.sum() > 0 else start)
+    for n in (2, 0, 3):
+        start = SHARED.numpy()
+        g(X[:2], np.int64(n))
+        np.testing.assert_allclose(SHARED.numpy(), _assign_in_loop_by_hand(start, X[:2], n))
+
+
 def test_returning_a_variable_returns_its_value_and_reads_see_assignments():
     v = ag.Variable(1.0)
 
