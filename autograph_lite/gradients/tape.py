@@ -97,12 +97,30 @@ def _backward_function(call, wrt, have):
 
         def backward(*a):
             given, gys = a[:n], a[n:]
+            mark = len(current_graph().nodes)
             outs = [o for o, h in zip(nest.flatten(function(*call.arguments(given))), have)
                     if h]
+            _runs_once(function, current_graph().nodes[mark:])
             return sweep.gradients(outs, call.sources(given, wrt), list(gys))
         backward.__name__ = f"{function.__name__}_backward"
         cache[key] = defun(backward, backend=function.backend)
     return cache[key]
+
+
+def _runs_once(function, nodes):
+    """Refuses a one-kernel gradient (``backward`` above) whose forward pass, computed again,
+    would run an effect a second time: a callback, a print, a random draw (its numbers
+    would differ from those the forward used)."""
+    for node in nodes:
+        for n in [node, *(m for r in node.regions for m in r.walk())]:
+            if not n.opdef.pure and n.op != "assert":
+                raise NotImplementedError(
+                    f"the gradient of '{function.__name__}', a compiled call a GradientTape "
+                    f"recorded, computes its forward pass again here (a relaxed Python-number "
+                    f"argument, nested tapes, objects among its arguments, or a forward the "
+                    f"split kernels cannot serve), and that pass has '{n.op}' (at {n.loc}), "
+                    f"which would run a second time: take the gradient inside the compiled "
+                    f"function (ag.gradients), or move the '{n.op}' out of it")
 
 
 class _SplitOp:

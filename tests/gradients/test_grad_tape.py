@@ -210,3 +210,25 @@ def test_eager_iteration_and_numpy_forms_are_recorded(fn):
     np.testing.assert_allclose(float(y), fn(x0), rtol=1e-12)
     np.testing.assert_allclose(np.asarray(tape.gradient(y, x)),
                                finite_difference(fn, (x0,), 0), rtol=1e-6)
+
+
+def test_a_gradient_that_would_run_a_callback_again_is_refused():
+    # a loop over x.shape[0]: the split kernels (traced for any size) cannot serve it, and
+    # the one-kernel gradient computed the forward again: the callback ran twice per call
+    log = []
+
+    @ag.defun
+    def loss(w, x):
+        total = 0.0
+        for i in range(x.shape[0]):
+            total = total + (w[i] * x[i]) ** 2
+            ag.py_func(lambda v: log.append(float(v)), [total], None)
+        return total
+    w = ag.constant([1.0, 2.0])
+    with ag.GradientTape() as tape:
+        tape.watch(w)
+        y = loss(w, np.array([3.0, 4.0]))
+    assert log == [9.0, 73.0] and float(y) == 73.0
+    with pytest.raises(NotImplementedError, match="'py_func' .* would run a second time"):
+        tape.gradient(y, w)
+    assert log == [9.0, 73.0]
