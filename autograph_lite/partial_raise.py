@@ -31,7 +31,7 @@ import threading
 
 from .ir.graph import root_graph
 from .ops import dispatch
-from .ops.check_errors import CHECK_ERRORS, Partial  # noqa: F401 - (Partial: the callers')
+from .ops.check_errors import CHECK_ERRORS, RAISED, CallbackRaised, Partial  # noqa: F401
 
 
 class Plan:
@@ -140,6 +140,9 @@ def commit(exc, graph, targets, bind):
             target[...] = value
     if plan.held:
         bind(plan.held, values, plan.types)
+    if plan.exception is CallbackRaised:  # (the callback's own exception, as it raised it)
+        error, RAISED.exc = RAISED.exc, None
+        return error
     if plan.exception is not None:  # (NumPy's own class: its exception, as NumPy made it)
         return copy.copy(plan.exception).with_traceback(None)
     return CHECK_ERRORS[type(exc).__name__.removeprefix("Partial_")](message)

@@ -404,3 +404,61 @@ def test_a_callback_sees_what_it_closes_over_as_python_would():
         agree(fn, calls=calls, autograph=True)
     with pytest.raises(NotImplementedError, match="reads 'ms', a container holding tensors"):
         ag.defun(scaled_by_a_list)(x)
+
+
+# a callback that raises after the function changed state ---------------------------------------
+class NotFinite(ValueError):
+    def __init__(self, where):
+        super().__init__(f"non-finite at {where}")
+        self.where = where
+
+
+def refuse_non_finite(v):
+    if not np.isfinite(v).all():
+        raise NotFinite(int(np.argmin(np.isfinite(v))))
+    return v
+
+
+class Stepper:
+    def __init__(self):
+        self.steps, self.w = 0, np.zeros(2)
+
+
+def step_then_check(s, x, out):
+    s.steps += 1
+    s.w = s.w + x
+    out[0] = out[0] + 1.0
+    return ag.py_func(refuse_non_finite, [x], ag.float64) * 2
+
+
+def check_each_trip(x, out, n):
+    for i in range(n):
+        out[i] = x[i] * 10.0
+        ag.py_func(refuse_non_finite, [x[i:i + 1]], ag.float64)
+    return out.sum()
+
+
+def test_state_before_a_raising_callback_is_kept_as_python_keeps_it():
+    # before: bindings into objects (and a cpu kernel's copy-backs) made before the callback
+    # were lost when it raised: Python had counted the step
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(step_then_check, backend=backend)
+        for fn, s in ((step_then_check, Stepper()), (f, Stepper())):
+            out = np.zeros(1)
+            for x in (np.ones(2), np.array([1.0, np.nan]), np.ones(2)):
+                try:
+                    fn(s, x, out)
+                except NotFinite as e:
+                    assert e.where == 1 and "non-finite at 1" in str(e)
+            if fn is step_then_check:
+                want = (s.steps, s.w.copy(), out.copy())
+            else:
+                assert (s.steps, out[0]) == (want[0], want[2][0]) and s.steps == 3
+                np.testing.assert_array_equal(s.w, want[1])
+        g = ag.defun(check_each_trip, backend=backend)
+        x = np.array([1.0, 2.0, np.inf, 4.0])
+        for fn in (check_each_trip, g):
+            out = np.zeros(4)
+            with pytest.raises(NotFinite):
+                fn(x, out, np.int64(4))
+            np.testing.assert_array_equal(out, [10.0, 20.0, np.inf, 0.0])

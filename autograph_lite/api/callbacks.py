@@ -11,10 +11,11 @@ import types
 import numpy as np
 
 from .. import dtypes, errors, nest
-from ..ops.callback import Text, _Site, callback_name, out_types, spec_text, staged_outs
+from ..ops.callback import Text, _Site, callback_name, spec_text, staged_outs
+from ..ops.check_errors import CallbackRaised
 from ..ops import dispatch
 from ..ops.dispatch import as_value, convert_to_tensor, stage_node, wrap
-from ..ops.registry import public
+from ..ops.registry import OPS, public
 from ..tensor import EagerTensor, SymbolicTensor, TensorSpec, is_tensor_value
 from ..trace.context import current_graph
 
@@ -89,15 +90,23 @@ def _call(op_name, kind, func, inp, Tout, name):
         results = [] if raw is None else [wrap(r) for r in
                                           (raw if isinstance(raw, tuple) else (raw,))]
     else:
+        given = [as_value(graph, a) for a in args]
         func, held = _closure_inputs(func, kind, label)
-        args += held
-        values = [as_value(graph, a) for a in args]
-        in_types = [v.type for v in values]
-        attrs = {"func": func, "Tout": tout, "_outs": staged_outs(outs, in_types)}
+        values = given + [as_value(graph, a) for a in held]
+        attrs = {"func": func, "Tout": tout,
+                 "_outs": staged_outs(outs, [v.type for v in given])}
         if name is not None:
             attrs["name"] = str(name)
+        guarded = dispatch.check_carries_state()
+        if guarded:
+            attrs["guarded"] = True
         loc = errors.user_location()
-        results = stage_node(op_name, values, attrs, out_types(outs, in_types), loc=loc)
+        results = stage_node(op_name, values, attrs,
+                             OPS[op_name].infer([v.type for v in values], **attrs), loc=loc)
+        if guarded:  # (raised after the writes and bindings made before it, as Python's)
+            *results, returned = results
+            dispatch.apply("assert", returned, error="Exception", original=CallbackRaised,
+                           message=f"the {kind} callback '{label}' raised")
     if form is None:
         return None
     if form == "single":

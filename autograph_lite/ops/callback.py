@@ -46,6 +46,7 @@ import numpy as np
 
 from ..errors import GENERATED
 from ..ir.types import TensorType
+from .check_errors import RAISED
 from .registry import defop
 
 SITES = {}          # key -> _Site.entry(), read by compiled kernels via _ag_py_callbacks
@@ -100,9 +101,11 @@ class _Site:
     ``in_types``: ((dtype, ndim), ...) when called from a compiled kernel, whose 0-d inputs
     arrive as Python scalars; None on the interpreter and eagerly (NumPy values arrive).
     """
-    __slots__ = ("kind", "func", "name", "tout", "outs", "conv", "single", "scalar_out")
+    __slots__ = ("kind", "func", "name", "tout", "outs", "conv", "single", "scalar_out",
+                 "guarded")
 
-    def __init__(self, kind, func, name, tout, outs, in_types=None):
+    def __init__(self, kind, func, name, tout, outs, in_types=None, guarded=False):
+        self.guarded = guarded
         self.kind = kind
         self.func = func
         self.name = name
@@ -116,6 +119,27 @@ class _Site:
                            else None)
 
     def __call__(self, *args):
+        if self.guarded:
+            return self._guarded(args)
+        return self._call(args)
+
+    def _guarded(self, args):
+        """A guarded call's results and a last one, whether it returned: an exception waits
+        in check_errors.RAISED while the kernel's check after the call hands the function's
+        state back (api/callbacks.py), and placeholders of the declared types stand for the
+        results no one reads."""
+        try:
+            res = self._call(args)
+        except Exception as e:  # noqa: BLE001 - raised by the call, after the state
+            RAISED.exc = e
+            res = [dt.type(0) if shape == () else
+                   np.zeros(tuple(0 if d is None else d for d in shape), dt)
+                   for dt, shape, _ in self.outs]
+            return tuple(res) + (False,) if res else False
+        listed = [] if res is None else list(res) if isinstance(res, tuple) else [res]
+        return tuple(listed) + (True,) if listed else True
+
+    def _call(self, args):
         conv = self.conv
         if conv is None:
             ins = [_read_only(a) for a in args]
@@ -141,7 +165,7 @@ class _Site:
         Generated once per site (plain Python, never Numba): it saves ~0.5 us per call over
         the generic path, most of a callback's cost beyond the objmode switch itself.
         """
-        if self.kind != "py_func" or self.conv is None:
+        if self.kind != "py_func" or self.conv is None or self.guarded:
             return self
         params = [f"a{i}" for i in range(len(self.conv))]
         args = ", ".join(f"_c{i}({p})" for i, p in enumerate(params))
@@ -259,20 +283,22 @@ def _read_only(a):
 
 def site_for(kind, attrs, in_types=None):
     return _Site(kind, attrs["func"], callback_name(attrs["func"], attrs.get("name")),
-                 attrs["Tout"], attrs["_outs"], in_types)
+                 attrs["Tout"], attrs["_outs"], in_types, attrs.get("guarded", False))
 
 
 # op table entries ---------------------------------------------------------------------------
 def _make_eager(kind):
-    def eager(*args, func, Tout, _outs, name=None):
-        site = _Site(kind, func, callback_name(func, name), Tout, _outs)
+    def eager(*args, func, Tout, _outs, name=None, guarded=False):
+        site = _Site(kind, func, callback_name(func, name), Tout, _outs, guarded=guarded)
         return site(*args)
     eager.__name__ = f"{kind}_eager"
     return eager
 
 
-def _infer(in_types, func, Tout, _outs, name=None):
-    return out_types(_outs, in_types)
+def _infer(in_types, func, Tout, _outs, name=None, guarded=False):
+    """The staged shapes of ``_outs``; a guarded call's last output: whether it returned."""
+    return [TensorType(dt, tuple(shape)) for dt, shape, _ in _outs] + (
+        [TensorType(np.dtype(bool), ())] if guarded else [])
 
 
 def func_token(func):

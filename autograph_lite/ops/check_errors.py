@@ -1,6 +1,8 @@
 """The exceptions a staged check raises, plain and with the state of its point (a leaf
 module: the ops, the cpu kernels' runtime and partial_raise.py all import it)."""
 
+import threading
+
 # The exceptions a staged check may raise: a failed `assert`, the read of a variable a
 # staged loop or `del` may have left unset (autograph/runtime/variables.py), the ops' own
 # checks, and a `raise` under a tensor condition (autograph/runtime/conditionals.py).
@@ -48,3 +50,18 @@ PARTIAL = {}
 for _name, _error in CHECK_ERRORS.items():
     _cls = type(f"Partial_{_name}", (Partial, _error), {"__module__": __name__})
     globals()[_cls.__name__] = PARTIAL[_name] = _cls
+
+
+# A callback that raises where the function holds state (ops/callback.py, guarded): its
+# exception waits here while the kernel's check after the call hands the state back; the
+# check's plan names ``CallbackRaised`` as its exception, and the call raises this one.
+class _Raised(threading.local):
+    exc = None
+
+
+RAISED = _Raised()
+
+
+class CallbackRaised:
+    """The ``exception`` of a plan (partial_raise.py) whose check follows a guarded
+    callback: the call raises the callback's own exception (``RAISED``)."""
