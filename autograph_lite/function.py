@@ -137,7 +137,7 @@ class Function:
         self._history = []
         self._warned = False
         self._converted = None
-        self._bound = weakref.WeakKeyDictionary()
+        self._bound = {}  # id(instance) -> (weak reference to it, its Function)
         self._owner = held_state.owner(python_function)  # (`self`, whose state is read)
         # the paths of the Python numbers of those objects that a trace changed (`self.t +=
         # 1`): inputs of the next traces (held_state.bound_numbers); and those that failed
@@ -156,15 +156,22 @@ class Function:
     def __get__(self, instance, owner):
         if instance is None:
             return self
-        try:
-            return self._bound[instance]
-        except (KeyError, TypeError):
-            pass
+        # (by identity: two instances that compare and hash equal, a dataclass, are two
+        # `self`s; a WeakKeyDictionary gave the second the first's Function)
+        key = id(instance)
+        entry = self._bound.get(key)
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
         bound = Function(self.python_function.__get__(instance, owner), self.input_signature,
                          self.autograph, self.backend, self._name)
+        table = self._bound
+
+        def forget(ref):
+            if table.get(key, (None,))[0] is ref:
+                del table[key]
         try:
-            self._bound[instance] = bound
-        except TypeError:
+            table[key] = (weakref.ref(instance, forget), bound)
+        except TypeError:  # (not weakly referable: a Function per access)
             pass
         return bound
 

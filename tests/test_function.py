@@ -384,6 +384,34 @@ def test_methods_are_bound_per_instance():
     assert isinstance(Scaler.apply, ag.Function)
 
 
+class Tag:
+    """Equal and of one hash whatever its array (a dataclass with unsafe_hash does this)."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def __eq__(self, other):
+        return isinstance(other, Tag)
+
+    def __hash__(self):
+        return 0
+
+    @ag.defun(backend="interpreter")
+    def scale(self, k):
+        self.w = self.w * k
+        return self.w
+
+
+def test_equal_instances_are_each_their_own_self():
+    # before: bound Functions were kept by instance in a WeakKeyDictionary, which compares:
+    # b.scale was a's, and scaled a's array
+    a, b = Tag(np.ones(2)), Tag(np.full(2, 5.0))
+    a.scale(2.0)
+    assert_same(b.scale(2.0), np.full(2, 10.0))
+    assert_same(a.w, np.full(2, 2.0))
+    assert a.scale is a.scale and a.scale is not b.scale
+
+
 def test_closure_over_eager_tensor_three_ways():
     w = ag.constant([1.0, 2.0, 3.0])
     bias = np.float32(0.5)
