@@ -659,13 +659,17 @@ class Function:
         (made of Python numbers alone: `self.t + 1`) is bound as a Python number
         (``graph.held_number_types``). The Python numbers the trace changed are inputs of
         the next traces (held_state.bound_numbers)."""
-        rebinds = held_state.rebound(found, layout, names)
+        # (a Python value of the signature it binds, a flag or a string, is bound by every
+        # call too: `self.on = not self.on` flipped once, on the trace, and the calls of the
+        # same trace kept the first call's value; the state of after the trace is no alias
+        # of before then, as its own bindings are put back)
+        rebinds = held_state.rebound(found, layout, names, plain=True)
+        found_numbers = held_state.bound_numbers(found, layout) - self._held_static
         inputs = self._binding_inputs(sym, held_boxes, held_arrays)
         try:
             out, graph.held_number_types = self._binding_rows(graph, rebinds, inputs, names)
         finally:
             held_state.put_back(found, layout, [(sel, steps) for sel, steps, _ in rebinds])
-        found_numbers = held_state.bound_numbers(found, layout) - self._held_static
         if found_numbers - self._held_numbers:
             # (this trace baked them: it is undone, and the call traced again with them as
             # inputs, so the call changes them once, in its kernel)

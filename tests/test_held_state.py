@@ -490,3 +490,30 @@ def test_a_method_under_an_input_signature_reads_self_too():
     assert float(s.f(X)) == pytest.approx(18.0)
     s.w = np.ones(4)                   # another shape of a held array: traced again
     assert float(s.f(np.arange(4.0))) == pytest.approx(18.0)
+
+
+class Toggle:
+    def __init__(self, c=0):
+        self.on, self.mode, self.c, self.x = False, "eval", c, np.zeros(1)
+
+    def tick(self, d):
+        self.on = not self.on          # a flag of the signature it reads and rebinds
+        self.mode = "train" if self.on else "eval"
+        self.c += 0.5                  # an int that becomes a float
+        if self.on:
+            self.x += d
+        return self.x * self.c
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_flags_strings_and_numbers_it_rebinds_are_bound_on_every_call(backend):
+    # before: the flag was flipped once, by the trace, and the state after the trace was
+    # taken for an alias of the state before it: every call ran the first call's path and
+    # left `on` True; `c` stayed 0.5
+    f = ag.defun(Toggle.tick, backend=backend)
+    mine, python = Toggle(), Toggle()
+    for _ in range(5):
+        assert_same(f(mine, np.ones(1)), Toggle.tick(python, np.ones(1)))
+        assert (mine.on, mine.mode, mine.c) == (python.on, python.mode, python.c)
+        assert type(mine.c) is float and type(mine.on) is bool
+        assert_same(mine.x, python.x)
