@@ -316,7 +316,9 @@ class ConcreteFunction:
                     out = kernel(*flat, *consts)
             except (pickle.UnpicklingError, EOFError, ImportError, AttributeError,
                     ModuleNotFoundError):
-                if attempt:
+                # (raised by the kernel itself once it compiled or loaded, a failed check's
+                # AttributeError: passed on, or a second run would repeat its writes)
+                if attempt or kernel.signatures:
                     raise
                 cache.forget(src)  # a damaged Numba cache: drop it and compile afresh
                 continue

@@ -517,3 +517,38 @@ def test_flags_strings_and_numbers_it_rebinds_are_bound_on_every_call(backend):
         assert (mine.on, mine.mode, mine.c) == (python.on, python.mode, python.c)
         assert type(mine.c) is float and type(mine.on) is bool
         assert_same(mine.x, python.x)
+
+
+class Tables:
+    def __init__(self):
+        self.t, self.w, self.n = {"a": np.ones(2)}, np.zeros(2), 0
+
+
+def look_up_after_writing(o, key):
+    o.w[0] = 7.0
+    o.n += 1
+    return o.t[key]            # a dict whose arrays are boxes while tracing
+
+
+def read_missing_after_writing(o, x):
+    o.w[1] = o.w[1] + x
+    return o.missing
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_python_s_lookup_errors_come_after_the_state_before_them(backend):
+    # before: the KeyError of a dict the object holds (its arrays boxes while tracing) and
+    # the AttributeError of a missing attribute were raised by the trace, losing the writes;
+    # and a first cpu call that raised an AttributeError ran its kernel twice (taken for a
+    # damaged cache), writing twice
+    for fn, arg, error in ((look_up_after_writing, "b", KeyError),
+                           (read_missing_after_writing, 1.0, AttributeError)):
+        f = ag.defun(fn, backend=backend)
+        for _ in range(2):
+            want, got = Tables(), Tables()
+            with pytest.raises(error):
+                fn(want, arg)
+            with pytest.raises(error):
+                f(got, arg)
+            assert_same(got.w, want.w)
+            assert got.n == want.n

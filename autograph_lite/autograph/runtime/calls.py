@@ -13,6 +13,7 @@ import weakref
 import numpy as np
 
 from autograph_lite import errors
+from autograph_lite.tensor import Tensor
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime import (builtins_, data, math_calls, numpy_calls,
                                               slots, staging, text_formats, trace_arrays,
@@ -256,7 +257,13 @@ def attribute(obj, name):
     if (isinstance(prop, property) and inspect.isfunction(prop.fget)
             and not is_library_code(prop.fget) and not isinstance(obj, type)):
         return trace_arrays.resolve(converted_call(prop.fget, (obj,)))
-    return trace_arrays.resolve(getattr(obj, name))
+    try:
+        value = getattr(obj, name)
+    except AttributeError as e:  # (Python's own on the user's object: after the state)
+        if not isinstance(obj, Tensor):
+            staging.pythons_error(e, (name,))
+        raise
+    return trace_arrays.resolve(value)
 
 
 def getitem(target, key):

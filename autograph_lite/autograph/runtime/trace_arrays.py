@@ -208,6 +208,9 @@ def _read(target, key):
     try:
         return target[key]
     except Exception as e:
-        staging.pythons_error(e, (target, key))
+        # (a dict's or list's lookup reads no item: one that holds tensors, `self.t` whose
+        # arrays are boxes while tracing, raises Python's KeyError as any other)
+        staging.pythons_error(e, (key,) if type(target) in (dict, list, tuple)
+                              else (target, key))
         raise
 
