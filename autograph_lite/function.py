@@ -635,6 +635,13 @@ class Function:
                                     f"(an f-string, str() or repr() of a tensor), whose text "
                                     f"exists only when it runs; return the tensor and format "
                                     f"it after the call")
+                elif held_state.is_holder(r) and held_state.holds_traced(r):
+                    raise TypeError(
+                        f"{self._name} returns a {type(r).__name__} object holding values "
+                        f"of the trace (tensors that exist only while it runs): the "
+                        f"compiled function cannot make that object on each call; return "
+                        f"the arrays (a tuple, list or dict of them) and build it after "
+                        f"the call")
                 else:
                     template.append(r)
             # (then the values each call binds into the objects: held_state.py)

@@ -278,7 +278,7 @@ def rebound(found, before, names, plain=False):
         changed.append((sel, steps))
         path = path_text(sel, steps, names)
         for leaf in _leaves(x):
-            if is_holder(leaf) and _holds_traced(leaf):
+            if is_holder(leaf) and holds_traced(leaf):
                 raise TypeError(f"'{path}' is bound to a new object that holds traced values: "
                                 f"the compiled function cannot make it on every call; bind "
                                 f"the arrays themselves (or a tuple, list or dict of them)")
@@ -310,7 +310,7 @@ def _leaves(x):
     return [x]
 
 
-def _holds_traced(obj):
+def holds_traced(obj):
     """Whether a traced tensor is among what ``obj`` reaches."""
     return any(isinstance(x, SymbolicTensor) for _, _, x in _walk([(0, obj)]))
 

@@ -552,3 +552,19 @@ def test_python_s_lookup_errors_come_after_the_state_before_them(backend):
                 f(got, arg)
             assert_same(got.w, want.w)
             assert got.n == want.n
+
+
+@dataclasses.dataclass
+class Result:
+    a: np.ndarray
+
+
+def make_result(x):
+    return Result(x * 2)
+
+
+def test_returning_a_new_object_that_holds_traced_values_is_refused():
+    # before: the call returned the object holding a finished trace's tensor, which failed
+    # only when used ("a symbolic tensor from a finished trace")
+    with pytest.raises(TypeError, match="returns a Result object holding values of the trace"):
+        ag.defun(make_result)(np.ones(2))
