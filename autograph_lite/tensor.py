@@ -13,6 +13,9 @@ from . import dtypes
 from .errors import UnstagedAttributeError, user_frame, user_location
 from .ir.types import TensorType
 
+# The eager GradientTapes recording now (ops/dispatch.py's RECORDERS is this list)
+RECORDERS = []
+
 
 # Every box's birth serial, and every Storage's (mutation.py), from one counter.
 serials = itertools.count()
@@ -86,7 +89,6 @@ class EagerTensor(Tensor):
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
-        from .ops.dispatch import RECORDERS
         if RECORDERS:  # (a recording GradientTape sees each row as x[i]: TensorFlow's too)
             return (self[i] for i in range(self.shape[0]))
         return (EagerTensor(x) for x in self._np)

@@ -17,9 +17,10 @@ Elements are independent: ``fn`` may not write into its element or into any arra
 exists outside it (the elements would race, and NumPy's loop would see earlier writes), so
 such writes are refused; its own arrays it may write freely.
 """
+import functools
 import weakref
 
-from . import contiguity, mutation, nest
+from . import contiguity, held_state, mutation, nest
 from .ir.graph import Graph
 from .ir.types import TensorType
 from .ops.dispatch import apply, as_value, stage_node
@@ -52,18 +53,28 @@ def vectorized_map(fn, elems, backend="cpu"):
 
 
 def _eager(fn, elems, backend):
+    """A method of the user's object (`m.predict`) is its function called with the object
+    as an argument, whose state is read on every call (held_state.py), as a compiled
+    method reads `self`: closed over, it was baked at the first call."""
     from .function import Function
+    owner = getattr(fn, "__self__", None)
+    func = fn.__func__ if owner is not None and held_state.is_holder(owner) else None
     try:
-        per_fn = _COMPILED.setdefault(fn, {})
+        per_fn = _COMPILED.setdefault(func or fn, {})
     except TypeError:  # not weakly referenceable (a builtin): compiled anew each call
         per_fn = {}
     mapped = per_fn.get(backend)
     if mapped is None:
-        def mapped_fn(elems):
-            return vectorized_map(fn, elems)
+        if func is None:
+            def mapped_fn(elems):
+                return vectorized_map(fn, elems)
+        else:
+            def mapped_fn(obj, elems):
+                return vectorized_map(functools.partial(func, obj), elems)
         mapped_fn.__name__ = f"vectorized_map_{getattr(fn, '__name__', 'fn')}"
         mapped = per_fn[backend] = Function(mapped_fn, autograph=False, backend=backend)
-    return mapped(tuple(elems) if isinstance(elems, list) else elems)
+    elems = tuple(elems) if isinstance(elems, list) else elems
+    return mapped(elems) if func is None else mapped(owner, elems)
 
 
 def map_spread(fn, elems, args=(), kwargs=None):

@@ -175,3 +175,24 @@ def test_bad_arguments_name_themselves():
         ag.defun(lambda x: ag.vectorized_map(lambda v: v, x))(np.float64(1.0))
     with pytest.raises(ValueError, match="returned None"):
         ag.defun(lambda x: ag.vectorized_map(lambda v: None, x))(np.ones(2))
+
+
+class Weighted:
+    def __init__(self):
+        self.w = np.array([1.0, 2.0])
+
+    def predict(self, r):
+        return (r * self.w).sum()
+
+
+def test_an_eager_map_of_a_method_reads_the_object_on_every_call():
+    # before: the method's object was closed over by the map's Function, its w baked at
+    # the first call
+    m, rows = Weighted(), np.ones((3, 2))
+    for backend in ("interpreter", "cpu"):
+        m.w = np.array([1.0, 2.0])
+        np.testing.assert_array_equal(ag.vectorized_map(m.predict, rows, backend=backend),
+                                      np.full(3, 3.0))
+        m.w *= 10
+        np.testing.assert_array_equal(ag.vectorized_map(m.predict, rows, backend=backend),
+                                      np.full(3, 30.0))

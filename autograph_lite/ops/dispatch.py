@@ -7,6 +7,7 @@ fresh values on every call); Python scalars become weak constants, NumPy values 
 import numpy as np
 
 from .. import dtypes, errors
+from .. import tensor as tensor_module
 from ..tensor import (EagerTensor, SymbolicTensor, Tensor, holds_symbolic, to_numpy_value,
                       type_of_constant)
 from ..ir.graph import root_graph
@@ -21,8 +22,9 @@ from .registry import OPS
 LIFTED = None
 LINK_VIEW = None
 # The eager GradientTapes recording now (gradients/tape.py): each op run eagerly is handed
-# to their ``record(op, args, attrs, result)``.
-RECORDERS = []
+# to their ``record(op, args, attrs, result)``. (The list is tensor.py's, whose iteration
+# asks it.)
+RECORDERS = tensor_module.RECORDERS
 # ``LIFT_EAGER(tensor, graph)``: the Value an eager tensor read while tracing stands for
 # when it is not a constant (an ag.Variable: its captured input, variables.py), else None.
 LIFT_EAGER = None
