@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from . import call_guards, contiguity, held_state, nest, partial_raise, staged_text, storage
+from . import call_guards, contiguity, dtypes, held_state, nest, partial_raise, staged_text, storage
 from .errors import GENERATED, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
@@ -551,7 +551,14 @@ class Function:
                 x = np.int64(x) if type(x) is int else np.float64(x)
             elif is_tensor_value(x):
                 a = x._np if isinstance(x, EagerTensor) else x
-                t = TensorType(np.dtype(a.dtype), relaxed.get(i, tuple(np.shape(a))))
+                # (strings, objects, dates: no tensor; the backends half-worked on them)
+                if not a.dtype.isnative:
+                    raise TypeError(f"{self._name}: the argument '{names[i]}' has dtype "
+                                    f"{a.dtype.str}, in the other byte order; pass it as "
+                                    f"x.astype('{a.dtype.newbyteorder('=').name}')")
+                dt = dtypes.as_dtype(a.dtype, f"{self._name}: the argument '{names[i]}' has "
+                                              f"dtype")
+                t = TensorType(dt, relaxed.get(i, tuple(np.shape(a))))
             else:
                 sym.append(x)
                 continue

@@ -648,3 +648,15 @@ def test_star_args_are_bound_one_per_argument():
         x = np.arange(3.0)
         assert_same(f(x, x, scale=3.0, shift=np.float64(1.0)),
                     star_args(x, x, scale=3.0, shift=np.float64(1.0)))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arguments_of_dtypes_no_tensor_has_are_refused_naming_them(backend):
+    # before: string keys half-worked (np.unique on the interpreter; an AttributeError
+    # 'numpy has no str32' on cpu), a big-endian array failed in Numba's typing
+    f = ag.defun(lambda keys: np.unique(keys), backend=backend)
+    with pytest.raises(TypeError, match="argument 'keys' has dtype <U1 is not supported"):
+        f(np.array(["b", "a", "b"]))
+    with pytest.raises(TypeError, match=r"dtype >f8, in the other byte order; pass it as "
+                                        r"x.astype\('float64'\)"):
+        f(np.arange(3.0).astype(">f8"))
