@@ -1,5 +1,7 @@
 """SPEC section 3 errors: each names the variable and points at this file's line."""
 
+import statistics
+
 import numpy as np
 import scipy.stats
 import pytest
@@ -368,3 +370,15 @@ def test_python_state_a_staged_loop_would_change_once_is_refused(fn, args, said)
     assert said in str(e.value)
     if fn in (_next_in_a_staged_loop,):
         assert line_of(fn, "the-change") in str(e.value)
+
+
+def _stdlib_mean(x):
+    return statistics.mean(x)  # the-call
+
+
+def test_the_standard_library_on_a_tensor_says_so_at_the_user_s_line():
+    # before: statistics' own "can't convert type 'SymbolicTensor' to numerator/denominator"
+    with pytest.raises(TypeError) as e:
+        ag.defun(_stdlib_mean)(np.array([5.0, 1.0, 4.0]))
+    assert "statistics.mean() at" in str(e.value) and line_of(_stdlib_mean, "the-call") in \
+        str(e.value) and "np.mean" in str(e.value)

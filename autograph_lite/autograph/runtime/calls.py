@@ -210,10 +210,31 @@ def converted_call(f, args, kwargs=None, recursive=True):
         return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
     fn, lead = _callee(f, recursive)
     if is_library_code(fn):
-        return _as_it_is(lambda: _called(fn, lead + tuple(args), kwargs), f, (args, kwargs))
+        return _as_it_is(lambda: _stdlib_on_tensors(fn, lead + tuple(args), kwargs), f,
+                         (args, kwargs))
     if fn in (f, getattr(f, "__func__", None), getattr(type(f), "__call__", None)):
         return _as_it_is(lambda: fn(*lead, *args, **kwargs), f, (args, kwargs))
     return fn(*lead, *args, **kwargs)
+
+
+def _stdlib_on_tensors(f, args, kwargs):
+    """``_called``; a TypeError a function of Python's standard library raises on the
+    tensors it was given (`statistics.mean(x)`: "can't convert type 'SymbolicTensor' to
+    numerator/denominator", deep in its code) says so at the user's line."""
+    try:
+        return _called(f, args, kwargs)
+    except TypeError as e:
+        module = (getattr(f, "__module__", None) or "").split(".")[0]
+        if module not in sys.stdlib_module_names or module == "builtins" or not (
+                numpy_calls._has_symbolic(args) or numpy_calls._has_symbolic(
+                    kwargs.values())):
+            raise
+        name = f"{module}.{getattr(f, '__qualname__', getattr(f, '__name__', 'function'))}"
+        raise TypeError(
+            f"{name}() at {where.caller(4)} is Python's standard library, which computes on "
+            f"Python numbers, and it was given a tensor whose value exists only when the "
+            f"compiled function runs ({e}); use the NumPy function that computes it "
+            f"(np.mean, np.median, np.std, ...), or ag.py_func to run it on the values") from e
 
 
 def _as_it_is(call, f, values):
