@@ -221,3 +221,18 @@ def rows_kept_apart(x, n):
 def test_lists_of_views_and_new_arrays_that_are_not_written_after_agree():
     agree(rows_kept_apart, [(np.arange(6.0).reshape(3, 2), np.int64(2)),
                             (np.arange(8.0).reshape(4, 2), np.int64(4))])
+
+
+def append_pairs(x):
+    out = []
+    for v in x:
+        if v > 0:
+            out.append((v, v * 2))  # the-append
+    return len(out)
+
+
+def test_appending_tuples_in_a_staged_loop_says_what_to_append():
+    # before: "the loop does not append a tensor to it", which it does, in a tuple
+    with pytest.raises(NotImplementedError, match="appends a tuple of tensors to; such a "
+                                                  "list holds one array per row"):
+        ag.defun(append_pairs)(np.array([1.0, -1.0, 2.0]))

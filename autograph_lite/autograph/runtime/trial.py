@@ -97,6 +97,11 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
             f"{', '.join(others)} holds the same list: a list appended to in a staged "
             f"loop or `if` becomes a tensor, which the other name would not see; copy it "
             f"(b = list(a)) or keep one name for it")
+    if isinstance(element, (tuple, list)) and any(core.is_tensor_like(v) for v in element):
+        raise NotImplementedError(
+            f"'{name}' is a Python list that the staged code at {loc} appends a "
+            f"{type(element).__name__} of tensors to; such a list holds one array per row: "
+            f"append one array (`np.array((a, b))`, or `np.stack`) or keep one list per item")
     if element is None or not core.is_tensor_like(element):
         if items and not core.is_symbolic(items[0]):
             element = np.asarray(items[0])
