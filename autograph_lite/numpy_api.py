@@ -745,6 +745,17 @@ def ndim(x):
     return convert_to_tensor(x).ndim
 
 
+@public("np.result_type")
+def result_type(*arrays_and_dtypes):
+    """NumPy's answer, from the dtypes known while tracing (a relaxed Python number takes
+    part as a Python number of its kind, weak)."""
+    def part(a):
+        if isinstance(a, SymbolicTensor) and a.type.weak:
+            return dtypes.weak_stand_in(a.dtype)
+        return a.dtype if isinstance(a, (EagerTensor, SymbolicTensor)) else a
+    return np.result_type(*[part(a) for a in arrays_and_dtypes])
+
+
 def integer_count(v):
     """``v``, a count, size or offset (`np.linspace`'s num, `np.eye`'s N): a traced one must
     be an integer, as NumPy asks (a float is its TypeError, not a truncated count)."""

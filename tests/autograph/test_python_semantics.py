@@ -1566,3 +1566,13 @@ def test_builtin_sum_of_an_array_adds_in_the_dtype_python_gives():
                              (np.array([100, 100], np.int8), 3),
                              (np.array([100, 100], np.int8), 5),
                              (np.array([1, 2], np.int8), 0.5)])
+
+
+def merge_buffer(a, b, k):
+    return np.zeros(len(a) + len(b), dtype=np.result_type(a, b, k))
+
+
+def test_np_result_type_of_tensors_is_numpy_s():
+    # before: refused ("no staged counterpart"), though the dtypes are known while tracing
+    a, b = np.array([1, 3], np.int32), np.array([2.5], np.float32)
+    agree(merge_buffer, [(a, b, 2), (a, b, 3), (a.astype(np.int8), a.astype(np.uint8), 4.5)])

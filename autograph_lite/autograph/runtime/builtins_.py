@@ -13,7 +13,7 @@ import types
 
 import numpy as np
 
-from autograph_lite import staged_text
+from autograph_lite import dtypes, staged_text
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, iteration, list_values, logical,
@@ -298,7 +298,7 @@ def _as_python(v):
     number of its kind, a tensor as its dtype."""
     if core.is_symbolic(v):
         if dispatch.weak_scalar(v):
-            return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[v.dtype.kind]
+            return dtypes.weak_stand_in(v.dtype)
         return v.dtype
     return v
 
