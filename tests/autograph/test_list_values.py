@@ -236,3 +236,17 @@ def test_appending_tuples_in_a_staged_loop_says_what_to_append():
     with pytest.raises(NotImplementedError, match="appends a tuple of tensors to; such a "
                                                   "list holds one array per row"):
         ag.defun(append_pairs)(np.array([1.0, -1.0, 2.0]))
+
+
+def count_by_residue(x):
+    counts = [0, 0, 0]
+    for v in x:
+        counts[v % 3] += 1  # the-write
+    return counts
+
+
+def test_a_python_list_written_at_a_run_time_index_says_to_use_an_array():
+    # before: the tensor's own "cannot be used as a Python int", at no line of the user's
+    with pytest.raises(TypeError, match="'counts' at .* is a Python list written at an index "
+                                        "known only when the compiled function runs"):
+        ag.defun(count_by_residue)(np.array([1, 2, 3, 4, 5]))

@@ -534,6 +534,12 @@ def setitem(target, key, value, op=None, name=None):
             _AUG[op](current, value)  # a view: NumPy's in-place ufunc writes through it
             return target
         return mutation.write(target, key, _BINARY[op](current, value))
+    if isinstance(target, list) and trace_arrays.has_symbolic(key):
+        raise TypeError(
+            f"'{name or 'the list'}' at {where.caller()} is a Python list written at an index "
+            f"known only when the compiled function runs (`counts[v % 3] += 1`); a Python "
+            f"list cannot change then: make it a NumPy array (`counts = np.zeros(3, "
+            f"dtype=int)`), whose writes at run-time indices are staged")
     if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
         value = _AUG[op](trace_arrays.getitem(target, key), value)
     if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
