@@ -1576,3 +1576,52 @@ def test_np_result_type_of_tensors_is_numpy_s():
     # before: refused ("no staged counterpart"), though the dtypes are known while tracing
     a, b = np.array([1, 3], np.int32), np.array([2.5], np.float32)
     agree(merge_buffer, [(a, b, 2), (a, b, 3), (a.astype(np.int8), a.astype(np.uint8), 4.5)])
+
+
+# a bare `return` under a staged `if` or loop ------------------------------------------------
+def fill_until_negative(x, out):
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            return              # a procedure: None on every path
+        out[i] = x[i] * 2
+
+
+def fill_while(x, out):
+    i = 0
+    while i < x.shape[0]:
+        if x[i] < 0:
+            return None
+        out[i] = x[i] * 2
+        i += 1
+    return None
+
+
+def fill_rows(x, out):
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            if x[i, j] < 0:
+                return
+            out[i, j] = x[i, j] + 1
+
+
+def none_or_doubled(x):
+    for i in range(len(x)):
+        if x[i] < 0:
+            return None
+    return x * 2  # the-return
+
+
+def test_an_early_bare_return_of_a_procedure_is_staged():
+    # before: refused, "the `if` returns a value only in its true branch"
+    x, m = np.array([1.0, -1.0, 3.0]), np.array([[1.0, 2.0], [3.0, -1.0]])
+    for fn in (fill_until_negative, fill_while):
+        agree(fn, [(x, np.zeros(3)), (np.abs(x), np.zeros(3)), (x[:0], np.zeros(0))])
+    agree(fill_rows, [(m, np.zeros((2, 2))), (np.abs(m), np.zeros((2, 2)))])
+
+
+def test_none_on_some_runs_and_a_value_on_others_is_refused():
+    # (a zero placeholder must never stand for the None of the runs that returned early)
+    with pytest.raises(ValueError, match="returns None on some runs .* and a value on others"
+                                         ) as e:
+        ag.defun(none_or_doubled)(np.array([1.0, -2.0]))
+    assert line_of(none_or_doubled, "the-return") in str(e.value)

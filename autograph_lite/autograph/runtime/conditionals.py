@@ -12,8 +12,8 @@ from autograph_lite import control, mutation, nest
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
                                               staging, trial, unset, user_raises, where)
-from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
-                                                         is_undefined)
+from autograph_lite.autograph.runtime.variables import (ReturnedNone, Undefined,
+                                                         UndefinedReturnValue, is_undefined)
 
 def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
     """Runs `if cond: body() else: orelse()`, staged when `cond` is a symbolic tensor.
@@ -104,6 +104,13 @@ def _check_pair(name, t, f, before, loc):
     if isinstance(t, UndefinedReturnValue) != isinstance(f, UndefinedReturnValue):
         which = "true" if isinstance(f, UndefinedReturnValue) else "false"
         other = "false" if which == "true" else "true"
+        if isinstance(f if which == "true" else t, ReturnedNone):
+            raise ValueError(
+                f"the function returns None on some runs (a bare `return` or `return None` "
+                f"under a staged `if` or loop) and a value on others (the `return` or `if` "
+                f"at {loc}): which it returns would depend on a tensor, which a compiled "
+                f"function cannot do; return a value of the same kind on every path (an "
+                f"empty array, a flag with the result)")
         raise ValueError(f"the `if` at {loc} returns a value only in its {which} branch; "
                          f"return a value in the {other} branch too")
     if isinstance(t, Undefined) != isinstance(f, Undefined):
@@ -184,6 +191,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 _settle_lists(traced, init, names, loc)
                 if trial.active():
                     _fill_one_sided(traced)
+                _returning_none(traced, init)
                 _check_all(traced, names, init, flag, loc)
             first = _flag_unset(traced[order[0]], init, flag)
             positions = _staged_positions(first)
@@ -432,8 +440,9 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
     whose results are handed over first (seed 1482 of the "numpy" grammar).
     """
     mine = traced[which]
-    slots = [i for i, v in enumerate(mine)
-             if isinstance(v, UndefinedReturnValue) and not v.falls_off]
+    slots = [i for i, v in enumerate(mine)  # (not a None returned: ReturnedNone)
+             if isinstance(v, UndefinedReturnValue) and not v.falls_off
+             and not isinstance(v, ReturnedNone)]
     if not slots:
         return
     other = traced.get(not which)
@@ -451,6 +460,22 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
         if core.is_carriable(other[i]):
             filled[i] = trial.zeros_like(other[i])
     traced[which] = tuple(filled)
+
+
+def _returning_none(traced, init):
+    """A branch that returns None (`if x[i] < 0: return`) while the other goes on (or
+    returns None too): the return value is ReturnedNone on both paths, None wherever the
+    function returns (the other path's own later `return` must give None too: a value is
+    refused where it merges with it)."""
+    t, f = list(traced[True]), list(traced[False])
+    for i, pair in enumerate(zip(t, f)):
+        if not isinstance(init[i], UndefinedReturnValue) or not all(
+                v is None or isinstance(v, UndefinedReturnValue) for v in pair):
+            continue
+        if any(v is None or isinstance(v, ReturnedNone) for v in pair):
+            t[i] = f[i] = next((v for v in pair if isinstance(v, ReturnedNone)),
+                               None) or ReturnedNone()
+    traced[True], traced[False] = tuple(t), tuple(f)
 
 
 def _fill_one_sided(traced):

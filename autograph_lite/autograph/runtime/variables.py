@@ -27,6 +27,15 @@ class UndefinedReturnValue:
         return "<no return value>"
 
 
+class ReturnedNone(UndefinedReturnValue):
+    """The return value after a staged `if` one branch of which returned None (`if x[i] <
+    0: return`) while the other goes on (conditionals.py): None wherever the function
+    returns, so it is no loop or branch state (a tensor cannot carry None); a later
+    `return` of a value merging with it is refused (`_check_pair`)."""
+
+    __slots__ = ()
+
+
 def retval(value, do_return=None):
     """The function's result. `do_return` is passed when the function may fall off its end:
     if whether it returned depends on a tensor, a returned value (its placeholder on the
