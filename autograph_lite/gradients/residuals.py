@@ -93,11 +93,18 @@ def _make(function, call, cf, wrt):
         else:
             forward.append(node)
     grads_out = g.outputs[n_out:]
-    residuals, seen = [], set()
+    # (a constant the backward reads is made there again: as a residual it would be an
+    # input of its own, no longer weak, `2 * x` of `x ** 2` then float64 for a float32 x)
+    consts = {node.outputs[0].id: node for node in forward if node.op == "const"}
+    residuals, seen, remade = [], set(), []
     for v in [v for node in backward for v in node.inputs + captures(node)] + grads_out:
         if v.id not in made and v.id not in gy_ids and v.id not in seen:
             seen.add(v.id)
-            residuals.append(v)
+            if v.id in consts:
+                remade.append(consts[v.id])
+            else:
+                residuals.append(v)
+    backward = remade + backward
     by_var = {box._storage.index: var for var, box in captures_of(g)}
 
     def run_forward(*tensors):

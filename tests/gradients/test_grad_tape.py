@@ -232,3 +232,18 @@ def test_a_gradient_that_would_run_a_callback_again_is_refused():
     with pytest.raises(NotImplementedError, match="'py_func' .* would run a second time"):
         tape.gradient(y, w)
     assert log == [9.0, 73.0]
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_a_split_call_keeps_weak_constants_weak(backend):
+    # before: the backward kernel got `2` of `x ** 2` as an int64 input of its own (a
+    # residual), so `2 * x` was float64 where the graph said float32 (interpreter: error)
+    f = ag.defun(lambda x: np.sum(np.tanh(x) ** 2 + x ** 2), backend=backend)
+    x = ag.constant(np.array([0.1, 0.2, 0.3], np.float32))
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    g = np.asarray(tape.gradient(y, x))
+    x64 = np.array([0.1, 0.2, 0.3], np.float32).astype(np.float64)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, 2 * np.tanh(x64) / np.cosh(x64) ** 2 + 2 * x64, rtol=1e-5)
