@@ -26,6 +26,7 @@ written arguments as Python would (backends/interpreter.py ``run_function``, fro
 ``graph.input_versions``), a compiled kernel leaves its in-place writes only (documented
 in the README).
 """
+import contextlib
 import copy
 import threading
 
@@ -69,6 +70,19 @@ class tracking:
 
     def __exit__(self, *exc):
         _trace.current = self.outer
+
+
+@contextlib.contextmanager
+def untracked():
+    """Staging with no plans: the checks of code the library builds over the function's own
+    (a gradient, gradients/sweep.py) hand no state back. They see values the forward's
+    checks passed, and a gradient may place its nodes before ops of the forward (a loop's
+    stacks, allocated ahead of it), where the state a plan names is not made yet."""
+    outer, _trace.current = _trace.current, None
+    try:
+        yield
+    finally:
+        _trace.current = outer
 
 
 def plan_for_check(graph, keep=True, original=None):

@@ -43,7 +43,12 @@ def clone_nodes(nodes, mapping, graph, replay=True):
     for n in nodes:
         regions = [_clone_graph(r, mapping, graph, replay) for r in n.regions]
         inputs, attrs = n.inputs, replayed(n, n.attrs) if replay else n.attrs
-        if "commit" in attrs:  # (a check's state names its own trace's inputs and plan)
+        if "commit" in attrs and replay:
+            # (a replayed check sees the values its forward passed: it cannot fail, and
+            # the state it would hand back lives in the forward's regions, not here)
+            inputs = inputs[:len(inputs) - attrs["commit"][1]]
+            attrs = {k: v for k, v in attrs.items() if k != "commit"}
+        elif "commit" in attrs:  # (a check's state names its own trace's inputs and plan)
             inputs, attrs = partial_raise.moved(n, graph, mapping)
         new = graph.add_node(n.op, [mapping.get(v.id, v) for v in inputs], attrs,
                              [v.type for v in n.outputs], regions, n.loc)

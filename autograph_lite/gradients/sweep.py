@@ -13,7 +13,7 @@ entries (tape.py).
 """
 import contextlib
 
-from .. import errors, numpy_api as npa
+from .. import errors, numpy_api as npa, partial_raise
 from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.registry import public
 from ..tensor import SymbolicTensor
@@ -213,7 +213,8 @@ def gradients(ys, xs, grad_ys=None, name=None):
         raise RuntimeError("ag.gradients builds the gradient into a traced function: call it "
                            "inside an ag.defun (eagerly, use ag.GradientTape)")
     try:
-        return graph_gradients(_listed(ys), _listed(xs),
-                               None if grad_ys is None else _listed(grad_ys))
+        with partial_raise.untracked():  # (its checks carry no state: they see the forward's)
+            return graph_gradients(_listed(ys), _listed(xs),
+                                   None if grad_ys is None else _listed(grad_ys))
     except (TypeError, ValueError) as e:
         raise type(e)(f"ag.gradients: {e}") from None

@@ -219,3 +219,20 @@ def test_train_mlp_example_matches_numpy_by_hand(capsys):
     example.main(steps=12)   # asserts the parameters equal the hand-derived NumPy step's
     out = capsys.readouterr().out
     assert "accuracy" in out and "step   11" in out, out
+
+
+def _fill_squares(a, out):
+    for i in range(len(a)):
+        out[i] = a[i] * a[i]
+    return np.sum(out)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_gradient_of_a_function_that_writes_its_argument_in_a_loop(backend):
+    # before (cpu): a check the gradient staged carried the written argument's state, a
+    # value of the forward loop it was placed before ("used before it was emitted")
+    g = ag.defun(lambda a, out: ag.gradients(_fill_squares(a, out), [a])[0], backend=backend)
+    for a in (np.array([1.0, 2.0, 3.0]), np.array([0.5, -2.0])):
+        out = np.zeros(len(a))
+        np.testing.assert_allclose(np.asarray(g(a, out)), 2 * a)
+        np.testing.assert_allclose(out, a * a)
