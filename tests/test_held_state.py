@@ -568,3 +568,33 @@ def test_returning_a_new_object_that_holds_traced_values_is_refused():
     # only when used ("a symbolic tensor from a finished trace")
     with pytest.raises(TypeError, match="returns a Result object holding values of the trace"):
         ag.defun(make_result)(np.ones(2))
+
+
+class Grid:
+    def __init__(self):
+        self.data = np.zeros(3)
+
+    def __getitem__(self, k):
+        return self.data[k]
+
+    def __setitem__(self, k, v):
+        self.data[k] = v
+
+
+def paint(g, x, i):
+    g[i] = x
+    g[0] += x
+    if x > 1:                  # a staged `if` on the relaxed x
+        g[2] = g[1] * 2
+    return g[0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_item_assignment_runs_the_user_s_setitem_converted(backend):
+    # before: Python ran the class's __setitem__ as it is, on the box its array was while
+    # tracing ("'SymbolicTensor' object does not support item assignment")
+    f = ag.defun(paint, backend=backend)
+    mine, python = Grid(), Grid()
+    for x, i in ((1.0, 1), (3.0, 2), (2.0, 1)):
+        assert_same(f(mine, x, i), np.float64(paint(python, x, i)))
+        assert_same(mine.data, python.data)

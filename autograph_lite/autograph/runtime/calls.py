@@ -296,4 +296,16 @@ def getitem(target, key):
     return trace_arrays.getitem(target, key)
 
 
+def user_setitem(target):
+    """The converted ``__setitem__`` of a user's class, called as ``f(target, key, value)``
+    (data.setitem: `g[0] = x` on the user's object runs it converted, as `g[0]` reads
+    through its converted `__getitem__`; run as it is, its `self.data[k] = v` met a box),
+    or None."""
+    method = getattr(type(target), "__setitem__", None)
+    if inspect.isfunction(method) and not is_library_code(method):
+        return lambda *args: converted_call(method, args)
+    return None
+
+
 builtins_.converted_call = converted_call  # (a function argument of map/sorted/... is called so)
+data.USER_SETITEM, data.USER_GETITEM = user_setitem, getitem

@@ -514,6 +514,11 @@ _BINARY = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul,
            ">>=": operator.rshift}
 
 
+# calls.py's: the converted __setitem__ of a user's class (or None), and its getitem
+USER_SETITEM = None
+USER_GETITEM = None
+
+
 def setitem(target, key, value, op=None, name=None):
     """`target[key] = value` (or `target[key] op= value`), returning the target.
 
@@ -540,8 +545,13 @@ def setitem(target, key, value, op=None, name=None):
             f"known only when the compiled function runs (`counts[v % 3] += 1`); a Python "
             f"list cannot change then: make it a NumPy array (`counts = np.zeros(3, "
             f"dtype=int)`), whose writes at run-time indices are staged")
+    method = USER_SETITEM(target) if type(target) not in (list, dict, np.ndarray) else None
     if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
-        value = _AUG[op](trace_arrays.getitem(target, key), value)
+        value = _AUG[op](trace_arrays.getitem(target, key) if method is None
+                         else USER_GETITEM(target, key), value)
+    if method is not None:  # (a user's class: its own __setitem__, converted)
+        method(target, key, value)
+        return target
     if core.is_tensor(target):  # an eager ag.Tensor: immutable, the name gets a new value
         return indexing.setitem(target, key, value)
     try:
