@@ -747,9 +747,11 @@ class Function:
                 if kind is None and (isinstance(leaf, SymbolicTensor)
                                      or held_state.is_value(leaf)):
                     value = as_value(graph, leaf)
-                    if value.type.weak and value.type.dtype.kind in "iuf":
-                        # (made of Python numbers alone: a Python number, as in Python)
-                        numbers[n_out] = float if value.type.dtype.kind == "f" else int
+                    if value.type.weak and value.type.dtype.kind in "biuf":
+                        # (made of Python numbers alone: a Python number, as in Python;
+                        # `self.full = True` under a staged `if`: a bool)
+                        numbers[n_out] = {"f": float, "b": bool}.get(value.type.dtype.kind,
+                                                                      int)
                     kind = ("out", n_out)
                     values.append(value)
                     n_out += 1

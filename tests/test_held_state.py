@@ -598,3 +598,25 @@ def test_item_assignment_runs_the_user_s_setitem_converted(backend):
     for x, i in ((1.0, 1), (3.0, 2), (2.0, 1)):
         assert_same(f(mine, x, i), np.float64(paint(python, x, i)))
         assert_same(mine.data, python.data)
+
+
+class Ring:
+    def __init__(self):
+        self.buf, self.i, self.full = np.zeros(3), 0, False
+
+    def add(self, v):
+        self.buf[self.i] = v
+        self.i = (self.i + 1) % 3
+        if self.i == 0:        # a staged `if` on the relaxed counter
+            self.full = True
+        return self.buf
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_flag_set_under_a_staged_if_is_bound_as_a_python_bool(backend):
+    # before: numpy.bool, where Python binds True (a value made of Python values alone)
+    f = ag.defun(Ring.add, backend=backend)
+    mine, python = Ring(), Ring()
+    for v in (1.0, 2.0, 3.0, 4.0):
+        assert_same(f(mine, v), Ring.add(python, v))
+        assert type(mine.full) is bool and mine.full == python.full and mine.i == python.i
