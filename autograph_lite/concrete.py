@@ -132,13 +132,18 @@ class ConcreteFunction:
         for i in self._scalar_inputs:
             if type(flat[i]) is np.ndarray:
                 flat[i] = flat[i][()]
+        def bind(rows, values, types):
+            self._bind(rows, values, types, args, found or dict(
+                held_state.holders(self.function, args)), held, flat)
         try:
-            raw = self._call(*flat)
+            if self.graph.check_plans:  # (callbacks that see the state before them: sync)
+                with partial_raise.calling(self.graph, self._targets(args, buffers), bind):
+                    raw = self._call(*flat)
+            else:
+                raw = self._call(*flat)
         except partial_raise.Partial as e:  # (a failed check: the state Python had made)
-            raise partial_raise.commit(
-                e, self.graph, self._targets(args, buffers),
-                lambda rows, values, types: self._bind(rows, values, types, args, found or dict(
-                    held_state.holders(self.function, args)), held, flat)) from None
+            raise partial_raise.commit(e, self.graph, self._targets(args, buffers),
+                                       bind) from None
         except Exception as e:
             raise self._located(e, flat) from None
         if self.updates:

@@ -142,18 +142,53 @@ def moved(node, graph, mapping):
     return node.inputs, dict(attrs, commit=(len(dst.check_plans) - 1, count))
 
 
-def commit(exc, graph, targets, bind):
-    """The user's error for a ``Partial`` raised by a call of ``graph``, after the state it
-    carries is stored: each written input's value into its array (``targets``: the graph
-    inputs' arrays, in order), and the bindings by ``bind(held, values, types)``."""
-    message, index, values = exc.args  # (the message names the user's line)
-    plan = graph.check_plans[index]
+class _Call(threading.local):
+    current = None  # (graph, targets, bind) of the call running a kernel that syncs
+
+
+_call = _Call()
+
+
+@contextlib.contextmanager
+def calling(graph, targets, bind):
+    """Around a call of a kernel whose callbacks see the state before them (``sync``)."""
+    outer, _call.current = _call.current, (graph, targets, bind)
+    try:
+        yield
+    finally:
+        _call.current = outer
+
+
+def sync(index, values):
+    """Before a callback of a function that has written its arguments or bound into its
+    objects by then (api/callbacks.py): that state, plan ``index`` of the call's graph,
+    stored where Python would have it by then, so the callback sees it (`self.w = ...`,
+    then a callback that logs `self.w`). Arrays are bound as copies: the kernel goes on
+    writing its own (the call binds the final ones at its end)."""
+    if _call.current is None:
+        return
+    graph, targets, bind = _call.current
+    store(graph.check_plans[index], [v.copy() if hasattr(v, "copy") and getattr(
+        v, "ndim", 0) else v for v in values], targets, bind)
+
+
+def store(plan, values, targets, bind):
+    """Stores the state ``values`` of ``plan`` into the caller's arrays and objects."""
     for i, k in plan.args:
         target, value = targets[i], values[k]
         if value is not target:
             target[...] = value
     if plan.held:
         bind(plan.held, values, plan.types)
+
+
+def commit(exc, graph, targets, bind):
+    """The user's error for a ``Partial`` raised by a call of ``graph``, after the state it
+    carries is stored: each written input's value into its array (``targets``: the graph
+    inputs' arrays, in order), and the bindings by ``bind(held, values, types)``."""
+    message, index, values = exc.args  # (the message names the user's line)
+    plan = graph.check_plans[index]
+    store(plan, values, targets, bind)
     if plan.exception is CallbackRaised:  # (the callback's own exception, as it raised it)
         error, RAISED.exc = RAISED.exc, None
         return error

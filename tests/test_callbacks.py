@@ -462,3 +462,36 @@ def test_state_before_a_raising_callback_is_kept_as_python_keeps_it():
             with pytest.raises(NotFinite):
                 fn(x, out, np.int64(4))
             np.testing.assert_array_equal(out, [10.0, 20.0, np.inf, 0.0])
+
+
+# what a callback sees of the function's own writes before it ----------------------------------
+class Logged:
+    def __init__(self):
+        self.w, self.seen = np.array([1.0, 2.0]), []
+
+    def log(self, v):
+        self.seen.append(self.w.tolist())
+        return v
+
+
+def rebind_then_log(m, x, out):
+    m.w = m.w - x                        # a binding Python makes now, before the callback
+    out[0] = out[0] + 1.0                # a write into an argument
+    y = ag.py_func(m.log, [x], ag.float64)
+    m.w = m.w * 2.0                      # later bindings: after it, as in Python
+    return y
+
+
+def test_a_callback_sees_the_function_s_writes_and_bindings_before_it():
+    # before: the bindings were made at the end of the call, so the callback saw m.w of
+    # before the call
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(rebind_then_log, backend=backend)
+        mine, python = Logged(), Logged()
+        out_mine, out_python = np.zeros(1), np.zeros(1)
+        for x in (np.ones(2), np.array([0.5, 0.25])):
+            rebind_then_log(python, x, out_python)
+            f(mine, x, out_mine)
+        assert mine.seen == python.seen
+        np.testing.assert_array_equal(mine.w, python.w)
+        np.testing.assert_array_equal(out_mine, out_python)

@@ -100,6 +100,11 @@ def _call(op_name, kind, func, inp, Tout, name):
         guarded = dispatch.check_carries_state()
         if guarded:
             attrs["guarded"] = True
+            # (the state written and bound so far, stored before the call: the callback
+            # sees it where Python's would, partial_raise.sync)
+            state, index = dispatch.CHECK_PLAN(graph)
+            values += list(state)
+            attrs["sync"] = (index, len(state))
         loc = errors.user_location()
         results = stage_node(op_name, values, attrs,
                              OPS[op_name].infer([v.type for v in values], **attrs), loc=loc)

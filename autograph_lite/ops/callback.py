@@ -46,6 +46,7 @@ import numpy as np
 
 from ..errors import GENERATED
 from ..ir.types import TensorType
+from .. import partial_raise
 from .check_errors import RAISED
 from .registry import defop
 
@@ -102,10 +103,11 @@ class _Site:
     arrive as Python scalars; None on the interpreter and eagerly (NumPy values arrive).
     """
     __slots__ = ("kind", "func", "name", "tout", "outs", "conv", "single", "scalar_out",
-                 "guarded")
+                 "guarded", "sync")
 
-    def __init__(self, kind, func, name, tout, outs, in_types=None, guarded=False):
-        self.guarded = guarded
+    def __init__(self, kind, func, name, tout, outs, in_types=None, guarded=False,
+                 sync=None):
+        self.guarded, self.sync = guarded, sync
         self.kind = kind
         self.func = func
         self.name = name
@@ -128,6 +130,11 @@ class _Site:
         in check_errors.RAISED while the kernel's check after the call hands the function's
         state back (api/callbacks.py), and placeholders of the declared types stand for the
         results no one reads."""
+        if self.sync is not None:  # (the state of before the call, where Python has it)
+            index, count = self.sync
+            if count:
+                partial_raise.sync(index, args[len(args) - count:])
+                args = args[:len(args) - count]
         try:
             res = self._call(args)
         except Exception as e:  # noqa: BLE001 - raised by the call, after the state
@@ -282,20 +289,24 @@ def _read_only(a):
 
 
 def site_for(kind, attrs, in_types=None):
+    if in_types is not None and attrs.get("sync"):  # (the state values: passed as they are)
+        in_types = in_types[:len(in_types) - attrs["sync"][1]]
     return _Site(kind, attrs["func"], callback_name(attrs["func"], attrs.get("name")),
-                 attrs["Tout"], attrs["_outs"], in_types, attrs.get("guarded", False))
+                 attrs["Tout"], attrs["_outs"], in_types, attrs.get("guarded", False),
+                 attrs.get("sync"))
 
 
 # op table entries ---------------------------------------------------------------------------
 def _make_eager(kind):
-    def eager(*args, func, Tout, _outs, name=None, guarded=False):
-        site = _Site(kind, func, callback_name(func, name), Tout, _outs, guarded=guarded)
+    def eager(*args, func, Tout, _outs, name=None, guarded=False, sync=None):
+        site = _Site(kind, func, callback_name(func, name), Tout, _outs, guarded=guarded,
+                     sync=sync)
         return site(*args)
     eager.__name__ = f"{kind}_eager"
     return eager
 
 
-def _infer(in_types, func, Tout, _outs, name=None, guarded=False):
+def _infer(in_types, func, Tout, _outs, name=None, guarded=False, sync=None):
     """The staged shapes of ``_outs``; a guarded call's last output: whether it returned."""
     return [TensorType(dt, tuple(shape)) for dt, shape, _ in _outs] + (
         [TensorType(np.dtype(bool), ())] if guarded else [])
