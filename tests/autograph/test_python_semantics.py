@@ -1625,3 +1625,13 @@ def test_none_on_some_runs_and_a_value_on_others_is_refused():
                                          ) as e:
         ag.defun(none_or_doubled)(np.array([1.0, -2.0]))
     assert line_of(none_or_doubled, "the-return") in str(e.value)
+
+
+def argsort_by_hand(x):
+    order = sorted(range(len(x)), key=lambda i: x[i])
+    return x[order[0]] - x[order[-1]], order[1]
+
+
+def test_sorted_python_items_by_traced_keys():
+    # before: the order indexed NumPy's array of the items, which cannot take a tensor
+    agree(argsort_by_hand, [(np.array([0.3, 0.1, 0.2]),), (np.array([5.0, 1.0, 1.0, 0.0]),)])

@@ -398,7 +398,9 @@ def sorted_(iterable, *, key=None, reverse=False):
         except ValueError as e:
             raise TypeError(f"sorted() of values of different shapes cannot be staged "
                             f"({e})") from None
-    s = values[order]
+    # (items of Python's own, `sorted(range(n), key=lambda i: x[i])`: their array, indexed
+    # by the staged order as a tensor is; NumPy's indexing cannot take the order)
+    s = dispatch.convert_to_tensor(values)[order]
     return [s[i] for i in range(n)]
 
 
