@@ -39,6 +39,13 @@ Inputs are handed over as read-only views (writing raises NumPy's read-only
 ``ValueError``); 0-d inputs as NumPy scalars of their dtype. Exceptions raised by the
 callback propagate unchanged out of compiled code (the interpreter appends the call site's
 file:line to the message, as for every op).
+
+Guarded calls (attrs ``guarded``, ``sync``: api/callbacks.py). Where the function has
+written its arguments or bound into its objects before the call, the node takes that
+state as its last inputs and stores it where Python has it before calling
+(partial_raise.sync), and returns one more output, whether the callback returned: its
+exception waits in check_errors.RAISED while the check staged after the call hands the
+state back, and the call raises that very exception.
 """
 import hashlib
 
