@@ -1604,6 +1604,26 @@ def fill_rows(x, out):
             out[i, j] = x[i, j] + 1
 
 
+def skip_zeros_then_return(x, out):
+    for i in range(x.shape[0]):
+        if x[i] == 0:
+            continue            # (the `return` then sits in the `else` of this `if`)
+        elif x[i] < 0:
+            return
+        out[i] = 3.0
+
+
+def break_or_return(x, out):
+    i = 0
+    while i < x.shape[0]:
+        if x[i] > 5:
+            break
+        if x[i] < 0:
+            return None
+        out[i] = 2.0
+        i += 1
+
+
 def none_or_doubled(x):
     for i in range(len(x)):
         if x[i] < 0:
@@ -1617,6 +1637,10 @@ def test_an_early_bare_return_of_a_procedure_is_staged():
     for fn in (fill_until_negative, fill_while):
         agree(fn, [(x, np.zeros(3)), (np.abs(x), np.zeros(3)), (x[:0], np.zeros(0))])
     agree(fill_rows, [(m, np.zeros((2, 2))), (np.abs(m), np.zeros((2, 2)))])
+    agree(skip_zeros_then_return, [(np.array([0.0, 1.0, -1.0]), np.zeros(3)),
+                                   (np.array([1.0, 0.0, 2.0]), np.zeros(3))])
+    agree(break_or_return, [(np.array([1.0, 9.0, -1.0]), np.zeros(3)),
+                            (np.array([1.0, -1.0, 2.0]), np.zeros(3))])
 
 
 def test_none_on_some_runs_and_a_value_on_others_is_refused():

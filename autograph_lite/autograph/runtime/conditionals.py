@@ -512,6 +512,7 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
     if trial.active():
         _fill_one_sided(pair)
         traced[which] = pair[which]
+    _returning_none(pair, init)
     _check_all(pair, names, init, deleted, loc, only=unset_here)
 
 
