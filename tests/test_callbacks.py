@@ -395,15 +395,33 @@ def scaled_by_a_list(x):
     return ag.py_func(lambda v: v * ms[0], [x], ag.float64)
 
 
+def through_a_closure(x, k):
+    g = lambda v: v * k  # noqa: E731 - the closure the callback reaches k through
+    return ag.py_func(lambda v: g(v) + 1, [x], ag.float64)
+
+
+def counts_in_the_trace(x):
+    n = 0
+
+    def bump(v):
+        nonlocal n
+        n += 1
+        return v + n
+    return ag.py_func(bump, [x], ag.float64)
+
+
 def test_a_callback_sees_what_it_closes_over_as_python_would():
     # before: `k` relaxed on its second value and the lambda read a finished trace's tensor
     # (ValueError); a lambda of a Python loop saw the loop's last `i` on every trip
     x = np.array([1.0, 2.0])
     calls = [(x, 2.0), (x, 3.0), (x * 2, 4.0)]
-    for fn in (scaled_by_closure, shifted_per_trip, centred):
+    for fn in (scaled_by_closure, shifted_per_trip, centred, through_a_closure):
         agree(fn, calls=calls, autograph=True)
     with pytest.raises(NotImplementedError, match="reads 'ms', a container holding tensors"):
         ag.defun(scaled_by_a_list)(x)
+    # (its cell would count from call to call, where Python's starts at 0 on each call)
+    with pytest.raises(NotImplementedError, match="assigns 'n' of the traced function"):
+        ag.defun(counts_in_the_trace)(x)
 
 
 # a callback that raises after the function changed state ---------------------------------------

@@ -6,6 +6,7 @@ order on every execution -- inside staged ``ag.cond`` branches and once per iter
 staged ``ag.while_loop`` bodies too. How a bare-dtype ``Tout`` gets its rank, how kernels
 reach the callable and what is validated: see the docstring of ops/callback.py.
 """
+import dis
 import types
 
 import numpy as np
@@ -127,56 +128,89 @@ def _closure_inputs(func, kind, label):
       k` where the argument `k` relaxed on its second value, `m = x.mean()`) becomes an
       input of the node, and the callback is called as a copy of itself whose cell (or
       default) holds that value: a relaxed Python number as a Python number, an array as
-      its inputs arrive. Inside a container: refused, naming it.
+      its inputs arrive; also through a function it closes over (`g = lambda v: v * k`,
+      then `lambda v: g(v) + 1`). Inside a container: refused, naming it.
     - A function made by the converted code (a lambda of the traced function) keeps the
       values its cells hold now: the trace goes on and may rebind them (`for i in
       range(3): py_func(lambda v: v + i, ...)` would see the last `i`). A closure made
       elsewhere keeps its own cells (a counter it updates from call to call)."""
-    if not isinstance(func, types.FunctionType):
+    plan = _closure_plan(func, kind, label, set())
+    if plan is None:
         return func, []
+    build, held = plan
+    if not held:
+        return build([]), []
+    n = len(held)
+
+    def with_values(*args):
+        values = [v.item() if weak else v for (weak, _), v in zip(held, args[-n:])]
+        return build(values)(*args[:-n])
+    with_values.__name__ = func.__name__
+    return with_values, [t for _, t in held]
+
+
+def _closure_plan(func, kind, label, seen):
+    """(build(values) -> the function with ``values`` in its cells, [(weak, tensor)] the
+    values it needs), or None where ``func`` is to be called as it is."""
+    if not isinstance(func, types.FunctionType) or id(func) in seen:
+        return None
+    seen.add(id(func))
     code = func.__code__
     defaults = list(func.__defaults__ or ())
     names = code.co_freevars + code.co_varnames[code.co_argcount - len(defaults):
                                                  code.co_argcount]
     fresh = errors.is_generated(code.co_filename)
+    written = _nonlocal_writes(code)
+    if fresh and written:
+        raise NotImplementedError(
+            f"the ag.{kind} callback '{label}' at {errors.user_location()} assigns "
+            f"'{written[0]}' of the traced function (`nonlocal`): it runs when the compiled "
+            f"function runs, after the trace, where that variable no longer changes (and "
+            f"would keep counting from call to call); return the value from the callback "
+            f"instead")
     cells = []
     for c in func.__closure__ or ():
         try:
             cells.append(types.CellType(c.cell_contents) if fresh else c)
         except ValueError:  # (not bound yet: it is read when the callback runs)
             cells.append(c)
-    held = []
+    held, slots = [], []  # slots: (position, build or None for a tensor, first, count)
     for k, v in enumerate([_contents(c) for c in cells] + defaults):
         if isinstance(v, SymbolicTensor):
-            held.append((k, dispatch.weak_scalar(v), v))
-        elif any(isinstance(u, SymbolicTensor) for u in nest.flatten(v)):
+            slots.append((k, None, len(held), 1))
+            held.append((dispatch.weak_scalar(v), v))
+            continue
+        inner = _closure_plan(v, kind, label, seen)
+        if inner is not None and inner[1]:
+            slots.append((k, inner[0], len(held), len(inner[1])))
+            held += inner[1]
+        elif inner is None and any(isinstance(u, SymbolicTensor) for u in nest.flatten(v)):
             raise NotImplementedError(
                 f"the ag.{kind} callback '{label}' at {errors.user_location()} reads "
                 f"'{names[k]}', a container holding tensors whose values exist only when the "
                 f"compiled function runs: pass them in the callback's inputs instead")
     if not (held or fresh):
-        return func, []
+        return None
 
-    def made(cells, defaults):
-        f = types.FunctionType(code, func.__globals__, func.__name__,
-                               tuple(defaults) or None, tuple(cells) or None)
-        f.__kwdefaults__ = func.__kwdefaults__
-        return f
-    if not held:
-        return made(cells, defaults), []
-    n_ins = -len(held)
-
-    def with_values(*args):
+    def build(values):
         new_cells, new_defaults = list(cells), list(defaults)
-        for (k, weak, _), v in zip(held, args[n_ins:]):
-            v = v.item() if weak else v
+        for k, inner, first, count in slots:
+            v = values[first] if inner is None else inner(values[first:first + count])
             if k < len(cells):
                 new_cells[k] = types.CellType(v)
             else:
                 new_defaults[k - len(cells)] = v
-        return made(new_cells, new_defaults)(*args[:n_ins])
-    with_values.__name__ = func.__name__
-    return with_values, [v for _, _, v in held]
+        f = types.FunctionType(code, func.__globals__, func.__name__,
+                               tuple(new_defaults) or None, tuple(new_cells) or None)
+        f.__kwdefaults__ = func.__kwdefaults__
+        return f
+    return build, held
+
+
+def _nonlocal_writes(code):
+    """The variables of an enclosing function that ``code`` assigns (`nonlocal n; n += 1`)."""
+    return [i.argval for i in dis.get_instructions(code)
+            if i.opname in ("STORE_DEREF", "DELETE_DEREF") and i.argval in code.co_freevars]
 
 
 def _contents(cell):
