@@ -449,7 +449,7 @@ class Function:
 
     def _trace_locked(self, key, args):
         with self._lock:
-            self._random = random_states.Snapshot(args)
+            self._random = random_states.Snapshot(self.python_function, args)
             try:
                 return self._trace_locked_once(key, args)
             finally:

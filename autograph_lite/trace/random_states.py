@@ -1,5 +1,5 @@
-"""The random states a trace's Python code draws from, put back before a call is traced
-again.
+"""The random states a trace's Python code draws from: put back before a call is traced
+again, and watched around code autograph does not convert.
 
 One call may trace more than once (function.py: an exact trace whose sizes then relax, a
 relaxed trace that fails and is done with exact sizes, a trace undone to carry the
@@ -7,8 +7,13 @@ objects' numbers as inputs). A draw made while tracing (``noise = np.random.norm
 baked into the trace: README "Random numbers") would then be drawn again by every later
 trace, so the kept trace held another number than plain Python draws for the same seed,
 and the stream was left further along. Each trace after the first starts from the states
-the call found: NumPy's global state, Python's ``random``, and the generators passed as
-arguments.
+the call found.
+
+The states: NumPy's global one, Python's ``random``, and the generators (NumPy's
+``Generator`` and ``RandomState``, Python's ``random.Random``) the code can reach by name:
+among the arguments and the attributes of the objects among them, in the function's
+closure, and in the module globals its code names (``G = np.random.default_rng(5)``,
+``self.rng``). A generator made inside the code is new on every call: no state to watch.
 """
 import random
 
@@ -16,43 +21,93 @@ import numpy as np
 
 from autograph_lite import nest
 
+_GENERATORS = (np.random.Generator, np.random.RandomState, random.Random)
+
+
+def generators_of(fn, values):
+    """The generators ``fn`` (a function, a bound method, a callable object) called with
+    ``values`` can reach by name (module docstring), each once."""
+    found, seen = [], set()
+
+    def add(v):
+        if isinstance(v, _GENERATORS) and id(v) not in seen:
+            seen.add(id(v))
+            found.append(v)
+
+    def add_object(v):
+        add(v)
+        attrs = getattr(v, "__dict__", None)
+        if isinstance(attrs, dict) and not isinstance(v, type):
+            for a in list(attrs.values()):
+                add(a)
+    for v in nest.flatten(values):
+        add_object(v)
+    owner = getattr(fn, "__self__", None)
+    if owner is not None:
+        add_object(owner)
+    func = getattr(fn, "__func__", fn)
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        for cell in getattr(func, "__closure__", None) or ():
+            try:
+                add_object(cell.cell_contents)
+            except ValueError:
+                pass
+        names = getattr(func, "__globals__", {})
+        for name in code.co_names:
+            add(names.get(name))
+    return found
+
+
+def _state(g):
+    if isinstance(g, np.random.Generator):
+        return g.bit_generator.state
+    return g.get_state() if isinstance(g, np.random.RandomState) else g.getstate()
+
+
+def _set_state(g, state):
+    if isinstance(g, np.random.Generator):
+        g.bit_generator.state = state
+    elif isinstance(g, np.random.RandomState):
+        g.set_state(state)
+    else:
+        g.setstate(state)
+
 
 class Snapshot:
-    def __init__(self, args):
+    """The states a call of ``fn`` with ``args`` found, before its first trace."""
+
+    def __init__(self, fn, args):
         self._numpy = np.random.get_state()
         self._python = random.getstate()
-        self._generators = [(g, g.bit_generator.state) for g in nest.flatten(args)
-                            if isinstance(g, np.random.Generator)]
-        self._legacy = [(g, g.get_state()) for g in nest.flatten(args)
-                        if isinstance(g, np.random.RandomState)]
+        self._own = [(g, _state(g)) for g in generators_of(fn, args)]
         self._traces = 0
 
     def before_trace(self):
         if self._traces:
             np.random.set_state(self._numpy)
             random.setstate(self._python)
-            for g, state in self._generators:
-                g.bit_generator.state = state
-            for g, state in self._legacy:
-                g.set_state(state)
+            for g, state in self._own:
+                _set_state(g, state)
         self._traces += 1
 
 
-def _fingerprint(values):
+def _fingerprint(generators):
     """What tells whether a draw happened: the global states' positions and keys, and
-    those of the generators among ``values``."""
+    those of ``generators``."""
     kind, keys, pos, has_gauss, gauss = np.random.get_state()
-    own = [g.bit_generator.state if isinstance(g, np.random.Generator) else
-           (g.get_state()[1].tobytes(), g.get_state()[2])
-           for g in nest.flatten(values)
-           if isinstance(g, (np.random.Generator, np.random.RandomState))]
+    own = []
+    for g in generators:
+        s = _state(g)
+        own.append((s[1].tobytes(), s[2:]) if isinstance(g, np.random.RandomState) else s)
     return keys.tobytes(), pos, has_gauss, gauss, random.getstate(), own
 
 
-def draws(call, values):
-    """``call()``'s result, and whether it drew from NumPy's or Python's global random
-    state or from a generator among ``values`` (code autograph does not convert, called
-    where a staged branch or loop is traced: calls.py)."""
-    before = _fingerprint(values)
+def draws(call, fn, values):
+    """``call()``'s result (``fn`` called with ``values``), and whether it drew from NumPy's
+    or Python's global random state or from a generator ``fn`` reaches (code autograph does
+    not convert, called where a staged branch or loop is traced: calls.py)."""
+    generators = generators_of(fn, values)
+    before = _fingerprint(generators)
     out = call()
-    return out, _fingerprint(values) != before
+    return out, _fingerprint(generators) != before

@@ -246,7 +246,7 @@ def _as_it_is(call, f, values):
     if not trace_arrays.in_region() or (getattr(f, "__module__", None) or "").startswith(
             "autograph_lite"):
         return call()
-    out, drew = random_states.draws(call, values)
+    out, drew = random_states.draws(call, f, values)
     if drew:
         name = getattr(f, "__qualname__", None) or type(f).__name__
         raise TypeError(
