@@ -71,8 +71,12 @@ class EagerTensor(Tensor):
         return self._np.strides
 
     def __array__(self, dtype=None, copy=None):
+        # (`np.array(t)` asks for a copy: a snapshot of a variable, `best = np.array(w)`,
+        # must not follow its later assignments, nor a write into it change the tensor)
         a = np.asarray(self._np)
-        return a if dtype is None else a.astype(dtype)
+        if dtype is not None and a.dtype != dtype:
+            return a.astype(dtype)
+        return a.copy() if copy else a
 
     def __repr__(self):
         return (f"<ag.Tensor shape={self.shape} dtype={self.dtype} "
@@ -89,7 +93,9 @@ class EagerTensor(Tensor):
     def __iter__(self):
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
-        if RECORDERS:  # (a recording GradientTape sees each row as x[i]: TensorFlow's too)
+        if RECORDERS or type(self) is not EagerTensor:
+            # (a recording GradientTape sees each row as x[i], TensorFlow's too; a
+            # variable's rows are their values now, not views its `assign` changes)
             return (self[i] for i in range(self.shape[0]))
         return (EagerTensor(x) for x in self._np)
 

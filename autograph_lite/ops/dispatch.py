@@ -81,8 +81,10 @@ def constant(value, dtype=None):
     g = current_graph()
     if g is not None:
         return const(g, v)
-    # (a tensor is immutable, SPEC 1: not a view of an array the caller may write after)
-    return EagerTensor(v.copy() if v is value else v)
+    # (a tensor is immutable, SPEC 1: not a view of an array the caller may write after,
+    # nor of a variable's buffer, which its `assign` writes)
+    return EagerTensor(v.copy() if v is value or (_mutable(value) and v is value._np)
+                       else v)
 
 
 def convert_to_tensor(value, dtype=None):
@@ -111,6 +113,11 @@ def as_value(graph, x):
         if box is not None:
             return box._value
     return const(graph, x)._value
+
+
+def _mutable(x):
+    """An eager tensor whose buffer changes (an ag.Variable, a subclass: variables.py)."""
+    return isinstance(x, EagerTensor) and type(x) is not EagerTensor
 
 
 def _eager_input(x):
@@ -151,7 +158,10 @@ def apply(name, *args, **attrs):
     op = OPS[name]
     graph = current_graph()
     if graph is None:
-        result = wrap(op.eager(*[_eager_input(a) for a in args], **attrs))
+        out = op.eager(*[_eager_input(a) for a in args], **attrs)
+        if op.view and any(_mutable(a) for a in args):  # (`w[0]` of an ag.Variable: its
+            out = np.array(out)  # value now, as TensorFlow's, not a view `assign` changes)
+        result = wrap(out)
         for tape in RECORDERS:
             tape.record(op, args, attrs, result)
         return result

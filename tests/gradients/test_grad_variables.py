@@ -236,3 +236,19 @@ def test_the_gradient_of_a_function_that_writes_its_argument_in_a_loop(backend):
         out = np.zeros(len(a))
         np.testing.assert_allclose(np.asarray(g(a, out)), 2 * a)
         np.testing.assert_allclose(out, a * a)
+
+
+def test_snapshots_of_a_variable_do_not_follow_its_assignments():
+    # before: np.array(w), ag.constant(w), w[0], w.T, w.reshape and w's rows were views of
+    # its buffer (a `best = np.array(w)` checkpoint followed training), and writing into
+    # np.array(t) changed the immutable tensor t
+    w = ag.Variable(np.zeros((2, 2)))
+    snaps = [np.array(w), ag.constant(w), w[0], w.T, w.reshape(-1), next(iter(w))]
+    t = ag.constant([1.0, 2.0])
+    a = np.array(t)
+    a[0] = 99.0
+    w.assign(np.ones((2, 2)))
+    for s in snaps:
+        assert not np.asarray(s).any()
+    np.testing.assert_array_equal(t.numpy(), [1.0, 2.0])
+    assert np.shares_memory(np.asarray(w), w._np)  # (asarray may alias, as of an ndarray)
