@@ -16,6 +16,7 @@ from .variables import Variable
 class Module:
     """A container of variables and sub-modules: ``.variables``, ``.trainable_variables``,
     ``.submodules``; put ``ag.defun`` on its methods to compile them."""
+    ag_holds_state = True  # (its numbers are read on every call: held_state.py)
 
     def __init__(self, name=None):
         self.name = name or type(self).__name__
@@ -60,6 +61,7 @@ def _pairs(grads_and_vars):
 class SGD:
     """``ag.optimizers.SGD(learning_rate=0.01, momentum=0.0)``: v -= lr * g (with momentum:
     m = momentum * m - lr * g; v += m)."""
+    ag_holds_state = True  # (its numbers are read on every call: held_state.py)
 
     def __init__(self, learning_rate=0.01, momentum=0.0):
         self.learning_rate, self.momentum = learning_rate, momentum
@@ -78,6 +80,7 @@ class SGD:
 class Adam:
     """``ag.optimizers.Adam(learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7)``
     (Kingma & Ba, with TensorFlow's epsilon placement)."""
+    ag_holds_state = True  # (its numbers are read on every call: held_state.py)
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
         self.learning_rate, self.beta_1, self.beta_2 = learning_rate, beta_1, beta_2

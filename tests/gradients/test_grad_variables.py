@@ -252,3 +252,24 @@ def test_snapshots_of_a_variable_do_not_follow_its_assignments():
         assert not np.asarray(s).any()
     np.testing.assert_array_equal(t.numpy(), [1.0, 2.0])
     assert np.shares_memory(np.asarray(w), w._np)  # (asarray may alias, as of an ndarray)
+
+
+class _Trainer:
+    def __init__(self, optimizer):
+        self.w, self.opt = ag.Variable(np.ones(2)), optimizer
+
+    def step(self):
+        self.opt.apply_gradients([(ag.constant(np.ones(2)), self.w)])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_optimizer_s_learning_rate_is_read_on_every_call(backend):
+    # before: ag's optimizers were no objects of the user's, so a compiled step baked the
+    # learning rate of its first call
+    t = _Trainer(ag.optimizers.SGD(0.1))
+    step = ag.defun(_Trainer.step, backend=backend)
+    for lr in (0.1, 0.01, 0.001):
+        t.opt.learning_rate = lr
+        before = t.w.numpy()
+        step(t)
+        np.testing.assert_allclose(before - t.w.numpy(), lr)

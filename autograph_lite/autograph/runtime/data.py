@@ -177,10 +177,12 @@ _FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")
 
 def is_users(x):
     """A plain object of the user's own class (its attributes are looked at), with a
-    `__dict__` or `__slots__`."""
+    `__dict__` or `__slots__`; or of ours that holds the user's state (``ag_holds_state``:
+    an optimizer, whose `learning_rate` the user changes between calls)."""
     return ((hasattr(x, "__dict__") or bool(slot_names(type(x))))
             and not isinstance(x, NOT_OBJECTS)
-            and (type(x).__module__ or "").split(".")[0] not in _FOREIGN)
+            and ((type(x).__module__ or "").split(".")[0] not in _FOREIGN
+                 or getattr(type(x), "ag_holds_state", False)))
 
 
 @functools.lru_cache(maxsize=1024)
