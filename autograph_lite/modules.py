@@ -10,7 +10,7 @@ import numpy as np
 
 from . import nest, numpy_api as npa
 from .ops.registry import expose
-from .variables import Variable
+from .variables import SymbolicVariable, Variable
 
 
 class Module:
@@ -52,7 +52,7 @@ class Module:
 def _pairs(grads_and_vars):
     pairs = list(grads_and_vars)
     for g, v in pairs:
-        if not isinstance(v, Variable):
+        if not isinstance(v, (Variable, SymbolicVariable)):  # (a variable argument, traced)
             raise TypeError(f"apply_gradients takes (gradient, ag.Variable) pairs; got a "
                             f"{type(v).__name__} where the variable goes")
     return [(g, v) for g, v in pairs if g is not None]

@@ -20,7 +20,7 @@ from ..ops.dispatch import convert_to_tensor
 from ..ops.registry import expose
 from ..tensor import EagerTensor, SymbolicTensor, Tensor, is_tensor_value
 from ..trace.context import block_fast_path, current_graph
-from ..variables import Variable
+from ..variables import SymbolicVariable, Variable
 from . import call_state, sweep
 from .rules import zeros_as
 
@@ -284,7 +284,10 @@ class GradientTape:
         return nest.pack_as(sources, grads)
 
     def _auto(self, x):
-        return isinstance(x, Variable) and x.trainable and self.watch_accessed_variables
+        """A variable the tape watches without `watch`: a trainable one, or one passed to
+        the traced function as an argument (its box, trainable as variables are made)."""
+        return self.watch_accessed_variables and (
+            isinstance(x, Variable) and x.trainable or isinstance(x, SymbolicVariable))
 
     def _eager(self, ys, xs, gys):
         for x in xs:

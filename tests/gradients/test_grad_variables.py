@@ -273,3 +273,25 @@ def test_an_optimizer_s_learning_rate_is_read_on_every_call(backend):
         before = t.w.numpy()
         step(t)
         np.testing.assert_allclose(before - t.w.numpy(), lr)
+
+
+_SGD = ag.optimizers.SGD(0.1)
+
+
+def _train_step(w, x):
+    with ag.GradientTape() as tape:
+        loss = np.sum((x * w) ** 2)
+    _SGD.apply_gradients([(tape.gradient(loss, w), w)])
+    return loss
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_variable_passed_as_an_argument_is_watched_and_updated(backend):
+    # before: apply_gradients refused the traced variable ("got a SymbolicVariable"), and
+    # the tape did not watch it (a None gradient, which apply_gradients skips)
+    w, x = ag.Variable(np.ones(2)), np.array([1.0, 2.0])
+    step = ag.defun(_train_step, backend=backend)
+    for _ in range(2):
+        want = w.numpy() - 0.1 * 2 * x * x * w.numpy()
+        step(w, x)
+        np.testing.assert_allclose(w.numpy(), want)
