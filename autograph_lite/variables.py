@@ -95,7 +95,12 @@ class SymbolicVariable(_Updates, SymbolicTensor):
     def assign(self, value, read_value=True, name=None):
         value = dispatch.convert_to_tensor(value)
         _check_shape(value.shape, self.shape, repr(self._storage.name))
+        if value.dtype == self.dtype and value.shape == self.shape:
+            # (a node of its own: the value read from now on, where a gradient with
+            # respect to the variable stops, gradients/sweep.py ``_versions``)
+            value = dispatch.apply("cast", value, dtype=self.dtype)
         mutation.write(self, Ellipsis, value)
+        versions(self).append(self._storage.base)
         return self if read_value else None
 
     def _current(self):
@@ -103,6 +108,15 @@ class SymbolicVariable(_Updates, SymbolicTensor):
 
     def read_value(self):
         return dispatch.apply("cast", self, dtype=self.dtype)
+
+
+def versions(box):
+    """The values the variable of ``box`` was given by the trace's assignments, in order
+    (its value as the call began is its graph input): each read sees the latest, and a
+    gradient with respect to the variable is the sum over the values read (TensorFlow's:
+    an assignment is no differentiable op)."""
+    table = root_graph(box._value.graph).__dict__.setdefault("_variable_versions", {})
+    return table.setdefault(box._storage.index, [])
 
 
 def captured(var, graph):

@@ -19,7 +19,7 @@ from ..ops.registry import public
 from ..tensor import SymbolicTensor
 from ..ir.graph import captures, root_graph
 from ..trace.context import current_graph, device_scope
-from ..variables import Variable, captured
+from ..variables import SymbolicVariable, Variable, captured, versions
 
 
 # Ops whose gradient is None by contract, not refused: ``py_func`` (SPEC §4: NumPy code
@@ -191,13 +191,35 @@ def graph_gradients(ys, xs, grad_ys=None, since=None):
     ``gradient`` inside a trace): one tensor or None per source."""
     graph = current_graph()
     ys = [_symbolic(y, "the targets") for y in ys]
+    sources = [_versions(x, graph) for x in xs]
     xs = [_symbolic(x, "the sources") for x in xs]
-    entries = [Entry.of_node(n) for n in visible_nodes(graph, since)]
-    depends = reach(entries, {x._value.id for x in xs})
+    stops = {id(v.node) for group in sources for v in group[1:] if v.node is not None}
+    entries = [Entry.of_node(n) for n in visible_nodes(graph, since) if id(n) not in stops]
+    depends = reach(entries, {v.id for group in sources for v in group})
     adjoints = {}
     seed(adjoints, ys, grad_ys, lambda y: y._value.id)
     backprop(entries, adjoints, depends)
-    return [adjoints.get(x._value.id) if inexact(x) else None for x in xs]
+    out = []
+    for x, group in zip(xs, sources):
+        parts = [adjoints[v.id] for v in group if v.id in adjoints] if inexact(x) else []
+        total = parts[0] if parts else None
+        for g in parts[1:]:
+            total = apply("add", total, g)
+        out.append(total)
+    return out
+
+
+def _versions(x, graph):
+    """The values a source stands for: a variable's value as the call began and each value
+    the trace assigned it that ``graph`` sees (variables.versions), whose gradients add up
+    (each read is of one of them; an assignment is no differentiable op, so the sweep
+    stops at the values assigned); any other tensor, its own value."""
+    if isinstance(x, Variable):
+        x = captured(x, graph)
+    if not isinstance(x, SymbolicVariable):
+        return [_symbolic(x, "the sources")._value]
+    start = root_graph(graph).inputs[x._storage.index]
+    return [start] + [v for v in versions(x) if graph.can_see(v)]
 
 
 def _listed(x):

@@ -295,3 +295,31 @@ def test_a_variable_passed_as_an_argument_is_watched_and_updated(backend):
         want = w.numpy() - 0.1 * 2 * x * x * w.numpy()
         step(w, x)
         np.testing.assert_allclose(w.numpy(), want)
+
+
+_W = ag.Variable(np.array([1.0, -3.0]))
+
+
+def _constrained_step(x):
+    _W.assign(np.clip(_W, -1.0, 1.0))       # a constraint, then a tape step
+    with ag.GradientTape() as tape:
+        loss = np.sum((x * _W) ** 2)
+    _W.assign_sub(0.1 * tape.gradient(loss, _W))
+    for _ in range(2):                       # two more steps in the same trace
+        g = ag.gradients(np.sum((x * _W) ** 2), [_W])[0]
+        _W.assign_sub(0.1 * g)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_gradients_with_respect_to_a_variable_assigned_in_the_trace(backend):
+    # before: the gradient was with respect to the value as the call began, through the
+    # assignments: None after a constraint before the tape (the update silently skipped),
+    # second-order terms from an earlier step's update; now each read's value, as in
+    # TensorFlow, where an assignment is no differentiable op
+    x = np.array([1.0, 2.0])
+    _W.assign(np.array([1.0, -3.0]))
+    ag.defun(_constrained_step, backend=backend)(x)
+    w = np.clip(np.array([1.0, -3.0]), -1.0, 1.0)
+    for _ in range(3):
+        w = w - 0.1 * 2 * x * x * w
+    np.testing.assert_allclose(_W.numpy(), w)
