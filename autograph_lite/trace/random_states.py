@@ -36,7 +36,10 @@ def generators_of(fn, values):
 
     def add_object(v):
         add(v)
-        attrs = getattr(v, "__dict__", None)
+        try:  # (its own attributes, past any __getattr__ of its class: a staged string's)
+            attrs = object.__getattribute__(v, "__dict__")
+        except Exception:  # noqa: BLE001 - no attributes to look at
+            return
         if isinstance(attrs, dict) and not isinstance(v, type):
             for a in list(attrs.values()):
                 add(a)
