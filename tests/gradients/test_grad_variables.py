@@ -323,3 +323,23 @@ def test_gradients_with_respect_to_a_variable_assigned_in_the_trace(backend):
     for _ in range(3):
         w = w - 0.1 * 2 * x * x * w
     np.testing.assert_allclose(_W.numpy(), w)
+
+
+class _Dot(ag.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = ag.Variable(np.ones(3))
+
+    def __call__(self, x):
+        return x @ self.w
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_replacing_a_module_s_variable_between_calls(backend):
+    # before: the state's fingerprint compared the two variables with ==, elementwise
+    # ("the truth value of an array ... is ambiguous")
+    m, x = _Dot(), np.ones(3)
+    f = ag.defun(_Dot.__call__, backend=backend)
+    assert float(f(m, x)) == 3.0
+    m.w = ag.Variable(np.full(3, 2.0))      # a checkpoint restored by a new variable
+    assert float(f(m, x)) == 6.0
