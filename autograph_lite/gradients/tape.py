@@ -138,6 +138,21 @@ class _SplitOp:
         return sweep.placed(len(entry.inputs), self.wrt, grads)
 
 
+def _unshared(kept, inputs):
+    """The residuals of a split call, each a copy where it shares memory with one of the
+    call's inputs (the interpreter hands an input back as it is): the caller may write that
+    array, or assign that variable, before asking for the gradient."""
+    buffers = [a._np if isinstance(a, EagerTensor) else a for a in inputs
+               if isinstance(a, (EagerTensor, np.ndarray))]
+    out = []
+    for k in kept:
+        v = k._np if isinstance(k, EagerTensor) else k
+        if isinstance(v, np.ndarray) and any(np.may_share_memory(v, b) for b in buffers):
+            k = EagerTensor(v.copy())
+        out.append(k)
+    return tuple(out)
+
+
 def _frozen(a):
     """The value an entry's input has now, as a tensor no later write changes: the caller
     may write a NumPy array it passed, and assign a variable, before asking for the
@@ -234,7 +249,7 @@ class GradientTape:
             out = cf._call_args(args)
         else:
             out, kept = split.forward(*inputs[:len(op.tensors)])
-            op = _SplitOp(split, kept, wrt)
+            op = _SplitOp(split, _unshared(kept, inputs), wrt)
         outs = [o for o in nest.flatten(out) if isinstance(o, EagerTensor)]
         for t in tapes:
             t._append(op, inputs, outs, {})

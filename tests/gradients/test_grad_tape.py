@@ -247,3 +247,19 @@ def test_a_split_call_keeps_weak_constants_weak(backend):
     x64 = np.array([0.1, 0.2, 0.3], np.float32).astype(np.float64)
     assert g.dtype == np.float32
     np.testing.assert_allclose(g, 2 * np.tanh(x64) / np.cosh(x64) ** 2 + 2 * x64, rtol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "cpu"])
+def test_a_split_call_keeps_what_it_read_when_the_caller_writes_after(backend):
+    # before (interpreter): the residuals were the caller's own array and variable buffer,
+    # which the caller then wrote: the gradient saw zeros
+    a, b = ag.Variable(np.array([1.0, 2.0])), ag.Variable(np.array([3.0, 4.0]))
+    x = np.array([3.0, 4.0])
+    f = ag.defun(lambda: np.sum(a * b), backend=backend)
+    g = ag.defun(lambda x_: np.sum(a * x_), backend=backend)
+    with ag.GradientTape(persistent=True) as tape:
+        y1, y2 = f(), g(x)
+    b.assign(np.zeros(2))
+    x[:] = 0.0
+    np.testing.assert_array_equal(np.asarray(tape.gradient(y1, a)), [3.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(tape.gradient(y2, a)), [3.0, 4.0])
