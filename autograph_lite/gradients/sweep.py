@@ -219,7 +219,11 @@ def _versions(x, graph):
     if not isinstance(x, SymbolicVariable):
         return [_symbolic(x, "the sources")._value]
     start = root_graph(graph).inputs[x._storage.index]
-    return [start] + [v for v in versions(x) if graph.can_see(v)]
+    out = [start] + [v for v in versions(x) if graph.can_see(v)]
+    now = x._value  # (the value reads see now: a staged loop's body reads its loop state,
+    # an input of the body; a region's result is no leaf: the sweep goes through it)
+    fresh = now.node is None and graph.can_see(now) and all(v is not now for v in out)
+    return out + ([now] if fresh else [])
 
 
 def _listed(x):

@@ -343,3 +343,28 @@ def test_replacing_a_module_s_variable_between_calls(backend):
     assert float(f(m, x)) == 3.0
     m.w = ag.Variable(np.full(3, 2.0))      # a checkpoint restored by a new variable
     assert float(f(m, x)) == 6.0
+
+
+_V = ag.Variable(np.ones(2))
+
+
+def _fit(x, n_steps):
+    for _ in range(n_steps):                 # a staged loop: n_steps is a tensor
+        with ag.GradientTape() as tape:
+            loss = np.sum((x * _V) ** 2)
+        _V.assign_sub(0.1 * tape.gradient(loss, _V))
+    return _V.read_value()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_training_loop_staged_in_the_compiled_function(backend):
+    # before: the body read the variable's loop state, no source of the tape's: a None
+    # gradient ("internal error: the staged loop raised TypeError once only")
+    x = np.array([1.0, 2.0])
+    for n in (3, 0, 2):
+        _V.assign(np.ones(2))
+        want = np.ones(2)
+        for _ in range(n):
+            want = want - 0.1 * 2 * x * x * want
+        np.testing.assert_allclose(np.asarray(ag.defun(_fit, backend=backend)(x, np.int64(n))),
+                                   want)
