@@ -15,7 +15,7 @@ import contextlib
 
 import numpy as np
 
-from . import contiguity, dtypes, mutation, nest, region_aliases, storage
+from . import contiguity, dtypes, mutation, nest, region_aliases, storage, variables
 from .ir.graph import Graph
 from .ir.types import TensorType, relax
 from .ops.dispatch import apply, as_value, stage_node
@@ -134,6 +134,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
         out_leaves[pos] = o
     for st, o in zip(written, outs[len(staged):n_fixed]):
         mutation.set_base(st, o._value)
+        variables.region_assigned(st, o._value)
     finish(outs[n_fixed:], out_leaves)
     return nest.pack_as(t_res, out_leaves)
 
@@ -403,6 +404,7 @@ def _staged_while(cond, body, init, names):
     for st, o in zip(carried, results[len(vpos):n_fixed]):
         if st in written:  # (an identity variable's array the body never wrote is unchanged)
             mutation.set_base(st, o._value)
+            variables.region_assigned(st, o._value)
     aliases.finish(out_leaves, vpos, results[n_fixed:])
     return tuple(nest.pack_as(init, out_leaves))
 

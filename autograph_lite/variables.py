@@ -21,7 +21,8 @@ from .ops.registry import expose
 from .tensor import EagerTensor, SymbolicTensor, to_numpy_value
 from .trace.context import current_graph
 
-_CAPTURES = "_variables"  # root graph attribute: {id(variable): (variable, box)}
+_CAPTURES = "_variables"
+ARG_ORIGIN = storage.ARG  # root graph attribute: {id(variable): (variable, box)}
 
 
 class _Updates:
@@ -117,6 +118,14 @@ def versions(box):
     an assignment is no differentiable op)."""
     table = root_graph(box._value.graph).__dict__.setdefault("_variable_versions", {})
     return table.setdefault(box._storage.index, [])
+
+
+def region_assigned(storage, value):
+    """After a staged branch or loop that assigned a variable (control.py): its result is
+    a value the variable was given, as an `assign`'s is (``versions``)."""
+    table = root_graph(value.graph).__dict__.get("_variable_versions", {})
+    if storage.origin == ARG_ORIGIN and storage.index in table:
+        table[storage.index].append(value)
 
 
 def captured(var, graph):

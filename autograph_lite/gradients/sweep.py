@@ -83,11 +83,12 @@ def _add(adjoints, key, g):
     adjoints[key] = g if prev is None else apply("add", prev, g)
 
 
-def backprop(entries, adjoints, depends):
+def backprop(entries, adjoints, depends, cut=frozenset()):
     """Walks ``entries`` backwards, adding each input's share of the adjoints (key ->
-    tensor) of the outputs; only keys in ``depends`` get one."""
+    tensor) of the outputs; only keys in ``depends`` get one. The adjoints of the keys in
+    ``cut`` stay where they are (values a variable was assigned: leaves of the sweep)."""
     for e in reversed(entries):
-        outs = [adjoints.get(k) for k in e.out_keys]
+        outs = [None if k in cut else adjoints.get(k) for k in e.out_keys]
         if all(g is None for g in outs):
             continue
         wanted = [k is not None and k in depends and inexact(t)
@@ -193,12 +194,12 @@ def graph_gradients(ys, xs, grad_ys=None, since=None):
     ys = [_symbolic(y, "the targets") for y in ys]
     sources = [_versions(x, graph) for x in xs]
     xs = [_symbolic(x, "the sources") for x in xs]
-    stops = {id(v.node) for group in sources for v in group[1:] if v.node is not None}
-    entries = [Entry.of_node(n) for n in visible_nodes(graph, since) if id(n) not in stops]
+    cut = {v.id for group in sources for v in group[1:]}  # (assigned: leaves of the sweep)
+    entries = [Entry.of_node(n) for n in visible_nodes(graph, since)]
     depends = reach(entries, {v.id for group in sources for v in group})
     adjoints = {}
     seed(adjoints, ys, grad_ys, lambda y: y._value.id)
-    backprop(entries, adjoints, depends)
+    backprop(entries, adjoints, depends, cut)
     out = []
     for x, group in zip(xs, sources):
         parts = [adjoints[v.id] for v in group if v.id in adjoints] if inexact(x) else []
@@ -211,9 +212,10 @@ def graph_gradients(ys, xs, grad_ys=None, since=None):
 
 def _versions(x, graph):
     """The values a source stands for: a variable's value as the call began and each value
-    the trace assigned it that ``graph`` sees (variables.versions), whose gradients add up
-    (each read is of one of them; an assignment is no differentiable op, so the sweep
-    stops at the values assigned); any other tensor, its own value."""
+    the trace assigned it that ``graph`` sees (variables.versions: by `assign`, or the
+    result of a staged region that assigned it), whose gradients add up (each read is of
+    one of them; an assignment is no differentiable op, so the sweep stops at the values
+    assigned); any other tensor, its own value."""
     if isinstance(x, Variable):
         x = captured(x, graph)
     if not isinstance(x, SymbolicVariable):

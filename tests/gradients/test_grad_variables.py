@@ -368,3 +368,38 @@ def test_a_training_loop_staged_in_the_compiled_function(backend):
             want = want - 0.1 * 2 * x * x * want
         np.testing.assert_allclose(np.asarray(ag.defun(_fit, backend=backend)(x, np.int64(n))),
                                    want)
+
+
+_U = ag.Variable(np.array([2.0, -3.0]))
+
+
+def _clip_under_a_staged_if(flag):
+    with ag.GradientTape() as tape:
+        if flag > 0:
+            _U.assign(np.clip(_U, -1.0, 1.0))
+        loss = np.sum(_U ** 2)
+    return tape.gradient(loss, _U)
+
+
+def _halve_in_a_staged_loop(n):
+    with ag.GradientTape() as tape:
+        i = 0
+        while i < n:
+            _U.assign(_U * 0.5)
+            i += 1
+        loss = np.sum(_U * _U)
+    return tape.gradient(loss, _U)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_reads_after_a_staged_region_that_assigns_are_fresh_reads(backend):
+    # before: the region's result was no value the variable was given: the sweep went
+    # back through the clip (a zero gradient) or the halvings (scaled by 0.5 a trip)
+    for flag in (1, 0):
+        _U.assign(np.array([2.0, -3.0]))
+        g = ag.defun(_clip_under_a_staged_if, backend=backend)(np.int64(flag))
+        np.testing.assert_allclose(np.asarray(g), 2 * _U.numpy())
+    for n in (1, 3):
+        _U.assign(np.array([2.0, -3.0]))
+        g = ag.defun(_halve_in_a_staged_loop, backend=backend)(np.int64(n))
+        np.testing.assert_allclose(np.asarray(g), 2 * _U.numpy())
