@@ -148,6 +148,8 @@ class ConcreteFunction:
             raise self._located(e, flat) from None
         if self.updates:
             raw = self._bind_updates(raw, args, found, held, flat)
+        if self._variables:  # (`return w`: the variable's value, not a view `assign` changes)
+            raw = _unaliased(raw, [v._np for v in self._variables])
         return self._finish(raw)
 
     @staticmethod
@@ -163,7 +165,8 @@ class ConcreteFunction:
         that shares memory with an input or a constant of the kernel is copied (it is the
         object's own array from now on, which the caller may write)."""
         n = len(self.graph.outputs)
-        outs = (raw,) if n == 1 else tuple(raw)
+        outs = () if n == 0 else (raw,) if n == 1 else tuple(raw)  # (bindings of objects
+        # alone, `h.v = ag.Variable(...)`, take no output)
         self._bind(self.updates, outs[self._n_results:], self._update_types, args, found,
                    held, flat)
         results = outs[:self._n_results]
@@ -381,6 +384,16 @@ def _entry_point(dispatcher, flat, consts):
     except Exception:  # noqa: BLE001 - anything unusual: keep the checked path
         cres = None
     return dispatcher if cres is None else cres.entry_point
+
+
+def _unaliased(raw, buffers):
+    """The raw results with a copy of each array that shares memory with one of
+    ``buffers``."""
+    def one(r):
+        if isinstance(r, np.ndarray) and any(np.may_share_memory(r, b) for b in buffers):
+            return r.copy()
+        return r
+    return tuple(one(r) for r in raw) if isinstance(raw, tuple) else one(raw)
 
 
 def _with_consts(call, consts):

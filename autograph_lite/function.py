@@ -1203,6 +1203,8 @@ def _argument_box(value, arg, name):
     NumPy array (or a spec, standing for one) may be written, the write reaching the
     caller's array; an ag.Tensor is immutable; a NumPy scalar has no items to write."""
     box = SymbolicVariable(value) if isinstance(arg, Variable) else SymbolicTensor(value)
+    if isinstance(arg, Variable) and not arg.trainable:  # (no tape watches it by itself)
+        value.graph.__dict__.setdefault("untrainable_inputs", set()).add(value.index)
     origin = (storage.TENSOR if isinstance(arg, EagerTensor) and not isinstance(arg, Variable)
               else storage.SCALAR if isinstance(arg, np.generic) else storage.ARG)
     return mutation.attach(box, origin, name, value.index)

@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from .. import held_state, nest
+from ..ir.graph import root_graph
 from ..ops import dispatch
 from ..ops.dispatch import convert_to_tensor
 from ..ops.registry import expose
@@ -290,8 +291,11 @@ class GradientTape:
         try:
             if self._since is not None:
                 grads = sweep.graph_gradients(ys, xs, gys, self._since)
-                grads = [g if _key(x) in self._watched or self._auto(x) else None
-                         for x, g in zip(xs, grads)]
+                # (a tensor computed while it recorded counts as watched: TensorFlow's)
+                recorded = {id(n) for n in sweep.visible_nodes(current_graph(), self._since)}
+                grads = [g if _key(x) in self._watched or self._auto(x) or (
+                    isinstance(x, SymbolicTensor) and id(x._value.node) in recorded)
+                    else None for x, g in zip(xs, grads)]
             else:
                 grads = self._eager(ys, xs, gys)
         except (TypeError, ValueError) as e:
@@ -302,7 +306,9 @@ class GradientTape:
         """A variable the tape watches without `watch`: a trainable one, or one passed to
         the traced function as an argument (its box, trainable as variables are made)."""
         return self.watch_accessed_variables and (
-            isinstance(x, Variable) and x.trainable or isinstance(x, SymbolicVariable))
+            isinstance(x, Variable) and x.trainable or isinstance(x, SymbolicVariable)
+            and x._storage.index not in root_graph(x._value.graph).__dict__.get(
+                "untrainable_inputs", ()))
 
     def _eager(self, ys, xs, gys):
         for x in xs:
