@@ -237,14 +237,26 @@ def _stdlib_on_tensors(f, args, kwargs):
             f"(np.mean, np.median, np.std, ...), or ag.py_func to run it on the values") from e
 
 
+# (modules whose functions draw from no random state: watching a call costs ~0.15 ms)
+_NO_DRAWS = ("autograph_lite", "numpy", "builtins", "math", "operator", "functools",
+             "itertools", "collections")
+
+
+def _may_draw(f):
+    """Whether a call of ``f`` may draw random numbers: not one of NumPy's functions (its
+    `np.random` ones are refused by name, _staged_draw) nor Python's plain ones."""
+    module = getattr(f, "__module__", None) or type(f).__module__ or ""
+    root = module.split(".")[0]
+    return root not in _NO_DRAWS or module.startswith("numpy.random")
+
+
 def _as_it_is(call, f, values):
     """``call()`` of ``f``, which autograph does not convert (library code, ``@ag.
     do_not_convert``). Where a staged branch or loop is traced, a random draw in it
     (`scipy.stats.norm.rvs()`, a helper's `np.random.rand()`) would run once, while
     tracing, and every trip and every call would get that number: refused, as a draw
     written in the converted code is (_staged_draw)."""
-    if not trace_arrays.in_region() or (getattr(f, "__module__", None) or "").startswith(
-            "autograph_lite"):
+    if not trace_arrays.in_region() or not _may_draw(f):
         return call()
     out, drew = random_states.draws(call, f, values)
     if drew:
