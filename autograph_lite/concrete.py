@@ -15,7 +15,7 @@ import numpy as np
 from . import contiguity, held_state, nest, partial_raise
 from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import export_runtime, interpreter
-from .tensor import EagerTensor, TensorSpec
+from .tensor import EagerTensor, TensorSpec, unshared
 from .variables import Variable, captures_of
 
 
@@ -149,7 +149,9 @@ class ConcreteFunction:
         if self.updates:
             raw = self._bind_updates(raw, args, found, held, flat)
         if self._variables:  # (`return w`: the variable's value, not a view `assign` changes)
-            raw = _unaliased(raw, [v._np for v in self._variables])
+            buffers = [v._np for v in self._variables]
+            raw = (tuple(unshared(r, buffers) for r in raw) if isinstance(raw, tuple)
+                   else unshared(raw, buffers))
         return self._finish(raw)
 
     @staticmethod
@@ -384,16 +386,6 @@ def _entry_point(dispatcher, flat, consts):
     except Exception:  # noqa: BLE001 - anything unusual: keep the checked path
         cres = None
     return dispatcher if cres is None else cres.entry_point
-
-
-def _unaliased(raw, buffers):
-    """The raw results with a copy of each array that shares memory with one of
-    ``buffers``."""
-    def one(r):
-        if isinstance(r, np.ndarray) and any(np.may_share_memory(r, b) for b in buffers):
-            return r.copy()
-        return r
-    return tuple(one(r) for r in raw) if isinstance(raw, tuple) else one(raw)
 
 
 def _with_consts(call, consts):

@@ -456,29 +456,29 @@ class Function:
                 self._random = None
 
     def _trace_locked_once(self, key, args):
-        with self._lock:
+        """``_trace_locked``'s work, under its lock."""
+        cf = self._cache.get(key)
+        if cf is None and self._relax_held_numbers(key):
+            key = self._key(args)  # (the numbers that changed are inputs now)
             cf = self._cache.get(key)
-            if cf is None and self._relax_held_numbers(key):
-                key = self._key(args)  # (the numbers that changed are inputs now)
-                cf = self._cache.get(key)
-            if cf is None:
-                try:
-                    key2, cf = self._trace_or_exact(key, args)
-                except Exception as e:
-                    key, key2, cf = self._trace_numbers_as_values(args, e)
-                    if cf is None:
-                        raise
-                cf = self._cache[key] = self._settle_sizes(key2, args, cf)
-                after = self._held_key(args)
-                # (not where it changed a number that is a value of the signature, which
-                # `_trace_numbers_as_values` said traces again for each value)
-                if after and key[-1:] != after and not (self._held_static and (
-                        held_state.changed_numbers(key[-1][1], after[0][1])
-                        & self._held_static)):
-                    # the trace's own Python effects on the objects (`self.traces += 1`)
-                    # happen once per trace (SPEC 2): the state they leave calls it too
-                    self._cache[key[:-1] + after] = cf
-            return cf
+        if cf is None:
+            try:
+                key2, cf = self._trace_or_exact(key, args)
+            except Exception as e:
+                key, key2, cf = self._trace_numbers_as_values(args, e)
+                if cf is None:
+                    raise
+            cf = self._cache[key] = self._settle_sizes(key2, args, cf)
+            after = self._held_key(args)
+            # (not where it changed a number that is a value of the signature, which
+            # `_trace_numbers_as_values` said traces again for each value)
+            if after and key[-1:] != after and not (self._held_static and (
+                    held_state.changed_numbers(key[-1][1], after[0][1])
+                    & self._held_static)):
+                # the trace's own Python effects on the objects (`self.traces += 1`)
+                # happen once per trace (SPEC 2): the state they leave calls it too
+                self._cache[key[:-1] + after] = cf
+        return cf
 
     def _relax_held_numbers(self, key):
         """Whether the Python numbers of the objects it is called with that differ from

@@ -309,6 +309,15 @@ def type_of_constant(value):
     return TensorType(dtypes.as_dtype(a.dtype), a.shape)
 
 
+def unshared(a, buffers):
+    """``a``, or a copy of it where it is an array sharing memory with one of ``buffers``
+    (a result or residual that would otherwise be a view of the caller's array or of a
+    variable's buffer, which later writes change)."""
+    if isinstance(a, np.ndarray) and any(np.may_share_memory(a, b) for b in buffers):
+        return a.copy()
+    return a
+
+
 def to_numpy_value(value, dtype=None):
     """A NumPy array/scalar for any tensor-like (lists, scalars, EagerTensor)."""
     if isinstance(value, EagerTensor):

@@ -19,7 +19,7 @@ from ..ir.graph import root_graph
 from ..ops import dispatch
 from ..ops.dispatch import convert_to_tensor
 from ..ops.registry import expose
-from ..tensor import EagerTensor, SymbolicTensor, Tensor, is_tensor_value
+from ..tensor import EagerTensor, SymbolicTensor, Tensor, is_tensor_value, unshared
 from ..trace.context import block_fast_path, current_graph
 from ..variables import SymbolicVariable, Variable
 from . import call_state, sweep
@@ -148,9 +148,8 @@ def _unshared(kept, inputs):
     out = []
     for k in kept:
         v = k._np if isinstance(k, EagerTensor) else k
-        if isinstance(v, np.ndarray) and any(np.may_share_memory(v, b) for b in buffers):
-            k = EagerTensor(v.copy())
-        out.append(k)
+        copy = unshared(v, buffers)
+        out.append(k if copy is v else EagerTensor(copy))
     return tuple(out)
 
 
