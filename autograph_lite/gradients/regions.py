@@ -170,11 +170,11 @@ def _as_type(graph, x, t):
 
 
 def _push(stack, value, k):
-    """``stack[k] = value``, the stack doubled first when it is full."""
-    full = apply("greater_equal", k, apply("dim", stack, axis=0))
-    stack = control.cond(full, lambda: npa.concatenate([stack, stack], axis=0),
-                         lambda: stack)
-    return apply("setitem", stack, value, k, spec=(("tint", 1),))
+    """``stack[k] = value``, the stack doubled first when it is full: a staged list's
+    append (``list_push``), so that a gradient of the recording loop itself (a second
+    derivative) reads the stack as an append-only buffer (``_append_only``) rather than
+    stacking a stack whose rows grow (which it cannot)."""
+    return apply("list_push", stack, k, value)
 
 
 def _append_only(body_g, i):

@@ -76,6 +76,33 @@ def test_loop_results_and_their_gradient_in_one_kernel():
                                        rtol=1e-6, atol=1e-8)
 
 
+def loop_second_derivative(x, w, n):
+    # a tape over a tape: the inner gradient's recording loop is differentiated in turn
+    with ag.GradientTape() as outer:
+        outer.watch(x)
+        with ag.GradientTape() as inner:
+            inner.watch(x)
+            total = loop(x, w, n)
+        g = inner.gradient(total, x)
+        s = np.sum(g * np.cos(x))
+    return s, outer.gradient(s, x)
+
+
+def test_second_derivative_through_a_loop_of_many_trips():
+    # the recording's stacks grow while it runs (a stack of them could not be stacked)
+    x, w = RNG.normal(size=3), RNG.normal(size=3)
+    first = ag.defun(loop_second_derivative, backend="interpreter")
+    for backend in BACKENDS:
+        fn = first if backend == "interpreter" else ag.defun(loop_second_derivative,
+                                                             backend=backend)
+        for n in (np.int64(6), np.int64(0), np.int64(3)):
+            def s_of(x_):
+                return float(np.asarray(first(x_, w, n)[0]))
+            s, h = fn(x, w, n)
+            np.testing.assert_allclose(np.asarray(h), finite_difference(s_of, (x,), 0),
+                                       rtol=1e-5, atol=1e-8)
+
+
 def loop_with_break(x, w):
     acc = x * 0.0
     for i in range(10):               # a for over range with a staged break
