@@ -96,6 +96,20 @@ class _Sub:
         return f"{self.parent}[{self.key!r}]"
 
 
+def _note_users_line(e):
+    """A user's own error (their `raise`, Python's or NumPy's on the trace's values) that
+    the trace raises now gets a note naming the user's line: its traceback's last frames
+    are the converted code's, in a generated file (a check raised when the kernel runs
+    names the line in its message)."""
+    from .autograph.runtime import staging, user_raises
+    if not staging.python_own(e):
+        return
+    at = user_raises.raised_at(e)
+    note = f"(raised at {at})"
+    if at and note not in getattr(e, "__notes__", ()):
+        e.add_note(note)
+
+
 class Function:
     """A Python function compiled per input signature (see SPEC §2)."""
 
@@ -620,6 +634,7 @@ class Function:
                         f"value") from e
                 except Exception as e:
                     if not self._raised_on_every_run(e, graph, bindings):
+                        _note_users_line(e)
                         raise
                     result = None  # (the kernel raises it: partial_raise.py)
                 finally:

@@ -433,7 +433,20 @@ def bincount(x, weights=None, minlength=0):
 
 
 @public("Tensor.astype")
-def astype(x, dtype, copy=True):
+def astype(x, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """NumPy's: a new array, unless ``copy=False`` and nothing is to be done (the dtype
+    and the order are ``x``'s): then ``x`` itself, which a write through either name
+    changes. A ``casting`` rule the cast breaks is NumPy's TypeError."""
+    x = convert_to_tensor(x)
+    to = dtypes.as_dtype(dtype)
+    if order not in ("K", "A", "C"):
+        raise NotImplementedError(f"astype(order={order!r}) of a traced array: only 'C', "
+                                  f"'K' and 'A' (C-contiguous arrays) are staged")
+    if not np.can_cast(x.dtype, to, casting):
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to {to!r} according to "
+                        f"the rule {casting!r}")
+    if not copy and to == x.dtype:
+        return ascontiguousarray(x) if order == "C" else x
     return cast(x, dtype)
 
 

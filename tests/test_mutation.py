@@ -151,6 +151,27 @@ def ufunc_out_in_loop(a, n):
     return a * 1.0
 
 
+def copy_keywords(x):
+    # each result is the argument itself or a copy exactly where NumPy's is: a write
+    # through it reaches x or not (asarray's copy=True, astype's copy=False, np.float64 of
+    # a float64 array, order="C" of a strided view, np.array's copy=None and ndmin)
+    a = np.asarray(x, copy=True)
+    a[0] = 7.0
+    b = x.astype(x.dtype, copy=False)
+    b[1] += 1.0
+    c = np.float64(x)
+    c[2] *= 3.0
+    d = np.asarray(x[::2], order="C")
+    d[0] = -1.0
+    e = np.array(x, copy=None, ndmin=2)
+    e[0, 1] -= 0.5
+    f = np.asarray(x[1:], None, "C")
+    f[0] += 10.0
+    g = x.astype(np.float32, copy=False)
+    g[0] = 9.0
+    return a, b * 1.0, d, e * 1.0, g
+
+
 CASES = [
     (copyto_made_array, lambda: (np.float64(2.0),)),
     (ufunc_out_made_array, lambda: (np.arange(3.0),)),
@@ -158,6 +179,7 @@ CASES = [
     (copyto_where_into_argument, lambda: (np.arange(4.0), np.float64(-1.0))),
     (ufunc_out_in_loop, lambda: (np.zeros(3), np.int64(3))),
     (name_alias_iadd, lambda: (np.arange(4.0),)),
+    (copy_keywords, lambda: (np.arange(5.0),)),
     (view_iadd, lambda: (np.arange(4.0),)),
     (copy_module_copies, lambda: (np.arange(4.0), np.int64(3))),
     (view_method_aliases, lambda: (np.arange(4.0), np.int64(3))),
@@ -284,3 +306,22 @@ def copies_a_staged_list(x):
 def test_copy_of_a_staged_list_is_a_list():
     agree(copies_a_staged_list, calls=[(np.array([0.1, 0.7, 0.3]),),
                                        (np.array([0.5, 0.1, 0.9, 0.4]),)])
+
+
+def test_a_copy_numpy_cannot_avoid_and_a_broken_casting_rule_raise_numpys_errors():
+    def no_copy(x):
+        return np.asarray(x, dtype=np.int32, copy=False)
+
+    def unsafe(x):
+        return x.astype(np.int32, casting="safe")
+
+    def fortran(x):
+        return np.asarray(x, order="F")
+    x = np.arange(3.0)
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            ag.defun(no_copy, backend=backend)(x)
+        with pytest.raises(TypeError, match="according to the rule 'safe'"):
+            ag.defun(unsafe, backend=backend)(x)
+        with pytest.raises(NotImplementedError, match="order='F'"):
+            ag.defun(fortran, backend=backend)(x)

@@ -427,3 +427,18 @@ def test_the_standard_library_on_a_tensor_says_so_at_the_user_s_line():
         ag.defun(_stdlib_mean)(np.array([5.0, 1.0, 4.0]))
     assert "statistics.mean() at" in str(e.value) and line_of(_stdlib_mean, "the-call") in \
         str(e.value) and "np.mean" in str(e.value)
+
+
+def test_a_users_raise_met_while_tracing_notes_the_users_line():
+    # (its traceback ended in the generated file's `if_body`; the message had no line)
+    def normalize(x, n):
+        if n == 0:
+            raise ValueError("n must be nonzero")  # the-raise
+        return x / n
+    for backend in BACKENDS:
+        with pytest.raises(ValueError) as e:
+            ag.defun(normalize, backend=backend)(np.ones(2), 0)
+        assert str(e.value) == "n must be nonzero"            # Python's own text
+        [note] = e.value.__notes__
+        assert note.startswith("(raised at ") and note.endswith(
+            f"/{line_of(normalize, 'the-raise')})"), note

@@ -113,3 +113,24 @@ def test_a_with_whose_exit_a_failing_run_would_skip_is_refused():
             got, want = f(x), harmless_managers(x)
             np.testing.assert_array_equal(got[1], want[1])
             assert float(got[0]) == float(want[0])
+
+
+def divides_raising(x, d):
+    with np.errstate(divide="raise"):   # NumPy raises FloatingPointError on d == 0
+        return x / d
+
+
+def python_numbers_raising(x, n):
+    with np.errstate(all="raise"):      # nothing staged in the block: NumPy's own rule
+        k = 10.0 / n
+    return x * k
+
+
+def test_an_errstate_that_raises_around_staged_code_is_refused():
+    # the kernel's arithmetic gives inf/nan and never raises (a silent difference before)
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match=r"np.errstate.*test_exceptions\.py:\d+ "
+                                                      r"asks NumPy to raise"):
+            ag.defun(divides_raising, backend=backend)(np.ones(2), 2.0)
+        f = ag.defun(python_numbers_raising, backend=backend)
+        np.testing.assert_array_equal(f(np.ones(2), 4.0), python_numbers_raising(np.ones(2), 4.0))

@@ -250,3 +250,57 @@ def test_a_python_list_written_at_a_run_time_index_says_to_use_an_array():
     with pytest.raises(TypeError, match="'counts' at .* is a Python list written at an index "
                                         "known only when the compiled function runs"):
         ag.defun(count_by_residue)(np.array([1, 2, 3, 4, 5]))
+
+
+def _describe(v):
+    if hasattr(v, "ndim"):              # a duck-typed helper: an array or a list?
+        return v.ndim
+    return -1
+
+
+def asked_its_attributes(x):
+    out = appended(x)
+    return (_describe(out), hasattr(out, "shape"), hasattr(out, "count"),
+            getattr(out, "dtype", None) is None, hasattr(out, "append"))
+
+
+def array_method_of_a_list(x):
+    out = appended(x)
+    return out.sum()                            # Python: a list has no `sum`
+
+
+def test_a_staged_list_has_a_list_s_attributes_not_an_array_s():
+    # (hasattr(out, "ndim") was True and `out.sum()` summed: code that tells lists from
+    # arrays took the array's path, silently)
+    calls = [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, 2.0]),)]
+    agree(asked_its_attributes, calls)
+    agree(array_method_of_a_list, calls)
+
+
+def copied_then_appended(x):
+    out = appended(x)
+    c = out.copy()                              # list.copy: a list (it was an array)
+    c.append(5.0)
+    return len(c), len(out)
+
+
+def made_a_tuple(x):
+    out = appended(x)
+    return tuple(out)
+
+
+def sorted_names(x):
+    scores = {"a": x[0], "b": x[1], "c": x[2]}
+    return sorted(scores, key=lambda k: scores[k])
+
+
+def test_a_staged_list_copies_as_a_list_and_refuses_what_needs_its_length():
+    agree(copied_then_appended, [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, 2.0]),)])
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match=r"a list filled by a staged loop at .*"
+                                            r"test_list_values.py:\d+ is iterated by Python"):
+            ag.defun(made_a_tuple, backend=backend)(np.array([1.0, -2.0, 3.0]))
+        # (the names' order would be known only when it runs: it crashed inside sorted)
+        with pytest.raises(NotImplementedError, match=r"sorted\(\) of str items by keys known "
+                                                      r"only when the function runs \(at "):
+            ag.defun(sorted_names, backend=backend)(np.array([1.0, -2.0, 3.0]))

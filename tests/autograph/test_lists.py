@@ -139,10 +139,35 @@ def caller_keeps_list(x):
     return lst
 
 
+class _Log:
+    pass
+
+
+def held_by_containers(x):
+    acc = []
+    record = {"acc": acc}
+    rows = [acc, []]
+    log = _Log()
+    log.items = (1, acc)
+    for v in x:                         # staged: `record`, `rows` and `log` would not see
+        acc.append(v)                   # the rows of the tensor list `acc` becomes
+    return len(record["acc"]), len(rows[0]), len(log.items[1])
+
+
+def held_by_a_dict_appended_under_an_if(x):
+    acc = []
+    record = {"acc": acc}
+    if x[0] > 0:                        # `acc` is not read after the `if`: `record` is
+        acc.append(x[0])
+    return len(record["acc"])
+
+
 @pytest.mark.parametrize("fn,match", [
     (aliased, r"'a' is a Python list that the staged code at .*test_lists.py:\d+ appends "
               r"to, and 'b' holds the same list"),
     (caller_keeps_list, r"'lst' of caller_keeps_list\(\) holds the same list"),
+    (held_by_containers, r"`log.items\[1\]`, `record\['acc'\]`, `rows\[0\]` holds the same"),
+    (held_by_a_dict_appended_under_an_if, r"`record\['acc'\]` holds the same list"),
 ])
 def test_a_list_another_name_holds_is_refused(fn, match):
     # the other name would not see the rows: refused, never a stale list

@@ -271,3 +271,34 @@ def test_a_range_over_a_float_tensor_raises_pythons_type_error():
     raised = agree(counts_to_a_float, [(np.array([3.0]),), (np.array([2.5]),)])
     assert raised and all("'numpy.float64' object cannot be interpreted as an integer" in m
                           for _, _, m in raised)
+
+
+def zipped_with_python_lists(weights, counts, rows, x):
+    # a staged loop over a zip of Python lists and a tensor picks each list's item at the
+    # run-time counter: Python floats and ints stay weak (`w * v` keeps float32), rows of
+    # one shape are rows (it raised "a symbolic tensor cannot be used as a Python int")
+    s, n, acc = np.float32(0), 0, np.zeros(2)
+    for w, c, r, v in zip(weights, counts, rows, x):
+        s += w * v
+        if v > 0:
+            n += c
+        acc = acc + r * v
+    return s, n, acc
+
+
+def zipped_with_strings(words, x):
+    d = {}
+    for w, v in zip(words, x):
+        d[w] = v
+    return d
+
+
+def test_a_staged_zip_with_python_lists_picks_their_items_when_it_runs():
+    rows = [np.ones(2), np.arange(2.0), np.full(2, 3.0)]
+    agree(zipped_with_python_lists,
+          [([1.5, 2.0, 0.5], [1, 2, 3], rows, np.array([1.0, -2.0, 3.0], np.float32)),
+           ([0.25, 4.0], [7, 1], rows[:2], np.array([-1.0, 2.0, 5.0, 1.0], np.float32))])
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match=r"with a Python list picks its item .* "
+                                                      r"these are str \(at .*constructs"):
+            ag.defun(zipped_with_strings, backend=backend)(["a", "b"], np.ones(3))

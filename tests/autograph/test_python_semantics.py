@@ -371,6 +371,18 @@ def test_in_of_tensors_is_numpys():
                                   (np.array([1.0, 3.0]), F64(3.5))])
 
 
+def membership_of_arrays(a, b):
+    # Python's scan: `is` first, items after the one that is `a` never compared (`b` does
+    # not broadcast with `a`), a one-element array's truth its element
+    return a in [a, b], a[:1] in [b[:1], a[:1]], a[:1] in [b[:1], b[:1] * 2.0]
+
+
+def test_in_of_a_list_of_arrays_is_pythons_scan():
+    agree(membership_of_arrays, [(np.array([1.0, -2.0, 3.0]), np.array([1.0, 2.0])),
+                                 (np.array([2.0, 1.0]), np.array([2.0, 5.0, 1.0])),
+                                 (np.array([4.0, 1.0]), np.array([2.0, 5.0, 1.0]))])
+
+
 def tensor_keys(x, labels):
     totals = {0: 0.0, 1: 0.0}
     for i in range(x.shape[0]):
@@ -1100,6 +1112,14 @@ def test_min_and_max_of_arrays_raise_as_python_does():
                for _, _, m in raised) and raised
     raised = agree(lambda m: max(m), [(np.ones((2, 3)),), (np.zeros((3, 2)),)])
     assert all("ambiguous" in m for _, _, m in raised) and raised
+
+
+def test_min_and_max_of_an_array_empty_when_it_runs_raise_pythons_value_error():
+    # (a relaxed size: an empty array met after others read its row 0, an IndexError)
+    raised = agree(lambda a: (max(a), min(a) * 2.0),
+                   [(np.arange(3.0),), (np.zeros(2),), (np.zeros(0),), (np.ones(4),)])
+    assert [m for _, _, m in raised] and all(
+        m.startswith("max() arg is an empty sequence") for _, _, m in raised), raised
 
 
 @pytest.mark.parametrize("fn", [lambda x: int(x), lambda x: round(x)])

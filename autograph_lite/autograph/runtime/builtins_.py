@@ -13,7 +13,7 @@ import types
 
 import numpy as np
 
-from autograph_lite import dtypes, staged_text
+from autograph_lite import dtypes, errors, staged_text
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, iteration, list_values, logical,
@@ -256,8 +256,11 @@ def _reduce_rows(python_fn, x):
     """`min(x)` of one tensor: over its rows, as Python iterates it."""
     if not x.shape:
         return python_fn(x)  # (Python's TypeError: a 0-d array cannot be iterated)
+    empty = f"{python_fn.__name__}() arg is an empty sequence"
     if x.shape[0] == 0:
-        raise ValueError(f"{python_fn.__name__}() arg is an empty sequence")
+        raise ValueError(empty)
+    if x.shape[0] is None:  # (a size known when it runs: Python's ValueError then)
+        api.check(dispatch.apply("dim", x, axis=0) > 0, empty, "ValueError")
     if len(x.shape) > 1:  # rows compared as Python values: only one row can be
         if x.shape[0] != 1:
             raise ValueError(f"{python_fn.__name__}() of a {x.shape} tensor compares its "
@@ -374,6 +377,13 @@ def sorted_(iterable, *, key=None, reverse=False):
     if not _any_staged(keys):
         order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
         return [items[i] for i in order]
+    odd = sorted({type(v).__name__ for v in items if not core.is_tensor_like(v)})
+    if odd:  # (`sorted(scores, key=lambda k: scores[k])` of a dict of tensors: its keys)
+        raise NotImplementedError(
+            f"sorted() of {', '.join(odd)} items by keys known only when the function runs "
+            f"(at {errors.user_location() or 'its line'}): their order would be known only "
+            f"then, and a Python list of them cannot wait; sort numbers or arrays, or give "
+            f"the order as indices (`np.argsort`)")
     k = iterable if tensor and key is None else np.stack(
         [math_calls.scalar(v) if core.is_symbolic(v) else v for v in keys])
     kind = np.dtype(k.dtype).kind
@@ -468,6 +478,34 @@ def type_(*args):
     return type(*args)
 
 
+def _not_a_lists(x, name):
+    """Whether attribute ``name`` of ``x`` is one a Python list lacks while ``x`` is a
+    list a staged loop filled (a tensor of its rows, whose array attributes `ndim`,
+    `shape`, `sum` Python's list does not have)."""
+    return isinstance(x, list_values.ListTensor) and not hasattr(list, name)
+
+
+def list_has_no(name):
+    return AttributeError(f"'list' object has no attribute '{name}'")
+
+
+def hasattr_(x, name):
+    """hasattr; of a staged list, a Python list's answer (not an array's; `count` too,
+    which has no staged form)."""
+    if isinstance(x, list_values.ListTensor):
+        return hasattr(list, name)
+    return hasattr(x, name)
+
+
+def getattr_(x, name, *default):
+    """getattr; of a staged list, a Python list's attributes only (as `hasattr_`)."""
+    if _not_a_lists(x, name):
+        if default:
+            return default[0]
+        raise list_has_no(name)
+    return getattr(x, name, *default)
+
+
 OVERLOADS = {
     builtins.len: len_, builtins.int: int_, builtins.float: float_, builtins.bool: bool_,
     builtins.abs: abs_, builtins.range: range_, builtins.min: min_, builtins.max: max_,
@@ -477,5 +515,5 @@ OVERLOADS = {
     builtins.all: all_, builtins.str: text.str_, builtins.repr: text.repr_,
     builtins.reversed: reversed_, builtins.sorted: sorted_, itertools.product: product_,
     builtins.complex: complex_, builtins.map: map_, builtins.filter: filter_,
-    functools.reduce: reduce_,
+    functools.reduce: reduce_, builtins.hasattr: hasattr_, builtins.getattr: getattr_,
 }

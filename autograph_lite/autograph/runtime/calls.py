@@ -189,6 +189,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
                   for k, v in kwargs.items()}
     if type(getattr(f, "__self__", None)) is np.ndarray:  # (`g.u.sum()`: a held array's
         f = _on_box(f, args, kwargs)                     # box, where it became one)
+    if builtins_._not_a_lists(getattr(f, "__self__", None), getattr(f, "__name__", "")):
+        raise staging.user_raise(builtins_.list_has_no(f.__name__))  # (`out.sum()`)
     if type(getattr(f, "__self__", None)) is list and getattr(f, "__name__", "") == "sort":
         return builtins_.list_sort(f.__self__, *args, **kwargs)
     try:
@@ -291,6 +293,8 @@ def attribute(obj, name):
             and not is_library_code(prop.fget) and not isinstance(obj, type)):
         return trace_arrays.resolve(converted_call(prop.fget, (obj,)))
     try:
+        if builtins_._not_a_lists(obj, name):  # (`out.sum()` of a staged list: Python's)
+            raise staging.user_raise(builtins_.list_has_no(name))
         value = getattr(obj, name)
     except AttributeError as e:  # (Python's own on the user's object: after the state)
         if not isinstance(obj, Tensor):

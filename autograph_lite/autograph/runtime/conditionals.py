@@ -242,7 +242,10 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
     to the lists; lists changed otherwise than by appending tensors are left as they are
     (`_settle_lists` names the difference)."""
     lists = [i for i, v in enumerate(init[:nouts]) if type(v) is list]
-    if not lists or trial.active():
+    # (a list not read after the `if` under its name: only another holder could see what
+    # a branch appends, `d = {"acc": acc}`, which a staged `if` cannot show it)
+    dead = [i for i, v in enumerate(init[nouts:], nouts) if type(v) is list]
+    if not (lists or dead) or trial.active():
         return init, ()
     graph = context.current_graph()
     try:
@@ -258,6 +261,9 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
                 break
     except Exception:  # noqa: BLE001 - the real trace raises the real error
         return init, ()
+    for i in dead:
+        if any(not (isinstance(a[i], list) and _same_items(a[i], init[i])) for a in after):
+            trial.refuse_shared(init[i], names[i], loc)
     out, relisted = list(init), []
     for i in lists:
         orig, grown = init[i], [a[i] for a in after]

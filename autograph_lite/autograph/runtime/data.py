@@ -304,18 +304,51 @@ def converted_frames(f):
 def other_names(obj, name):
     """The names other than ``name`` under which the user's converted code (its locals,
     closure variables and globals, and those of the converted functions that called it)
-    holds the object ``obj`` now (``b = a`` of a list), quoted for a message."""
-    found, mine = set(), True  # (frames up to the function whose local ``name`` is)
+    holds the object ``obj`` now (``b = a`` of a list), quoted for a message; and the
+    places in the containers those names hold (``d = {"acc": acc}``: `d['acc']`, an item
+    of a list or tuple, an attribute of the user's object), which would not see it either."""
+    found, mine, budget = set(), True, [_SCAN_LIMIT]
     for f in converted_frames(sys._getframe(1)):
-        held = {k for k, v in f.f_locals.items() if v is obj and not k.startswith("ag__")}
-        held.update(k for k in global_names(f.f_code) if f.f_globals.get(k) is obj)
+        named = [(k, v) for k, v in f.f_locals.items() if not k.startswith("ag__")]
+        named += [(k, f.f_globals[k]) for k in global_names(f.f_code) if k in f.f_globals]
+        held = {k for k, v in named if v is obj}
+        inside = {p for k, v in named if v is not obj for p in _held_inside(v, obj, k, budget)}
         if mine:
             mine = name not in f.f_code.co_varnames + f.f_code.co_cellvars
             held.discard(name)
             found.update(repr(k) for k in held)
+            found.update(f"`{p}`" for p in inside)
         else:  # (a caller's variable: another name even when spelled alike)
             found.update(f"{k!r} of {f.f_code.co_name}()" for k in held)
+            found.update(f"`{p}` of {f.f_code.co_name}()" for p in inside)
     return sorted(found)
+
+
+def _held_inside(value, obj, path, budget, depth=0, seen=None):
+    """The paths (`d['acc']`, `rows[0]`, `h.items`) at which the dicts, lists and tuples
+    and the user's objects reachable from ``value`` hold ``obj``, a few levels deep and
+    ``budget`` items in all."""
+    seen = set() if seen is None else seen
+    if depth > 3 or budget[0] <= 0 or id(value) in seen or isinstance(value, TensorList):
+        return []
+    seen.add(id(value))
+    if isinstance(value, dict):
+        items = [(f"{path}[{k!r}]", v) for k, v in list(value.items())[:budget[0]]]
+    elif isinstance(value, (list, tuple)):
+        items = [(f"{path}[{i}]", v) for i, v in enumerate(value[:budget[0]])]
+    elif is_users(value):
+        attrs = vars(value) if hasattr(value, "__dict__") else SlotAttributes(value)
+        items = [(f"{path}.{k}", v) for k, v in list(attrs.items())[:budget[0]]]
+    else:
+        return []
+    budget[0] -= len(items)
+    found = []
+    for p, v in items:
+        if v is obj:
+            found.append(p)
+        elif isinstance(v, (dict, list, tuple)) or is_users(v):
+            found += _held_inside(v, obj, p, budget, depth + 1, seen)
+    return found
 
 
 def _captured(a):
@@ -627,9 +660,19 @@ def augassign_attribute(target, value, op, name=None):
 def assert_stmt(test, msg=None):
     """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
     test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)
+    if core.is_symbolic(test) and msg is None:
+        api.assert_(test, f"assertion failed at {where.caller()}")
+        return
     if core.is_symbolic(test):
-        # (an f-string of traced values is formatted when it fails: staged_text.py)
-        api.assert_(test, msg() if msg is not None else f"assertion failed at {where.caller()}")
+        # Python's message is lazy: computed only on the runs where the assert fails (it
+        # may index what only a failure makes valid, `w[w < 0][0]`, or write an array),
+        # so it is the staged `if not test: raise AssertionError(msg())`
+        from autograph_lite.autograph.runtime import conditionals, logical
+
+        def failed():
+            raise staging.user_raise(AssertionError(msg()))
+        conditionals.if_stmt(logical.not_(test), failed, lambda: None, lambda: (),
+                             lambda _: None, (), 0)
         return
     if not test:  # (the user's own: raised where the runs that reach it raise)
         raise staging.user_raise(AssertionError(msg()) if msg is not None

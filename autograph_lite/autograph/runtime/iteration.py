@@ -247,7 +247,38 @@ class PythonItems(StagedIter):
         return np.int64(len(self.seq))
 
     def item(self, i):
-        return self.seq[i]
+        if not core.is_symbolic(i):
+            return self.seq[i]
+        return _item_at(self.seq, i)
+
+
+_PYTHON_NUMBERS = (bool, int, float, complex)
+
+
+def _item_at(seq, i):
+    """``seq[i]`` of a Python sequence at a counter known when the function runs: its
+    items held as one array, indexed then. Python numbers of one type stay Python numbers
+    (weak: `w * v` of a float `w` keeps `v`'s dtype); arrays and NumPy numbers must share
+    one dtype and shape (an item keeps its own). Anything else (strings, mixed kinds)
+    cannot be picked when the function runs: refused, naming it."""
+    items = list(seq)
+    kinds = {type(v) for v in items}
+    if items and len(kinds) == 1 and kinds <= set(_PYTHON_NUMBERS):
+        table = dispatch.convert_to_tensor(np.array(items))
+        return dispatch.apply("as_weak", table[i])
+    if items and not kinds & set(_PYTHON_NUMBERS) and all(core.is_tensor_like(v)
+                                                          for v in items):
+        typed = {(core.dtype_of(v), tuple(np.shape(v) if not core.is_tensor(v) else v.shape))
+                 for v in items}
+        if len(typed) == 1 and None not in next(iter(typed))[1]:
+            return api.stack(items)[i]
+    raise NotImplementedError(
+        f"a staged loop over a `zip`, `enumerate` or `product` with a Python "
+        f"{type(seq).__name__} picks its item when the function runs, from the items held "
+        f"as one array: they must be Python numbers of one type, or arrays (NumPy numbers) "
+        f"of one dtype and shape; these are {', '.join(sorted(k.__name__ for k in kinds))} "
+        f"(at {errors.user_location() or 'the loop'}); convert it (np.array) or loop over "
+        f"a Python range")
 
 
 class NdIndex(StagedIter):

@@ -77,6 +77,19 @@ class ListTensor(SymbolicTensor):
     def __bool__(self):
         raise TypeError("the truth of a staged list is known only when the function runs")
 
+    def copy(self):  # (list.copy: a new list of the same items, not an array)
+        return self.__copy__()
+
+    def __iter__(self):
+        if self.shape[0] is None:  # (`tuple(out)`, `a, *b = out`, `list(out)`)
+            at = errors.user_location()
+            raise TypeError(
+                f"a list filled by a staged loop{f' at {at}' if at else ''} is iterated by "
+                f"Python (tuple(out), unpacking, a loop over a zip with it), which needs its "
+                f"length, known only when the function runs; index it (`out[i]`), stack it "
+                f"(`np.array(out)`), or loop over it in converted code")
+        return SymbolicTensor.__iter__(self)
+
     def __getitem__(self, index):
         item = _array("__getitem__")(self, index)
         return as_list(item) if isinstance(index, slice) else item

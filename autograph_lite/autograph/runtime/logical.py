@@ -72,12 +72,18 @@ def in_(item, container):
                               axis=None, keepdims=False)
     if isinstance(container, (list, tuple)) and (
             core.is_symbolic(item) or any(core.is_symbolic(e) for e in container)):
-        found = False
-        for e in reversed(container):
-            if e is item:
-                found = True
-                continue
+        # (Python stops at the first item that is `item`: the ones after it are never
+        # compared, `a in [a, b]` of a `b` that does not broadcast with `a` holds)
+        first = next((k for k, e in enumerate(container) if e is item), None)
+        scanned = container if first is None else container[:first]
+        found = first is not None
+        for e in reversed(scanned):
             equal = e == item
+            if core.is_symbolic(equal) and equal.ndim and all(d == 1 for d in equal.shape):
+                equal = equal.reshape(())  # (a one-element array's truth: its element)
+            elif core.is_symbolic(equal) and equal.ndim:
+                raise ValueError("The truth value of an array with more than one element is "
+                                 "ambiguous. Use a.any() or a.all()")
             if not (core.is_symbolic(equal) and equal.ndim == 0):
                 return item in container  # (Python's, and its errors)
             found = or_(lambda equal=equal: equal, lambda found=found: found)

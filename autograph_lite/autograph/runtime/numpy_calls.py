@@ -60,22 +60,50 @@ def _join_of_list(f):
 _LIST_JOINS = (np.concatenate, np.vstack, np.hstack, np.column_stack)
 
 
+_NO_COPY = ("Unable to avoid copy while creating an array as requested.\nIf using "
+            "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy "
+            "when needed (no behavior change in NumPy 1.x).")
+# the keywords of np.array / np.asarray / np.asanyarray a traced array takes (``like=``
+# and Fortran order are refused); asarray's order may come second, by position
+_ARRAY_KEYWORDS = {"copy", "order", "ndmin", "subok", "device"}
+
+
 def _array_of(f):
     """`np.array([t0, t1])`, `np.asarray(t)`: a list (nested) holding tensors is their
-    stack; `np.asarray` (and `np.asanyarray`) of a tensor is the tensor itself and
-    `np.array` a copy of it, as NumPy's are of an array."""
+    stack; the result is the tensor itself or a copy exactly where NumPy's is the array
+    itself or a copy (a write through it reaches the argument or not): `np.array` copies
+    unless ``copy=None``/``False``; `np.asarray` (and `np.asanyarray`) copy only with
+    ``copy=True``, a cast, or ``order="C"`` of a view that is not C-contiguous; where a
+    copy is needed ``copy=False`` is NumPy's ValueError."""
     def call(obj, dtype=None, *args, **kwargs):
-        if not _has_symbolic((obj,)) or args or set(kwargs) - {"copy"}:
+        if not _has_symbolic((obj,)):
             return f(obj, dtype, *args, **kwargs)
-        copy = f is np.array and kwargs.get("copy", True)
+        if args and f is not np.array and len(args) == 1 and "order" not in kwargs:
+            kwargs, args = {**kwargs, "order": args[0]}, ()
+        unknown = sorted(set(kwargs) - _ARRAY_KEYWORDS) + (["(by position)"] if args else [])
+        order = kwargs.get("order") or "K"
+        if unknown or order not in ("K", "A", "C") or kwargs.get("device") not in (None, "cpu"):
+            raise NotImplementedError(
+                f"np.{f.__name__}() of a traced array takes dtype=, copy=, order='C'/'K'/'A', "
+                f"ndmin= and subok= (as keywords); got "
+                f"{', '.join(unknown) or f'order={order!r}'}")
+        copy = kwargs.get("copy", True if f is np.array else None)
         out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if isinstance(out, list_values.ListTensor):  # (an array of a list: a new array)
             list_values.check_typed_when_empty(out, f.__name__, dtype)
             out, fresh = list_values.array_of(out), True
         if dtype is not None and np.dtype(dtype) != out.dtype:
-            return numpy_api.astype(out, dtype)
-        return numpy_api.copy(out) if copy and not fresh else out
+            out, fresh = numpy_api.astype(out, dtype), True
+        if order == "C" and not fresh:
+            c = numpy_api.ascontiguousarray(out)
+            out, fresh = c, c is not out
+        if fresh and copy is False:
+            raise ValueError(_NO_COPY)
+        if copy and not fresh:
+            out = numpy_api.copy(out)
+        ndmin = kwargs.get("ndmin", 0)
+        return out.reshape((1,) * (ndmin - out.ndim) + out.shape) if out.ndim < ndmin else out
     return call
 
 
@@ -142,7 +170,11 @@ def overload(f):
     if isinstance(f, type) and issubclass(f, np.number | np.bool_) and f.__module__ == "numpy":
         def scalar(*args, **kwargs):  # (`np.float32(t)`: NumPy's cast, as astype's)
             if len(args) == 1 and not kwargs and _has_symbolic(args):
-                return numpy_api.astype(dispatch.convert_to_tensor(args[0]), f)
+                x = dispatch.convert_to_tensor(args[0])
+                if (x is args[0] and x.ndim and x.dtype == np.dtype(f)
+                        and not isinstance(x, list_values.ListTensor)):
+                    return x  # (NumPy's of an array of its type: the array itself)
+                return numpy_api.astype(x, f)
             return f(*args, **kwargs)
         return scalar
     if isinstance(f, np.vectorize):  # (`np.vectorize(g)(x)`, `@np.vectorize`)

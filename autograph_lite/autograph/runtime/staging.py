@@ -157,20 +157,41 @@ class with_guard:
         return type(self.cm).__enter__(self.cm)
 
     def __exit__(self, kind, value, tb):
-        if kind is None and self.graph is not None and not self.harmless:
-            raising = set().union(*(io.may_raise(n) for n in self.graph.nodes[self.mark:]))
-            if raising:
+        if kind is None and self.graph is not None:
+            refusal = self._refusal()
+            if refusal is not None:
                 type(self.cm).__exit__(self.cm, None, None, None)
-                error = NotImplementedError(
-                    f"the `with` at {self.at}: its block's code (staged, on tensors) may "
+                error = NotImplementedError(refusal)
+                error.ag_uncatchable = True
+                raise error
+        return type(self.cm).__exit__(self.cm, kind, value, tb)
+
+    def _refusal(self):
+        """Why the block that staged the graph's nodes since ``mark`` cannot be compiled
+        under ``cm``, or None."""
+        staged = self.graph.nodes[self.mark:]
+        if not self.harmless and set().union(*(io.may_raise(n) for n in staged)):
+            return (f"the `with` at {self.at}: its block's code (staged, on tensors) may "
                     f"raise only when the compiled function runs (an index out of bounds, a "
                     f"failed `assert`, shapes that do not broadcast, a callback's "
                     f"exception), and on such a run the context manager's `__exit__`, which "
                     f"ran while tracing, would not run (nor suppress the error); move the "
                     f"`with` around the call of the compiled function")
-                error.ag_uncatchable = True
-                raise error
-        return type(self.cm).__exit__(self.cm, kind, value, tb)
+        if staged and _raising_errstate(self.cm):
+            return (f"the `with np.errstate(...)` at {self.at} asks NumPy to raise (or call) "
+                    f"on a floating-point error in code that is staged (on tensors): the "
+                    f"compiled function's arithmetic gives inf/nan as Numba's does and never "
+                    f"raises FloatingPointError; test the values instead (`if not np.all("
+                    f"np.isfinite(y)): raise FloatingPointError(...)`)")
+        return None
+
+
+def _raising_errstate(cm):
+    """Whether ``cm`` is an `np.errstate` that makes some floating-point error raise or
+    call a function (NumPy's own attributes: all=, divide=, over=, under=, invalid=)."""
+    return isinstance(cm, np.errstate) and any(
+        getattr(cm, f"_{k}", None) in ("raise", "call")
+        for k in ("all", "divide", "over", "under", "invalid"))
 
 
 def _flatten(types):

@@ -85,11 +85,9 @@ class _TrialList(list):
         return list.__getitem__(self, index)
 
 
-def as_tensor_list(items, element, name, loc, capacity, rows=()):
-    """The TensorList form of a list (data.py): its items, then the rows the loop appends.
-    Its dtype is the one ``np.array`` gives the items, ``element`` and ``rows`` (other rows
-    known to be appended) together, so no item is cast to a narrower type. A list that
-    another name holds too is refused: that name would not see the rows."""
+def refuse_shared(items, name, loc):
+    """Refuses list ``items`` of variable ``name`` that staged code at ``loc`` changes
+    (appends to) where another name or container holds it too (data.other_names)."""
     others = data.other_names(items, name)
     if others:
         raise ValueError(
@@ -97,6 +95,14 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
             f"{', '.join(others)} holds the same list: a list appended to in a staged "
             f"loop or `if` becomes a tensor, which the other name would not see; copy it "
             f"(b = list(a)) or keep one name for it")
+
+
+def as_tensor_list(items, element, name, loc, capacity, rows=()):
+    """The TensorList form of a list (data.py): its items, then the rows the loop appends.
+    Its dtype is the one ``np.array`` gives the items, ``element`` and ``rows`` (other rows
+    known to be appended) together, so no item is cast to a narrower type. A list that
+    another name holds too is refused: that name would not see the rows."""
+    refuse_shared(items, name, loc)
     if isinstance(element, (tuple, list)) and any(core.is_tensor_like(v) for v in element):
         raise NotImplementedError(
             f"'{name}' is a Python list that the staged code at {loc} appends a "
