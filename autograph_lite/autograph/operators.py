@@ -25,7 +25,8 @@ from autograph_lite.autograph.runtime.logical import (and_, compare_chain, in_, 
                                                       or_)
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
-from autograph_lite.autograph.runtime.staging import (caught, global_write_guard, try_body,
+from autograph_lite.autograph.runtime.staging import (caught, discarded_by_finally,
+                                                      global_write_guard, try_body,
                                                       try_stmt_guard, user_raise, with_guard)
 from autograph_lite.autograph.runtime.text import formatted, fstring
 from autograph_lite.autograph.runtime.text_formats import percent_format
@@ -35,7 +36,7 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
 
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
-    "abs_", "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught", "compare_chain",
+    "abs_", "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught", "compare_chain", "discarded_by_finally",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_library_code", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",

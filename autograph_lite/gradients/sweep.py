@@ -17,7 +17,7 @@ from .. import errors, numpy_api as npa, partial_raise
 from ..ops.dispatch import apply, convert_to_tensor
 from ..ops.registry import public
 from ..tensor import SymbolicTensor
-from ..ir.graph import captures, root_graph
+from ..ir.graph import captures, deriving, root_graph
 from ..trace.context import current_graph, device_scope
 from ..variables import SymbolicVariable, Variable, captured, versions
 
@@ -87,6 +87,11 @@ def backprop(entries, adjoints, depends, cut=frozenset()):
     """Walks ``entries`` backwards, adding each input's share of the adjoints (key ->
     tensor) of the outputs; only keys in ``depends`` get one. The adjoints of the keys in
     ``cut`` stay where they are (values a variable was assigned: leaves of the sweep)."""
+    with deriving():  # (its nodes raise nothing the forward's do not: ir/passes/dce.py)
+        _sweep_back(entries, adjoints, depends, cut)
+
+
+def _sweep_back(entries, adjoints, depends, cut):
     for e in reversed(entries):
         outs = [None if k in cut else adjoints.get(k) for k in e.out_keys]
         if all(g is None for g in outs):

@@ -6,7 +6,9 @@ Region ops (cond, while_loop) own sub-Graphs. A region may read Values of any en
 Graph directly (implicit capture, as in MLIR); a Graph's ``inputs`` are only its own
 parameters (function arguments, or a loop body's loop variables).
 """
+import contextlib
 import itertools
+import threading
 
 from ..trace.context import current_device
 from .types import TensorType
@@ -39,15 +41,37 @@ class Value:
         return f"<Value %{self.id}: {self.type}>"
 
 
+class _Deriving(threading.local):
+    depth = 0
+
+
+_DERIVING = _Deriving()
+
+
+@contextlib.contextmanager
+def deriving():
+    """``with deriving():`` marks the nodes added meanwhile (this thread's) as derived
+    (Node.derived)."""
+    _DERIVING.depth += 1
+    try:
+        yield
+    finally:
+        _DERIVING.depth -= 1
+
+
 class Node:
     """One op application. ``device`` is where the user placed it (``ag.device``, SPEC §2):
     None (unplaced: the backend chooses), "cpu" or "cuda". It is the innermost device scope
     open when the node was added (Graph.add_node), so a region op and the nodes of its
     regions each have their own. Backends that run everything on one device ignore it; a
     pass that merges nodes keeps differently placed ones apart and a clone copies it."""
-    __slots__ = ("op", "inputs", "attrs", "outputs", "regions", "loc", "graph", "device")
+    __slots__ = ("op", "inputs", "attrs", "outputs", "regions", "loc", "graph", "device",
+                 "derived")
 
     def __init__(self, op, inputs, attrs, out_types, regions, loc, graph, device=None):
+        # made while a gradient is built (``deriving``): not the user's own computation, so
+        # an error it could raise is one the forward's own ops raise first (dce.py)
+        self.derived = _DERIVING.depth > 0
         self.op = op
         self.inputs = list(inputs)
         self.attrs = dict(attrs)

@@ -103,11 +103,25 @@ def may_raise(node):
         return set()
     if node.op == "assert":
         return {CHECK_ERRORS[node.attrs.get("error", "AssertionError")]}
+    if node.op == "getitem" and not indexed_at_run_time(node):
+        return set()  # (a basic index of known sizes: checked while tracing)
     if node.op in ("getitem", "setitem", "wrap_index"):
         return {IndexError, ValueError}
     if node.opdef.elementwise:
         return set() if _broadcasts(node.inputs) else {ValueError}
     return set(RUNTIME_ERRORS)
+
+
+_RUN_TIME_INDEX = ("tint", "gather", "mask")  # (index parts a run may find invalid)
+
+
+def indexed_at_run_time(node):
+    """Whether the index of a ``getitem``/``setitem`` ``node`` holds a part whose validity
+    is known only when the kernel runs: a traced integer, an index or mask array, or an
+    integer into an array of a size known only then."""
+    return any(part[0] in _RUN_TIME_INDEX or (part[0] == "int"
+                                               and None in node.inputs[0].type.shape)
+               for part in node.attrs.get("spec", ()))
 
 
 def _broadcasts(values):

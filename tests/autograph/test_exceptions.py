@@ -134,3 +134,18 @@ def test_an_errstate_that_raises_around_staged_code_is_refused():
             ag.defun(divides_raising, backend=backend)(np.ones(2), 2.0)
         f = ag.defun(python_numbers_raising, backend=backend)
         np.testing.assert_array_equal(f(np.ones(2), 4.0), python_numbers_raising(np.ones(2), 4.0))
+
+
+def returns_in_finally(x, n):
+    try:
+        r = 10 // n                     # Python's ZeroDivisionError at n == 0 ...
+    finally:
+        return x * 2.0                  # ... which the `return` here discards
+
+
+def test_a_return_in_finally_discards_the_exception_as_python_does():
+    # (the return became an assignment of the return flag: the exception escaped)
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(returns_in_finally, backend=backend)
+        for n in (2, 0, 3, 0):
+            np.testing.assert_array_equal(f(np.ones(2), n), np.full(2, 2.0))

@@ -383,6 +383,22 @@ def test_in_of_a_list_of_arrays_is_pythons_scan():
                                  (np.array([4.0, 1.0]), np.array([2.0, 5.0, 1.0]))])
 
 
+def unused_results(x, i, y):
+    r = x[i]                        # never read: Python's IndexError still comes
+    z = x + y                       # never read: Python's broadcast ValueError still comes
+    return x * 2.0
+
+
+def test_a_value_never_read_still_raises_what_python_raises():
+    # (dead-code elimination dropped the read and the sum, and with them the errors)
+    raised = agree(unused_results, [(np.ones(2), np.int64(1), np.ones(2)),
+                                    (np.ones(2), np.int64(5), np.ones(2)),
+                                    (np.ones(3), np.int64(0), np.ones(2))])
+    assert sorted(m.split(" (at")[0].strip() for _, _, m in raised) == (
+        ["index 5 is out of bounds for axis 0 with size 2"] * 2
+        + ["operands could not be broadcast together with shapes (3,) (2,)"] * 2), raised
+
+
 def tensor_keys(x, labels):
     totals = {0: 0.0, 1: 0.0}
     for i in range(x.shape[0]):

@@ -33,14 +33,25 @@ def _has_effects(stmts):
     """Whether a `finally` block does what a run that raised would have to see: anything
     but `pass` and assignments to local names of values that call nothing (a write, which
     the subscripts converter made `out = ag__.setitem(...)`, a call, a `return`, which
-    would swallow the exception)."""
+    would swallow the exception: return_statements.py made it assignments it marks)."""
     def reads_only(value):
         return all(isinstance(c.func, gast.Attribute) and isinstance(c.func.value, gast.Name)
                    and c.func.value.id == "ag__" and c.func.attr in _READS
                    for c in gast.walk(value) if isinstance(c, gast.Call))
     return any(not (isinstance(s, gast.Pass) or (
         isinstance(s, gast.Assign) and all(isinstance(t, gast.Name) for t in s.targets)
-        and reads_only(s.value))) for s in stmts)
+        and reads_only(s.value) and not getattr(s, "ag_return", False))) for s in stmts)
+
+
+def _return_flag(stmts):
+    """The name of the return flag (return_statements.py's `do_return`) a `return` in
+    ``stmts`` sets, or None when they hold no `return`."""
+    for s in stmts:
+        for n in gast.walk(s):
+            if (isinstance(n, gast.Assign) and getattr(n, "ag_return", False)
+                    and isinstance(n.value, gast.Constant) and n.value.value is True):
+                return n.targets[0].id
+    return None
 
 
 class TryTransformer(base.BlockDepth, base.Base):
@@ -61,6 +72,16 @@ class TryTransformer(base.BlockDepth, base.Base):
             guarded.body = node.body
             guarded.ag_origin = getattr(node, "ag_origin", None)
             node.body = [guarded]
+        flag = _return_flag(node.finalbody)
+        if flag is not None:
+            # a `return` in the `finally` discards the exception the body raised; it is
+            # an assignment of the return flag now, so the `try` discards it explicitly
+            outer = templates.replace(
+                "try:\n    pass\nexcept BaseException as exc:\n"
+                "    ag__.discarded_by_finally(exc, do_return)", do_return=flag,
+                exc=self.ctx.namer.new("exc"))[0]
+            outer.body = [node]
+            node = outer
         if not self.block_depth:
             return node
         return templates.replace("ag__.try_stmt_guard()") + [node]

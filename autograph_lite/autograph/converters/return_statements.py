@@ -112,6 +112,8 @@ class ReturnTransformer(base.Base):
                 new = templates.replace("retval_ = value\ndo_return = True",
                                         **self._subs(value=value))
                 base.fill_origin(new, getattr(s, "ag_origin", None))
+                for a in new:  # (a `return`: an effect where a `finally` holds it)
+                    a.ag_return = True
                 return out + new, True
             may = False
             if not isinstance(s, (gast.FunctionDef, gast.ClassDef, gast.AsyncFunctionDef)):

@@ -78,6 +78,16 @@ def caught(exc):
         e = e.__cause__ or e.__context__
 
 
+def discarded_by_finally(exc, returned):
+    """An exception the body of a `try` raised while tracing, its `finally` run: discarded
+    (Python's rule) when the `finally` returned (``returned``: the return flag), unless
+    it is not the user's own (a refusal of ours, a name the trace lost): that would hide
+    code that was not compiled (converters/exceptions.py)."""
+    caught(exc)
+    if not (returned and python_own(exc)):
+        raise exc
+
+
 def try_stmt_guard():
     """Raises when a `try` is about to run inside a staged branch or loop (SPEC 3)."""
     if _DEPTH[0]:

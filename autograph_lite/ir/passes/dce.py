@@ -8,14 +8,28 @@ an assignment per branch or per trip that Numba types and lowers (compile time g
 the kernel's statements, docs/architecture.md "Compiling large kernels").
 """
 from .. import bounds
+from ...ops import io
 
 
 def _has_effects(node):
     if node.op == "assert" and bounds.proves(node.inputs[0]):
         return False  # (a check the graph proves, ir/bounds.py: an int that cannot overflow)
-    if not node.opdef.pure:
+    if not node.opdef.pure or _raises_for_the_user(node):
         return True
     return any(_has_effects(n) for r in node.regions for n in r.nodes)
+
+
+def _raises_for_the_user(node):
+    """Whether ``node`` is the user's own read or write at an index known only when it
+    runs (`r = x[i]`, never used: Python's IndexError still comes), or elementwise op of
+    operands that may not broadcast (`x + y` as a shape check): kept though nothing reads
+    it. Not a node made while building a gradient (Node.derived: the forward's raise
+    first), nor one of an op that cannot raise."""
+    if node.derived:
+        return False
+    if node.op in ("getitem", "setitem"):
+        return io.indexed_at_run_time(node)
+    return bool(node.opdef.elementwise and io.may_raise(node))
 
 
 def run(graph):
