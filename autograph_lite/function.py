@@ -106,8 +106,8 @@ def _note_users_line(e):
         return
     at = user_raises.raised_at(e)
     note = f"(raised at {at})"
-    if at and note not in getattr(e, "__notes__", ()):
-        e.add_note(note)
+    if at and at not in str(e) and note not in getattr(e, "__notes__", ()):
+        e.add_note(note)  # (not where its text names the line already)
 
 
 class Function:
@@ -379,7 +379,11 @@ class Function:
                 if not exact:
                     raise
                 key = exact
-                cf = self._cache.get(key) or self._trace(args, key)
+                cf = self._cache.get(key)
+                if cf is None:
+                    cf = self._trace(args, key)
+                elif self._random is not None:  # (the failed trace drew again)
+                    self._random.resume(cf)
             self._cache[key] = cf
         return key, cf
 
@@ -539,7 +543,10 @@ class Function:
     def _trace(self, args, key, specs=None):
         for attempt in range(4):
             try:
-                return self._trace_once(args, key, specs)
+                cf = self._trace_once(args, key, specs)
+                if self._random is not None:
+                    self._random.traced(cf)
+                return cf
             except _NumbersFound:  # (undone: traced again, carrying them as inputs)
                 if attempt == 3:
                     raise RuntimeError(f"{self._name}: tracing kept finding Python numbers "

@@ -265,6 +265,8 @@ defgrad("expand_dims", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
 defgrad("squeeze", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0])])
 defgrad("reshape_as", lambda s, g: [_ap("reshape_as", g[0], s.inputs[0]), None])
 defgrad("broadcast_to", lambda s, g: [g[0], None])  # (the sweep sums it to x's shape)
+# (a gradient's sum over broadcast axes, differentiated again: its adjoint broadcast back)
+defgrad("sum_to", lambda s, g: [_ap("broadcast_to", g[0], s.inputs[0]), None])
 
 
 def _transpose(s, g):

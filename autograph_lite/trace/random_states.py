@@ -85,14 +85,33 @@ class Snapshot:
         self._python = random.getstate()
         self._own = [(g, _state(g)) for g in generators_of(fn, args)]
         self._traces = 0
+        self._after = {}  # id(trace) -> (its trace, the states it left)
 
     def before_trace(self):
         if self._traces:
-            np.random.set_state(self._numpy)
-            random.setstate(self._python)
-            for g, state in self._own:
-                _set_state(g, state)
+            self._set(self._numpy, self._python, [s for _, s in self._own])
         self._traces += 1
+
+    def traced(self, trace):
+        """Notes the states ``trace`` (a ConcreteFunction this call made) left."""
+        self._after[id(trace)] = (trace, (np.random.get_state(), random.getstate(),
+                                          [_state(g) for g, _ in self._own]))
+
+    def resume(self, trace):
+        """The call runs ``trace`` after a later trace failed: the states as that trace
+        left them (one this call made), or as the call found them (a cached one: no
+        draw of this call's)."""
+        kept = self._after.get(id(trace))
+        if kept is not None and kept[0] is trace:
+            self._set(*kept[1])
+        elif self._traces:
+            self._set(self._numpy, self._python, [s for _, s in self._own])
+
+    def _set(self, numpy_state, python_state, own):
+        np.random.set_state(numpy_state)
+        random.setstate(python_state)
+        for (g, _), state in zip(self._own, own):
+            _set_state(g, state)
 
 
 def _fingerprint(generators):

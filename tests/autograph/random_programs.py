@@ -538,21 +538,32 @@ class Generator:
         if self.bounds and r.random() < 0.5:
             return self.bounds_stmt(indent, scope)
         cond = self.cond(scope, 1)
-        if r.random() < 0.5:
+        if r.random() < 0.25 and self.arrays:
+            # a message Python computes only when the assert fails (where its read may be
+            # out of bounds: then Python's IndexError, not the AssertionError)
+            read = f"{self.array_name(r)}[{self.wild_index(scope)}]"
+            self.emit(indent, f"assert not ({cond}), f'checked {{{read}}}'")
+        elif r.random() < 0.5:
             self.emit(indent, f"assert not ({cond}), 'checked'")
         else:
             self.emit(indent, f"if {cond}:")
             self.emit(indent + 1, f"raise {r.choice(['ValueError', 'IndexError'])}('raised')")
+
+    def wild_index(self, scope):
+        """An int index of run-time value in [-L - 1, L]: out of bounds at times."""
+        atoms = list(INT_ARGS) + [f"v{k}" for k in range(N_INT)] + scope["loop_vars"]
+        return f"({self.rng.choice(atoms)} % {2 * L + 2} - {L + 1})"
 
     def bounds_stmt(self, indent, scope):
         """The "bounds" grammar: a read or a write at an index of run-time value that may be
         out of bounds (in [-L - 1, L]), which raises NumPy's IndexError after the writes
         and bindings before it (a read is `assert`ed never to fail by itself)."""
         r = self.rng
-        atoms = list(INT_ARGS) + [f"v{k}" for k in range(N_INT)] + scope["loop_vars"]
-        wild = f"({r.choice(atoms)} % {2 * L + 2} - {L + 1})"
+        wild = self.wild_index(scope)
         kind = r.random()
-        if kind < 0.5:
+        if kind < 0.15:  # (a read nothing uses: Python's IndexError all the same)
+            self.emit(indent, f"unused = {self.array_name(r)}[{wild}]")
+        elif kind < 0.5:
             self.emit(indent, f"assert {self.array_name(r)}[{wild}] != 1.5e300, 'read'")
         elif kind < 0.75:
             self.emit(indent, f"u[{wild}] = {self.simple_float(scope)}")

@@ -59,3 +59,20 @@ def test_a_staged_assert_computes_its_message_only_when_it_fails():
 def _line(text):
     with open(__file__) as f:
         return next(i for i, line in enumerate(f, 1) if text in line and "assert" in line)
+
+
+def container_messages(x):
+    assert x.sum() > 0, (x[0], "low")           # a tuple of traced values, made on failure
+    if x[0] > 5.0:
+        raise ValueError([x[0], x[1]], "high")
+    return x
+
+
+def test_a_message_holding_traced_values_in_a_container_is_that_run_s():
+    # (it printed the tensors' symbolic reprs, `<ag.Tensor symbolic ...>`)
+    errors = []
+    agree(container_messages, calls=[(np.array([-1.0, -3.0]),), (np.array([7.0, 2.0]),),
+                                     (np.array([1.0, 2.0]),)], errors=errors)
+    texts = {m.split(" (at")[0] for _, _, m in errors}
+    assert texts == {"(np.float64(-1.0), 'low')",
+                     "([np.float64(7.0), np.float64(2.0)], 'high')"}, errors

@@ -354,6 +354,25 @@ def test_a_call_that_traces_twice_draws_what_python_draws_once():
         assert f.experimental_get_tracing_count() == (2 if backend == "cpu" else 1)
 
 
+def _sized_by_the_argument(rng, g):
+    u = rng.random(g.shape[0])      # a size the relaxed trace cannot draw with
+    s = 0.0
+    for i in range(g.shape[0]):     # the loop that makes cpu try a relaxed trace
+        s += u[i]
+    return s
+
+
+def test_a_relaxed_trace_that_fails_leaves_the_generator_as_the_call_used_it():
+    # (cpu: the failed relaxed trace put the generator back to where the call found it,
+    # and the exact trace was reused without drawing again: the caller's next draws
+    # repeated the function's)
+    for backend in BACKENDS:
+        python, mine = np.random.default_rng(0), np.random.default_rng(0)
+        f = ag.defun(_sized_by_the_argument, backend=backend)
+        assert float(f(mine, np.zeros(4))) == _sized_by_the_argument(python, np.zeros(4))
+        np.testing.assert_array_equal(mine.random(2), python.random(2))
+
+
 def test_draws_before_the_loop_or_in_a_python_loop_are_python_draws():
     def before(n):
         noise = np.random.default_rng(0).normal(size=5)

@@ -120,6 +120,15 @@ def divides_raising(x, d):
         return x / d
 
 
+def seterr_raising(x, d):
+    old = np.seterr(divide="raise")
+    try:
+        y = x / d
+    finally:
+        np.seterr(**old)
+    return y
+
+
 def python_numbers_raising(x, n):
     with np.errstate(all="raise"):      # nothing staged in the block: NumPy's own rule
         k = 10.0 / n
@@ -132,6 +141,10 @@ def test_an_errstate_that_raises_around_staged_code_is_refused():
         with pytest.raises(NotImplementedError, match=r"np.errstate.*test_exceptions\.py:\d+ "
                                                       r"asks NumPy to raise"):
             ag.defun(divides_raising, backend=backend)(np.ones(2), 2.0)
+        with pytest.raises(NotImplementedError, match=r"np.seterr\(...\) at .*"
+                                                      r"test_exceptions\.py:\d+ asks NumPy"):
+            ag.defun(seterr_raising, backend=backend)(np.ones(2), 2.0)
+        assert np.geterr()["divide"] != "raise"
         f = ag.defun(python_numbers_raising, backend=backend)
         np.testing.assert_array_equal(f(np.ones(2), 4.0), python_numbers_raising(np.ones(2), 4.0))
 

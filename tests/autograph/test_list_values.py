@@ -269,12 +269,19 @@ def array_method_of_a_list(x):
     return out.sum()                            # Python: a list has no `sum`
 
 
+def sorted_in_place(x):
+    out = appended(x)
+    out.sort()                                  # a list's (its function: sort_in_place)
+    return np.array(out)
+
+
 def test_a_staged_list_has_a_list_s_attributes_not_an_array_s():
     # (hasattr(out, "ndim") was True and `out.sum()` summed: code that tells lists from
     # arrays took the array's path, silently)
     calls = [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, 2.0]),)]
     agree(asked_its_attributes, calls)
     agree(array_method_of_a_list, calls)
+    agree(sorted_in_place, calls)
 
 
 def copied_then_appended(x):

@@ -1,5 +1,8 @@
 """lists: `l.append(x)` in a loop rebinds `l` via `ag__.list_append`."""
 
+import collections
+import functools
+
 import numpy as np
 import pytest
 
@@ -154,6 +157,19 @@ def held_by_containers(x):
     return len(record["acc"]), len(rows[0]), len(log.items[1])
 
 
+def held_by_callables_and_iterators(x):
+    acc = []
+    count = lambda items=acc: len(items)           # noqa: E731 - a default holds it
+    later = functools.partial(len, acc)
+    queue = collections.deque([acc])
+    walk = iter([acc])
+    table = list(range(30000))                     # (a big local scanned before `d`)
+    d = {"acc": acc}
+    for v in x:
+        acc.append(v)
+    return count(), later(), len(queue[0]), len(next(walk)), len(table), len(d["acc"])
+
+
 def held_by_a_dict_appended_under_an_if(x):
     acc = []
     record = {"acc": acc}
@@ -168,6 +184,9 @@ def held_by_a_dict_appended_under_an_if(x):
     (caller_keeps_list, r"'lst' of caller_keeps_list\(\) holds the same list"),
     (held_by_containers, r"`log.items\[1\]`, `record\['acc'\]`, `rows\[0\]` holds the same"),
     (held_by_a_dict_appended_under_an_if, r"`record\['acc'\]` holds the same list"),
+    (held_by_callables_and_iterators,
+     r"`count.__defaults__\[0\]`, `d\['acc'\]`, `later.args\[0\]`, `queue\[0\]`, "
+     r"`walk's sequence\[0\]` holds the same list"),
 ])
 def test_a_list_another_name_holds_is_refused(fn, match):
     # the other name would not see the rows: refused, never a stale list

@@ -286,6 +286,14 @@ def zipped_with_python_lists(weights, counts, rows, x):
     return s, n, acc
 
 
+def zipped_with_iterators(x):
+    w, d = [1.0, 2.0, 3.0], {"a": 1.5, "b": 2.5}
+    s = 0.0
+    for v, a, b in zip(x, reversed(w), d.values()):   # (it raised: no len())
+        s += a * v + b
+    return s, max(x, default=-1.0), min(x[1:], default=7.0)
+
+
 def zipped_with_strings(words, x):
     d = {}
     for w, v in zip(words, x):
@@ -298,6 +306,8 @@ def test_a_staged_zip_with_python_lists_picks_their_items_when_it_runs():
     agree(zipped_with_python_lists,
           [([1.5, 2.0, 0.5], [1, 2, 3], rows, np.array([1.0, -2.0, 3.0], np.float32)),
            ([0.25, 4.0], [7, 1], rows[:2], np.array([-1.0, 2.0, 5.0, 1.0], np.float32))])
+    agree(zipped_with_iterators, [(np.array([1.0, -2.0, 3.0]),), (np.array([4.0]),),
+                                  (np.zeros(0),), (np.array([2.0, 5.0]),)])
     for backend in ("interpreter", "cpu"):
         with pytest.raises(NotImplementedError, match=r"with a Python list picks its item .* "
                                                       r"these are str \(at .*constructs"):

@@ -374,7 +374,8 @@ def test_in_of_tensors_is_numpys():
 def membership_of_arrays(a, b):
     # Python's scan: `is` first, items after the one that is `a` never compared (`b` does
     # not broadcast with `a`), a one-element array's truth its element
-    return a in [a, b], a[:1] in [b[:1], a[:1]], a[:1] in [b[:1], b[:1] * 2.0]
+    return (a in [a, b], a[:1] in [b[:1], a[:1]], a[:1] in [b[:1], b[:1] * 2.0],
+            (a[0], a[1]) in [(b[0], b[1]), (1.0, 2.0)])   # tuples: item by item
 
 
 def test_in_of_a_list_of_arrays_is_pythons_scan():
@@ -1136,6 +1137,8 @@ def test_min_and_max_of_an_array_empty_when_it_runs_raise_pythons_value_error():
                    [(np.arange(3.0),), (np.zeros(2),), (np.zeros(0),), (np.ones(4),)])
     assert [m for _, _, m in raised] and all(
         m.startswith("max() arg is an empty sequence") for _, _, m in raised), raised
+    # an array of no element known while tracing: `sum` is its start, Python's int 0
+    agree(lambda a: sum(a), [(np.zeros(0),), (np.zeros(0, np.int32),)])
 
 
 @pytest.mark.parametrize("fn", [lambda x: int(x), lambda x: round(x)])

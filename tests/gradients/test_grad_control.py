@@ -103,6 +103,39 @@ def test_second_derivative_through_a_loop_of_many_trips():
                                        rtol=1e-5, atol=1e-8)
 
 
+def third_derivative_and_a_stacked_list(x, n):
+    # three tapes over a loop (the second gradient's sums over broadcast axes are
+    # differentiated: `sum_to`), and two over a loop that appends to a list it stacks
+    with ag.GradientTape() as t3:
+        t3.watch(x)
+        with ag.GradientTape() as t2:
+            t2.watch(x)
+            with ag.GradientTape() as t1:
+                t1.watch(x)
+                y, ys = x, []
+                for i in range(n):
+                    y = y * x
+                    ys.append(x * x)
+                v = np.sum(y) + np.sum(np.stack(ys + [x]))
+            s = np.sum(t1.gradient(v, x))
+        h = t2.gradient(s, x)
+        r = np.sum(h)
+    return h, t3.gradient(r, x)
+
+
+@pytest.mark.slow
+def test_third_derivative_through_a_loop_and_second_through_a_stacked_list():
+    x = np.array([0.5, 1.5])
+    for backend in BACKENDS:
+        fn = ag.defun(third_derivative_and_a_stacked_list, backend=backend)
+        for n in (3, 1, 5):   # v = sum(x^(n+1)) + n sum(x^2) + sum(x)
+            h, t = fn(x, np.int64(n))
+            np.testing.assert_allclose(np.asarray(h), (n + 1) * n * x ** (n - 1) + 2 * n,
+                                       rtol=1e-12)
+            np.testing.assert_allclose(np.asarray(t), (n + 1) * n * (n - 1) * x ** max(n - 2, 0),
+                                       rtol=1e-12)
+
+
 def loop_with_break(x, w):
     acc = x * 0.0
     for i in range(10):               # a for over range with a staged break

@@ -13,7 +13,7 @@ import types
 
 import numpy as np
 
-from autograph_lite import dtypes, errors, staged_text
+from autograph_lite import control, dtypes, errors, staged_text
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, iteration, list_values, logical,
@@ -196,6 +196,8 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
                                                         tuple(items), {})
     if kwargs.get("key") is not None and set(kwargs) <= {"key", "default"}:
         return _reduce_by_key(python_fn, beats, args, kwargs)
+    if set(kwargs) == {"default"} and len(args) == 1 and core.is_symbolic(args[0]):
+        return _reduce_or_default(python_fn, args[0], kwargs["default"])
     if kwargs or not _any_staged(args):
         return _pythons(python_fn, *args, **kwargs)
     if len(args) == 1:
@@ -208,6 +210,15 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     for x in args[1:]:
         out = np.where(beats(x, out), x, out)
     return out
+
+
+def _reduce_or_default(python_fn, x, default):
+    """`max(x, default=d)` of a tensor: its rows' max, or ``d`` where it has none (a cond
+    on its size when that is known only as it runs)."""
+    if not x.shape or x.shape[0] is not None:
+        return default if x.shape and x.shape[0] == 0 else _reduce_rows(python_fn, x)
+    return control.cond(dispatch.apply("dim", x, axis=0) > 0,
+                        lambda: _reduce_rows(python_fn, x), lambda: default)
 
 
 def _reduce_by_key(python_fn, beats, args, kwargs):
@@ -290,6 +301,8 @@ def sum_(iterable, start=0):
     if core.is_symbolic(iterable):
         if not iterable.shape:
             raise TypeError("iteration over a 0-d array")
+        if iterable.shape[0] == 0:  # (no item: `start` itself, Python's int 0)
+            return start
         total = np.sum(iterable, axis=0, dtype=np.result_type(_as_python(start),
                                                                iterable.dtype))
         return total if type(start) is int and start == 0 else total + start
@@ -487,6 +500,17 @@ def _not_a_lists(x, name):
 
 def list_has_no(name):
     return AttributeError(f"'list' object has no attribute '{name}'")
+
+
+def check_list_method(method):
+    """Raises Python's AttributeError for a method of a staged list looked up under a name
+    a Python list does not have (`out.sum`): the names its class binds the function to
+    (`sort` is ``sort_in_place``)."""
+    func = getattr(method, "__func__", None)
+    names = [n for n in dir(type(method.__self__))
+             if getattr(type(method.__self__), n, None) is func] or [method.__name__]
+    if not any(hasattr(list, n) for n in names):
+        raise staging.user_raise(list_has_no(names[0]))
 
 
 def hasattr_(x, name):

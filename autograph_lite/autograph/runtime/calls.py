@@ -15,9 +15,9 @@ import numpy as np
 from autograph_lite import errors
 from autograph_lite.tensor import Tensor
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
-from autograph_lite.autograph.runtime import (builtins_, data, math_calls, numpy_calls,
-                                              slots, staging, text_formats, trace_arrays,
-                                              where)
+from autograph_lite.autograph.runtime import (builtins_, data, list_values, math_calls,
+                                              numpy_calls, slots, staging, text_formats,
+                                              trace_arrays, where)
 from autograph_lite.trace import random_states
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
@@ -189,8 +189,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
                   for k, v in kwargs.items()}
     if type(getattr(f, "__self__", None)) is np.ndarray:  # (`g.u.sum()`: a held array's
         f = _on_box(f, args, kwargs)                     # box, where it became one)
-    if builtins_._not_a_lists(getattr(f, "__self__", None), getattr(f, "__name__", "")):
-        raise staging.user_raise(builtins_.list_has_no(f.__name__))  # (`out.sum()`)
+    if isinstance(getattr(f, "__self__", None), list_values.ListTensor):
+        builtins_.check_list_method(f)  # (`out.sum()` of a staged list: Python's error)
     if type(getattr(f, "__self__", None)) is list and getattr(f, "__name__", "") == "sort":
         return builtins_.list_sort(f.__self__, *args, **kwargs)
     try:

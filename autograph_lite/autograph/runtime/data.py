@@ -4,8 +4,10 @@ On Python lists and NumPy arrays they mutate in place and return the same object
 the rebinding the converter adds changes nothing; on tensors they return a new value.
 """
 
+import collections
 import functools
 import gc
+import itertools
 import operator
 import sys
 import types
@@ -307,12 +309,13 @@ def other_names(obj, name):
     holds the object ``obj`` now (``b = a`` of a list), quoted for a message; and the
     places in the containers those names hold (``d = {"acc": acc}``: `d['acc']`, an item
     of a list or tuple, an attribute of the user's object), which would not see it either."""
-    found, mine, budget = set(), True, [_SCAN_LIMIT]
+    found, mine = set(), True
     for f in converted_frames(sys._getframe(1)):
         named = [(k, v) for k, v in f.f_locals.items() if not k.startswith("ag__")]
         named += [(k, f.f_globals[k]) for k in global_names(f.f_code) if k in f.f_globals]
         held = {k for k, v in named if v is obj}
-        inside = {p for k, v in named if v is not obj for p in _held_inside(v, obj, k, budget)}
+        inside = {p for k, v in named if v is not obj
+                  for p in _held_inside(v, obj, k, [_SCAN_LIMIT])}
         if mine:
             mine = name not in f.f_code.co_varnames + f.f_code.co_cellvars
             held.discard(name)
@@ -325,30 +328,51 @@ def other_names(obj, name):
 
 
 def _held_inside(value, obj, path, budget, depth=0, seen=None):
-    """The paths (`d['acc']`, `rows[0]`, `h.items`) at which the dicts, lists and tuples
-    and the user's objects reachable from ``value`` hold ``obj``, a few levels deep and
-    ``budget`` items in all."""
+    """The paths (`d['acc']`, `rows[0]`, `h.items`) at which what ``value`` holds holds
+    ``obj``, several levels deep and ``budget`` items in all (``_parts``)."""
     seen = set() if seen is None else seen
-    if depth > 3 or budget[0] <= 0 or id(value) in seen or isinstance(value, TensorList):
+    if depth > 7 or budget[0] <= 0 or id(value) in seen or isinstance(value, TensorList):
         return []
     seen.add(id(value))
-    if isinstance(value, dict):
-        items = [(f"{path}[{k!r}]", v) for k, v in list(value.items())[:budget[0]]]
-    elif isinstance(value, (list, tuple)):
-        items = [(f"{path}[{i}]", v) for i, v in enumerate(value[:budget[0]])]
-    elif is_users(value):
-        attrs = vars(value) if hasattr(value, "__dict__") else SlotAttributes(value)
-        items = [(f"{path}.{k}", v) for k, v in list(attrs.items())[:budget[0]]]
-    else:
-        return []
+    items = _parts(value, path, budget[0])
     budget[0] -= len(items)
     found = []
     for p, v in items:
         if v is obj:
             found.append(p)
-        elif isinstance(v, (dict, list, tuple)) or is_users(v):
+        else:
             found += _held_inside(v, obj, p, budget, depth + 1, seen)
     return found
+
+
+_SEQUENCE_ITERATORS = (type(iter([])), type(iter(())), type(reversed([])))
+
+
+def _parts(value, path, limit):
+    """[(path, item)] of what ``value`` holds, at most ``limit``: a dict's values, the
+    items of a list, tuple or deque or of a NumPy array of objects, the attributes of the
+    user's object, a function's default values (`lambda a=acc: ...`), a partial's
+    arguments."""
+    if isinstance(value, dict):
+        return [(f"{path}[{k!r}]", v) for k, v in itertools.islice(value.items(), limit)]
+    if isinstance(value, (list, tuple, collections.deque)):
+        return [(f"{path}[{i}]", v) for i, v in enumerate(itertools.islice(value, limit))]
+    if type(value) in _SEQUENCE_ITERATORS:  # (`iter([acc])`: the sequence it walks)
+        return [(f"{path}'s sequence", value.__reduce__()[1][0])]
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        return [(f"{path}[{i}]", v) for i, v in enumerate(value.flat[:limit])]
+    if isinstance(value, functools.partial):
+        return ([(f"{path}.args[{i}]", v) for i, v in enumerate(value.args)]
+                + [(f"{path}.keywords[{k!r}]", v) for k, v in value.keywords.items()])
+    if isinstance(value, types.FunctionType):
+        return ([(f"{path}.__defaults__[{i}]", v)
+                 for i, v in enumerate(value.__defaults__ or ())]
+                + [(f"{path}.__kwdefaults__[{k!r}]", v)
+                   for k, v in (value.__kwdefaults__ or {}).items()])
+    if is_users(value):
+        attrs = vars(value) if hasattr(value, "__dict__") else SlotAttributes(value)
+        return [(f"{path}.{k}", v) for k, v in itertools.islice(attrs.items(), limit)]
+    return []
 
 
 def _captured(a):

@@ -71,14 +71,18 @@ def in_(item, container):
         return dispatch.apply("reduce_any", dispatch.apply("equal", container, item),
                               axis=None, keepdims=False)
     if isinstance(container, (list, tuple)) and (
-            core.is_symbolic(item) or any(core.is_symbolic(e) for e in container)):
+            core.is_symbolic(item) or holds_symbolic(item)
+            or any(core.is_symbolic(e) or holds_symbolic(e) for e in container)):
         # (Python stops at the first item that is `item`: the ones after it are never
         # compared, `a in [a, b]` of a `b` that does not broadcast with `a` holds)
         first = next((k for k, e in enumerate(container) if e is item), None)
         scanned = container if first is None else container[:first]
         found = first is not None
         for e in reversed(scanned):
-            equal = e == item
+            equal = _equal(e, item)
+            if isinstance(equal, (bool, np.bool_)):  # (decided while tracing)
+                found = True if equal else found
+                continue
             if core.is_symbolic(equal) and equal.ndim and all(d == 1 for d in equal.shape):
                 equal = equal.reshape(())  # (a one-element array's truth: its element)
             elif core.is_symbolic(equal) and equal.ndim:
@@ -89,6 +93,32 @@ def in_(item, container):
             found = or_(lambda equal=equal: equal, lambda found=found: found)
         return found
     return item in container
+
+
+def _equal(a, b):
+    """`a == b` as `in` tests it: of two tuples (or lists) holding tensors, Python's item by
+    item (`is` first), the first unequal pair deciding, staged lazily; else `==`."""
+    if type(a) is type(b) and isinstance(a, (tuple, list)) and (
+            holds_symbolic(a) or holds_symbolic(b)):
+        if len(a) != len(b):
+            return False
+        equal = True
+        for x, y in reversed(list(zip(a, b))):
+            if x is y:
+                continue
+            pair = _equal(x, y)
+            if isinstance(pair, (bool, np.bool_)) and not pair:
+                equal = False
+                continue
+            equal = and_(lambda pair=pair: pair, lambda equal=equal: equal)
+        return equal
+    return a == b
+
+
+def holds_symbolic(v):
+    """Whether ``v`` is a tuple or list with a symbolic tensor among its items (nested)."""
+    return isinstance(v, (tuple, list)) and any(core.is_symbolic(x) or holds_symbolic(x)
+                                                for x in v)
 
 
 def not_in(item, container):

@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from autograph_lite import numpy_api, tensor
+from autograph_lite import errors, numpy_api, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, data, iteration, list_values
@@ -64,8 +64,12 @@ _NO_COPY = ("Unable to avoid copy while creating an array as requested.\nIf usin
             "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy "
             "when needed (no behavior change in NumPy 1.x).")
 # the keywords of np.array / np.asarray / np.asanyarray a traced array takes (``like=``
-# and Fortran order are refused); asarray's order may come second, by position
+# and Fortran order are refused); asarray's order may come second, by position; NumPy's
+# own TypeError for one the function does not have
 _ARRAY_KEYWORDS = {"copy", "order", "ndmin", "subok", "device"}
+_KEYWORDS_OF = {np.array: {"copy", "order", "ndmin", "subok", "like"},
+                np.asarray: {"copy", "order", "device", "like"},
+                np.asanyarray: {"copy", "order", "device", "like"}}
 
 
 def _array_of(f):
@@ -80,6 +84,9 @@ def _array_of(f):
             return f(obj, dtype, *args, **kwargs)
         if args and f is not np.array and len(args) == 1 and "order" not in kwargs:
             kwargs, args = {**kwargs, "order": args[0]}, ()
+        for k in kwargs:
+            if k not in _KEYWORDS_OF[f]:
+                raise TypeError(f"{f.__name__}() got an unexpected keyword argument '{k}'")
         unknown = sorted(set(kwargs) - _ARRAY_KEYWORDS) + (["(by position)"] if args else [])
         order = kwargs.get("order") or "K"
         if unknown or order not in ("K", "A", "C") or kwargs.get("device") not in (None, "cpu"):
@@ -105,6 +112,19 @@ def _array_of(f):
         ndmin = kwargs.get("ndmin", 0)
         return out.reshape((1,) * (ndmin - out.ndim) + out.shape) if out.ndim < ndmin else out
     return call
+
+
+def _seterr(*args, **kwargs):
+    """np.seterr while tracing: one that makes a floating-point error raise (or call) is
+    refused, as `with np.errstate(...)` is (runtime/staging.py): the compiled arithmetic
+    never raises FloatingPointError."""
+    if any(v in ("raise", "call") for v in (*args, *kwargs.values())):
+        raise NotImplementedError(
+            f"np.seterr(...) at {errors.user_location() or 'its line'} asks NumPy to raise (or "
+            f"call) on a floating-point error inside a compiled function, whose arithmetic "
+            f"gives inf/nan as Numba's does and never raises FloatingPointError; test the "
+            f"values instead (`np.isfinite`), or set it around the call")
+    return np.seterr(*args, **kwargs)
 
 
 def _of_numbers(res, args):
@@ -185,6 +205,8 @@ def overload(f):
                 return sys.modules["autograph_lite.numpy_vectorize"].call(f, args, kwargs)
             return f(*args, **kwargs)
         return vectorized
+    if f is np.seterr:
+        return _seterr
     if f is np.ndindex:  # (a loop over it may be staged: loops.py)
         return iteration.ndindex
     if f is np.ndenumerate:

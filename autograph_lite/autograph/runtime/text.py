@@ -114,8 +114,9 @@ def exception_text(exc):
     arguments hold traced values (`ValueError(f"bad {v}")`, `ValueError("bad", v)`), whose
     text a staged check makes when it fails, as Python makes it then; else the str."""
     args = exc.args
-    if not any(core.is_symbolic(a) or isinstance(a, StagedText) for a in args):
-        return str(exc)
+    if not any(core.is_symbolic(a) or isinstance(a, StagedText)
+               or (type(a) in CONTAINERS and holds(a)) for a in args):
+        return str(exc)  # (`AssertionError((x[0], "low"))`: a tuple of traced values too)
     if len(args) == 1:
         return args[0] if isinstance(args[0], StagedText) else str_(args[0])
     if len(args) > 1 and not any(isinstance(a, StagedText) for a in args):
