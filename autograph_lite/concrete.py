@@ -142,8 +142,8 @@ class ConcreteFunction:
             else:
                 raw = self._call(*flat)
         except partial_raise.Partial as e:  # (a failed check: the state Python had made)
-            raise partial_raise.commit(e, self.graph, self._targets(args, buffers),
-                                       bind) from None
+            error = partial_raise.commit(e, self.graph, self._targets(args, buffers), bind)
+            raise error from error.__cause__  # (a user's `raise ... from cause`: kept)
         except Exception as e:
             raise self._located(e, flat) from None
         if self.updates:

@@ -732,8 +732,9 @@ class Function:
             return False
         from .api.core import check
         from .autograph.runtime import text, user_raises
-        check(False, text.exception_text(e), name, e)
-        graph.nodes[-1].loc = user_raises.raised_at(e) or graph.nodes[-1].loc
+        at = user_raises.raised_at(e)
+        check(False, text.exception_text(e), name, user_raises.as_raised(e, at))
+        graph.nodes[-1].loc = at or graph.nodes[-1].loc
         return True
 
     @staticmethod

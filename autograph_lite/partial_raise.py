@@ -192,8 +192,10 @@ def commit(exc, graph, targets, bind):
     if plan.exception is CallbackRaised:  # (the callback's own exception, as it raised it)
         error, RAISED.exc = RAISED.exc, None
         return error
-    if plan.exception is not None:  # (NumPy's own class: its exception, as NumPy made it)
-        return copy.copy(plan.exception).with_traceback(None)
+    if plan.exception is not None:  # (NumPy's own class: its exception, as NumPy made it;
+        error = copy.copy(plan.exception).with_traceback(None)  # a user's, as raised)
+        error.__cause__ = plan.exception.__cause__
+        return error
     return CHECK_ERRORS[type(exc).__name__.removeprefix("Partial_")](message)
 
 

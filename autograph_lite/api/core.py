@@ -239,9 +239,11 @@ def check(pred, message, error="AssertionError", original=None):
     io.CHECK_ERRORS) with ``message`` (text, or a StagedText made when it fails); or, given
     ``original`` of NumPy's own class (``error`` its builtin base: check_errors.stand_in),
     a copy of that exception (partial_raise.py); an ``original`` of ``error`` itself is
-    raised as the builtin."""
+    raised as the builtin, unless marked ``ag_exact`` (a user's exception whose arguments
+    or cause the builtin would lose: user_raises.as_raised)."""
     attrs = {} if error == "AssertionError" else {"error": error}
-    if original is not None and type(original).__name__ != error:
+    if original is not None and (type(original).__name__ != error
+                                 or getattr(original, "ag_exact", False)):
         attrs["original"] = original
     if isinstance(message, staged_text.StagedText):
         values, pieces = message.split()

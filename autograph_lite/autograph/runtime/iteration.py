@@ -276,9 +276,18 @@ def _item_at(seq, i):
         f"a staged loop over a `zip`, `enumerate` or `product` with a Python "
         f"{type(seq).__name__} picks its item when the function runs, from the items held "
         f"as one array: they must be Python numbers of one type, or arrays (NumPy numbers) "
-        f"of one dtype and shape; these are {', '.join(sorted(k.__name__ for k in kinds))} "
+        f"of one dtype and shape; these are "
+        f"{', '.join(sorted({_kind_name(v) for v in items}))} "
         f"(at {errors.user_location() or 'the loop'}); convert it (np.array) or loop over "
         f"a Python range")
+
+
+def _kind_name(v):
+    """An item's kind for a message: a traced value (one the loop wrote into the list, or
+    computed before it) is a tensor, whatever its class."""
+    if core.is_symbolic(v):
+        return f"tensor ({v.dtype}, shape {v.shape})"
+    return type(v).__name__
 
 
 class NdIndex(StagedIter):

@@ -17,6 +17,8 @@ What the region wrote into the caller's arrays and bound into its objects before
 (NotImplementedError) for exception classes of the user's own (a kernel raises builtin
 exceptions only)."""
 
+import copy
+
 from autograph_lite import control, errors, mutation
 from autograph_lite.api import core as api
 from autograph_lite.ops import check_errors
@@ -30,6 +32,25 @@ def raised_at(e):
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     return errors.user_location(frame=tb.tb_frame) if tb is not None else None
+
+
+def as_raised(e, at):
+    """What a staged check raises for the user's exception ``e``: ``e`` itself (the check
+    raises the builtin of its type, its text made then and naming the line ``at``), or,
+    where that text would lose what Python's exception carries (arguments other than one
+    string, `raise ... from cause`), a copy of ``e`` to raise as it is, its args and cause
+    kept and the line in a note. Not where an argument holds traced values (its text is
+    made when it fails)."""
+    args = e.args
+    plain = len(args) == 1 and isinstance(args[0], str)
+    if (plain and e.__cause__ is None) or any(text.holds(a) for a in args):
+        return e
+    exact = copy.copy(e)
+    exact.__cause__ = e.__cause__
+    exact.ag_exact = True
+    if at:
+        exact.add_note(f"(raised at {at})")
+    return exact
 
 
 class _Staged(Exception):
@@ -59,9 +80,11 @@ def raise_when(raises, e, region, state, what, loc):
                     if not (staging.python_own(again) and type(again) is type(e)):
                         raise
                     # (staged where the region's writes are seen: the check carries them)
-                    api.check(logical.not_(raises), text.exception_text(again), name, again)
+                    at = raised_at(again)
+                    api.check(logical.not_(raises), text.exception_text(again), name,
+                              as_raised(again, at))
                     graph = context.current_graph()
-                    graph.nodes[-1].loc = raised_at(again) or graph.nodes[-1].loc
+                    graph.nodes[-1].loc = at or graph.nodes[-1].loc
                     raise _Staged() from None  # (the scope then undoes the writes)
         except _Staged:
             return
