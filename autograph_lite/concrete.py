@@ -351,7 +351,8 @@ def _input_positions(graph, function, key):
         return None
     names = function._param_names
     positions = [i for i in range(n) if is_weak_part(key[i]) or (
-        isinstance(key[i], tuple) and len(key[i]) == 2 and isinstance(key[i][1], np.dtype))]
+        isinstance(key[i], tuple) and len(key[i]) in (2, 3) and isinstance(key[i][1], np.dtype)
+        and key[i][2:] in ((), (np.generic,)))]  # (an array's, a NumPy scalar's: function.py)
     if len(positions) != len(graph.inputs) or any(
             v.hint != names[i] for v, i in zip(graph.inputs, positions)):
         return None

@@ -55,8 +55,8 @@ def _leaf_key(x, what):
     if t is EagerTensor:
         v = x._np
         return (v.shape, v.dtype)
-    if isinstance(x, np.generic):
-        return ((), x.dtype)
+    if isinstance(x, np.generic):  # (not a 0-d array's: `isinstance(y, np.ndarray)` differs)
+        return ((), x.dtype, np.generic)
     if t is float:  # (by bits: 0.0 and -0.0 are different constants; nan equals itself)
         return (t, x.hex())
     if t in (int, bool, str, type(None)):
@@ -67,6 +67,10 @@ def _leaf_key(x, what):
         return (t, tuple((k, _leaf_key(x[k], _Sub(what, k))) for k in sorted(x, key=repr)))
     if isinstance(x, SymbolicTensor):
         return ("sym", x.shape, x.dtype)
+    if isinstance(x, np.ndarray):  # (np.matrix, a masked array: their own semantics)
+        raise TypeError(f"argument {what} is a {t.__module__}.{t.__name__}, a subclass of "
+                        f"np.ndarray whose own meaning of the operators a compiled function "
+                        f"cannot keep; pass np.asarray(...) of it (a plain array of its data)")
     try:
         hash(x)
     except TypeError:
@@ -205,6 +209,9 @@ class Function:
         given = args
         if kwargs or self._simple_arity != len(args):
             args = self._bind(args, kwargs)
+        if any(type(a) is np.memmap for a in args):  # (a file's array: its plain view,
+            args = tuple(a.view(np.ndarray) if type(a) is np.memmap else a  # writes reach
+                         for a in args)                                       # the file)
         if self.input_signature is not None:
             args = self._conform(args)
         cf = self._cache.get(key := self._key(args))
@@ -426,9 +433,15 @@ class Function:
         return tuple(out)
 
     def _conform(self, args):
-        if len(args) != len(self.input_signature):
-            raise TypeError(f"{self._name}() takes {len(self.input_signature)} argument(s) "
-                            f"under its input_signature, got {len(args)}")
+        n = len(self.input_signature)
+        if len(args) != n and not self._defaults_after(args, n):
+            names = list(self._signature.parameters)[n:len(args)]
+            raise TypeError(f"{self._name}() takes {n} argument(s) under its "
+                            f"input_signature, got {len(args)}" + (
+                                f" (the parameters after them, {', '.join(names)}, may only "
+                                f"keep their defaults)" if len(names) == len(args) - n
+                                else ""))
+        args, rest = args[:n], args[n:]  # (parameters the signature leaves: their defaults)
         out = []
         for i, (a, spec) in enumerate(zip(args, self.input_signature)):
             given = a  # (an ag.Tensor stays one: the call refuses to write into it)
@@ -449,7 +462,17 @@ class Function:
                 raise ValueError(f"{self._name}(): argument {self._arg_name(i)} must fit "
                                  f"{spec}, got a {a.dtype} tensor of shape {a.shape}")
             out.append(given if isinstance(given, EagerTensor) else a)
-        return tuple(out)
+        return tuple(out) + rest
+
+    def _defaults_after(self, args, n):
+        """Whether ``args`` (bound, defaults applied) go past the signature's ``n`` only
+        with the default values of the parameters after it, which every call then has."""
+        params = list(self._signature.parameters.values())
+        if len(args) < n or len(params) != len(args) or any(
+                p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            return False
+        return all(p.default is not p.empty and a is p.default
+                   for p, a in zip(params[n:], args[n:]))
 
     # tracing ------------------------------------------------------------------------------
     def _converted_function(self):
@@ -1130,7 +1153,9 @@ def _fast_call_class(n, given):
 
 
 def _is_tensor_key(k):
-    return isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], np.dtype)
+    """An array's key part (shape, dtype), or a NumPy scalar's ((), dtype, np.generic)."""
+    return (isinstance(k, tuple) and len(k) in (2, 3) and isinstance(k[1], np.dtype)
+            and k[2:] in ((), (np.generic,)))
 
 
 # Exact traces of an argument's (rank, dtype) family, at most, while they share the first

@@ -485,6 +485,23 @@ def test_input_signature_type_errors():
         DOUBLED["interpreter"](np.ones(2), np.ones(2))
 
 
+def scaled_by_default(x, k=2, flag=True):
+    return x * k if flag else x
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_input_signature_leaves_the_parameters_after_it_their_defaults(backend):
+    # (a call with the signed argument alone was "takes 1 argument(s), got 3")
+    f = ag.defun(scaled_by_default, input_signature=[ag.TensorSpec([None], ag.float64)],
+                 backend=backend)
+    for n in (3, 5):
+        assert_same(f(np.arange(float(n))), scaled_by_default(np.arange(float(n))))
+    assert f.tracing_count == 1
+    with pytest.raises(TypeError, match=r"got 3 \(the parameters after them, k, flag, may "
+                                        r"only keep their defaults\)"):
+        f(np.ones(2), 5)
+
+
 def test_input_signature_any_shape_is_one_trace_per_rank():
     f = ag.defun(doubled, input_signature=[ag.TensorSpec(None, ag.float64)], autograph=False,
                  backend="interpreter")
@@ -660,3 +677,40 @@ def test_arguments_of_dtypes_no_tensor_has_are_refused_naming_them(backend):
     with pytest.raises(TypeError, match=r"dtype >f8, in the other byte order; pass it as "
                                         r"x.astype\('float64'\)"):
         f(np.arange(3.0).astype(">f8"))
+
+
+def _bump_first(x):
+    x[0] += 1.0
+    return x.sum()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_memory_mapped_array_is_an_array_and_other_subclasses_are_named(backend, tmp_path):
+    # (a memmap was refused as "an unhashable memmap"; np.matrix with the same words)
+    path = str(tmp_path / "a.npy")
+    np.save(path, np.arange(4.0))
+    f = ag.defun(_bump_first, backend=backend)
+    mapped = np.load(path, mmap_mode="r+")
+    assert float(f(mapped)) == 7.0
+    mapped.flush()
+    np.testing.assert_array_equal(np.load(path), [1.0, 1.0, 2.0, 3.0])   # written through
+    with pytest.raises(TypeError, match=r"argument 'x' is a numpy.matrix, a subclass of "
+                                        r"np.ndarray .* pass np.asarray"):
+        f(np.matrix([[1.0, 2.0]]))
+
+
+def _kind_of(x, y):
+    if isinstance(y, np.ndarray):
+        return x + y, type(y).__name__
+    return x * y, type(y).__name__
+
+
+def test_a_numpy_scalar_and_a_0d_array_are_different_signatures():
+    # (they shared one key: the first call's type test held for the other kind)
+    for order in ((np.float64(2.0), np.array(2.0)), (np.array(2.0), np.float64(2.0))):
+        for backend in BACKENDS:
+            f = ag.defun(_kind_of, backend=backend)
+            for y in order:
+                got, want = f(np.arange(3.0), y), _kind_of(np.arange(3.0), y)
+                assert_same(got[0], want[0])
+                assert got[1] == want[1]

@@ -134,3 +134,29 @@ def test_methods_with_super_defaults_and_annotations():
     g = autograph.convert(c.f)
     assert g(2) == c.f(2) == 9 and g(-1) == -1 and g(2, k=1) == 3
     assert "super(__class__, self)" in autograph.to_code(Child.f)
+
+
+def _logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+@_logged
+def wrapped_branch(x):
+    if x.sum() > 0:                   # staged: needs the converted `fn`
+        return x * 2.0
+    return x - 1.0
+
+
+def test_a_functools_wraps_decorator_is_converted_and_so_is_what_it_wraps():
+    # (the source lookup followed `__wrapped__` to `wrapped_branch`'s def and, named
+    # otherwise than the wrapper's code, refused it: "could not find the source")
+    import autograph_lite as ag
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(wrapped_branch, backend=backend)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for x in (np.arange(3.0), -np.arange(4.0)):
+                np.testing.assert_array_equal(f(x), wrapped_branch(x))

@@ -130,6 +130,22 @@ def test_for_else_rejected_when_staged():
     assert "for/else" in str(e.value) and line_of(f, "the-loop") in str(e.value)
 
 
+def test_for_else_over_a_long_python_range_breaking_on_a_tensor_is_rejected():
+    # (it unrolled 1,000 trips of nested branches for 80 s, then blamed a recursion)
+    def first_big(x, n):
+        for k in range(n):  # the-loop
+            if x[k] > 2.0:
+                break
+        else:
+            k = -1
+        return k
+    f = ag.defun(first_big, backend="interpreter")
+    assert int(f(np.arange(5.0), 5)) == 3            # a short one unrolls, as before
+    with pytest.raises(NotImplementedError) as e:
+        ag.defun(first_big, backend="interpreter")(np.arange(1000.0), 1000)
+    assert "for/else" in str(e.value) and line_of(first_big, "the-loop") in str(e.value)
+
+
 def test_while_else_rejected_when_staged():
     def f(n):
         i = 0

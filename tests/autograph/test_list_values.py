@@ -311,3 +311,20 @@ def test_a_staged_list_copies_as_a_list_and_refuses_what_needs_its_length():
         with pytest.raises(NotImplementedError, match=r"sorted\(\) of str items by keys known "
                                                       r"only when the function runs \(at "):
             ag.defun(sorted_names, backend=backend)(np.array([1.0, -2.0, 3.0]))
+
+
+def last_deleted(x):
+    out = []
+    for v in x:
+        if len(out) >= 1 and out[-1] > v:
+            del out[-1]                         # as out.pop(): no staged form
+        out.append(v)
+    return np.array(out)
+
+
+def test_del_of_an_item_of_a_staged_list_is_refused_naming_it():
+    # (a raw "'TensorList' object doesn't support item deletion")
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match=r"`del` of an item \(at .*"
+                                                      r"test_list_values.py:\d+\) of a list"):
+            ag.defun(last_deleted, backend=backend)(np.array([3.0, 1.0, 2.0]))

@@ -312,3 +312,20 @@ def test_a_staged_zip_with_python_lists_picks_their_items_when_it_runs():
         with pytest.raises(NotImplementedError, match=r"with a Python list picks its item .* "
                                                       r"these are str \(at .*constructs"):
             ag.defun(zipped_with_strings, backend=backend)(["a", "b"], np.ones(3))
+
+
+def rows_sorted_by_a_key(p):
+    return np.array(sorted(p, key=lambda r: r[0]))
+
+
+def rows_sorted(p):
+    return sorted(p)                  # compares rows: Python's "ambiguous" ValueError
+
+
+def test_sorted_of_a_matrix_sorts_its_rows_by_a_key_and_compares_them_without():
+    # (both raised a TypeError: "sorted() of a tensor of rank 2")
+    calls = [(np.array([[1.0, 2.0], [0.0, 1.0]]),), (np.array([[3.0, 0.0], [1.0, 1.0],
+                                                               [2.0, 2.0]]),)]
+    agree(rows_sorted_by_a_key, calls)
+    raised = agree(rows_sorted, calls)
+    assert raised and all("truth value of an array" in m for _, _, m in raised), raised

@@ -1083,7 +1083,10 @@ def test_isinstance_type_and_isscalar_see_numpys_types(x, dtype):
 
 
 def python_number_types(n):
-    return float(isinstance(n, int)), float(isinstance(n, float)), float(np.isscalar(n))
+    # (hasattr/getattr answered as an array once n was relaxed: `shape` and `dtype` held)
+    return (float(isinstance(n, int)), float(isinstance(n, float)), float(np.isscalar(n)),
+            float(hasattr(n, "shape")), float(getattr(n, "dtype", None) is None),
+            float(hasattr(n, "real")))
 
 
 def test_a_relaxed_python_number_is_still_a_python_number():

@@ -60,8 +60,8 @@ def source_lines(fn):
     Raises:
       NoSourceError: when the source cannot be read.
     """
-    try:
-        return inspect.getsourcelines(fn)
+    try:  # (of its code: inspect would follow a decorator's `__wrapped__` to another def)
+        return inspect.getsourcelines(getattr(fn, "__code__", fn))
     except (OSError, TypeError) as e:
         raise NoSourceError(f"no source for {fn.__qualname__}: {e}") from None
 

@@ -385,7 +385,7 @@ def sorted_(iterable, *, key=None, reverse=False):
     refused when the function runs."""
     key = _calling(key)
     tensor = core.is_symbolic(iterable)  # (then its elements, and it the stack of them)
-    items = _elements(iterable) if tensor else list(iterable)
+    items = _elements(iterable, rows=key is not None) if tensor else list(iterable)
     keys = items if key is None else [key(v) for v in items]
     if not _any_staged(keys):
         order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
@@ -427,12 +427,17 @@ def sorted_(iterable, *, key=None, reverse=False):
     return [s[i] for i in range(n)]
 
 
-def _elements(x):
-    """A 1-D tensor's elements, as Python iterates it, for sorted()."""
-    if x.ndim != 1:
-        raise TypeError(f"sorted() of a tensor of rank {x.ndim} compares "
-                        f"{'its rows as Python values' if x.ndim else 'a 0-d array'}; sort "
-                        f"a 1-D tensor, or use np.sort")
+def _elements(x, rows=False):
+    """A tensor's items as Python iterates it, for sorted(): a 1-D tensor's elements, or,
+    with ``rows`` (a `key=` compares their keys), the rows of a higher rank. Without a key
+    the rows themselves are compared: Python's "ambiguous" ValueError."""
+    if x.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    if x.ndim > 1 and not rows:
+        raise ValueError(f"The truth value of an array with more than one element is "
+                         f"ambiguous. Use a.any() or a.all() (sorted() of a {x.shape} tensor "
+                         f"compares its rows, at {errors.user_location() or 'its line'}; "
+                         f"give a key=, or use np.sort / np.lexsort)")
     n = x.shape[0]
     if n is None:
         raise TypeError("sorted() of a tensor whose length is known only when the compiled "
@@ -491,15 +496,27 @@ def type_(*args):
     return type(*args)
 
 
+def _python_type(x):
+    """The Python type a traced value stands for where it is not an array: list (a list a
+    staged loop filled, a tensor of its rows), or float/int/bool/complex (a relaxed Python
+    number, a weak 0-d tensor), whose attributes (`ndim`, `shape`, `sum`) it must not
+    show; None for an array."""
+    if isinstance(x, list_values.ListTensor):
+        return list
+    if core.is_symbolic(x) and dispatch.weak_scalar(x):
+        return {"f": float, "b": bool, "c": complex}.get(x.dtype.kind, int)
+    return None
+
+
 def _not_a_lists(x, name):
-    """Whether attribute ``name`` of ``x`` is one a Python list lacks while ``x`` is a
-    list a staged loop filled (a tensor of its rows, whose array attributes `ndim`,
-    `shape`, `sum` Python's list does not have)."""
-    return isinstance(x, list_values.ListTensor) and not hasattr(list, name)
+    """Whether attribute ``name`` of ``x`` is one the Python value ``x`` stands for lacks
+    (``_python_type``)."""
+    kind = _python_type(x)
+    return kind is not None and not hasattr(kind, name)
 
 
-def list_has_no(name):
-    return AttributeError(f"'list' object has no attribute '{name}'")
+def list_has_no(name, kind=list):
+    return AttributeError(f"'{kind.__name__}' object has no attribute '{name}'")
 
 
 def check_list_method(method):
@@ -514,19 +531,19 @@ def check_list_method(method):
 
 
 def hasattr_(x, name):
-    """hasattr; of a staged list, a Python list's answer (not an array's; `count` too,
-    which has no staged form)."""
-    if isinstance(x, list_values.ListTensor):
-        return hasattr(list, name)
-    return hasattr(x, name)
+    """hasattr; of a staged list or a relaxed Python number, the answer of the Python
+    value it stands for (not an array's; a list's `count` too, which has no staged form)."""
+    kind = _python_type(x)
+    return hasattr(kind, name) if kind is not None else hasattr(x, name)
 
 
 def getattr_(x, name, *default):
-    """getattr; of a staged list, a Python list's attributes only (as `hasattr_`)."""
+    """getattr; of a staged list or a relaxed Python number, only the attributes of the
+    Python value it stands for (as `hasattr_`)."""
     if _not_a_lists(x, name):
         if default:
             return default[0]
-        raise list_has_no(name)
+        raise list_has_no(name, _python_type(x))
     return getattr(x, name, *default)
 
 

@@ -83,6 +83,13 @@ class TensorList(tuple):
     def count(self, *args):
         return self.__getattr__("count")
 
+    def __delitem__(self, index):  # (`del out[-1]`: as `out.pop()`)
+        raise NotImplementedError(
+            f"`del` of an item (at {errors.user_location() or 'its line'}) of a list that a "
+            f"staged loop carries as a row buffer: only .append/.extend (and reads: "
+            f"indexing, len, iteration) are staged; keep the values in a NumPy array and a "
+            f"count instead")
+
     def append(self, x, where="a list's append in a staged loop or branch"):
         mutation.held_by_copy(_as_box(x), where)
         buf = self.buffer

@@ -197,11 +197,13 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
             if not core.is_symbolic(go) and not go:
                 return
         if (counted and k == 0 and graph is not None and len(iter_) > 1
-                and trial.staged_ops(graph.nodes[mark:]) * _enclosing_trips() > UNROLL_BUDGET
-                and _try_staged(lambda: _staged_for(_as_staged(iter_, 1), extra_test, body,
-                                                    get_state, set_state, names, nouts, opts,
-                                                    loc), get_state, set_state)):
-            return
+                and trial.staged_ops(graph.nodes[mark:]) * _enclosing_trips() > UNROLL_BUDGET):
+            if core.is_symbolic(go):  # (a `for/else` past the budget breaking on a tensor:
+                _reject_else(opts, "for", loc)  # SPEC's refusal, not thousands of trips)
+            if _try_staged(lambda: _staged_for(_as_staged(iter_, 1), extra_test, body,
+                                               get_state, set_state, names, nouts, opts,
+                                               loc), get_state, set_state):
+                return
 
 
 def _items(iter_):
