@@ -9,6 +9,7 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 import numpy as np
 
 from autograph_lite import control, mutation, nest
+from autograph_lite.api import core as api
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
                                               staging, trial, unset, user_raises, where)
@@ -531,3 +532,21 @@ def _check_all(traced, names, init, deleted, loc, only=None):
                 and unset.stand_in(unset.value_of(before)) is not None):
             continue  # deleted in one branch: flagged (`_flag_unset`)
         _check_pair(name, t, f, before, loc)
+
+
+def assert_stmt(test, msg=None):
+    """`assert test, msg()` (converters/asserts.py): now on Python values; for a symbolic
+    test, on every call, and with a message, the staged `if not test: raise
+    AssertionError(msg())`, since Python's message is lazy: computed only on the runs where
+    the assert fails (it may index what only a failure makes valid, `w[w < 0][0]`, or
+    write an array)."""
+    test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)
+    if core.is_symbolic(test) and msg is None:
+        api.assert_(test, f"assertion failed at {where.caller()}")
+    elif core.is_symbolic(test):
+        def failed():
+            raise staging.user_raise(AssertionError(msg()))
+        if_stmt(logical.not_(test), failed, lambda: None, lambda: (), lambda _: None, (), 0)
+    elif not test:  # (the user's own: raised where the runs that reach it raise)
+        raise staging.user_raise(AssertionError(msg()) if msg is not None
+                                 else AssertionError())

@@ -688,28 +688,6 @@ def augassign_attribute(target, value, op, name=None):
     return out
 
 
-def assert_stmt(test, msg=None):
-    """`assert test, msg()`: now on Python values, on every call for a symbolic test."""
-    test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)
-    if core.is_symbolic(test) and msg is None:
-        api.assert_(test, f"assertion failed at {where.caller()}")
-        return
-    if core.is_symbolic(test):
-        # Python's message is lazy: computed only on the runs where the assert fails (it
-        # may index what only a failure makes valid, `w[w < 0][0]`, or write an array),
-        # so it is the staged `if not test: raise AssertionError(msg())`
-        from autograph_lite.autograph.runtime import conditionals, logical
-
-        def failed():
-            raise staging.user_raise(AssertionError(msg()))
-        conditionals.if_stmt(logical.not_(test), failed, lambda: None, lambda: (),
-                             lambda _: None, (), 0)
-        return
-    if not test:  # (the user's own: raised where the runs that reach it raise)
-        raise staging.user_raise(AssertionError(msg()) if msg is not None
-                                 else AssertionError())
-
-
 def set_loop_options(maximum_iterations=None, shape_invariants=None, **kwargs):
     """Loop options directive; as the first statement of a loop body the converter moves
     it into the loop (see converters/directives.py). Called anywhere else it does nothing.
