@@ -76,3 +76,18 @@ def test_a_message_holding_traced_values_in_a_container_is_that_run_s():
     texts = {m.split(" (at")[0] for _, _, m in errors}
     assert texts == {"(np.float64(-1.0), 'low')",
                      "([np.float64(7.0), np.float64(2.0)], 'high')"}, errors
+
+
+def message_of_a_loop_variable(x, n):
+    if x[0] > 0:                                # staged: `i` is set in this branch only
+        for i in range(n):
+            assert x[i] < 10.0, f"too big at {i}: {x[i]}"
+    return x * 2.0
+
+
+def test_a_message_reading_a_loop_variable_does_not_keep_it_alive_after_the_if():
+    # (the message's lambda counted as a closure that outlives the statement, so `i` was
+    # live after the `if`: "'i' is set only in the true branch", random program 731)
+    agree(message_of_a_loop_variable, calls=[(np.array([1.0, 2.0, 3.0]), np.int64(3)),
+                                             (np.array([-1.0, 2.0]), np.int64(2)),
+                                             (np.array([1.0, 20.0]), np.int64(2))])

@@ -22,14 +22,34 @@ def analyze(fn_node):
     """Annotates the statements of a FunctionDef (not those of nested functions)."""
     # (a variable the function assigns through `nonlocal` is read by its owner afterwards)
     always = set(activity.declared(fn_node, gast.Nonlocal))
+    called_now = _called_now(fn_node)
     for n in fn_node.body:
         for sub in gast.walk(n):
-            if isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+            if (isinstance(sub, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda))
+                    and id(sub) not in called_now):
                 always |= activity.reads(sub)  # (a lambda too: `g = lambda: k`, k rebound)
     _Liveness(always).block(fn_node.body, set())
     params = activity.arg_names(fn_node.args)
     params |= activity.declared(fn_node, gast.Nonlocal) | activity.declared(fn_node, gast.Global)
     _defined_block(fn_node.body, params)
+
+
+# ag__ calls that call the lambdas the converters gave them within the statement (an
+# assert's message, a generator's condition and item, a `try`'s exception types): what
+# those read is read there, not by a closure that outlives it
+_CALLS_NOW = frozenset(("assert_stmt", "reduce_generator", "try_body"))
+
+
+def _called_now(fn_node):
+    """ids of the lambdas that are arguments of _CALLS_NOW calls in ``fn_node``."""
+    out = set()
+    for n in gast.walk(fn_node):
+        if (isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+                and isinstance(n.func.value, gast.Name) and n.func.value.id == "ag__"
+                and n.func.attr in _CALLS_NOW):
+            out.update(id(a) for a in n.args + [k.value for k in n.keywords]
+                       if isinstance(a, gast.Lambda))
+    return out
 
 
 class _Liveness:
