@@ -103,6 +103,30 @@ def test_second_derivative_through_a_loop_of_many_trips():
                                        rtol=1e-5, atol=1e-8)
 
 
+def second_through_a_broadcast(x, m):
+    # the inner gradient sums over the axis `x` was broadcast along (`sum_to`), which the
+    # outer gradient differentiates in turn
+    with ag.GradientTape() as outer:
+        outer.watch(x)
+        with ag.GradientTape() as inner:
+            inner.watch(x)
+            total = np.sum(np.tanh(m * x) * m)
+        s = np.sum(inner.gradient(total, x) * np.cos(x))
+    return s, outer.gradient(s, x)
+
+
+def test_second_derivative_through_a_broadcast_against_finite_differences():
+    x, m = RNG.normal(size=3), RNG.normal(size=(2, 3))
+    first = ag.defun(second_through_a_broadcast, backend="interpreter")
+    for backend in BACKENDS:
+        fn = first if backend == "interpreter" else ag.defun(second_through_a_broadcast,
+                                                             backend=backend)
+        for x_ in (x, x * 0.5):
+            _, h = fn(x_, m)
+            want = finite_difference(lambda v: float(np.asarray(first(v, m)[0])), (x_,), 0)
+            np.testing.assert_allclose(np.asarray(h), want, rtol=1e-5, atol=1e-8)
+
+
 def third_derivative_and_a_stacked_list(x, n):
     # three tapes over a loop (the second gradient's sums over broadcast axes are
     # differentiated: `sum_to`), and two over a loop that appends to a list it stacks

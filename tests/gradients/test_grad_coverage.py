@@ -39,6 +39,7 @@ CHECKED = [
     (control.branchy, (R.normal(size=4), R.normal(size=4))),
     (control.loop, (R.normal(size=4), R.normal(size=4), np.int64(3))),
     (control.rnn, (R.normal(size=(3, 3)), R.normal(size=(4, 3)), np.int64(4))),
+    (control.second_through_a_broadcast, (R.normal(size=3), R.normal(size=(2, 3)))),
     (lambda x, w: control.map_loss(x, w, ag.vectorized_map), (M, R.normal(size=4))),
     (callbacks.through_callback, (R.normal(size=3),)),
 ]
