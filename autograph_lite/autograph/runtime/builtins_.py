@@ -503,9 +503,8 @@ def _python_type(x):
     show; None for an array."""
     if isinstance(x, list_values.ListTensor):
         return list
-    if core.is_symbolic(x) and dispatch.weak_scalar(x):
-        return {"f": float, "b": bool, "c": complex}.get(x.dtype.kind, int)
-    return None
+    kind = core.numpy_type(x) if core.is_symbolic(x) else None  # (a weak one: its type)
+    return kind if kind in (bool, int, float, complex) else None
 
 
 def _not_a_lists(x, name):

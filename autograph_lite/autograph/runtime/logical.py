@@ -11,6 +11,7 @@ import operator
 import numpy as np
 
 from autograph_lite import control
+from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, list_values
 
@@ -71,8 +72,7 @@ def in_(item, container):
         return dispatch.apply("reduce_any", dispatch.apply("equal", container, item),
                               axis=None, keepdims=False)
     if isinstance(container, (list, tuple)) and (
-            core.is_symbolic(item) or holds_symbolic(item)
-            or any(core.is_symbolic(e) or holds_symbolic(e) for e in container)):
+            holds_symbolic(item) or any(holds_symbolic(e) for e in container)):
         # (Python stops at the first item that is `item`: the ones after it are never
         # compared, `a in [a, b]` of a `b` that does not broadcast with `a` holds)
         first = next((k for k, e in enumerate(container) if e is item), None)
@@ -113,12 +113,6 @@ def _equal(a, b):
             equal = and_(lambda pair=pair: pair, lambda equal=equal: equal)
         return equal
     return a == b
-
-
-def holds_symbolic(v):
-    """Whether ``v`` is a tuple or list with a symbolic tensor among its items (nested)."""
-    return isinstance(v, (tuple, list)) and any(core.is_symbolic(x) or holds_symbolic(x)
-                                                for x in v)
 
 
 def not_in(item, container):
