@@ -1279,6 +1279,28 @@ def test_int_float_and_bool_of_arrays_raise_as_numpy():
             f(big)
 
 
+def int_products(x, y):
+    acc = 1
+    for i in range(len(x)):
+        acc = acc * int(x[i])  # a Python int: grows in plain Python, never wraps
+    return acc, 2 ** int(x[0]), 100 // int(x[-1]), y + int(x[0])
+
+
+def test_int_of_an_integer_tensor_is_a_python_int():
+    """(was an int64 with NumPy's arithmetic, for speed: `int(x[i])` products wrapped past
+    int64 and `// 0` gave 0, silently; `y + int(v)` of an int8 `y` was int64)"""
+    fns = {b: ag.defun(int_products, backend=b) for b in BACKENDS}
+    ok = [(np.arange(1, 6), np.arange(3, dtype=np.int8)),
+          (np.array([3, 7, -2]), np.arange(2, dtype=np.int8))]
+    differential.agree(int_products, calls=ok, functions=fns, exact=True)
+    for x, error in ((np.arange(1, 26), "Python int \\* overflowed int64"),
+                     (np.array([70, 1]), "Python int \\*\\* overflowed int64"),
+                     (np.array([2, 0]), "integer division or modulo by zero")):
+        for f in fns.values():
+            with pytest.raises((OverflowError, ZeroDivisionError), match=error):
+                f(x, ok[0][1])
+
+
 NUMPY_ZEROS = (np.float64(0.0), np.int64(0))  # (captured: NumPy scalars, not tensors)
 
 

@@ -49,16 +49,17 @@ def shape_of(x):
 
 
 def int_(x=0, *args):
-    """``int(t)`` of a 0-d tensor. Of a float (or complex: its real part, as NumPy's), a
-    Python int (weak int64, python_numbers.py), with CPython's errors for NaN and
-    infinities (a bare cast gives a number there). Of an integer or bool, an int64 that
-    keeps NumPy's arithmetic (README "Python numbers": the checks of a Python int's
-    arithmetic, on every `3 * v + 1` of a Collatz loop, cost 1.5x there); a uint64 past
-    int64 is refused, not wrapped."""
+    """``int(t)`` of a 0-d tensor: a Python int (weak int64, python_numbers.py), whose
+    arithmetic raises where Python's int would grow past int64 or divide by zero. Of a
+    float (or complex: its real part, as NumPy's), with CPython's errors for NaN and
+    infinities (a bare cast gives a number there); of a uint64 past int64, refused, not
+    wrapped. (Until session 44 an integer's was an int64 with NumPy's wrap-around, for
+    speed; the bounds the overflow checks record leave one compare per odd Collatz step,
+    which measures as nothing there.)"""
     if core.is_symbolic(x) and not args:
         x = math_calls.scalar(x)
         if x.dtype.kind in "iub":
-            return api.cast(math_calls.within_int64(x), np.int64)
+            return dispatch.apply("as_weak", api.cast(math_calls.within_int64(x), np.int64))
         return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
     return int(x, *args)
 
