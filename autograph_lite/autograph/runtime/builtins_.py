@@ -497,7 +497,7 @@ def type_(*args):
     return type(*args)
 
 
-def _python_type(x):
+def python_type_of(x):
     """The Python type a traced value stands for where it is not an array: list (a list a
     staged loop filled, a tensor of its rows), or float/int/bool/complex (a relaxed Python
     number, a weak 0-d tensor), whose attributes (`ndim`, `shape`, `sum`) it must not
@@ -508,10 +508,10 @@ def _python_type(x):
     return kind if kind in (bool, int, float, complex) else None
 
 
-def _not_a_lists(x, name):
+def lacks_attribute(x, name):
     """Whether attribute ``name`` of ``x`` is one the Python value ``x`` stands for lacks
-    (``_python_type``)."""
-    kind = _python_type(x)
+    (``python_type_of``)."""
+    kind = python_type_of(x)
     return kind is not None and not hasattr(kind, name)
 
 
@@ -533,17 +533,17 @@ def check_list_method(method):
 def hasattr_(x, name):
     """hasattr; of a staged list or a relaxed Python number, the answer of the Python
     value it stands for (not an array's; a list's `count` too, which has no staged form)."""
-    kind = _python_type(x)
+    kind = python_type_of(x)
     return hasattr(kind, name) if kind is not None else hasattr(x, name)
 
 
 def getattr_(x, name, *default):
     """getattr; of a staged list or a relaxed Python number, only the attributes of the
     Python value it stands for (as `hasattr_`)."""
-    if _not_a_lists(x, name):
+    if lacks_attribute(x, name):
         if default:
             return default[0]
-        raise list_has_no(name, _python_type(x))
+        raise list_has_no(name, python_type_of(x))
     return getattr(x, name, *default)
 
 

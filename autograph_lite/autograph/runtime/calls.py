@@ -293,8 +293,8 @@ def attribute(obj, name):
             and not is_library_code(prop.fget) and not isinstance(obj, type)):
         return trace_arrays.resolve(converted_call(prop.fget, (obj,)))
     try:
-        if builtins_._not_a_lists(obj, name):  # (`out.shape` of a staged list: Python's)
-            raise staging.user_raise(builtins_.list_has_no(name, builtins_._python_type(obj)))
+        if builtins_.lacks_attribute(obj, name):  # (`out.shape` of a staged list: Python's)
+            raise staging.user_raise(builtins_.list_has_no(name, builtins_.python_type_of(obj)))
         value = getattr(obj, name)
     except AttributeError as e:  # (Python's own on the user's object: after the state)
         if not isinstance(obj, Tensor):

@@ -25,6 +25,13 @@ def is_carriable(x):
     return is_tensor_like(x)
 
 
+# The iterators over a Python sequence (each walks a list it holds: `iter([acc])`), and
+# with them those over ranges and dicts: finite, so a zip may take their items at once.
+SEQUENCE_ITERATORS = (type(iter([])), type(iter(())), type(reversed([])))
+FINITE_ITERATORS = SEQUENCE_ITERATORS + (reversed, type(iter(range(0))), type(iter({})),
+                                         type(iter({}.values())), type(iter({}.items())))
+
+
 def dtype_of(x):
     return getattr(x, "dtype", None)
 

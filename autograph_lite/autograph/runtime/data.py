@@ -352,9 +352,6 @@ def _held_inside(value, obj, path, budget, depth=0, seen=None):
     return found
 
 
-_SEQUENCE_ITERATORS = (type(iter([])), type(iter(())), type(reversed([])))
-
-
 def _parts(value, path, limit):
     """[(path, item)] of what ``value`` holds, at most ``limit``: a dict's values, the
     items of a list, tuple or deque or of a NumPy array of objects, the attributes of the
@@ -364,7 +361,7 @@ def _parts(value, path, limit):
         return [(f"{path}[{k!r}]", v) for k, v in itertools.islice(value.items(), limit)]
     if isinstance(value, (list, tuple, collections.deque)):
         return [(f"{path}[{i}]", v) for i, v in enumerate(itertools.islice(value, limit))]
-    if type(value) in _SEQUENCE_ITERATORS:  # (`iter([acc])`: the sequence it walks)
+    if type(value) in core.SEQUENCE_ITERATORS:  # (`iter([acc])`: the sequence it walks)
         return [(f"{path}'s sequence", value.__reduce__()[1][0])]
     if isinstance(value, np.ndarray) and value.dtype == object:
         return [(f"{path}[{i}]", v) for i, v in enumerate(value.flat[:limit])]

@@ -405,11 +405,7 @@ def wrap(x):
         return it
     if isinstance(x, range):
         return PythonRange(x)
-    if type(x) in _FINITE_ITERATORS:  # (`zip(x, reversed(w))`: the items it walks)
+    if type(x) in core.FINITE_ITERATORS:  # (`zip(x, reversed(w))`: the items it walks)
         return PythonItems(list(x))
     return PythonItems(x)
 
-
-_FINITE_ITERATORS = (type(iter([])), type(iter(())), type(reversed([])), reversed,
-                     type(iter(range(0))), type(iter({})), type(iter({}.values())),
-                     type(iter({}.items())))
