@@ -450,7 +450,7 @@ def _tensor_leaves(args):
     out = []
     for a in args:
         t = type(a)
-        if t in (tuple, list, dict):
+        if t in (tuple, list, dict) or nest.kind(a):
             out.extend(_tensor_leaves(nest.flatten(a)))
         elif t is np.ndarray or isinstance(a, (np.generic, EagerTensor)) or hasattr(a, "_np"):
             out.append(a)
@@ -467,7 +467,7 @@ def _flat_tensors(args):
             out.append(a._np)
         elif isinstance(a, np.generic):
             out.append(a)
-        elif t in (tuple, list, dict):
+        elif t in (tuple, list, dict) or nest.kind(a):
             out.extend(_flat_tensors(nest.flatten(a)))
         elif hasattr(a, "_np"):
             out.append(a._np)

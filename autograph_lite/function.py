@@ -61,21 +61,31 @@ def _leaf_key(x, what):
         return (t, x.hex())
     if t in (int, bool, str, type(None)):
         return (t, x)
-    if t in (tuple, list):
+    kind = nest.kind(x)
+    if kind is tuple or kind is list:  # (a namedtuple's type is its key's)
         return (t, tuple(_leaf_key(v, _Sub(what, i)) for i, v in enumerate(x)))
-    if t is dict:
-        return (t, tuple((k, _leaf_key(x[k], _Sub(what, k))) for k in sorted(x, key=repr)))
+    if kind is dict:  # (in the caller's order: `for k in d` walks it)
+        return (t, tuple((k, _leaf_key(x[k], _Sub(what, k))) for k in x))
+    if kind is False:
+        base = next(b for b in (dict, list, tuple) if isinstance(x, b)).__name__
+        raise TypeError(f"argument {what} is a {t.__name__}, a subclass of {base} whose own "
+                        f"behaviour a compiled function cannot keep (it passes the function "
+                        f"a {base} it rebuilds of the tensors); pass {base}(...) of it")
     if isinstance(x, SymbolicTensor):
         return ("sym", x.shape, x.dtype)
     if isinstance(x, np.ndarray):  # (np.matrix, a masked array: their own semantics)
         raise TypeError(f"argument {what} is a {t.__module__}.{t.__name__}, a subclass of "
                         f"np.ndarray whose own meaning of the operators a compiled function "
                         f"cannot keep; pass np.asarray(...) of it (a plain array of its data)")
+    if hasattr(t, "__next__"):  # (an iterator, a generator: a call consumes it)
+        raise TypeError(f"argument {what} is an iterator ({t.__name__}), which each call "
+                        f"consumes; a compiled function would walk the items its trace "
+                        f"took on every call: pass a list or tuple of them")
     try:
         hash(x)
     except TypeError:
-        if held_state.is_holder(x):  # (a dataclass: its state is keyed, held_state.py)
-            return ("obj", t, id(x))
+        if held_state.is_holder(held_state.bound_self(x)):  # (a dataclass: its state is
+            return ("obj", t, id(x))                       # keyed, held_state.py)
         raise TypeError(f"argument {what} is an unhashable {t.__name__} ({x!r:.60}); a "
                         f"defun argument must be a tensor, a NumPy array, or a hashable "
                         f"Python value (use a tuple instead of a list of non-numbers)") from None
@@ -777,7 +787,7 @@ class Function:
         gives the values made of Python numbers alone, bound as a Python number."""
         out, numbers = [], {}
         for sel, steps, x in rebinds:
-            structure = x if type(x) in (tuple, list, dict) else None
+            structure = x if nest.kind(x) else None
             kinds, values = [], []
             for leaf in (nest.flatten(x) if structure is not None else [x]):
                 kind = inputs.get(id(leaf))
@@ -1204,10 +1214,11 @@ def _python_part(k):
     """A signature-key entry with its tensor leaves blanked: what Python values it holds."""
     if _is_tensor_key(k) or (isinstance(k, tuple) and k[:1] == ("sym",)):
         return None
-    if isinstance(k, tuple) and len(k) == 2 and k[0] in (tuple, list):
+    if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], type) and issubclass(
+            k[0], (tuple, list, dict)):
+        if issubclass(k[0], dict):
+            return (k[0], tuple((name, _python_part(v)) for name, v in k[1]))
         return (k[0], tuple(_python_part(v) for v in k[1]))
-    if isinstance(k, tuple) and len(k) == 2 and k[0] is dict:
-        return (dict, tuple((name, _python_part(v)) for name, v in k[1]))
     return k
 
 

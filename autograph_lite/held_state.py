@@ -24,6 +24,8 @@ closures, whose arrays SPEC 2 bakes in as Numba does):
   every call, from extra outputs of the kernel (``rebound``, ``store``: the section below).
 """
 
+import types
+
 import numpy as np
 
 from . import nest
@@ -48,7 +50,7 @@ def _data():
 def is_holder(x):
     """A plain object of the user's own class (not a module, class, function or a
     library's object), with a `__dict__` or `__slots__`."""
-    return type(x) not in _PLAIN and _data().is_users(x)
+    return type(x) not in _PLAIN and nest.kind(x) is None and _data().is_users(x)
 
 
 def attributes(x):
@@ -63,17 +65,23 @@ def owner(python_function):
 
 
 def holders(function, args):
-    """[(selector, object)]: the user's objects among the arguments, also inside the
-    tuples, lists and dicts passed (selector: the position among the arguments' leaves,
+    """[(selector, object)]: the user's objects among the arguments (and those of the bound
+    methods passed), also inside the tuples, lists and dicts passed (selector: the position among the arguments' leaves,
     nest.flatten), and `self` of a method ("self": ``function._owner``)."""
     if all(type(a) in _LEAVES for a in args):  # (the common case, without flattening)
         out = []
     else:
-        out = [(k, a) for k, a in enumerate(nest.flatten(args))
-               if type(a) not in _PLAIN and is_holder(a)]
+        out = [(k, bound_self(a)) for k, a in enumerate(nest.flatten(args))
+               if type(a) not in _PLAIN and is_holder(bound_self(a))]
     if function._owner is not None:
         out.append(("self", function._owner))
     return out
+
+
+def bound_self(a):
+    """The object of a bound method (a callback `integrate(model.f, ...)`: its state is the
+    method's, read on every call as an argument's), else ``a`` itself."""
+    return a.__self__ if type(a) is types.MethodType else a
 
 
 def _walk(found):
@@ -91,12 +99,29 @@ def _walk(found):
                             f"call, and this much is too slow to look at: pass the arrays "
                             f"it needs as arguments")
         yield sel, steps, x
-        if type(x) in (dict, list, tuple):
-            items = x.items() if type(x) is dict else enumerate(x)
+        kind = _container(x, sel, steps)
+        if kind:
+            items = x.items() if kind is dict else enumerate(x)
             stack.extend((sel, steps + (("item", k),), v) for k, v in reversed(list(items)))
         elif is_holder(x):
             stack.extend((sel, steps + (("attr", k),), v)
                          for k, v in reversed(attributes(x)))
+
+
+def _container(x, sel, steps):
+    """dict, list or tuple: the container ``x`` is (nest.kind: a namedtuple is a tuple, an
+    OrderedDict a dict); None for anything else; another subclass of them is refused (the
+    walk would take it for an object with no attributes and miss the arrays it holds)."""
+    t = type(x)
+    if t is dict or t is list or t is tuple:
+        return t
+    kind = nest.kind(x) if not isinstance(x, _EACH_PATH) else None
+    if kind is False:
+        raise TypeError(f"'{path_text(sel, steps, ())}' is a {t.__name__}, a subclass of a "
+                        f"Python container whose own behaviour a compiled function cannot "
+                        f"keep while it reads and binds the arrays it holds; hold a plain "
+                        f"dict, list or tuple (or a namedtuple) there")
+    return kind
 
 
 def fingerprint(found, numbers=frozenset()):
@@ -119,7 +144,7 @@ def fingerprint(found, numbers=frozenset()):
             parts.append((sel, steps, t, x._np.shape, x._np.dtype, x._np.tobytes()))
         elif isinstance(x, np.generic):
             parts.append((sel, steps, t, x.tobytes()))  # (np.str_, np.datetime64, ...)
-        elif t in (dict, list, tuple) or is_holder(x):
+        elif nest.kind(x) or is_holder(x):
             parts.append((sel, steps, t))  # (its items and attributes follow)
         else:  # (a function, a set, a library's object: itself, or what it holds)
             parts.append((sel, steps, t, _identity(x)))
@@ -173,13 +198,13 @@ def place(found, boxes, numbers=None):
     for sel, steps, x in list(_walk(found)):
         box = (numbers.get((sel, steps)) if numbers and type(x) in (int, float) else
                boxes.get(id(x)) if is_value(x) else _with_boxes(x, boxes)
-               if type(x) is tuple else None) if steps else None
+               if isinstance(x, tuple) else None) if steps else None
         if box is None or box is x:
             continue
         holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
         if kind == "attr":
             setattr(holder, k, box)
-        elif type(holder) in (dict, list):
+        elif isinstance(holder, (dict, list)):
             holder[k] = box
         else:
             continue
@@ -190,9 +215,11 @@ def place(found, boxes, numbers=None):
 def _with_boxes(t, boxes):
     """Tuple ``t`` with the boxes of the values it holds (in its tuples too) in their
     places; ``t`` itself when it holds none."""
-    items = [_with_boxes(v, boxes) if type(v) is tuple else
+    items = [_with_boxes(v, boxes) if isinstance(v, tuple) else
              boxes.get(id(v), v) if is_value(v) else v for v in t]
-    return tuple(items) if any(a is not b for a, b in zip(items, t)) else t
+    if all(a is b for a, b in zip(items, t)):
+        return t
+    return type(t)(*items) if type(t) is not tuple else tuple(items)  # (a namedtuple's)
 
 
 def unplace(placed):
@@ -287,13 +314,13 @@ def rebound(found, before, names, plain=False):
         if not (_holds_values(x) or plain and _is_plain(x)):
             continue
         parent = fetch(by_selector, sel, steps[:-1]) if steps else None
-        if old is _MISSING and type(parent) is list:
+        if old is _MISSING and isinstance(parent, list):
             listed = path_text(sel, steps[:-1], names)
             raise TypeError(f"a traced value is added to the list '{listed}' of an object "
                             f"the function is called with: the compiled function "
                             f"would add it once, while tracing, and Python adds one on every "
                             f"call; return the values and append them after the call")
-        if type(parent) not in (dict, list) and (not steps or steps[-1][0] != "attr"):
+        if not isinstance(parent, (dict, list)) and (not steps or steps[-1][0] != "attr"):
             continue  # (a tuple's item: its tuple is new, and bound above)
         out.append((sel, steps, x))
     return out
@@ -302,13 +329,13 @@ def rebound(found, before, names, plain=False):
 def _is_plain(x):
     """Whether ``x`` is a Python scalar (float included), or a tuple of them."""
     return all(type(v) in _SCALARS or type(v) is float for v in _leaves(x)) and (
-        type(x) is not list and type(x) is not dict)
+        not isinstance(x, (list, dict)))
 
 
 def _leaves(x):
     """The leaves of ``x`` through its tuples, lists and dicts."""
-    if type(x) in (tuple, list, dict):
-        return [y for v in (x.values() if type(x) is dict else x) for y in _leaves(v)]
+    if nest.kind(x):
+        return [y for v in (x.values() if isinstance(x, dict) else x) for y in _leaves(v)]
     return [x]
 
 

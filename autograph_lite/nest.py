@@ -1,4 +1,22 @@
 """Nested structures (tuples, lists, dicts, namedtuples) flattened to leaves and back."""
+import collections
+
+_DICTS = (collections.OrderedDict, collections.defaultdict)
+
+
+def kind(x):
+    """The container ``x`` is, as the leaves are found and rebuilt: dict, list or tuple (a
+    namedtuple is a tuple, an OrderedDict or defaultdict a dict); None for a leaf; False
+    for another subclass of them, whose own behaviour a rebuilt one would not have (its
+    constructor, its methods): the callers refuse it."""
+    t = type(x)
+    if t is dict or t is list or t is tuple:
+        return t
+    if not isinstance(x, (dict, list, tuple)):
+        return None
+    if isinstance(x, tuple) and hasattr(t, "_fields"):
+        return tuple
+    return dict if t in _DICTS else False
 
 
 def is_nested(x):
@@ -29,7 +47,10 @@ def pack_as(structure, leaves):
     def build(x):
         if isinstance(x, dict):
             vals = {k: build(x[k]) for k in sorted(x, key=repr)}  # leaves in flatten order
-            return type(x)((k, vals[k]) for k in x)  # keys in the caller's order
+            pairs = ((k, vals[k]) for k in x)  # keys in the caller's order
+            if isinstance(x, collections.defaultdict):
+                return type(x)(x.default_factory, pairs)
+            return type(x)(pairs)
         if isinstance(x, tuple) and hasattr(x, "_fields"):
             return type(x)(*[build(v) for v in x])
         if isinstance(x, (tuple, list)):

@@ -144,7 +144,7 @@ def assert_same(got, want, rtol=1e-6, atol=1e-9, what="result", exact=False, pyt
     then `got` is a plain Python run's result too and must have the same Python type.
     Floats compare within rtol/atol (NaN equal to NaN), or bit for bit when `exact`.
     """
-    if isinstance(want, (tuple, list, dict)) and not hasattr(want, "_fields"):
+    if isinstance(want, (tuple, list, dict)):
         assert type(got) is type(want), f"{what}: {type(got).__name__} {got!r}, " \
                                         f"plain Python gives {type(want).__name__} {want!r}"
         assert len(got) == len(want), f"{what}: {len(got)} items, plain Python gives {len(want)}"

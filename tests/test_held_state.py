@@ -3,6 +3,7 @@ hold are read on each call, and written as NumPy writes them; their other values
 of the signature. Before session 35 a trace baked all of it in: `m.predict(x)` kept giving
 the first call's result after `m.w = m.w * 2`, `m.lr = 0.1` or `m.w[0] = 5` (silently)."""
 
+import collections
 import dataclasses
 
 import numpy as np
@@ -620,3 +621,102 @@ def test_a_flag_set_under_a_staged_if_is_bound_as_a_python_bool(backend):
     for v in (1.0, 2.0, 3.0, 4.0):
         assert_same(f(mine, v), Ring.add(python, v))
         assert type(mine.full) is bool and mine.full == python.full and mine.i == python.i
+
+
+# --- containers that subclass Python's, and bound methods passed (session 44) -------------
+State = collections.namedtuple("State", ["pos", "vel"])
+
+
+class Cell:
+    def __init__(self, params):
+        self.state = State(np.zeros(2), np.ones(2))
+        self.params = params
+
+    def step(self, x):
+        self.state = State(self.state.pos + x, self.state.vel)  # a namedtuple bound anew
+        self.params["w"] += x                                    # an OrderedDict's array
+        return self.state.pos.sum() + self.params["w"].sum()
+
+
+def _cell_oracle(c, x):
+    c.state = State(c.state.pos + x, c.state.vel)
+    c.params["w"] += x
+    return c.state.pos.sum() + c.params["w"].sum()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_namedtuples_and_ordered_dicts_an_object_holds_are_its_state(backend):
+    """(a namedtuple or OrderedDict an object held was taken for an object with no
+    attributes: its arrays were baked in, writes into them lost, and a namedtuple the trace
+    bound stayed in the object holding symbolic tensors)"""
+    mine, python = (Cell(collections.OrderedDict(w=np.ones(2))) for _ in range(2))
+    f = ag.defun(Cell.step, backend=backend)
+    for x in (np.ones(2), np.full(2, 0.5), np.ones(2)):
+        assert float(f(mine, x)) == _cell_oracle(python, x)
+        assert_same(mine.state, python.state)
+        assert_same(mine.params["w"], python.params["w"])
+    python.params["w"][:] = 7.0                      # the caller's write is seen
+    mine.params["w"][:] = 7.0
+    assert float(f(mine, np.ones(2))) == _cell_oracle(python, np.ones(2))
+
+
+class Params(dict):
+    pass
+
+
+def test_other_container_subclasses_are_refused_by_name():
+    holder = Model()
+    holder.layers = Params(b=np.ones(3))
+    f = ag.defun(lambda m, x: m.layers["b"] + x)
+    with pytest.raises(TypeError, match="is a Params, a subclass of a Python container"):
+        f(holder, X)
+    with pytest.raises(TypeError, match="argument 'p' is a Params, a subclass of dict"):
+        ag.defun(lambda p: p["b"] * 2)(Params(b=np.ones(3)))
+
+
+def test_container_arguments_key_their_kind_and_order():
+    """(a namedtuple argument was refused as unhashable; an OrderedDict's tensors were not
+    passed; two dicts of one set of keys in another order shared a trace, so `for k in d`
+    walked the first call's order)"""
+    f = ag.defun(lambda d: np.stack([v * 1.0 for v in d.values()]))
+    for d in ({"a": np.ones(2), "b": np.zeros(2)}, {"b": np.zeros(2), "a": np.ones(2)},
+              collections.OrderedDict(b=np.zeros(2), a=np.ones(2)),
+              collections.defaultdict(int, a=np.ones(2))):
+        assert_same(f(d).numpy(), np.stack([v * 1.0 for v in d.values()]))
+    g = ag.defun(lambda s, x: (s.pos * x + s.vel, State(s.pos + 1, s.vel)))
+    pos, got = g(State(np.ones(2), np.zeros(2)), 2.0)
+    assert_same(pos.numpy(), np.full(2, 2.0))
+    assert type(got) is State and got.pos.numpy().tolist() == [2.0, 2.0]
+
+
+class Line:
+    def __init__(self):
+        self.c = np.array([1.0, 2.0])
+        self.calls = 0
+
+    def value(self, t):
+        self.calls += 1
+        return self.c[0] + self.c[1] * t
+
+
+def apply_twice(fn, t):
+    return fn(t) + fn(t + 1.0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_bound_method_passed_reads_and_writes_its_objects_state(backend):
+    """(the object of a bound method passed as a callback was baked in: its arrays kept
+    the first call's values, and a counter it kept held a symbolic tensor)"""
+    mine, python, f = Line(), Line(), ag.defun(apply_twice, backend=backend)
+    for c0 in (1.0, 2.0, 3.0):
+        mine.c[0] = python.c[0] = c0
+        assert float(f(mine.value, 1.0)) == apply_twice(python.value, 1.0)
+        assert mine.calls == python.calls
+
+
+def test_an_iterator_argument_is_refused():
+    """(each call consumes it in Python; the trace's items were walked on every call)"""
+    f = ag.defun(lambda it, x: sum(it) + x)
+    for it in (iter([1.0, 2.0]), (v for v in [1.0]), map(float, [1, 2])):
+        with pytest.raises(TypeError, match="is an iterator"):
+            f(it, np.ones(2))
