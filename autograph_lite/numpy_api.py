@@ -99,13 +99,20 @@ def array_ufunc(ufunc, method, inputs, kwargs):
         return _ufunc_out(ufunc, method, inputs, dict(kwargs))
     ufuncs, reduce, ufunc_fronts, _ = _tables()
     if method == "__call__" and ufunc in ufuncs and not (set(kwargs) - {"dtype"}):
-        res = apply(ufuncs[ufunc], *inputs)
-        return cast(res, kwargs["dtype"]) if kwargs.get("dtype") is not None else res
+        return _in_loop(ufunc, ufuncs[ufunc], inputs, kwargs.get("dtype"))
     if method == "__call__" and ufunc in ufunc_fronts and _recorded(inputs):
         return ufunc_fronts[ufunc](*inputs, **kwargs)
     if method == "reduce" and ufunc in reduce:
-        return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
-                       kwargs.get("keepdims", False))
+        unstaged = sorted(k for k, v in kwargs.items() if k not in ("axis", "keepdims", "dtype")
+                          and not builtins.any(v is d for d in _REDUCE_DEFAULTS.get(k, ())))
+        if unstaged and _recorded(inputs):  # (were dropped: `initial=10` added nothing)
+            raise NotImplementedError(
+                f"np.{ufunc.__name__}.reduce(..., {', '.join(f'{k}=' for k in unstaged)}) "
+                f"is not staged; reduce without it and combine after (`np.add.reduce(x) + "
+                f"initial`, `np.add.reduce(np.where(m, x, 0))`)")
+        if not unstaged:
+            return _reduce(reduce[ufunc], inputs[0], kwargs.get("axis", 0),
+                           kwargs.get("keepdims", False), kwargs.get("dtype"))
     if method in ("at", "accumulate") and getattr(ufunc, method) in _tables()[3] and \
             _recorded(inputs):
         # (np.add.at, np.maximum.accumulate: a front claims the method)
@@ -116,6 +123,41 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if _recorded(inputs):
         _no_counterpart(f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}"))
     return getattr(ufunc, method)(*_unwrap(inputs), **kwargs)
+
+
+_REDUCE_DEFAULTS = {"initial": (np._NoValue, None), "where": (True,)}  # (as if not given)
+
+
+def _in_loop(ufunc, op, inputs, dtype, casting="same_kind"):
+    """``ufunc(*inputs, dtype=dtype)``: NumPy computes in the loop ``dtype`` selects, its
+    inputs cast to it first (``np.add(u8, u8, dtype=np.uint16)`` is 400, not 400 wrapped
+    in uint8 and cast; a float input to an int loop is NumPy's UFuncTypeError, raised
+    here). The loop is NumPy's own choice (``ufunc.resolve_dtypes``, the inputs' dtypes and
+    a Python number as its type, NEP 50)."""
+    if dtype is None:
+        return apply(op, *inputs)
+    given = tuple(_loop_part(v) for v in inputs) + (None,) * ufunc.nout
+    try:
+        loop = ufunc.resolve_dtypes(given, signature=(None,) * ufunc.nin + (
+            np.dtype(dtype),) * ufunc.nout, casting=casting)
+    except TypeError as e:
+        raise numpy_error_at_user(e) from None
+    args = [v if _loop_part(v) == dt else cast(v, dt) for v, dt in zip(inputs, loop)]
+    res = apply(op, *args)
+    return res if res.dtype == loop[-1] else cast(res, loop[-1])
+
+
+def _loop_part(v):
+    """What ``ufunc.resolve_dtypes`` takes for input ``v``: its dtype, or a Python number's
+    type (a weak 0-d tensor's: the Python number it stands for)."""
+    if isinstance(v, SymbolicTensor):
+        if v.type.weak and not v.type.ndim:
+            return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[v.dtype.kind]
+        return v.dtype
+    if isinstance(v, (bool, int, float, complex)) and not isinstance(v, np.generic):
+        return type(v)
+    return v.dtype if isinstance(v, (np.ndarray, np.generic, EagerTensor)) else \
+        np.asarray(v).dtype
 
 
 def _outer(ufunc, a, b, **kwargs):
@@ -144,9 +186,8 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
     if not _symbolic_in(inputs + out + (kwargs.get("where"),)):  # eager values: NumPy's
         return ufunc(*_unwrap(inputs), out=(writable(out[0], name),), **kwargs)
     target = writable(out[0], name)
-    res = apply(ufuncs[ufunc], *inputs)
-    if kwargs.get("dtype") is not None:
-        res = cast(res, kwargs["dtype"])
+    res = _in_loop(ufunc, ufuncs[ufunc], inputs, kwargs.get("dtype"),
+                   kwargs.get("casting", "same_kind"))
     if kwargs.get("where", True) is not True:  # (out keeps its elements where it is False)
         res = apply("where", convert_to_tensor(kwargs["where"]), res, target)
     casting = kwargs.get("casting", "same_kind")

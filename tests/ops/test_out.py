@@ -96,3 +96,33 @@ def test_numpys_errors_of_an_unfit_out_and_a_keyword_not_staged():
                           for *_, m in raised), raised
     with pytest.raises(NotImplementedError, match=r"x\.mean\(\.\.\., where=\) is not staged"):
         ag.defun(lambda a: a.mean(where=a > 1), backend="interpreter")(np.arange(3.0))
+
+
+def ufunc_loops(a, b, o, m):
+    # dtype= picks the loop NumPy computes in: its inputs are cast to it first
+    r = (np.add(a, b, dtype=np.uint16), np.multiply(a, a, dtype=np.int32),
+         np.negative(a, dtype=np.int16), np.sqrt(a, dtype=np.float32),
+         np.floor_divide(a, 7, dtype=np.int8), np.add.reduce(a, dtype=np.uint8),
+         np.minimum.reduce(m, axis=1, dtype=np.int16))
+    np.add(a, a, out=o, dtype=np.uint16)
+    return r, o
+
+
+def float_into_an_int_loop(a):
+    return np.multiply(a, 0.5, dtype=np.uint8)
+
+
+def test_a_ufuncs_dtype_is_the_loop_it_computes_in():
+    """(the ufunc ran in the inputs' dtype and its result was cast: `np.add(u8, u8,
+    dtype=np.uint16)` of 200 + 200 gave 144; `.reduce` dropped dtype=, initial=, where=)"""
+    u8 = np.array([200, 100, 30], np.uint8)
+    agree(ufunc_loops, calls=[(u8, u8, np.zeros(3, np.uint16), u8.reshape(1, 3)),
+                              (u8[::-1], u8, np.ones(3, np.uint16), u8.reshape(3, 1))],
+          exact=True)
+    raised = []
+    agree(float_into_an_int_loop, calls=[(u8,), (u8[:2],)], errors=raised)
+    assert raised and all("Cannot cast ufunc 'multiply' input 1" in m for *_, m in raised)
+    for kw in ({"initial": 10}, {"where": u8 > 50}):
+        f = ag.defun(lambda a: np.add.reduce(a, **kw))
+        with pytest.raises(NotImplementedError, match=f"{next(iter(kw))}=\\) is not staged"):
+            f(u8)
