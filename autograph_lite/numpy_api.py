@@ -14,7 +14,7 @@ from . import dtypes, mutation
 from .errors import numpy_error, numpy_error_at_user, user_location, with_location
 from .ops.creation import split_shape
 from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
-from .ops.indexing import getitem
+from .ops.indexing import check_python_int, getitem
 from .ops.reduce import norm_axis
 from .ops.registry import PUBLIC, expose, public
 from .tensor import EagerTensor, SymbolicTensor, holds_symbolic, type_of_constant
@@ -255,6 +255,7 @@ def _masked_write(a, mask, values, what):
     if not _symbolic_in((a, mask, values)):
         return getattr(np, what[3:])(writable(a, what), *_unwrap((mask, values)))
     target = writable(a, what)
+    check_python_int(target.dtype, values)  # (`np.putmask(u8, m, k)`, k past uint8)
     value, mask = convert_to_tensor(values), convert_to_tensor(mask)
     if value.ndim and tuple(value.shape) != tuple(target.shape) and value.size != 1:
         raise NotImplementedError(f"{what} with values of shape {tuple(value.shape)} into an "
@@ -530,7 +531,25 @@ def clip(x, a_min=None, a_max=None):
         info = np.iinfo(x.dtype)
         lo = info.min if a_min is None else a_min
         hi = info.max if a_max is None else a_max
+    if x.dtype.kind in "iu":
+        lo, hi = _saturated(x.dtype, lo, "min"), _saturated(x.dtype, hi, "max")
     return apply("clip", x, lo, hi)
+
+
+def _saturated(dt, bound, side):
+    """A relaxed Python int bound of ``np.clip`` on an int array, as NumPy 2 takes it: past
+    the dtype on its own side it clips nothing (`np.clip(u8, 0, 300)`), past the other
+    side it is NumPy's OverflowError (a low bound of 300); the kernel's cast wrapped it."""
+    if not (isinstance(bound, SymbolicTensor) and bound.type.weak and not bound.ndim
+            and bound.dtype.kind in "iu"):
+        return bound
+    info = np.iinfo(dt)
+    if side == "min" and info.min > -2 ** 63:
+        bound = apply("maximum", bound, int(info.min))
+    elif side == "max" and info.max < 2 ** 63 - 1:
+        bound = apply("minimum", bound, int(info.max))
+    check_python_int(dt, bound)
+    return bound
 
 
 @public("np.reshape")
@@ -736,9 +755,7 @@ def _like(x, value, dtype, shape):
 @public("np.full")
 def full(shape, fill_value, dtype=None, like=None):
     dt = dtypes.as_dtype(dtype) if dtype is not None else convert_to_tensor(fill_value).dtype
-    if type(fill_value) is int and dt.kind in "iu" and not (
-            np.iinfo(dt).min <= fill_value <= np.iinfo(dt).max):  # (the kernel would wrap)
-        raise OverflowError(f"Python integer {fill_value} out of bounds for {dt}")
+    check_python_int(dt, fill_value)  # (the kernel would wrap it)
     if isinstance(like, SymbolicTensor) and shape == like.shape:
         # the sizes of a traced tensor: read at run time, so the kernel fits any size
         dyn = [apply("dim", like, axis=k) for k in builtins.range(like.ndim)]

@@ -20,7 +20,7 @@ import numpy as np
 from . import control, mutation, numpy_api as npa, numpy_flat
 from .numpy_composites import one_axis, static_int
 from .ops import advanced_index
-from .ops.dispatch import apply, convert_to_tensor, size_of
+from .ops.dispatch import apply, convert_to_tensor, size_of, weak_scalar
 from .ops.index_spec import encode_index
 from .ops.indexing import setitem
 from .ops.registry import public
@@ -126,7 +126,16 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 
 def _weak(v):
-    return type(v) in (int, float, complex)
+    """A Python number, or a relaxed one (a weak 0-d tensor: `default=k`), which NumPy 2's
+    promotion takes by kind only (`np.select([m], [u8], default=k)` is uint8)."""
+    return type(v) in (int, float, complex) or weak_scalar(v)
+
+
+def _promoted(v):
+    """What np.result_type takes for ``v``: a Python number of its kind for a weak one."""
+    if weak_scalar(v):
+        return {"i": 0, "u": 0, "b": False, "f": 0.0, "c": 0j}[v.dtype.kind]
+    return v if _weak(v) else v.dtype
 
 
 @public("np.select")
@@ -137,7 +146,7 @@ def select(condlist, choicelist, default=0):
         raise ValueError("select with an empty condition list is not possible")
     values = [v if _weak(v) else convert_to_tensor(v) for v in list(choicelist) + [default]]
     try:
-        dt = np.result_type(*[v if _weak(v) else v.dtype for v in values])
+        dt = np.result_type(*[_promoted(v) for v in values])
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
     conds = [convert_to_tensor(c) for c in condlist]

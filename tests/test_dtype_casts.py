@@ -182,3 +182,26 @@ def test_int64_arithmetic_wraps_as_numpys(llvm_optimizing):
                                    (np.array([1023, 1]),)], exact=True)
         agree(steps_past_int64, calls=[(np.int64(2 ** 63 - 1),), (np.int64(7),),
                                        (np.int64(-2 ** 63),)], exact=True)
+
+
+def relaxed_ints_made_elements(x, k):
+    # a Python int known only at run time becomes an element of uint8 here: NumPy 2 raises
+    # OverflowError where it does not fit (np.select and np.clip: their own rules)
+    r = (np.uint8(k), np.array([k, 1], dtype=np.uint8), np.full(2, k, np.uint8),
+         np.full_like(x, k), np.ones(2, np.uint8) * k)
+    np.putmask(x, x > 150, k)
+    return r
+
+
+def relaxed_ints_by_their_own_rules(x, k):
+    return np.select([x > 50], [x], default=k), np.clip(x, 0, k), np.clip(x, k - 300, 255)
+
+
+def test_a_relaxed_python_int_made_an_element_of_a_narrower_int_is_checked():
+    """(the kernel's cast wrapped it: `np.uint8(k)` of 300 was 44, `np.clip(u8, 0, k)` of
+    300 clipped everything to 44 on cpu, `np.select(..., default=k)` was int64)"""
+    u8 = np.array([200, 100, 30], np.uint8)
+    for f in (relaxed_ints_made_elements, relaxed_ints_by_their_own_rules):
+        raised = []
+        agree(f, calls=[(u8, 5), (u8, 255), (u8, 300), (u8, -1)], exact=True, errors=raised)
+        assert raised and all("out of bounds for uint8" in m for *_, m in raised), raised

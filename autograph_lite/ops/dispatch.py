@@ -390,6 +390,8 @@ def _weak_operand(op, name, args, attrs):
     that float. None: nothing to adjust (or an op the usual path refuses)."""
     k = 0 if weak_scalar(args[0]) else 1
     w, x = args[k], args[1 - k]
+    if isinstance(x, (np.ndarray, np.generic)):  # (`np.ones(3, np.uint8) * w`: the same)
+        x = convert_to_tensor(x)
     if not isinstance(x, SymbolicTensor) or x.type.weak:
         return None
     xt = x.dtype

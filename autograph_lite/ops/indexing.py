@@ -343,6 +343,22 @@ def _check_python_int(x, value):
         raise errors.numpy_error_at_user(error)
 
 
+def check_python_int(dt, value):
+    """NumPy 2's OverflowError for a Python int made an element of integer dtype ``dt``
+    that cannot hold it (`np.uint8(k)`, `np.full(n, k, np.uint8)`, `np.array([k, 1],
+    np.uint8)`, `np.clip`'s bounds): raised now for a constant, staged for a relaxed one
+    (a weak int), where the kernel's cast would wrap it. Ints only: NumPy casts a float
+    there as it casts arrays."""
+    dt = np.dtype(dt)
+    if dt.kind not in "iu":
+        return
+    if weak_scalar(value) and value.dtype.kind in "iu":
+        _staged_int_conversion(dt, value)
+    elif type(value) is int and not np.iinfo(dt).min <= value <= np.iinfo(dt).max:
+        raise errors.numpy_error_at_user(
+            OverflowError(f"Python integer {value} out of bounds for {dt}"))
+
+
 def _check_weak_int(dt, value):
     """``_check_python_int`` of a Python number known only at run time (a relaxed one): a
     staged check (bool targets are left to the cast)."""

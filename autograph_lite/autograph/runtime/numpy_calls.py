@@ -14,9 +14,9 @@ import sys
 
 import numpy as np
 
-from autograph_lite import errors, numpy_api, tensor
+from autograph_lite import errors, nest, numpy_api, tensor
 from autograph_lite.api import core as api
-from autograph_lite.ops import dispatch
+from autograph_lite.ops import dispatch, indexing
 from autograph_lite.autograph.runtime import core, data, iteration, list_values
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
@@ -95,6 +95,9 @@ def _array_of(f):
                 f"ndmin= and subok= (as keywords); got "
                 f"{', '.join(unknown) or f'order={order!r}'}")
         copy = kwargs.get("copy", True if f is np.array else None)
+        if dtype is not None:  # (`np.array([k, 1], np.uint8)`, k past it: NumPy's error)
+            for v in nest.flatten(obj) if isinstance(obj, (list, tuple)) else [obj]:
+                indexing.check_python_int(np.dtype(dtype), v)
         out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if isinstance(out, list_values.ListTensor):  # (an array of a list: a new array)
@@ -194,6 +197,7 @@ def overload(f):
                 if (x is args[0] and x.ndim and x.dtype == np.dtype(f)
                         and not isinstance(x, list_values.ListTensor)):
                     return x  # (NumPy's of an array of its type: the array itself)
+                indexing.check_python_int(np.dtype(f), x)  # (`np.uint8(k)`, k past it)
                 return numpy_api.astype(x, f)
             return f(*args, **kwargs)
         return scalar
