@@ -177,7 +177,7 @@ def _fits(op, a, b, result):
 _SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "power": "**"}
 
 
-def _overflow_message(op):
+def overflow_message(op):
     return (f"Python int {_SYMBOLS[op]} overflowed int64: the plain run's int is larger "
             f"than a staged Python int (an int64) holds; use floats, or NumPy ints to get "
             f"NumPy's wrap-around")
@@ -194,7 +194,7 @@ def _int_power(a, b):
            "a Python int to a negative power is a float in Python, which a staged int "
            "cannot become; write float(a) ** b", "ValueError")
     result = apply("power", a, b)
-    check(_fits("power", a, b, result), _overflow_message("power"), "OverflowError")
+    check(_fits("power", a, b, result), overflow_message("power"), "OverflowError")
     return result
 
 
@@ -264,7 +264,7 @@ def arithmetic(op, a, b):
         return _shifted(op, a, b) if kinds == "ii" else apply(op, a, b)
     result = apply(op, a, b)
     if kinds == "ii":
-        check(_fits(op, a, b, result), _overflow_message(op), "OverflowError")
+        check(_fits(op, a, b, result), overflow_message(op), "OverflowError")
         _note_range(op, a, b, result)
     return result
 

@@ -328,3 +328,32 @@ def test_del_of_an_item_of_a_staged_list_is_refused_naming_it():
         with pytest.raises(NotImplementedError, match=r"`del` of an item \(at .*"
                                                       r"test_list_values.py:\d+\) of a list"):
             ag.defun(last_deleted, backend=backend)(np.array([3.0, 1.0, 2.0]))
+
+
+def fibonacci(n):
+    f = [0, 1]
+    for i in range(2, n + 1):            # staged once n is relaxed
+        f.append(f[i - 1] + f[i - 2])
+    return f[n], sum(f), 10 // f[n - 10]
+
+
+def prefix_sums(x):
+    c = [0]                              # a Python 0, then uint8 items: a list of uint8
+    for i in range(len(x)):
+        c.append(c[-1] + x[i])
+    return c[-1]
+
+
+def test_a_list_of_python_ints_keeps_pythons_checks():
+    """(its items were int64s: fibonacci(93) wrapped to a negative number, `sum` of it
+    wrapped, `10 // f[k]` of a zero item gave 0; `[0]` then uint8 items was an int64 list,
+    so `c[-1] + x[i]` did not wrap as Python's uint8 does)"""
+    raised = agree(fibonacci, [(12,), (20,), (10,)])
+    assert raised and all("integer division or modulo by zero" in m for *_, m in raised)
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(fibonacci, backend=backend)
+        f(12), f(20)
+        with pytest.raises(OverflowError, match=r"Python int \+ overflowed int64.*"
+                                                r"test_list_values.py"):
+            f(93)                        # (Python's int grows past int64: refused)
+    agree(prefix_sums, [(np.array([200, 100], np.uint8),), (np.array([1, 2, 3], np.uint8),)])

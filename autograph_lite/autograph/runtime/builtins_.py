@@ -13,7 +13,7 @@ import types
 
 import numpy as np
 
-from autograph_lite import control, dtypes, errors, staged_text
+from autograph_lite import control, dtypes, errors, python_numbers, staged_text
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, iteration, list_values, logical,
@@ -304,10 +304,25 @@ def sum_(iterable, start=0):
             raise TypeError("iteration over a 0-d array")
         if iterable.shape[0] == 0:  # (no item: `start` itself, Python's int 0)
             return start
+        if isinstance(iterable, list_values.PythonNumbersList):
+            return _python_sum(iterable, start)
         total = np.sum(iterable, axis=0, dtype=np.result_type(_as_python(start),
                                                                iterable.dtype))
         return total if type(start) is int and start == 0 else total + start
     return sum(iterable, start)
+
+
+def _python_sum(items, start):
+    """``sum`` of a staged list of Python numbers: a Python number; of ints, Python's exact
+    sum or OverflowError past int64 (the int64 sum wraps modulo 2**64, and its float64 sum
+    is within far less than 2**63 of the exact one, so they differ by 2**64 exactly when
+    the exact sum left int64)."""
+    total = dispatch.apply("as_weak", np.sum(items, axis=0))
+    if items.dtype.kind in "iu":
+        approx = np.sum(api.cast(items, np.float64), axis=0)
+        python_numbers.check(np.abs(approx - api.cast(total, np.float64)) < 2.0 ** 63,
+                             python_numbers.overflow_message("add"), "OverflowError")
+    return total if type(start) is int and start == 0 else total + start
 
 
 def _as_python(v):

@@ -227,7 +227,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop);
     # one whose items the branches wrote takes the merged items in place (its aliases see
     # them, as in Python)
-    final = [list_values.as_list(v.stacked()) if isinstance(v, data.TensorList)
+    final = [v.listed() if isinstance(v, data.TensorList)
              and type(b) is list else list_values.keep_kind(b, v)
              for v, b in zip(final, before)]
     for i in relisted:

@@ -49,6 +49,7 @@ class TensorList(tuple):
     """
 
     _fields = ("buffer", "length")
+    python_numbers = False  # (``PythonNumberRows``)
 
     def __new__(cls, buffer, length):
         return tuple.__new__(cls, (buffer, length))
@@ -61,6 +62,10 @@ class TensorList(tuple):
 
     def stacked(self):
         return self.buffer[:self.length]
+
+    def listed(self):
+        """The list after the staged loop or branch: its stacked rows, a ListTensor."""
+        return list_values.as_list(self.stacked(), self.python_numbers)
 
     def __getattr__(self, name):
         if hasattr(list, name):  # (`stack.pop()`, `acc.insert(0, v)`, `acc.sort()`)
@@ -96,16 +101,32 @@ class TensorList(tuple):
         row = x if core.is_tensor(x) else np.asarray(x)
         if core.dtype_of(row) != buf.dtype and np.can_cast(row.dtype, buf.dtype, "same_kind"):
             row = api.cast(row, buf.dtype)
-        return TensorList(dispatch.apply("list_push", buf, self.length, row), self.length + 1)
+        return type(self)(dispatch.apply("list_push", buf, self.length, row),
+                          self.length + 1)
 
 
-def new_tensor_list(items, row, capacity):
-    """A TensorList holding `items`, room for `capacity` more rows of `row`'s type."""
+class PythonNumberRows(TensorList):
+    """A list of Python numbers (ints: `f.append(f[-1] + f[-2])`) a staged loop carries: an
+    item read is a Python number again (weak 0-d), whose arithmetic raises where Python's
+    int would grow past int64 or divide by zero (python_numbers.py); a plain TensorList's
+    item is an int64 that would wrap silently."""
+
+    python_numbers = True
+
+    def __getitem__(self, index):
+        item = TensorList.__getitem__(self, index)
+        return dispatch.apply("as_weak", item) if not isinstance(index, slice) and \
+            core.is_symbolic(item) and not item.ndim else item
+
+
+def new_tensor_list(items, row, capacity, python_numbers=False):
+    """A TensorList holding `items`, room for `capacity` more rows of `row`'s type (a
+    PythonNumberRows where they are all Python numbers)."""
     buf = numpy_api.empty((len(items) + capacity,) + core.concrete_shape(row.shape), row.dtype)
     for k, item in enumerate(items):
         mutation.held_by_copy(_as_box(item), "a list that a staged loop or branch appends to")
         buf = indexing.setitem(buf, k, item)
-    return TensorList(buf, np.int64(len(items)))
+    return (PythonNumberRows if python_numbers else TensorList)(buf, np.int64(len(items)))
 
 
 def _as_box(x):

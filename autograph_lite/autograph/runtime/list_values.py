@@ -114,6 +114,19 @@ class ListTensor(SymbolicTensor):
         return SymbolicTensor.__getattr__(self, name)
 
 
+class PythonNumbersList(ListTensor):
+    """A ListTensor of Python numbers (data.PythonNumberRows after its loop): an item read
+    is a Python number (weak 0-d), with Python's checks of its arithmetic."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index):
+        item = _array("__getitem__")(self, index)
+        if isinstance(index, slice):
+            return as_list(item, True)
+        return dispatch.apply("as_weak", item) if not item.ndim else item
+
+
 def _kind(v):
     """The Python type name of ``v`` as Python's messages give it."""
     if isinstance(v, ListTensor):
@@ -183,10 +196,11 @@ for _name, _text in (("neg", "bad operand type for unary -: 'list'"),
 
 
 # -- helpers -------------------------------------------------------------------------------
-def as_list(t):
-    """Tensor ``t`` (its rows) as a ListTensor: the same Value and box, another class."""
+def as_list(t, python_numbers=False):
+    """Tensor ``t`` (its rows) as a ListTensor (a PythonNumbersList where its items are
+    Python numbers): the same Value and box, another class."""
     if type(t) is SymbolicTensor:
-        t.__class__ = ListTensor
+        t.__class__ = PythonNumbersList if python_numbers else ListTensor
         mutation.rows_are_copies(t)
     return t
 
@@ -269,7 +283,7 @@ def keep_kind(before, after):
     """``after`` (a value a staged loop or branch gave for a variable that held ``before``)
     as a ListTensor where ``before`` was one."""
     if isinstance(before, ListTensor) and isinstance(after, SymbolicTensor):
-        return as_list(after)
+        return as_list(after, isinstance(before, PythonNumbersList))
     return after
 
 

@@ -122,7 +122,7 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
                    carried, flags, watch)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
     # (not those it passed through, nor an outer loop's TensorList: that loop stacks it)
-    final = tuple(list_values.as_list(f.stacked())
+    final = tuple(f.listed()
                   if isinstance(v, list) and isinstance(f, data.TensorList)
                   else list_values.keep_kind(v, f) for v, f in zip(init, final))
     set_state(final + rest)

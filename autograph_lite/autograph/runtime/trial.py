@@ -13,7 +13,7 @@ import contextlib
 
 import numpy as np
 
-from autograph_lite import contiguity, mutation, numpy_api, tensor
+from autograph_lite import contiguity, mutation, numpy_api, python_numbers, tensor
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
@@ -81,7 +81,10 @@ class _TrialList(list):
 
     def __getitem__(self, index):
         if core.is_symbolic(index):
-            return numpy_api.stack(list(self))[index]
+            item = numpy_api.stack(list(self))[index]
+            if not item.ndim and all(python_numbers.python_number(v) for v in self):
+                return dispatch.apply("as_weak", item)  # (a Python number, as the list's)
+            return item
         return list.__getitem__(self, index)
 
 
@@ -117,15 +120,27 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
             raise ValueError(f"'{name}' is an empty list before the staged loop at {loc} and "
                              f"the loop does not append a tensor to it; append tensors or "
                              f"give it a first element before the loop")
-    dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
-                             for v in (*items, element, *rows)])
+    values = (*items, element, *rows)
+    python = all(python_numbers.python_number(v) for v in values)
+    # (a Python number among NumPy values promotes as NumPy 2's do, weakly: `c = [0]` then
+    # uint8 rows is a list of uint8, as `c[-1] + x[i]` is in Python)
+    dtype = np.result_type(*[_promoted(v) for v in values])
     shape = np.shape(element) if not core.is_tensor(element) else element.shape
     if items and len(np.shape(items[0])) == len(shape):
         # (a size the loop's rows know only at run time is the items' before it: `x[0:2]`
         # appended by a trip Python ran, then `x[i:i + 2]`; list_push checks the rows)
         shape = tuple(d if d is not None else i for d, i in zip(shape, np.shape(items[0])))
     element = np.zeros(core.concrete_shape(shape), dtype)
-    return data.new_tensor_list(items, element, capacity)
+    return data.new_tensor_list(items, element, capacity, python)
+
+
+def _promoted(v):
+    """What np.result_type takes for a list item ``v``: a Python number (a relaxed one: of
+    its kind) weakly, an array or tensor by its dtype."""
+    if python_numbers.python_number(v):
+        kind = core.dtype_of(v).kind if core.is_tensor(v) else np.asarray(v).dtype.kind
+        return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[kind]
+    return core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
 
 
 def copy_for_trial(v):
