@@ -880,11 +880,12 @@ def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
     parts = (start, stop, step)
-    if dtype is None:
-        dtype = dtypes.result_type(*[convert_to_tensor(p).type if holds_symbolic(p) else
-                                     np.asarray(p).dtype for p in parts])
-        if builtins.all(isinstance(p, int) for p in parts):
-            dtype = dtypes.int64
+    if dtype is None:  # (NumPy's takes each bound by its dtype, a Python int as int64,
+        # and widens: a float32 or uint8 range is float64 or int64, uint64 with an int
+        # float64; a float32 range was float32, with other values, until session 44)
+        kind = np.result_type(*[convert_to_tensor(p).dtype if holds_symbolic(p) else
+                                np.asarray(p).dtype for p in parts]).kind
+        dtype = {"f": dtypes.float64, "c": dtypes.complex128}.get(kind, dtypes.int64)
     dtype = dtypes.as_dtype(dtype)
     length = None
     if builtins.all(isinstance(p, (int, float, np.number)) for p in parts):

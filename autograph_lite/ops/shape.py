@@ -163,13 +163,14 @@ defop("expand_dims", infer=_expand_infer,
 
 def _squeeze_infer(in_types, axis=None):
     t = in_types[0]
+    if axis is None and None in t.shape:  # (a size known only at run time may be 1: the
+        # result's rank would depend on it; nothing squeezed was a silent wrong answer)
+        raise ValueError("squeeze: dimension sizes unknown at trace time; pass axis=")
     axes = axis if axis is not None else tuple(k for k, d in enumerate(t.shape) if d == 1)
     for a in axes:
         if t.shape[a] not in (1, None):
             raise ValueError(f"squeeze: cannot select axis {a} of size {t.shape[a]}, which is "
                              f"not 1")
-        if t.shape[a] is None and axis is None:
-            raise ValueError("squeeze: dimension sizes unknown at trace time; pass axis=")
     return [TensorType(t.dtype, tuple(d for k, d in enumerate(t.shape) if k not in axes))]
 
 

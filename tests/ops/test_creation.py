@@ -124,6 +124,17 @@ def test_range_float_and_int32():
            oracle=lambda x: np.arange(0, 3, 1, dtype=np.float32) + x)
 
 
+def test_range_of_narrow_numbers_widens_as_numpys():
+    """(np.arange of float32 bounds was float32: NumPy's is float64, int32 or uint8 int64,
+    uint64 with an int float64)"""
+    f32 = np.array([0.3, 2.0, 0.25], np.float32)
+    _agree(lambda x: (ag.range(x[0], x[1], x[2]), ag.range(x[1])), f32,
+           oracle=lambda x: (np.arange(x[0], x[1], x[2]), np.arange(x[1])))
+    for x in (np.array([5], np.uint8), np.array([5], np.int32), np.array([5], np.uint64)):
+        _agree(lambda x: (ag.range(x[0]), ag.range(x[0], 9)), x,
+               oracle=lambda x: (np.arange(x[0]), np.arange(x[0], 9)))
+
+
 def test_range_zero_delta_raises():  # (NumPy's error for a NumPy-number step)
     for backend in ("interpreter", "cpu"):
         with pytest.raises(ValueError, match="Maximum allowed size exceeded"):

@@ -99,6 +99,22 @@ def test_expand_dims_and_squeeze():
     explored.check()
 
 
+def squeezed(a):
+    return a.squeeze(), a.sum(axis=1).squeeze() * 2
+
+
+def test_squeeze_of_sizes_that_vary_between_calls():
+    """(once a second shape relaxed the sizes, squeeze() squeezed nothing on cpu: (2, 1)
+    stayed (2, 1); the interpreter crashed): a relaxed trace cannot know which axes are 1,
+    so each shape is traced as it is; an input_signature of unknown sizes is refused"""
+    agree(squeezed, calls=[(np.ones((1, 3)),), (np.ones((2, 1)),), (np.ones((1, 1)),),
+                           (np.arange(20.0).reshape(4, 5),)], exact=True)
+    f = ag.defun(lambda a: a.squeeze(),
+                 input_signature=[ag.TensorSpec([None, None], np.float64)])
+    with pytest.raises(ValueError, match="sizes unknown at trace time; pass axis="):
+        f(np.ones((1, 3)))
+
+
 def test_squeeze_of_views():
     _agree(lambda x: (np.squeeze(x.T), x.T.squeeze(), np.squeeze(x[:, :1])), np.ones((3, 1)))
     _agree(lambda x: np.squeeze(x), np.ones((1, 1), np.int64))
