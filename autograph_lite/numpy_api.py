@@ -807,8 +807,9 @@ def shape(x):
 
 
 @public("np.size")
-def size(x):
-    return convert_to_tensor(x).size
+def size(x, axis=None):
+    x = convert_to_tensor(x)
+    return x.size if axis is None else x.numpy_shape()[axis]
 
 
 @public("np.ndim")
@@ -919,15 +920,19 @@ def _call_front(impl, func, args, kwargs, name):
                         kwargs["out"])
         return impl(*args, **kwargs)
     except TypeError as e:
-        if "unexpected keyword argument" not in str(e):
+        if "unexpected keyword argument" not in str(e) and "positional argument" not in str(e):
             raise
         try:
             inspect.signature(impl).bind(*args, **kwargs)
         except TypeError:
-            bad = [k for k in kwargs if k not in inspect.signature(impl).parameters]
+            params = inspect.signature(impl).parameters
+            bad = [f"{k}=" for k in kwargs if k not in params]
+            if len(args) > len(params) or not bad:  # (`np.size(a, 1)`, `x.copy('F')`)
+                bad.append(f"{len(args)} arguments by position")
             raise NotImplementedError(
-                f"{name}(..., {', '.join(f'{k}=' for k in bad) or 'these keywords'}) is not "
-                f"staged; call it without, or wrap the NumPy code in ag.py_func") from None
+                f"{name}(..., {', '.join(bad)}) is not staged; call it without them (or "
+                f"with keywords where it takes them), or wrap the NumPy code in "
+                f"ag.py_func") from None
         raise
 
 

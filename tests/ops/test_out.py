@@ -126,3 +126,13 @@ def test_a_ufuncs_dtype_is_the_loop_it_computes_in():
         f = ag.defun(lambda a: np.add.reduce(a, **kw))
         with pytest.raises(NotImplementedError, match=f"{next(iter(kw))}=\\) is not staged"):
             f(u8)
+
+
+def test_arguments_by_position_a_front_lacks_are_refused_by_name():
+    """(Python's bare `TypeError: copy() takes 1 positional argument but 2 were given`)"""
+    for f, said in ((lambda a: np.copy(a, "F"), r"np\.copy\(\.\.\., 2 arguments by "),
+                    (lambda a: a.sum(0, None, None, True), r"x\.sum\(\.\.\., 5 arguments")):
+        with pytest.raises(NotImplementedError, match=said + ".*is not staged"):
+            ag.defun(f, backend="interpreter")(np.ones((2, 3)))
+    agree(lambda a: (np.size(a, 1), np.size(a, -2), np.size(a)),
+          calls=[(np.ones((2, 3)),), (np.ones((4, 5)),)])
