@@ -202,8 +202,8 @@ def place(found, boxes, numbers=None):
         if box is None or box is x:
             continue
         holder, (kind, k) = fetch(by_selector, sel, steps[:-1]), steps[-1]
-        if kind == "attr":
-            setattr(holder, k, box)
+        if kind == "attr":  # (object's own: not the class's __setattr__, which a frozen
+            object.__setattr__(holder, k, box)  # dataclass refuses, or one counting)
         elif isinstance(holder, (dict, list)):
             holder[k] = box
         else:
@@ -228,7 +228,7 @@ def unplace(placed):
     for holder, kind, k, array, box in reversed(placed):
         if kind == "attr":
             if getattr(holder, k, None) is box:
-                setattr(holder, k, array)
+                object.__setattr__(holder, k, array)
         elif holder[k] is box:
             holder[k] = array
 

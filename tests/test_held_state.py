@@ -720,3 +720,24 @@ def test_an_iterator_argument_is_refused():
     for it in (iter([1.0, 2.0]), (v for v in [1.0]), map(float, [1, 2])):
         with pytest.raises(TypeError, match="is an iterator"):
             f(it, np.ones(2))
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    w: np.ndarray
+
+
+def bump_frozen(p, x):
+    p.w[0] += x            # a write into the array a frozen dataclass holds: allowed
+    return p.w.sum()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_frozen_dataclass_holding_arrays(backend):
+    """(the trace put each held array's input in place with the class's own __setattr__,
+    which a frozen dataclass refuses: FrozenInstanceError on valid code)"""
+    mine, python, f = Frozen(np.zeros(2)), Frozen(np.zeros(2)), ag.defun(bump_frozen,
+                                                                         backend=backend)
+    for x in (1.0, 2.0):
+        assert float(f(mine, x)) == bump_frozen(python, x)
+        assert_same(mine.w, python.w)

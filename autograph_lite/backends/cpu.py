@@ -40,11 +40,16 @@ def _refuse_float16(graph):
         if v.type.dtype == dtypes.float16:
             raise TypeError(f"argument '{v.hint}' is float16, which the cpu backend does not "
                             f"support (Numba has no float16); {fix}")
-    for n in graph.walk():
-        if any(v.type.dtype == dtypes.float16 for v in n.outputs):
-            raise errors.with_location(TypeError(
-                f"{n.op} gives float16 (as NumPy does for these operands), which the cpu "
-                f"backend does not support (Numba has no float16); {fix}"), n.loc)
+    made = [n for n in graph.walk() if any(v.type.dtype == dtypes.float16 for v in n.outputs)]
+    # (the op that makes it from other dtypes, `np.sqrt(u8)`: not a constant a loop carrying
+    # its result was given, nor an op of float16 operands)
+    origins = [n for n in made if n.op != "const" and not any(
+        v.type.dtype == dtypes.float16 for v in n.inputs)]
+    if made:
+        n = (origins or made)[0]
+        raise errors.with_location(TypeError(
+            f"{n.op} gives float16 (as NumPy does for these operands), which the cpu "
+            f"backend does not support (Numba has no float16); {fix}"), n.loc)
 
 
 def generate(graph, name="kernel", carries_state=True):

@@ -336,6 +336,13 @@ def _python_int_beyond(op, name, args, loc):
               if not _INT_RANGE(t.dtype)[0] <= c <= _INT_RANGE(t.dtype)[1]}
     if not beyond:
         return None
+    huge = sorted(c for c in beyond if not INT64_MIN <= c <= INT64_MAX)
+    if huge and all(t.type.weak and not t.ndim for t in tensors):  # (Python ints both:
+        # `int(x[0]) % 2**64`; NumPy's probe would say "too large to convert to C long")
+        raise errors.with_location(OverflowError(
+            f"Python int {huge[0]} does not fit int64, the type a staged Python int takes "
+            f"(its arithmetic with a Python int known only when the function runs is not "
+            f"staged)"), loc)
     sample = [np.zeros(1, a.dtype) if isinstance(a, SymbolicTensor) else a for a in args]
     try:
         with np.errstate(all="ignore"):

@@ -1742,3 +1742,14 @@ def test_a_staged_raise_keeps_its_arguments_and_its_cause():
         [note] = e.value.__notes__
         assert note.startswith("(raised at ") and "test_python_semantics.py:" in note
         assert out[0] == 5.0         # the write before the raise stays, as in Python
+
+
+def test_python_int_methods_and_huge_constants_are_refused_by_name():
+    """(a raw "'SymbolicTensor' object has no attribute 'bit_length'", and NumPy's "Python
+    int too large to convert to C long" for `int(x[0]) % 2**64`)"""
+    for fn, said in ((lambda x: int(x[0]).bit_length(), "int.bit_length at .* no staged"),
+                     (lambda x: int(x[0]) % 2 ** 64, "Python int 18446744073709551616 does "
+                                                     "not fit int64")):
+        for backend in BACKENDS:
+            with pytest.raises((AttributeError, OverflowError), match=said):
+                ag.defun(fn, backend=backend)(np.array([5]))

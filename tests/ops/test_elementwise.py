@@ -451,3 +451,16 @@ def test_fmin_and_fmax_keep_the_first_of_equal_values_as_numpys():
     agree(fmin_fmax_of_zeros, calls=[
         (np.array([-0.0, 0.0, np.nan, 1.0, np.nan]), np.array([0.0, -0.0, 1.0, np.nan, np.nan])),
         (np.array([-0.0]), np.array([0.0]))], exact=True)
+
+
+def float16_accumulated(x):
+    s = 0.0
+    for v in x:            # (staged: s is carried as float16, from a constant 0.0)
+        s += np.sqrt(v)
+    return s
+
+
+def test_the_float16_refusal_names_the_op_that_makes_it():
+    """(it named `const`, the loop's initial value cast to the carried float16)"""
+    with pytest.raises(TypeError, match=r"^sqrt gives float16 .* cpu backend"):
+        ag.defun(float16_accumulated)(np.array([4, 9], np.uint8))

@@ -148,7 +148,9 @@ def round_(x, ndigits=None):
 def pow_(base, exp, mod=None):
     if mod is not None and (core.is_symbolic(base) or core.is_symbolic(exp)
                             or core.is_symbolic(mod)):
-        raise TypeError("pow(x, y, mod) of tensors is not staged; use (x ** y) % mod")
+        raise TypeError("pow(x, y, mod) of tensors is not staged (modular powers of "
+                        "numbers known only when the function runs); write the square-and-"
+                        "multiply loop, reducing modulo mod at each step")
     if core.is_symbolic(base) or core.is_symbolic(exp):
         return base ** exp
     return pow(base, exp) if mod is None else pow(base, exp, mod)

@@ -108,12 +108,12 @@ def _math_on_tensor(f):
     name = getattr(f, "__name__", "function")
     np_name = {"fabs": "abs", "asin": "arcsin", "acos": "arccos", "atan": "arctan",
                "atan2": "arctan2", "pow": "power"}.get(name, name)
-    hint = (f"np.{np_name}, which is staged" if hasattr(np, np_name)
-            else "the NumPy function that computes it")
+    hint = (f"np.{np_name}, which is staged (note: NumPy returns nan or inf where math "
+            f"raises)" if hasattr(np, np_name) else "NumPy operations (NumPy has no "
+            f"function of this name), or keep the argument a Python number")
     raise TypeError(f"math.{name}() at {where.caller(3)} has no staged form, and its "
                     f"argument here is a tensor whose value exists only when the compiled "
-                    f"function runs; use {hint} (note: NumPy returns nan or inf where math "
-                    f"raises)")
+                    f"function runs; use {hint}")
 
 
 # builtins that read the containers they are given whole (their arrays: the boxes)
@@ -235,8 +235,9 @@ def _stdlib_on_tensors(f, args, kwargs):
         raise TypeError(
             f"{name}() at {where.caller(4)} is Python's standard library, which computes on "
             f"Python numbers, and it was given a tensor whose value exists only when the "
-            f"compiled function runs ({e}); use the NumPy function that computes it "
-            f"(np.mean, np.median, np.std, ...), or ag.py_func to run it on the values") from e
+            f"compiled function runs ({e}); use the NumPy function that computes it, where "
+            f"there is one (np.mean, np.median, np.std, ...), NumPy operations, or "
+            f"ag.py_func to run it on the values") from e
 
 
 # (modules whose functions draw from no random state: watching a call costs ~0.15 ms)
