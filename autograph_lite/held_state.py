@@ -316,7 +316,8 @@ def rebound(found, before, names, plain=False):
         parent = fetch(by_selector, sel, steps[:-1]) if steps else None
         if old is _MISSING and isinstance(parent, list):
             listed = path_text(sel, steps[:-1], names)
-            raise TypeError(f"a traced value is added to the list '{listed}' of an object "
+            what = "a traced value" if _holds_values(x) else f"a value ({x!r:.40})"
+            raise TypeError(f"{what} is added to the list '{listed}' of an object "
                             f"the function is called with: the compiled function "
                             f"would add it once, while tracing, and Python adds one on every "
                             f"call; return the values and append them after the call")

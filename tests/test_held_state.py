@@ -741,3 +741,36 @@ def test_a_frozen_dataclass_holding_arrays(backend):
     for x in (1.0, 2.0):
         assert float(f(mine, x)) == bump_frozen(python, x)
         assert_same(mine.w, python.w)
+
+
+class Log:
+    def __init__(self):
+        self.events = []
+
+
+def logs_a_constant(log, x):
+    log.events.append("step")      # nothing traced: still once per trace, not per call
+    return x * 2
+
+
+class Vec:
+    def __init__(self, d):
+        self.d = d
+
+
+def rebinds_an_object(x):
+    v = Vec(x)
+    if x.sum() > 0:                # staged: a choice between two objects
+        v = Vec(x * 0.5)
+    return v.d
+
+
+def test_refusals_say_what_was_done():
+    """(they said "a traced value is added" of a constant string, and "its Vec is written
+    in place" of an object nothing wrote)"""
+    with pytest.raises(TypeError, match=r"a value \('step'\) is added to the list "
+                                        r"'log.events'"):
+        ag.defun(logs_a_constant)(Log(), X)
+    with pytest.raises(NotImplementedError, match=r"'v', a Vec, is rebound to another "
+                                                  r"object in the staged `if`"):
+        ag.defun(rebinds_an_object)(X)

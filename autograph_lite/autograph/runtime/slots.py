@@ -145,13 +145,15 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
         state = get_state()
         for i, j in through.items():
             if state[i] is not (init[i] if j is None else state[j]):
-                who = f"'{names[i]}'" if j is None else f"'{names[j]}' or '{names[i]}'"
+                kind = type(init[i]).__name__
+                said = (f"'{names[i]}', a {kind}, is rebound to another object in the "
+                        f"{what} at {loc}" if j is None else f"'{names[j]}' or "
+                        f"'{names[i]}' is rebound in the {what} at {loc} while its {kind} "
+                        f"is written in place there")
                 raise NotImplementedError(
-                    f"{who} is rebound in the {what} at {loc} while its "
-                    f"{type(init[i]).__name__} is written in place there; a staged `if` "
-                    f"or loop carries the items and attributes it writes, not a choice "
-                    f"between two objects: write into one object, or rebind the name "
-                    f"before the {what.split()[-1]}")
+                    f"{said}; a staged `if` or loop carries arrays and the items and "
+                    f"attributes of objects, not a choice between two objects: write into "
+                    f"one object, or rebind the name before the {what.split()[-1]}")
         return tuple(state[i] for i in keep)
 
     # (a composite carried inside its dict is not written on its own: set_slot skips it)
