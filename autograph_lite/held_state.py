@@ -66,8 +66,9 @@ def owner(python_function):
 
 def holders(function, args):
     """[(selector, object)]: the user's objects among the arguments (and those of the bound
-    methods passed), also inside the tuples, lists and dicts passed (selector: the position among the arguments' leaves,
-    nest.flatten), and `self` of a method ("self": ``function._owner``)."""
+    methods passed), also inside the tuples, lists and dicts passed (selector: the position
+    among the arguments' leaves, nest.flatten), and `self` of a method ("self":
+    ``function._owner``)."""
     if all(type(a) in _LEAVES for a in args):  # (the common case, without flattening)
         out = []
     else:

@@ -762,8 +762,11 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         x = npa.cast(x, dtype)
     n = _count(x, axis)
     centered = x - npa.sum(x, axis=axis, keepdims=True) / _in(n, x.dtype)
-    return (npa.sum(centered * centered, axis=axis, keepdims=keepdims)
-            / _in(_max(n - ddof, 0), x.dtype))
+    squares = centered * centered
+    if x.dtype.kind == "c":  # (NumPy's: |c|**2 as re*re + im*im, a real variance)
+        squares = centered.real * centered.real + centered.imag * centered.imag
+    return (npa.sum(squares, axis=axis, keepdims=keepdims)
+            / _in(_max(n - ddof, 0), squares.dtype))
 
 
 @public("np.std", "Tensor.std")

@@ -54,7 +54,15 @@ def _staged_pair(a, b):
 def _kind(v):
     if isinstance(v, SymbolicTensor):
         return v.dtype.kind
-    return "f" if isinstance(v, float) else "i"
+    return "c" if isinstance(v, complex) else "f" if isinstance(v, float) else "i"
+
+
+def _divided_by_complex(b):
+    """Python's ZeroDivisionError for ``a / b`` of Python numbers, one complex."""
+    if isinstance(b, SymbolicTensor):
+        check(apply("not_equal", b, 0), "complex division by zero", "ZeroDivisionError")
+    elif b == 0:
+        raise errors.numpy_error_at_user(ZeroDivisionError("complex division by zero"))
 
 
 def check(ok, message, error):
@@ -252,6 +260,8 @@ def arithmetic(op, a, b):
     if _staged_pair(a, b) and "b" in _kind(a) + _kind(b):
         a, b = _bool_as_int(a), _bool_as_int(b)
     kinds = _kind(a) + _kind(b)
+    if op == "true_divide" and "c" in kinds and _staged_pair(a, b):  # (NumPy: inf, nan)
+        _divided_by_complex(b)
     if op == "power" and not _staged_pair(a, b):
         return integer_power(a, b)
     if not _staged_pair(a, b) or not set(kinds) <= set("if"):

@@ -188,6 +188,44 @@ def int_power(a, b, one):
 
 
 @register_jitable
+def complex_power(a, b, one):
+    """NumPy's complex ``a ** b`` (npy_cpow): ``b`` 0 is 1; a zero base is 0 for a positive
+    real ``b``, else nan; an integer-valued real ``b`` with ``|b| < 100`` multiplies by
+    squaring (``(2j) ** 3`` is exactly -8j, where the polar formula Numba uses gives
+    -1.5e-15-8j, which changed the steps a complex Newton iteration took), a negative one
+    then divides 1 by it; anything else Numba's (the C library's) power."""
+    if b.real == 0 and b.imag == 0:
+        return one
+    if a.real == 0 and a.imag == 0:
+        if b.real > 0 and b.imag == 0:
+            return one - one
+        return one * np.float32(np.nan)  # (of one's type)
+    if b.imag == 0 and b.real == np.floor(b.real) and -100 < b.real < 100:
+        n = int(b.real)
+        if n == 1:
+            return a
+        if n == 2:
+            return a * a
+        if n == 3:
+            return a * (a * a)
+        m = -n if n < 0 else n
+        r, p, mask = one, a, 1
+        while True:
+            if m & mask:
+                r = r * p
+            mask <<= 1
+            if m < mask:
+                break
+            p = p * p
+        if n > 0:
+            return r
+        if r.real == 0 and r.imag == 0:  # (underflowed: NumPy's 1 / 0j, inf+nanj)
+            return one * np.float32(np.inf)
+        return one / r
+    return a ** b
+
+
+@register_jitable
 def int64_floor_divide(a, b):
     """int64 ``a // b``: NumPy's -2**63 // -1 wraps to -2**63 (Numba's gives 0)."""
     if b == -1:

@@ -194,6 +194,10 @@ class Emitter:
             if src.kind == "c":
                 expr = f"np.ascontiguousarray({expr}).real"
             return _float_to_int(expr, dst, self.dt(dst), True)
+        if src.kind == "c" and dst == dtypes.bool_:
+            return f"({expr} != 0)"
+        if src.kind == "c" and dst.kind != "c":  # (NumPy keeps the real part; Numba's
+            expr = f"np.ascontiguousarray({expr}).real"  # astype refuses complex -> real)
         return f"{expr}.astype({self.dt(dst)})"
 
     def fix(self, expr, dtype):

@@ -176,6 +176,9 @@ def _floor_divide_scalar(em, exprs, in_types, out_type):
 
 def _power_scalar(em, exprs, in_types, out_type):
     dt = out_type.dtype
+    if dt.kind == "c" and not em.DEVICE:  # (NumPy's: integer exponents by multiplying)
+        (a, b), _ = em.common_operands(exprs, in_types)
+        return f"rt.complex_power({a}, {b}, {em.lit(1, dt)})"
     if not dtypes.is_integer(dt):
         (a, b), _ = em.common_operands(exprs, in_types)
         return f"({a} ** {b})"

@@ -297,11 +297,13 @@ def check_number_written(x, value, spec=()):
     """NumPy 2's errors for a number that integer array ``x`` cannot hold written into it
     (by ``x[spec] = value`` or ``x.fill(value)``): a Python number, or a NumPy one into a
     signed dtype (``_check_python_int``, ``_check_numpy_scalar``)."""
+    _check_python_complex(x, value)
     _check_python_int(x, value)
     _check_numpy_scalar(x, value, spec)
 
 
 def setitem(x, index, value):
+    _check_python_complex(x, value)
     _check_python_int(x, value)
     index = _staged_lists(index)
     whole = _whole_mask(x, index)
@@ -314,6 +316,19 @@ def setitem(x, index, value):
     _check_run_time_indices(x, spec, tensors)
     _check_numpy_scalar(x, value, spec)  # (an advanced index casts it: after those)
     return apply("setitem", x, value, *tensors, spec=spec)
+
+
+def _check_python_complex(x, value):
+    """Python's TypeError for a Python complex (a relaxed one too) written into a real
+    array (`x[1] = 1j`): NumPy converts it with float() or int(), which refuse it (a NumPy
+    complex number or array is cast, its imaginary part dropped, as the kernel does)."""
+    kind = np.dtype(x.dtype).kind
+    if kind not in "iuf" or not (type(value) is complex or (
+            weak_scalar(value) and value.dtype.kind == "c")):
+        return
+    convert = ("float() argument must be a string or a real number" if kind == "f" else
+               "int() argument must be a string, a bytes-like object or a real number")
+    raise errors.numpy_error_at_user(TypeError(f"{convert}, not 'complex'"))
 
 
 def _check_python_int(x, value):

@@ -114,3 +114,53 @@ def test_a_real_array_has_no_imaginary_part_to_set():
         x.imag = 1.0
         return x
     agree(f, np.arange(3.0))
+
+
+def complex_statistics_and_powers(z, x):
+    x[:] = z                                  # a complex array into a float one: its real
+    return (np.var(z), np.std(z, ddof=1),     # part, as NumPy (Numba's astype refused it)
+            z ** 3, z ** -1, z ** 2, z ** 0, x, z.astype(bool))
+
+
+def newton_steps(z0):
+    counts = np.zeros(len(z0), np.int64)
+    for i in range(len(z0)):
+        w = z0[i]
+        for k in range(30):
+            f = w ** 3 - 1                    # (the polar formula missed |f| < 1e-10)
+            if abs(f) < 1e-10:
+                break
+            w = w - f / (3 * w ** 2)
+            counts[i] += 1
+    return counts
+
+
+def python_complex(x, a, b):
+    c = complex(a, b)
+    x[0] = c.real
+    return 1 / c, int(c.real)
+
+
+def complex_written(x, a):
+    x[1] = complex(a, 1.0)            # NumPy's float(): TypeError
+
+
+def test_complex_variance_powers_and_python_complex_numbers():
+    """(np.var of complex was complex: (x - m)**2, not |x - m|**2; the cpu backend's
+    integer powers went through the polar formula, `(2j) ** 3` -1.5e-15-8j, and a complex
+    Newton iteration took 30 steps instead of 5; `1 / complex(a, b)` at zero was inf+nanj
+    where Python raises ZeroDivisionError; `x[1] = 1j` into a float array wrote 0)"""
+    z = np.array([1 + 2j, 3 - 1j, 0.5j, 2j])
+    agree(complex_statistics_and_powers, calls=[(z, np.zeros(4)),
+                                                (z[:3].astype(np.complex64), np.zeros(3))],
+          exact=True)
+    agree(newton_steps, calls=[(np.array([-1 + 1j, -1 - 0.5j, 0.2 + 1j], np.complex64),),
+                               (np.array([2 + 0j, 1j]),)], exact=True)
+    raised = []
+    agree(python_complex, calls=[(np.zeros(2), 1.0, 2.0), (np.zeros(2), 2.0, 1.0),
+                                 (np.zeros(2), 0.0, 0.0)], errors=raised)
+    assert raised and all("complex division by zero" in m for *_, m in raised)
+    for fn in (complex_written, lambda x, a: int(complex(a, 0.0))):
+        raised = []
+        agree(fn, calls=[(np.zeros(2), 1.0), (np.zeros(2), 2.0)], errors=raised)
+        assert raised and all("not 'complex'" in m for *_, m in raised), raised

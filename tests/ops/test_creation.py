@@ -228,7 +228,8 @@ def test_sizes_whose_byte_count_overflows_raise_numpys_error():
         np.zeros((2 ** 40, 2 ** 40))
 
 
-@pytest.mark.parametrize("value", [np.array([1.5], np.longdouble), np.float16(1.0).astype(np.longdouble)])
+@pytest.mark.parametrize("value", [np.array([1.5], np.longdouble),
+                                   np.float16(1.0).astype(np.longdouble)])
 def test_an_unsupported_dtype_is_refused_not_converted(value):
     # (complex once went to int64, dropping the imaginary part: a wrong answer; complex
     # dtypes are supported now, tests/ops/test_complex.py)

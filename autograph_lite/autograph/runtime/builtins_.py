@@ -58,6 +58,8 @@ def int_(x=0, *args):
     which measures as nothing there.)"""
     if core.is_symbolic(x) and not args:
         x = math_calls.scalar(x)
+        _not_a_python_complex(x, "int() argument must be a string, a bytes-like object or "
+                                 "a real number")
         if x.dtype.kind in "iub":
             return dispatch.apply("as_weak", api.cast(math_calls.within_int64(x), np.int64))
         return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
@@ -70,8 +72,16 @@ def float_(x=0.0):
     if not core.is_symbolic(x):
         return float(x)
     x = math_calls.scalar(x)
+    _not_a_python_complex(x, "float() argument must be a string or a real number")
     return dispatch.apply("as_weak", api.cast(x.real if x.dtype.kind == "c" else x,
                                                 np.float64))
+
+
+def _not_a_python_complex(x, message):
+    """Python's TypeError for int()/float() of a Python complex (a relaxed one: weak); a
+    NumPy complex number gives its real part, as NumPy's does."""
+    if x.dtype.kind == "c" and x.type.weak:
+        raise staging.user_raise(TypeError(f"{message}, not 'complex'"))
 
 
 def complex_(real=0, imag=0):
