@@ -6,6 +6,7 @@ wrapped as eager tensors in the structure the function returned. The hot path bu
 key with a few type checks and one dict lookup; it never traces, imports or calls
 ``numba.typeof``.
 """
+import collections
 import functools
 import inspect
 import re
@@ -47,6 +48,9 @@ def functions_run_eagerly():
     return _RUN_EAGERLY[0]
 
 
+_FACTORY = object()  # (the key of a defaultdict's factory among its entries')
+
+
 def _leaf_key(x, what):
     """The signature-key part of one argument; ``what`` (its name) is used only in errors."""
     t = type(x)
@@ -64,8 +68,11 @@ def _leaf_key(x, what):
     kind = nest.kind(x)
     if kind is tuple or kind is list:  # (a namedtuple's type is its key's)
         return (t, tuple(_leaf_key(v, _Sub(what, i)) for i, v in enumerate(x)))
-    if kind is dict:  # (in the caller's order: `for k in d` walks it)
-        return (t, tuple((k, _leaf_key(x[k], _Sub(what, k))) for k in x))
+    if kind is dict:  # (in the caller's order: `for k in d` walks it; a defaultdict's
+        # factory too: `d["missing"]` makes its value)
+        factory = ((_FACTORY, _leaf_key(x.default_factory, what)),) if isinstance(
+            x, collections.defaultdict) else ()
+        return (t, tuple((k, _leaf_key(x[k], _Sub(what, k))) for k in x) + factory)
     if kind is False:
         base = next(b for b in (dict, list, tuple) if isinstance(x, b)).__name__
         raise TypeError(f"argument {what} is a {t.__name__}, a subclass of {base} whose own "
@@ -90,6 +97,14 @@ def _leaf_key(x, what):
                         f"defun argument must be a tensor, a NumPy array, or a hashable "
                         f"Python value (use a tuple instead of a list of non-numbers)") from None
     return ("obj", t, x)
+
+
+def _holds_mutable(x):
+    """Whether ``x`` is, or holds in its containers, a dict or a list (of any kind)."""
+    kind = nest.kind(x)
+    if kind is dict or kind is list:
+        return True
+    return kind is tuple and any(_holds_mutable(v) for v in x)
 
 
 class _NumbersFound(BaseException):
@@ -903,15 +918,16 @@ class Function:
         k = 0
         for name, a, given in zip(self._param_names, args, sym_args):
             n = len(nest.flatten(a))
-            if type(given) in (dict, list):
+            if _holds_mutable(given):  # (a dict or list, or one a tuple holds: `s.w`)
                 now = nest.flatten(given)
                 if len(now) != n or any(x is not y for x, y in zip(now, sym[k:k + n])):
+                    kind = type(given).__name__
                     raise TypeError(
-                        f"{self._name} writes into its {type(given).__name__} argument "
-                        f"'{name}' (an item set, added or removed); a compiled Function "
-                        f"cannot change the caller's Python {type(given).__name__}: return "
-                        f"the new value instead, or pass the values as NumPy arrays, which "
-                        f"it writes into as NumPy does")
+                        f"{self._name} writes into its {kind} argument '{name}' (an item "
+                        f"set, added or removed, in it or in a list or dict it holds); a "
+                        f"compiled Function cannot change the caller's Python containers: "
+                        f"return the new value instead, or pass the values as NumPy "
+                        f"arrays, which it writes into as NumPy does")
             k += n
 
     def _outside_roots(self, fn, args, sym):

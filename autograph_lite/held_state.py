@@ -198,7 +198,7 @@ def place(found, boxes, numbers=None):
     placed, by_selector = [], dict(found)
     for sel, steps, x in list(_walk(found)):
         box = (numbers.get((sel, steps)) if numbers and type(x) in (int, float) else
-               boxes.get(id(x)) if is_value(x) else _with_boxes(x, boxes)
+               boxes.get(id(x)) if is_value(x) else _with_boxes(x, boxes, numbers, sel, steps)
                if isinstance(x, tuple) else None) if steps else None
         if box is None or box is x:
             continue
@@ -213,11 +213,17 @@ def place(found, boxes, numbers=None):
     return placed
 
 
-def _with_boxes(t, boxes):
-    """Tuple ``t`` with the boxes of the values it holds (in its tuples too) in their
-    places; ``t`` itself when it holds none."""
-    items = [_with_boxes(v, boxes) if isinstance(v, tuple) else
-             boxes.get(id(v), v) if is_value(v) else v for v in t]
+def _with_boxes(t, boxes, numbers, sel, steps):
+    """Tuple ``t`` at ``steps`` with the boxes of the values it holds (in its tuples too)
+    in their places, and of the Python numbers that are inputs (``numbers``: by path; `self.s
+    = (w, k)` with k changing was baked in); ``t`` itself when it holds none."""
+    items = []
+    for i, v in enumerate(t):
+        at = steps + (("item", i),)
+        items.append(_with_boxes(v, boxes, numbers, sel, at) if isinstance(v, tuple) else
+                     numbers[(sel, at)] if numbers and type(v) in (int, float) and (
+                         sel, at) in numbers else
+                     boxes.get(id(v), v) if is_value(v) else v)
     if all(a is b for a, b in zip(items, t)):
         return t
     return type(t)(*items) if type(t) is not tuple else tuple(items)  # (a namedtuple's)

@@ -142,6 +142,8 @@ def _in_loop(ufunc, op, inputs, dtype, casting="same_kind"):
             np.dtype(dtype),) * ufunc.nout, casting=casting)
     except TypeError as e:
         raise numpy_error_at_user(e) from None
+    for v, dt in zip(inputs, loop):  # (`np.add(u8, -1, dtype=np.uint16)`: NumPy's error)
+        check_python_int(dt, v)
     args = [v if _loop_part(v) == dt else cast(v, dt) for v, dt in zip(inputs, loop)]
     res = apply(op, *args)
     return res if res.dtype == loop[-1] else cast(res, loop[-1])

@@ -338,16 +338,16 @@ def fibonacci(n):
 
 
 def prefix_sums(x):
-    c = [0]                              # a Python 0, then uint8 items: a list of uint8
+    c = [0]                              # a Python 0, then uint8 items: np.array's int64
     for i in range(len(x)):
-        c.append(c[-1] + x[i])
-    return c[-1]
+        c.append(x[i])
+    return c[0] - 1, np.array(c)
 
 
 def test_a_list_of_python_ints_keeps_pythons_checks():
     """(its items were int64s: fibonacci(93) wrapped to a negative number, `sum` of it
-    wrapped, `10 // f[k]` of a zero item gave 0; `[0]` then uint8 items was an int64 list,
-    so `c[-1] + x[i]` did not wrap as Python's uint8 does)"""
+    wrapped, `10 // f[k]` of a zero item gave 0); a Python number among NumPy items makes
+    the list np.array's dtype (`[0]` then uint8 items: int64)"""
     raised = agree(fibonacci, [(12,), (20,), (10,)])
     assert raised and all("integer division or modulo by zero" in m for *_, m in raised)
     for backend in ("interpreter", "cpu"):

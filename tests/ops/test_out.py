@@ -136,3 +136,13 @@ def test_arguments_by_position_a_front_lacks_are_refused_by_name():
             ag.defun(f, backend="interpreter")(np.ones((2, 3)))
     agree(lambda a: (np.size(a, 1), np.size(a, -2), np.size(a)),
           calls=[(np.ones((2, 3)),), (np.ones((4, 5)),)])
+
+
+def test_a_ufuncs_loop_checks_the_python_ints_it_casts():
+    """(`np.add(u8, -1, dtype=np.uint16)` wrapped the -1 cast into the loop's dtype)"""
+    u8 = np.array([5, 200], np.uint8)
+    for k in (-1, 70000):
+        raised = []
+        agree(lambda x, k: np.add(x, k, dtype=np.uint16), calls=[(u8, 3), (u8, 5), (u8, k)],
+              errors=raised)
+        assert raised and all("out of bounds for uint16" in m for *_, m in raised), raised

@@ -122,9 +122,10 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
                              f"give it a first element before the loop")
     values = (*items, element, *rows)
     python = all(python_numbers.python_number(v) for v in values)
-    # (a Python number among NumPy values promotes as NumPy 2's do, weakly: `c = [0]` then
-    # uint8 rows is a list of uint8, as `c[-1] + x[i]` is in Python)
-    dtype = np.result_type(*[_promoted(v) for v in values])
+    # (np.array's dtype of the items: a Python int among uint8 items is an int64 there, not
+    # weak; a list of Python numbers alone reads back Python numbers: PythonNumberRows)
+    dtype = np.result_type(*[np.asarray(v).dtype if not core.is_tensor(v) else
+                             core.dtype_of(v) for v in values])
     shape = np.shape(element) if not core.is_tensor(element) else element.shape
     if items and len(np.shape(items[0])) == len(shape):
         # (a size the loop's rows know only at run time is the items' before it: `x[0:2]`
@@ -133,14 +134,6 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     element = np.zeros(core.concrete_shape(shape), dtype)
     return data.new_tensor_list(items, element, capacity, python)
 
-
-def _promoted(v):
-    """What np.result_type takes for a list item ``v``: a Python number (a relaxed one: of
-    its kind) weakly, an array or tensor by its dtype."""
-    if python_numbers.python_number(v):
-        kind = core.dtype_of(v).kind if core.is_tensor(v) else np.asarray(v).dtype.kind
-        return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[kind]
-    return core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
 
 
 def copy_for_trial(v):
