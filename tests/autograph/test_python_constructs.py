@@ -329,3 +329,40 @@ def test_sorted_of_a_matrix_sorts_its_rows_by_a_key_and_compares_them_without():
     agree(rows_sorted_by_a_key, calls)
     raised = agree(rows_sorted, calls)
     assert raised and all("truth value of an array" in m for _, _, m in raised), raised
+
+
+def classified(x):
+    match x[0]:
+        case float():               # a float64 element is a float, as NumPy's np.float64
+            kind = 1
+        case int(n):                # (never: an array element is no Python int)
+            kind = n
+        case _:
+            kind = 3
+    match int(x[-1]):
+        case int(m):
+            last = m + 1
+    sign = 0                        # (SPEC: a staged if's variables need a value before)
+    match bool(x[0] > 0):
+        case True:
+            sign = 1
+        case False:
+            sign = -1
+    return kind, last, sign, bool(x[0] > 0) is True, x.any() is np.True_, x[0] is not None
+
+
+def sequence_matched(x):
+    match (x[0], x[1]):
+        case (0, 0):
+            return 1
+    return 2
+
+
+def test_class_patterns_and_is_of_traced_values():
+    """(Python ran `case float():` and `case True:` on the tensor object: no case matched,
+    silently; `bool(t) is True` was False)"""
+    agree(classified, [(np.array([1.5, 3.0]),), (np.array([-2, 7]),),
+                       (np.array([0.5], np.float32),), (np.array([-1.0, 0.0]),)])
+    with pytest.raises(NotImplementedError, match="with sequence, mapping or keyword class "
+                                                  "patterns on a value that holds a tensor"):
+        ag.defun(sequence_matched)(np.array([0, 0]))

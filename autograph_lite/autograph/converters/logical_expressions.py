@@ -5,7 +5,8 @@ operand can be combined lazily (staged) by the runtime. Single comparisons stay 
 they are (tensors overload them); chained ones (`a < b < c`) become an `and_`, or, where
 a middle operand is more than a name (`0 < a[i] < n`), `ag__.compare_chain`, which
 evaluates each operand once. `x in a` becomes `ag__.in_(x, a)` (`not in`: `not_in`):
-NumPy's `(a == x).any()` staged for a tensor `a`.
+NumPy's `(a == x).any()` staged for a tensor `a`; `a is b` becomes `ag__.is_(a, b)` (`is
+not`: `is_not`): a tensor that stands for a Python bool is True or False by its value.
 """
 
 import gast
@@ -33,6 +34,10 @@ class LogicalExpressionTransformer(base.Base):
         if len(node.ops) < 2:
             if isinstance(node.ops[0], (gast.In, gast.NotIn)):  # (`x in a`: runtime/logical)
                 fn = "ag__.in_" if isinstance(node.ops[0], gast.In) else "ag__.not_in"
+                return templates.replace_as_expression(f"{fn}(a, b)", a=node.left,
+                                                       b=node.comparators[0])
+            if isinstance(node.ops[0], (gast.Is, gast.IsNot)):  # (`bool(t) is True`)
+                fn = "ag__.is_" if isinstance(node.ops[0], gast.Is) else "ag__.is_not"
                 return templates.replace_as_expression(f"{fn}(a, b)", a=node.left,
                                                        b=node.comparators[0])
             return node

@@ -10,11 +10,16 @@ tracing: a TypeError).
                                           else: D
 
 The subject is evaluated once. Patterns: literals (`==`, as Python compares them), `None`/
-`True`/`False` (`is`, as Python: a tensor is none of them), `|` of those, `as` names and
-captures (bound when the pattern matched, before the guard, as CPython binds them),
-guards, `_`. A `match` with any other pattern (sequences, mappings, classes) is left to
-Python, which runs it while tracing. Must precede break_statements and return_statements
-(the branches' jumps are then converted as any `if`'s).
+`True`/`False` (`is`, as Python's; logical_expressions makes it `ag__.is_`: a Python bool
+of a tensor is True or False), `|` of those, `as` names and captures (bound when the
+pattern matched, before the guard, as CPython binds them), guards, `_`, and classes
+without keyword patterns (`case float():`, `case np.ndarray():`, `case int(n):` of the
+builtin classes that match themselves): `ag__.isinstance_`, which answers for a tensor
+what its value is in plain NumPy. A `match` with any other pattern (sequences, mappings,
+keyword class patterns) is left to Python, which runs it while tracing, on a subject that
+holds no tensor (``ag__.matched_by_python``: Python's class tests on a tensor fail
+silently). Must precede break_statements and return_statements (the branches' jumps are
+then converted as any `if`'s).
 """
 
 import copy
@@ -41,7 +46,30 @@ def _test(pattern, subject):
         return gast.BoolOp(op=gast.Or(), values=parts)
     if isinstance(pattern, gast.MatchAs):
         return None if pattern.pattern is None else _test(pattern.pattern, subject)
+    if isinstance(pattern, gast.MatchClass) and _class_kind(pattern):
+        return gast.Call(func=gast.Attribute(value=gast.Name(base.AG, gast.Load(), None, None),
+                                             attr="isinstance_", ctx=gast.Load()),
+                         args=[gast.Name(subject, gast.Load(), None, None), pattern.cls],
+                         keywords=[])
     return False
+
+
+# the builtin classes whose one positional pattern matches the subject itself (`int(n)`)
+_SELF_MATCHING = {"bool", "bytearray", "bytes", "dict", "float", "frozenset", "int", "list",
+                  "set", "str", "tuple"}
+
+
+def _class_kind(pattern):
+    """Whether a class pattern is one converted: no keyword patterns, and no positional one
+    but a capture of the subject by a builtin class that matches itself."""
+    if pattern.kwd_patterns:
+        return False
+    if not pattern.patterns:
+        return True
+    only = pattern.patterns[0]
+    return (len(pattern.patterns) == 1 and isinstance(pattern.cls, gast.Name)
+            and pattern.cls.id in _SELF_MATCHING and isinstance(only, gast.MatchAs)
+            and only.pattern is None)
 
 
 def _binding(pattern, subject):
@@ -49,6 +77,8 @@ def _binding(pattern, subject):
     if isinstance(pattern, gast.MatchAs) and pattern.name is not None:
         return [gast.Assign(targets=[gast.Name(pattern.name, gast.Store(), None, None)],
                             value=gast.Name(subject, gast.Load(), None, None))]
+    if isinstance(pattern, gast.MatchClass) and pattern.patterns:  # (`int(n)`: n, itself)
+        return _binding(pattern.patterns[0], subject)
     return []
 
 
@@ -57,7 +87,11 @@ class MatchTransformer(base.Base):
         node = self.generic_visit(node)
         subject = self.ctx.namer.new("subject_")
         tests = [_test(case.pattern, subject) for case in node.cases]
-        if any(t is False for t in tests):
+        if any(t is False for t in tests):  # (Python's, on a subject holding no tensor)
+            node.subject = gast.Call(
+                func=gast.Attribute(value=gast.Name(base.AG, gast.Load(), None, None),
+                                    attr="matched_by_python", ctx=gast.Load()),
+                args=[node.subject], keywords=[])
             return node
         chain = []  # (the statements after the cases that come later: the `else`)
         for case, test in zip(reversed(node.cases), reversed(tests)):

@@ -119,9 +119,29 @@ def not_in(item, container):
     return not_(in_(item, container))
 
 
+def is_(a, b):
+    """`a is b`: Python's identity, but a 0-d tensor that stands for a Python bool (`bool(t)`,
+    weak) is True or False by its value, and one that stands for a NumPy bool is np.True_
+    or np.False_ (the singletons NumPy's bools are): `bool(t) is True`, `x.any() is
+    np.True_`, `case True:` (identity with the tensor object held none of them)."""
+    if core.is_symbolic(b) and not core.is_symbolic(a):
+        a, b = b, a
+    if core.is_symbolic(a) and not core.is_symbolic(b) and not a.ndim and a.dtype.kind == "b":
+        weak = a.type.weak
+        if (b is True or b is False) and weak or (
+                type(b) is np.bool_ and not weak):
+            return dispatch.apply("as_weak", dispatch.apply("equal", a, bool(b)))
+    return a is b
+
+
+def is_not(a, b):
+    held = is_(a, b)
+    return not_(held) if core.is_symbolic(held) else not held
+
+
 _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
-            "Eq": operator.eq, "NotEq": operator.ne, "Is": operator.is_,
-            "IsNot": operator.is_not, "In": in_, "NotIn": not_in}
+            "Eq": operator.eq, "NotEq": operator.ne, "Is": is_,
+            "IsNot": is_not, "In": in_, "NotIn": not_in}
 
 
 def compare_chain(left, ops, operands):

@@ -8,6 +8,7 @@ import numpy as np
 from autograph_lite import errors, nest
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
+from autograph_lite import tensor
 from autograph_lite.tensor import Tensor
 from autograph_lite.trace import context
 
@@ -231,6 +232,22 @@ def user_raise(exc):
 
 
 errors.MARK_RAISED = user_raise
+
+
+def matched_by_python(subject):
+    """The subject of a `match` Python runs while tracing (converters/match_statements.py:
+    sequence, mapping or keyword class patterns): refused where it holds a traced value,
+    whose class and length tests Python would answer for the tensor object (no case of
+    `case [a, b]:` or `case Point(x=0):` would match, silently)."""
+    if tensor.holds_symbolic(subject) or any(
+            isinstance(v, tensor.SymbolicTensor) for v in nest.flatten(subject)):
+        at = errors.user_location()
+        raise NotImplementedError(
+            f"a `match`{f' at {at}' if at else ''} with sequence, mapping or keyword class "
+            f"patterns on a value that holds a tensor is not staged (Python would test the "
+            f"tensor object, not its value); match on literals, `case float():`-style "
+            f"classes, or Python values")
+    return subject
 
 # what Python raises itself on trace-time values is raised by the runs that reach it, as
 # a user's `raise` is (not the refusals of autograph_lite, nor a name the trace lost)
