@@ -1753,3 +1753,18 @@ def test_python_int_methods_and_huge_constants_are_refused_by_name():
         for backend in BACKENDS:
             with pytest.raises((AttributeError, OverflowError), match=said):
                 ag.defun(fn, backend=backend)(np.array([5]))
+
+
+def picked_python_numbers(x):
+    floats = [float(v) for v in x]
+    ints = sorted([int(v) for v in x])
+    return (1.0 / min(floats[0], floats[1]), 10 // ints[0], 10 // min(x.tolist(), key=abs),
+            1.0 / max(floats))
+
+
+def test_min_max_and_sorted_of_python_numbers_give_python_numbers():
+    """(they gave NumPy numbers: `1.0 / min(float(a), float(b))` of a zero was inf where
+    Python raises ZeroDivisionError, `10 // sorted(ints)[0]` was 0)"""
+    raised = agree(picked_python_numbers, [(np.array([2.0, 1.0]),), (np.array([0.0, 3.0]),),
+                                           (np.array([4.0, 5.0]),)])
+    assert raised and all("division by zero" in m for *_, m in raised), raised

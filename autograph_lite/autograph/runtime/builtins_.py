@@ -218,11 +218,21 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     for a in args:
         check_one_element(python_fn, a)
     if all(_is_integer(a) for a in args):  # (no NaN, no -0.0: the same as NumPy's, which
-        return functools.reduce(pairwise, args)  # ir/bounds.py reads for `range(min(...))`)
-    out = args[0]
+        return _python_if_all(functools.reduce(pairwise, args), args)  # ir/bounds.py reads
+    out = args[0]                                            # for `range(min(...))`)
     for x in args[1:]:
         out = np.where(beats(x, out), x, out)
-    return out
+    return _python_if_all(out, args)
+
+
+def _python_if_all(picked, items):
+    """``picked`` (a value min/max/sorted chose among ``items``) as a Python number where
+    all of them are Python numbers (weak 0-d), so it keeps their checks: `1.0 / min(a, b)`
+    of float(...)s raises ZeroDivisionError, `round(max(...), 2)` rounds as Python's."""
+    if core.is_symbolic(picked) and not picked.ndim and not picked.type.weak and all(
+            python_numbers.python_number(v) for v in items):
+        return dispatch.apply("as_weak", picked)
+    return picked
 
 
 def _reduce_or_default(python_fn, x, default):
@@ -258,7 +268,7 @@ def _reduce_by_key(python_fn, beats, args, kwargs):
         check_one_element(python_fn, k, "a key of one element")
         take = beats(k, best_key)
         best, best_key = np.where(take, v, best), np.where(take, k, best_key)
-    return best
+    return _python_if_all(best, items)
 
 
 def _is_integer(a):
@@ -294,9 +304,13 @@ def _reduce_rows(python_fn, x):
         return x[0]
     numpy_fn = np.min if python_fn is min else np.max
     if np.dtype(x.dtype).kind not in "fc":
-        return numpy_fn(x)
-    ignoring = np.nanmin if python_fn is min else np.nanmax
-    return np.where(np.isnan(x[0]), x[0], ignoring(x))
+        picked = numpy_fn(x)
+    else:
+        ignoring = np.nanmin if python_fn is min else np.nanmax
+        picked = np.where(np.isnan(x[0]), x[0], ignoring(x))
+    if isinstance(x, list_values.PythonNumbersList):  # (a list of Python numbers')
+        return dispatch.apply("as_weak", picked)
+    return picked
 
 
 def min_(*args, **kwargs):
@@ -452,7 +466,7 @@ def sorted_(iterable, *, key=None, reverse=False):
     # (items of Python's own, `sorted(range(n), key=lambda i: x[i])`: their array, indexed
     # by the staged order as a tensor is; NumPy's indexing cannot take the order)
     s = dispatch.convert_to_tensor(values)[order]
-    return [s[i] for i in range(n)]
+    return [_python_if_all(s[i], items) for i in range(n)]
 
 
 def _elements(x, rows=False):
