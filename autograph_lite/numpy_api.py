@@ -101,6 +101,8 @@ def array_ufunc(ufunc, method, inputs, kwargs):
     if method == "__call__" and ufunc in ufuncs and not (set(kwargs) - {"dtype"}):
         return _in_loop(ufunc, ufuncs[ufunc], inputs, kwargs.get("dtype"))
     if method == "__call__" and ufunc in ufunc_fronts and _recorded(inputs):
+        if set(kwargs) == {"dtype"}:  # (`np.power(a, b, dtype=...)`: the front's, in it)
+            return _in_loop(ufunc, ufunc_fronts[ufunc], inputs, kwargs["dtype"])
         return ufunc_fronts[ufunc](*inputs, **kwargs)
     if method == "reduce" and ufunc in reduce:
         unstaged = sorted(k for k, v in kwargs.items() if k not in ("axis", "keepdims", "dtype")
@@ -134,8 +136,9 @@ def _in_loop(ufunc, op, inputs, dtype, casting="same_kind"):
     in uint8 and cast; a float input to an int loop is NumPy's UFuncTypeError, raised
     here). The loop is NumPy's own choice (``ufunc.resolve_dtypes``, the inputs' dtypes and
     a Python number as its type, NEP 50)."""
+    call = op if callable(op) else lambda *args: apply(op, *args)
     if dtype is None:
-        return apply(op, *inputs)
+        return call(*inputs)
     given = tuple(_loop_part(v) for v in inputs) + (None,) * ufunc.nout
     try:
         loop = ufunc.resolve_dtypes(given, signature=(None,) * ufunc.nin + (
@@ -145,7 +148,7 @@ def _in_loop(ufunc, op, inputs, dtype, casting="same_kind"):
     for v, dt in zip(inputs, loop):  # (`np.add(u8, -1, dtype=np.uint16)`: NumPy's error)
         check_python_int(dt, v)
     args = [v if _loop_part(v) == dt else cast(v, dt) for v, dt in zip(inputs, loop)]
-    res = apply(op, *args)
+    res = call(*args)
     return res if res.dtype == loop[-1] else cast(res, loop[-1])
 
 
@@ -228,6 +231,10 @@ def copyto(dst, src, casting="same_kind", where=True):
                          where=_unwrap(where))
     target = writable(dst, "np.copyto")
     value = convert_to_tensor(src)
+    if target.dtype.kind in "iu" and (type(src) is int or (
+            isinstance(src, SymbolicTensor) and src.type.weak and src.dtype.kind in "iu")):
+        check_python_int(target.dtype, src)  # (a Python int is weak: NumPy's range check,
+        value = cast(value, target.dtype)    # then the target's dtype, `np.copyto(u8, 3)`)
     if where is not True:
         value = apply("where", convert_to_tensor(where), value, target)
     mutation.store(target, value, lambda a, b: f"Cannot cast array data from dtype('{a}') "
@@ -811,7 +818,15 @@ def shape(x):
 @public("np.size")
 def size(x, axis=None):
     x = convert_to_tensor(x)
-    return x.size if axis is None else x.numpy_shape()[axis]
+    if axis is None:
+        return x.size
+    shape = x.numpy_shape()
+    if isinstance(axis, (tuple, list)):  # (NumPy 2's: the product of those sizes)
+        out = 1
+        for a in axis:
+            out = out * shape[normalize_axis_index(a, x.ndim)]
+        return out
+    return shape[normalize_axis_index(axis, x.ndim)]
 
 
 @public("np.ndim")

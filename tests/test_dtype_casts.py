@@ -205,3 +205,20 @@ def test_a_relaxed_python_int_made_an_element_of_a_narrower_int_is_checked():
         raised = []
         agree(f, calls=[(u8, 5), (u8, 255), (u8, 300), (u8, -1)], exact=True, errors=raised)
         assert raised and all("out of bounds for uint8" in m for *_, m in raised), raised
+
+
+def python_ints_into_narrow_arrays(x, k):
+    np.copyto(x, k)                 # (refused as an int64 "same_kind" cast for k = 3 before)
+    x[0:2] = [k, 2]                 # a list: NumPy makes it an array of x's dtype, checked
+    x[[1, 2]] = [2, k]
+    return x
+
+
+def test_python_ints_a_list_or_copyto_writes_are_checked():
+    """(a list of Python ints written into a uint8 or int8 array wrapped, constants too)"""
+    raised = []
+    agree(python_ints_into_narrow_arrays,
+          calls=[(np.zeros(3, np.uint8), 3), (np.zeros(3, np.uint8), 5),
+                 (np.zeros(3, np.uint8), 300), (np.zeros(3, np.int8), -300)],
+          exact=True, errors=raised)
+    assert raised and all("out of bounds for" in m for *_, m in raised), raised

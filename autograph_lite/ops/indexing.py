@@ -305,6 +305,8 @@ def check_number_written(x, value, spec=()):
 def setitem(x, index, value):
     _check_python_complex(x, value)
     _check_python_int(x, value)
+    if isinstance(value, (list, tuple)):
+        check_python_int(x.dtype, value)
     index = _staged_lists(index)
     whole = _whole_mask(x, index)
     if whole is not None:  # the raveled update, shaped back (a new value: functional)
@@ -366,6 +368,10 @@ def check_python_int(dt, value):
     there as it casts arrays."""
     dt = np.dtype(dt)
     if dt.kind not in "iu":
+        return
+    if isinstance(value, (list, tuple)):  # (`u8[0:2] = [k, 2]`: NumPy makes the list an
+        for v in value:                    # array of u8's dtype, each int checked)
+            check_python_int(dt, v)
         return
     if weak_scalar(value) and value.dtype.kind in "iu":
         _staged_int_conversion(dt, value)

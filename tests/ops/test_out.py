@@ -146,3 +146,15 @@ def test_a_ufuncs_loop_checks_the_python_ints_it_casts():
         agree(lambda x, k: np.add(x, k, dtype=np.uint16), calls=[(u8, 3), (u8, 5), (u8, k)],
               errors=raised)
         assert raised and all("out of bounds for uint16" in m for *_, m in raised), raised
+
+
+def test_a_fronts_ufunc_takes_dtype_and_np_size_axes():
+    """(`np.power(a, b, dtype=)` crashed: its front took no dtype; np.size of a tuple of
+    axes crashed, of an axis past the rank raised IndexError, not NumPy's AxisError)"""
+    i8 = np.array([2, 3], np.int8)
+    agree(lambda a, b: (np.power(a, b, dtype=np.float64), np.power(a, b, dtype=np.int32)),
+          calls=[(i8, i8[::-1]), (i8[:1], i8[:1])], exact=True)
+    agree(lambda x: (np.size(x, (0, 1)), np.size(x, -1)),
+          calls=[(np.ones((2, 3)),), (np.ones((4, 5)),)])
+    with pytest.raises(np.exceptions.AxisError):
+        ag.defun(lambda x: np.size(x, 2), backend="interpreter")(np.ones((2, 3)))
