@@ -366,3 +366,16 @@ def test_class_patterns_and_is_of_traced_values():
     with pytest.raises(NotImplementedError, match="with sequence, mapping or keyword class "
                                                   "patterns on a value that holds a tensor"):
         ag.defun(sequence_matched)(np.array([0, 0]))
+
+
+def zipped_with_endless(x):
+    s = 0.0
+    for k, v, sign, w in zip(itertools.count(1, 2), x, itertools.cycle([1, -1]),
+                             itertools.repeat(0.5)):
+        s += k * v * sign * w
+    return s
+
+
+def test_zip_with_endless_iterators():
+    """(an internal "object of type 'itertools.count' has no len()")"""
+    agree(zipped_with_endless, [(np.arange(3.0),), (np.arange(6.0),), (np.ones(1),)])

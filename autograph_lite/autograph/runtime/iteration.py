@@ -186,7 +186,10 @@ class Zip(StagedIter):
     what = "a zip"
 
     def length(self):
-        lengths = [it.length() for it in self.inners]
+        lengths = [n for n in (it.length() for it in self.inners) if n is not None]
+        if not lengths:  # (endless iterators alone: Python's zip never ends either)
+            raise NotImplementedError("a zip of endless iterators alone (itertools.count, "
+                                      "cycle, repeat) has no length to stage a loop over")
         n = lengths[0]
         for m in lengths[1:]:
             n = np.minimum(n, m) if core.is_symbolic(n) or core.is_symbolic(m) else min(n, m)
@@ -407,5 +410,45 @@ def wrap(x):
         return PythonRange(x)
     if type(x) in core.FINITE_ITERATORS:  # (`zip(x, reversed(w))`: the items it walks)
         return PythonItems(list(x))
-    return PythonItems(x)
+    endless = Endless.of(x)
+    return endless if endless is not None else PythonItems(x)
+
+
+class Endless(StagedIter):
+    """An endless iterator zipped with a staged one (`zip(itertools.count(1), x)`,
+    `zip(x, itertools.cycle([1, -1]))`, `itertools.repeat(v)`): no length of its own (the
+    zip's is the others'), item ``i`` computed from the counter. Its Python object is
+    left as it was (read through ``__reduce__``), where Python's zip advances it; one
+    already advanced (a cycle partway) is refused."""
+
+    what = "an endless iterator"
+
+    def __init__(self, item):
+        self.item = item
+
+    def length(self):
+        return None
+
+    @staticmethod
+    def of(x):
+        kind = type(x)
+        if kind is itertools.count:
+            start, step = (x.__reduce__()[1] + (1,))[:2]
+            return Endless(lambda i: start + i * step if core.is_symbolic(i) or step != 1
+                           else start + i)
+        if kind is itertools.repeat and len(x.__reduce__()[1]) == 1:
+            value = x.__reduce__()[1][0]
+            return Endless(lambda i: value)
+        if kind is itertools.cycle:
+            _, (inner,), (saved, started) = x.__reduce__()
+            if saved or started:
+                raise NotImplementedError("an itertools.cycle already advanced, zipped with "
+                                          "a staged loop, is not staged; make it in the "
+                                          "loop's own line")
+            items = list(copy.copy(inner))
+            if not items:
+                return None
+            return Endless(lambda i: items[i % len(items)] if not core.is_symbolic(i)
+                           else _item_at(items, i % len(items)))
+        return None
 
