@@ -1768,3 +1768,10 @@ def test_min_max_and_sorted_of_python_numbers_give_python_numbers():
     raised = agree(picked_python_numbers, [(np.array([2.0, 1.0]),), (np.array([0.0, 3.0]),),
                                            (np.array([4.0, 5.0]),)])
     assert raised and all("division by zero" in m for *_, m in raised), raised
+
+
+def test_max_of_a_narrow_int_and_a_python_int_past_it():
+    """(NumPy's OverflowError: `max` compares, as Python's does, and gives 300)"""
+    for backend in BACKENDS:
+        f = ag.defun(lambda x: (max(x[0], 300), min(x[0], -300)), backend=backend)
+        assert [int(v) for v in f(np.array([5], np.int8))] == [300, -300]

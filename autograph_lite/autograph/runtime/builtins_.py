@@ -218,11 +218,20 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     for a in args:
         check_one_element(python_fn, a)
     if all(_is_integer(a) for a in args):  # (no NaN, no -0.0: the same as NumPy's, which
+        if any(type(a) is int and not all(_holds(t, a) for t in args if core.is_symbolic(
+                t)) for a in args):  # (`max(i8[0], 300)`: compared as Python ints do)
+            args = tuple(api.cast(a, np.int64) if core.is_symbolic(a) else a for a in args)
         return _python_if_all(functools.reduce(pairwise, args), args)  # ir/bounds.py reads
     out = args[0]                                            # for `range(min(...))`)
     for x in args[1:]:
         out = np.where(beats(x, out), x, out)
     return _python_if_all(out, args)
+
+
+def _holds(t, k):
+    """Whether integer tensor ``t``'s dtype holds the Python int ``k``."""
+    info = np.iinfo(t.dtype) if np.dtype(t.dtype).kind in "iu" else None
+    return info is not None and info.min <= k <= info.max
 
 
 def _python_if_all(picked, items):
