@@ -14,7 +14,7 @@ from . import dtypes, mutation
 from .errors import numpy_error, numpy_error_at_user, user_location, with_location
 from .ops.creation import split_shape
 from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
-from .ops.indexing import check_python_int, getitem
+from .ops.indexing import check_number_written, check_python_int, getitem
 from .ops.reduce import norm_axis
 from .ops.registry import PUBLIC, expose, public
 from .tensor import EagerTensor, SymbolicTensor, holds_symbolic, type_of_constant
@@ -264,8 +264,17 @@ def _masked_write(a, mask, values, what):
     if not _symbolic_in((a, mask, values)):
         return getattr(np, what[3:])(writable(a, what), *_unwrap((mask, values)))
     target = writable(a, what)
-    check_python_int(target.dtype, values)  # (`np.putmask(u8, m, k)`, k past uint8)
+    # a number is converted as an item write converts it (`np.putmask(u8, m, k)`, k past
+    # uint8; NaN into ints: NumPy's ValueError); values that are an array are cast by
+    # NumPy's 'safe' rule (a float array into ints is its TypeError): they wrote INT_MIN
+    check_python_int(target.dtype, values)
+    check_number_written(target, values)
     value, mask = convert_to_tensor(values), convert_to_tensor(mask)
+    if (value.ndim or isinstance(values, np.ndarray)) and not np.can_cast(
+            value.dtype, target.dtype, "safe"):
+        raise numpy_error_at_user(TypeError(
+            f"Cannot cast array data from {np.dtype(value.dtype)!r} to "
+            f"{np.dtype(target.dtype)!r} according to the rule 'safe'"))
     if value.ndim and tuple(value.shape) != tuple(target.shape) and value.size != 1:
         raise NotImplementedError(f"{what} with values of shape {tuple(value.shape)} into an "
                                   f"array of shape {tuple(target.shape)} is not staged (NumPy "

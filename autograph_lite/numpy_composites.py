@@ -287,8 +287,12 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
             parts.append(None)
             continue
         e = convert_to_tensor(extra)
-        if e.ndim == 0:  # broadcast to x's shape with size 1 along the axis
-            e = npa.full_like(x[(slice(None),) * ax + (slice(0, 1),)], e)
+        if e.ndim == 0:  # broadcast to x's shape with size 1 along the axis, in its own
+            # dtype (NumPy's np.asanyarray of it: a Python float is float64, not weak;
+            # `np.diff(ints, prepend=np.nan)` is float64, was nan cast to int64)
+            if e.type.weak:
+                e = npa.cast(e, e.dtype)
+            e = npa.full_like(x[(slice(None),) * ax + (slice(0, 1),)], e, dtype=e.dtype)
         parts.append(e)
     if parts[0] is not None or parts[1] is not None:
         x = npa.concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)

@@ -20,7 +20,7 @@ import numpy as np
 from . import control, dtypes, mutation
 from . import numpy_api as npa
 from .ops.dispatch import apply, convert_to_tensor, size_of
-from .ops.indexing import setitem
+from .ops.indexing import check_number_written, setitem
 from .ops.registry import expose, public
 from .tensor import SymbolicTensor, Tensor
 
@@ -161,4 +161,6 @@ def put(a, ind, v, mode="raise"):
     if ind.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to "
                         f"dtype('int64') according to the rule 'safe'")
+    if not isinstance(v, (list, tuple, np.ndarray)) and getattr(a, "dtype", None) is not None:
+        check_number_written(a, v)  # (a NaN into ints: NumPy's ValueError, was INT_MIN)
     store(a, ind, convert_to_tensor(v), "np.put")  # (a list holding tensors: their stack)

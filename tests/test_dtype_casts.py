@@ -222,3 +222,27 @@ def test_python_ints_a_list_or_copyto_writes_are_checked():
                  (np.zeros(3, np.uint8), 300), (np.zeros(3, np.int8), -300)],
           exact=True, errors=raised)
     assert raised and all("out of bounds for" in m for *_, m in raised), raised
+
+
+def diffs_with_ends(x):
+    return np.diff(x, prepend=np.nan), np.diff(x, append=0.5), np.diff(x, prepend=0)
+
+
+def masked_writes(x, v):
+    np.putmask(x, x < 0, v)
+    np.put(x, [0], v)
+    return x
+
+
+def test_diff_ends_keep_their_dtype_and_masked_writes_convert_as_numpy():
+    """(np.diff cast a prepend/append to x's dtype: prepend=np.nan of ints was -2**63; a
+    NaN or inf put/putmask into ints wrote INT_MIN where NumPy raises; a float array of
+    values into ints was truncated where NumPy's 'safe' rule refuses it)"""
+    agree(diffs_with_ends, calls=[(np.array([3, 1, 2]),), (np.array([1.0, 2.0], np.float32),),
+                                  (np.array([200, 1], np.uint8),)], exact=True)
+    ints = np.array([3, -1, 4, -1])
+    raised = []
+    agree(masked_writes, calls=[(ints, 2.5), (ints, 7), (ints, np.nan), (ints, np.inf),
+                                (ints, np.array([2.5]))], exact=True, errors=raised)
+    assert {m.split(" (at")[0].split(":")[0] for *_, m in raised} >= {
+        "cannot convert float NaN to integer", "cannot convert float infinity to integer"}
