@@ -920,7 +920,9 @@ class Function:
             n = len(nest.flatten(a))
             if _holds_mutable(given):  # (a dict or list, or one a tuple holds: `s.w`)
                 now = nest.flatten(given)
-                if len(now) != n or any(x is not y for x, y in zip(now, sym[k:k + n])):
+                if len(now) != n or any(x is not y for x, y in zip(now, sym[k:k + n])) or (
+                        nest.structure_key(given) != nest.structure_key(a)):  # (an empty
+                    # list a defaultdict(list) made for `d["zz"]`: no leaf, a new key)
                     kind = type(given).__name__
                     raise TypeError(
                         f"{self._name} writes into its {kind} argument '{name}' (an item "

@@ -8,7 +8,7 @@ import inspect
 import sys
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import dtypes, mutation
 from .errors import numpy_error, numpy_error_at_user, user_location, with_location
@@ -231,10 +231,12 @@ def copyto(dst, src, casting="same_kind", where=True):
                          where=_unwrap(where))
     target = writable(dst, "np.copyto")
     value = convert_to_tensor(src)
-    if target.dtype.kind in "iu" and (type(src) is int or (
-            isinstance(src, SymbolicTensor) and src.type.weak and src.dtype.kind in "iu")):
-        check_python_int(target.dtype, src)  # (a Python int is weak: NumPy's range check,
-        value = cast(value, target.dtype)    # then the target's dtype, `np.copyto(u8, 3)`)
+    if target.dtype.kind in "iuf" and (type(src) in (int, float) or (
+            isinstance(src, SymbolicTensor) and src.type.weak and src.dtype.kind in "iuf")) \
+            and (target.dtype.kind == "f" or value.dtype.kind in "iu"):
+        check_python_int(target.dtype, src)  # (a Python number is weak: NumPy's range
+        value = cast(value, target.dtype)    # check, then the target's dtype: `np.copyto(
+        # u8, 3)`, `np.copyto(f32, 3.5, casting="safe")`)
     if where is not True:
         value = apply("where", convert_to_tensor(where), value, target)
     mutation.store(target, value, lambda a, b: f"Cannot cast array data from dtype('{a}') "
@@ -832,8 +834,8 @@ def size(x, axis=None):
     shape = x.numpy_shape()
     if isinstance(axis, (tuple, list)):  # (NumPy 2's: the product of those sizes)
         out = 1
-        for a in axis:
-            out = out * shape[normalize_axis_index(a, x.ndim)]
+        for a in normalize_axis_tuple(axis, x.ndim):  # (a repeated axis: its ValueError)
+            out = out * shape[a]
         return out
     return shape[normalize_axis_index(axis, x.ndim)]
 

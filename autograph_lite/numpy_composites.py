@@ -769,8 +769,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     squares = centered * centered
     if x.dtype.kind == "c":  # (NumPy's: |c|**2 as re*re + im*im, a real variance)
         squares = centered.real * centered.real + centered.imag * centered.imag
-    return (npa.sum(squares, axis=axis, keepdims=keepdims)
-            / _in(_max(n - ddof, 0), squares.dtype))
+    out = npa.sum(squares, axis=axis, keepdims=keepdims) / _in(_max(n - ddof, 0),
+                                                                squares.dtype)
+    return npa.cast(out, dtype) if dtype is not None and out.dtype != np.dtype(dtype) else out
 
 
 @public("np.std", "Tensor.std")

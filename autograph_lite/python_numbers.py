@@ -57,6 +57,20 @@ def _kind(v):
     return "c" if isinstance(v, complex) else "f" if isinstance(v, float) else "i"
 
 
+def _complex_zero_power(a, b):
+    """Python's ZeroDivisionError for ``0 ** b`` of Python numbers, one complex, where ``b``
+    is negative or complex."""
+    def test(op, v, *more):
+        return _test(op, v, *more) if isinstance(v, SymbolicTensor) else bool(
+            getattr(np, op)(v, *more))
+    b_re = b.real if isinstance(b, SymbolicTensor) else complex(b).real
+    b_im = b.imag if isinstance(b, SymbolicTensor) else complex(b).imag
+    bad = _and(test("equal", a, 0), _not(_and(test("greater_equal", b_re, 0.0),
+                                               test("equal", b_im, 0.0))))
+    if isinstance(bad, SymbolicTensor) or bad:
+        check(_not(bad), "0.0 to a negative or complex power", "ZeroDivisionError")
+
+
 def _divided_by_complex(b):
     """Python's ZeroDivisionError for ``a / b`` of Python numbers, one complex."""
     if isinstance(b, SymbolicTensor):
@@ -262,6 +276,8 @@ def arithmetic(op, a, b):
     kinds = _kind(a) + _kind(b)
     if op == "true_divide" and "c" in kinds and _staged_pair(a, b):  # (NumPy: inf, nan)
         _divided_by_complex(b)
+    if op == "power" and "c" in kinds and _staged_pair(a, b):  # (NumPy: nan)
+        _complex_zero_power(a, b)
     if op == "power" and not _staged_pair(a, b):
         return integer_power(a, b)
     if not _staged_pair(a, b) or not set(kinds) <= set("if"):

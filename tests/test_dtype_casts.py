@@ -246,3 +246,13 @@ def test_diff_ends_keep_their_dtype_and_masked_writes_convert_as_numpy():
                                 (ints, np.array([2.5]))], exact=True, errors=raised)
     assert {m.split(" (at")[0].split(":")[0] for *_, m in raised} >= {
         "cannot convert float NaN to integer", "cannot convert float infinity to integer"}
+
+
+def test_copyto_of_python_numbers_with_safe_casting():
+    """(`np.copyto(f32, 3, casting="safe")` was refused as an int64 -> float32 cast: a
+    Python number is weak)"""
+    def copied(f, k):
+        np.copyto(f, k, casting="safe")
+        return f
+    agree(copied, calls=[(np.zeros(2, np.float32), 3), (np.zeros(2, np.float32), 3.5),
+                         (np.zeros(2, np.float32), 4)], exact=True)

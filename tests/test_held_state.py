@@ -831,3 +831,10 @@ def test_container_arguments_written_are_refused_and_factories_keyed():
     for factory in (int, float):
         d = collections.defaultdict(factory, k=np.zeros(1, np.int8))
         assert_same(f(d, i8).numpy(), d["k"] + i8 + factory())
+
+
+def test_a_default_made_by_reading_a_defaultdict_argument_is_refused():
+    """(`d["zz"]` of a defaultdict(list) inserts an empty list in Python; no leaf changed,
+    so the trace's insertion was lost silently)"""
+    with pytest.raises(TypeError, match="writes into its defaultdict argument"):
+        ag.defun(lambda d, x: x + len(d["zz"]))(collections.defaultdict(list), np.ones(1))

@@ -325,6 +325,10 @@ def _check_python_complex(x, value):
     array (`x[1] = 1j`): NumPy converts it with float() or int(), which refuse it (a NumPy
     complex number or array is cast, its imaginary part dropped, as the kernel does)."""
     kind = np.dtype(x.dtype).kind
+    if isinstance(value, (list, tuple)):  # (`x[0:2] = [complex(a, b), 1]`)
+        for v in value:
+            _check_python_complex(x, v)
+        return
     if kind not in "iuf" or not (type(value) is complex or (
             weak_scalar(value) and value.dtype.kind == "c")):
         return

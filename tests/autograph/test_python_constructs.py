@@ -358,14 +358,23 @@ def sequence_matched(x):
     return 2
 
 
+def class_in_a_sequence(x):
+    match (x[0], x[1]):
+        case (float(), _):          # (Python would test the tensor object's class)
+            return 1
+    return 2
+
+
 def test_class_patterns_and_is_of_traced_values():
     """(Python ran `case float():` and `case True:` on the tensor object: no case matched,
     silently; `bool(t) is True` was False)"""
     agree(classified, [(np.array([1.5, 3.0]),), (np.array([-2, 7]),),
                        (np.array([0.5], np.float32),), (np.array([-1.0, 0.0]),)])
-    with pytest.raises(NotImplementedError, match="with sequence, mapping or keyword class "
-                                                  "patterns on a value that holds a tensor"):
+    # (Python's match compares the tensor items with the literals: their truth, refused)
+    with pytest.raises(TypeError, match="cannot be used as a Python bool"):
         ag.defun(sequence_matched)(np.array([0, 0]))
+    with pytest.raises(NotImplementedError, match="class patterns inside sequence"):
+        ag.defun(class_in_a_sequence)(np.array([0.5, 0.0]))
 
 
 def zipped_with_endless(x):
@@ -379,3 +388,27 @@ def zipped_with_endless(x):
 def test_zip_with_endless_iterators():
     """(an internal "object of type 'itertools.count' has no len()")"""
     agree(zipped_with_endless, [(np.arange(3.0),), (np.arange(6.0),), (np.ones(1),)])
+
+
+def matched_without_classes(pair, cfg, x):
+    match pair:
+        case (a, b):                # captures and mappings: Python's own match (a tensor is
+            s = a + b               # no sequence or mapping, as an ndarray is not)
+    match cfg:
+        case {"w": w}:
+            s = s * w
+    return s, bool(x[0] > 0) is bool(x[1] > 0), (x[0] > 0) is not (x[1] > 0)
+
+
+def bool_argument_is(m):
+    return m is np.True_            # (a 0-d array argument is no np.True_)
+
+
+def test_match_without_classes_and_is_between_traced_bools():
+    """(today's first guard refused every sequence or mapping match on a subject holding a
+    tensor; `bool(a) is bool(b)` was identity of two tensors; a 0-d bool array argument
+    `is np.True_`)"""
+    agree(matched_without_classes,
+          [((np.ones(2), np.ones(2)), {"w": np.ones(2)}, np.array([1.0, 2.0])),
+           ((np.ones(3), np.zeros(3)), {"w": np.ones(3)}, np.array([1.0, -2.0]))])
+    agree(bool_argument_is, [(np.array(True),), (np.array(False),)])

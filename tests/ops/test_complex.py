@@ -164,3 +164,22 @@ def test_complex_variance_powers_and_python_complex_numbers():
         raised = []
         agree(fn, calls=[(np.zeros(2), 1.0), (np.zeros(2), 2.0)], errors=raised)
         assert raised and all("not 'complex'" in m for *_, m in raised), raised
+
+
+def complex_odds(z, x, y, n):
+    x[0:2] = [complex(y[0], y[1]), 1]       # a Python complex in a list: float()'s TypeError
+    return np.var(z.real, dtype=np.complex128), complex(y[0], y[1]) ** n
+
+
+def test_complex_dtype_variance_and_python_complex_refusals():
+    """(np.var(..., dtype=complex) became real today; `x[0:2] = [complex(...), 1]` wrote
+    the real part; `0j ** -1` of Python complex numbers was nan, Python's ZeroDivisionError)"""
+    z = np.array([1 + 2j, 3 - 1j])
+    raised = []
+    agree(lambda z, y, n: (np.var(z.real, dtype=np.complex128), complex(y[0], y[1]) ** n),
+          calls=[(z, np.array([1.0, 1.0]), -1), (z, np.array([2.0, 1.0]), 2),
+                 (z, np.array([0.0, 0.0]), -1)], errors=raised)
+    assert raised and all("0.0 to a negative or complex power" in m for *_, m in raised)
+    raised = []
+    agree(complex_odds, calls=[(z, np.zeros(3), np.array([1.0, 2.0]), 2)] * 2, errors=raised)
+    assert raised and all("not 'complex'" in m for *_, m in raised), raised

@@ -16,9 +16,10 @@ pattern matched, before the guard, as CPython binds them), guards, `_`, and clas
 without keyword patterns (`case float():`, `case np.ndarray():`, `case int(n):` of the
 builtin classes that match themselves): `ag__.isinstance_`, which answers for a tensor
 what its value is in plain NumPy. A `match` with any other pattern (sequences, mappings,
-keyword class patterns) is left to Python, which runs it while tracing, on a subject that
-holds no tensor (``ag__.matched_by_python``: Python's class tests on a tensor fail
-silently). Must precede break_statements and return_statements (the branches' jumps are
+keyword class patterns) is left to Python, which runs it while tracing (a tensor is no
+sequence or mapping, as an ndarray is not, so those answer as for its value); one with a
+class pattern it runs on a subject that holds no tensor (``ag__.matched_by_python``:
+Python's class tests on a tensor fail silently). Must precede break_statements and return_statements (the branches' jumps are
 then converted as any `if`'s).
 """
 
@@ -41,7 +42,7 @@ def _test(pattern, subject):
     if isinstance(pattern, gast.MatchOr):
         parts = [_test(p, subject) for p in pattern.patterns]
         if any(p is False or p is None for p in parts) or any(
-                isinstance(p, gast.MatchAs) for p in pattern.patterns):
+                _binding(p, subject) for p in pattern.patterns):
             return False  # (an alternative that always matches, or binds: left to Python)
         return gast.BoolOp(op=gast.Or(), values=parts)
     if isinstance(pattern, gast.MatchAs):
@@ -87,8 +88,12 @@ class MatchTransformer(base.Base):
         node = self.generic_visit(node)
         subject = self.ctx.namer.new("subject_")
         tests = [_test(case.pattern, subject) for case in node.cases]
-        if any(t is False for t in tests):  # (Python's, on a subject holding no tensor)
-            node.subject = gast.Call(
+        if any(t is False for t in tests) and not any(
+                isinstance(p, gast.MatchClass) for case in node.cases
+                for p in gast.walk(case.pattern)):
+            return node  # (sequences, mappings, captures: Python's answer is a tensor's too)
+        if any(t is False for t in tests):  # (a class test Python would give the tensor
+            node.subject = gast.Call(       # object: refused where the subject holds one)
                 func=gast.Attribute(value=gast.Name(base.AG, gast.Load(), None, None),
                                     attr="matched_by_python", ctx=gast.Load()),
                 args=[node.subject], keywords=[])

@@ -126,12 +126,19 @@ def is_(a, b):
     np.True_`, `case True:` (identity with the tensor object held none of them)."""
     if core.is_symbolic(b) and not core.is_symbolic(a):
         a, b = b, a
-    if core.is_symbolic(a) and not core.is_symbolic(b) and not a.ndim and a.dtype.kind == "b":
-        weak = a.type.weak
-        if (b is True or b is False) and weak or (
-                type(b) is np.bool_ and not weak):
-            return dispatch.apply("as_weak", dispatch.apply("equal", a, bool(b)))
+    kind = _bool_kind(a)
+    if kind is not None and (kind is _bool_kind(b) or type(b) is kind):
+        return dispatch.apply("as_weak", dispatch.apply("equal", a, b))
     return a is b
+
+
+def _bool_kind(v):
+    """bool for a tensor standing for a Python bool, np.bool_ for one standing for a
+    NumPy bool (core.numpy_type: not a 0-d array argument), else None."""
+    if core.is_symbolic(v) and not v.ndim and v.dtype.kind == "b":
+        kind = core.numpy_type(v)
+        return kind if kind in (bool, np.bool_) else None
+    return None
 
 
 def is_not(a, b):

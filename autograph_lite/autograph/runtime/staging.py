@@ -235,18 +235,18 @@ errors.MARK_RAISED = user_raise
 
 
 def matched_by_python(subject):
-    """The subject of a `match` Python runs while tracing (converters/match_statements.py:
-    sequence, mapping or keyword class patterns): refused where it holds a traced value,
-    whose class and length tests Python would answer for the tensor object (no case of
-    `case [a, b]:` or `case Point(x=0):` would match, silently)."""
+    """The subject of a `match` Python runs while tracing that has class patterns it could
+    not convert (converters/match_statements.py: inside sequences, mappings or `|`, or
+    with keywords): refused where it holds a traced value, whose class Python would test
+    as the tensor object's (`case (float(), _):` would never match, silently)."""
     if tensor.holds_symbolic(subject) or any(
             isinstance(v, tensor.SymbolicTensor) for v in nest.flatten(subject)):
         at = errors.user_location()
         raise NotImplementedError(
-            f"a `match`{f' at {at}' if at else ''} with sequence, mapping or keyword class "
-            f"patterns on a value that holds a tensor is not staged (Python would test the "
-            f"tensor object, not its value); match on literals, `case float():`-style "
-            f"classes, or Python values")
+            f"a `match`{f' at {at}' if at else ''} with class patterns inside sequence, "
+            f"mapping, `|` or keyword patterns on a value that holds a tensor is not staged "
+            f"(Python would test the tensor object's class, not its value's); match on "
+            f"literals, captures, `case float():`-style classes, or Python values")
     return subject
 
 # what Python raises itself on trace-time values is raised by the runs that reach it, as
