@@ -165,9 +165,11 @@ class SymbolicTensor(Tensor):
                 f"in autograph_lite and cannot be used on a symbolic tensor; use the NumPy "
                 f"function if it is staged, or wrap the NumPy code in ag.py_func(func, "
                 f"[inputs], Tout)")
+        if name.startswith("_"):  # (`_value` of one being made or copied: no recursion)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         kind = {"b": bool, "i": int, "u": int, "f": float, "c": complex}.get(
             self.dtype.kind) if self.type.weak and not self.ndim else None
-        if kind is not None and not name.startswith("_") and hasattr(kind, name):
+        if kind is not None and hasattr(kind, name):
             at = user_location()  # (`int(x[0]).bit_length()`: a Python number's method)
             raise UnstagedAttributeError(
                 f"{kind.__name__}.{name}{f' at {at}' if at else ''} of a Python "
