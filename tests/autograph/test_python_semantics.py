@@ -1775,3 +1775,11 @@ def test_max_of_a_narrow_int_and_a_python_int_past_it():
     for backend in BACKENDS:
         f = ag.defun(lambda x: (max(x[0], 300), min(x[0], -300)), backend=backend)
         assert [int(v) for v in f(np.array([5], np.int8))] == [300, -300]
+
+
+def test_max_with_a_default_over_a_list_of_traced_values():
+    """(Python's max compared the tensors: "cannot be used as a Python bool")"""
+    def f(x):
+        vals = [float(v) for v in x]
+        return max(vals, default=3.0), min((v for v in x), default=-1.0)
+    agree(f, [(np.array([1.0, 5.0]),), (np.array([7.0]),), (np.zeros(0),)])

@@ -200,11 +200,11 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     of the one it picked: `max(x, 0)` is 0 where `x` is negative, as 0.0 here)."""
     if kwargs.get("key") is not None:
         kwargs = {**kwargs, "key": _calling(kwargs["key"])}
-    if len(args) == 1 and not kwargs and isinstance(args[0], (types.GeneratorType, list,
-                                                               tuple)):
+    if len(args) == 1 and set(kwargs) <= {"default"} and isinstance(
+            args[0], (types.GeneratorType, list, tuple)):
         items = list(args[0])  # (`max(abs(v) for v in u)`: the items, compared as above)
-        if not _any_staged(items):
-            return _pythons(python_fn, items)
+        if not _any_staged(items) or not items:  # (none: the default, or Python's error)
+            return _pythons(python_fn, items, **kwargs)
         return items[0] if len(items) == 1 else _reduce(python_fn, pairwise, beats,
                                                         tuple(items), {})
     if kwargs.get("key") is not None and set(kwargs) <= {"key", "default"}:
