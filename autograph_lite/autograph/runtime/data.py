@@ -293,6 +293,8 @@ def reach(roots):
             stack.extend((v, f"{path}[{k!r}]") for k, v in items_of(x))
         elif is_users(x):
             stack.extend((v, f"{path}.{k}") for k, v in attributes(x).items())
+        elif type(x) is types.MethodType and is_users(x.__self__):  # (a bound method a
+            stack.append((x.__self__, f"{path}.__self__"))         # name holds: its object)
 
 
 def _hand_over(array, box):
