@@ -21,8 +21,8 @@ from autograph_lite.autograph.runtime.data import (augassign, augassign_attribut
                                                    set_loop_options, setitem,
                                                    setitem_held)
 from autograph_lite.autograph.runtime.iteration import StagedRange
-from autograph_lite.autograph.runtime.logical import (and_, compare_chain, in_, is_, is_not,
-                                                      not_, not_in, or_)
+from autograph_lite.autograph.runtime.logical import (and_, compare_chain, eq, in_, is_,
+                                                      is_not, ne, not_, not_in, or_)
 from autograph_lite.autograph.runtime.staging import matched_by_python
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
@@ -40,7 +40,8 @@ __all__ = [
     "abs_", "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught", "compare_chain", "discarded_by_finally",
     "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
     "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
-    "in_", "index", "int_", "is_", "is_library_code", "is_not", "matched_by_python", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",
+    "eq", "in_", "index", "int_", "is_", "is_library_code", "is_not", "matched_by_python",
+    "ne", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",
     "min_", "not_", "not_in", "or_", "percent_format", "print_", "range_", "reduce_generator", "resolve", "resolved_items", "retval", "set_loop_options", "set_slot", "setitem",
     "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
     "with_guard", "zip_",

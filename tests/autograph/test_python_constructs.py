@@ -412,3 +412,19 @@ def test_match_without_classes_and_is_between_traced_bools():
           [((np.ones(2), np.ones(2)), {"w": np.ones(2)}, np.array([1.0, 2.0])),
            ((np.ones(3), np.zeros(3)), {"w": np.ones(3)}, np.array([1.0, -2.0]))])
     agree(bool_argument_is, [(np.array(True),), (np.array(False),)])
+
+
+def tuples_compared(x, goal):
+    i, j = int(x[0]), int(x[1])
+    hits = 0
+    if (i, j) == goal:               # a tuple of traced ints against a Python tuple
+        hits += 1
+    if [x[0], x[1]] != [1, 5]:
+        hits += 10
+    return hits, x.tolist() == [1, 5, 7], (i, j) == [i, j], (i,) == (i, j)
+
+
+def test_tuples_and_lists_of_traced_values_compare_as_pythons():
+    """(Python's sequence == asked each tensor pair's truth while tracing: a TypeError)"""
+    agree(tuples_compared, [(np.array([1, 5, 7]), (1, 5)), (np.array([0, 0, 7]), (0, 0)),
+                            (np.array([1, 5, 8]), (2, 2))])

@@ -36,8 +36,9 @@ class LogicalExpressionTransformer(base.Base):
                 fn = "ag__.in_" if isinstance(node.ops[0], gast.In) else "ag__.not_in"
                 return templates.replace_as_expression(f"{fn}(a, b)", a=node.left,
                                                        b=node.comparators[0])
-            if isinstance(node.ops[0], (gast.Is, gast.IsNot)):  # (`bool(t) is True`)
-                fn = "ag__.is_" if isinstance(node.ops[0], gast.Is) else "ag__.is_not"
+            fn = _CALLED.get(type(node.ops[0]))  # (`bool(t) is True`, `(i, j) == (0, 0)`)
+            if fn is not None and (fn.startswith("ag__.is") or _sequence(node.left)
+                                   or _sequence(node.comparators[0])):
                 return templates.replace_as_expression(f"{fn}(a, b)", a=node.left,
                                                        b=node.comparators[0])
             return node
@@ -58,6 +59,16 @@ class LogicalExpressionTransformer(base.Base):
         if isinstance(node.op, gast.Not):
             return templates.replace_as_expression("ag__.not_(a)", a=node.operand)
         return node
+
+
+_CALLED = {gast.Is: "ag__.is_", gast.IsNot: "ag__.is_not", gast.Eq: "ag__.eq",
+           gast.NotEq: "ag__.ne"}
+
+
+def _sequence(node):
+    """Whether an operand of `==` may be a tuple or list: a display, or anything but a
+    constant (a name, a call: `x.tolist()`); `a == 0` of two numbers stays Python's."""
+    return not isinstance(node, gast.Constant)
 
 
 def _plain(node):

@@ -141,13 +141,42 @@ def _bool_kind(v):
     return None
 
 
+def eq(a, b):
+    """`a == b`: Python's, but a tuple or list holding traced values (`(i, j) == (0, 0)`,
+    `x.tolist() == [1, 5, 7]`) compares as Python's sequences do, staged: the same kind and
+    length, then each pair's truth, all of them (Python asked each tensor pair's truth
+    while tracing: a TypeError)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and (
+            not isinstance(a, list_values.ListTensor)) and holds_symbolic((a, b)):
+        if isinstance(a, tuple) != isinstance(b, tuple) or len(a) != len(b):
+            return False
+        held = True
+        for x, y in zip(a, b):
+            if x is y:
+                continue
+            one = list_values.truth(eq(x, y))
+            if one is False or (not core.is_symbolic(one) and not one):
+                return False
+            if core.is_symbolic(one):
+                held = one if held is True else dispatch.apply("logical_and", held, one)
+        return dispatch.apply("as_weak", held) if core.is_symbolic(held) else held
+    return a == b
+
+
+def ne(a, b):
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        held = eq(a, b)
+        return not_(held) if core.is_symbolic(held) else not held
+    return a != b
+
+
 def is_not(a, b):
     held = is_(a, b)
     return not_(held) if core.is_symbolic(held) else not held
 
 
 _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
-            "Eq": operator.eq, "NotEq": operator.ne, "Is": is_,
+            "Eq": eq, "NotEq": ne, "Is": is_,
             "IsNot": is_not, "In": in_, "NotIn": not_in}
 
 
