@@ -339,7 +339,7 @@ def classified(x):
             kind = n
         case _:
             kind = 3
-    match int(x[-1]):
+    match int(float(x[-1])):        # (int() of an int element is README's int64 exception)
         case int(m):
             last = m + 1
     sign = 0                        # (SPEC: a staged if's variables need a value before)
