@@ -58,6 +58,12 @@ def weak_stand_in(dt):
     return {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}[dt.kind]
 
 
+def weak_python_type(dt):
+    """The Python number type a weak value of dtype ``dt`` stands for (bool, int, float,
+    complex)."""
+    return type(weak_stand_in(dt))
+
+
 def result_type(*types):
     """Promotes TensorTypes (or dtypes) as NumPy 2 does; weak types act as Python scalars."""
     if not types:

@@ -113,12 +113,9 @@ def _container(x, sel, steps):
     """dict, list or tuple: the container ``x`` is (nest.kind: a namedtuple is a tuple, an
     OrderedDict a dict); None for anything else; another subclass of them is refused (the
     walk would take it for an object with no attributes and miss the arrays it holds)."""
-    t = type(x)
-    if t is dict or t is list or t is tuple:
-        return t
-    kind = nest.kind(x) if not isinstance(x, _EACH_PATH) else None
+    kind = nest.kind(x)
     if kind is False:
-        raise TypeError(f"'{path_text(sel, steps, ())}' is a {t.__name__}, a subclass of a "
+        raise TypeError(f"'{path_text(sel, steps, ())}' is a {type(x).__name__}, a subclass of a "
                         f"Python container whose own behaviour a compiled function cannot "
                         f"keep while it reads and binds the arrays it holds; hold a plain "
                         f"dict, list or tuple (or a namedtuple) there")

@@ -13,7 +13,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from . import dtypes, mutation
 from .errors import numpy_error, numpy_error_at_user, user_location, with_location
 from .ops.creation import split_shape
-from .ops.dispatch import apply, convert_to_tensor, message_parts, size_of
+from .ops.dispatch import INT64_MAX, INT64_MIN, apply, convert_to_tensor, message_parts, size_of
 from .ops.indexing import check_number_written, check_python_int, getitem
 from .ops.reduce import norm_axis
 from .ops.registry import PUBLIC, expose, public
@@ -156,9 +156,7 @@ def _loop_part(v):
     """What ``ufunc.resolve_dtypes`` takes for input ``v``: its dtype, or a Python number's
     type (a weak 0-d tensor's: the Python number it stands for)."""
     if isinstance(v, SymbolicTensor):
-        if v.type.weak and not v.type.ndim:
-            return {"b": bool, "i": int, "u": int, "f": float, "c": complex}[v.dtype.kind]
-        return v.dtype
+        return dtypes.weak_python_type(v.dtype) if v.type.weak and not v.type.ndim else v.dtype
     if isinstance(v, (bool, int, float, complex)) and not isinstance(v, np.generic):
         return type(v)
     return v.dtype if isinstance(v, (np.ndarray, np.generic, EagerTensor)) else \
@@ -266,10 +264,10 @@ def _masked_write(a, mask, values, what):
     if not _symbolic_in((a, mask, values)):
         return getattr(np, what[3:])(writable(a, what), *_unwrap((mask, values)))
     target = writable(a, what)
-    # a number is converted as an item write converts it (`np.putmask(u8, m, k)`, k past
-    # uint8; NaN into ints: NumPy's ValueError); values that are an array are cast by
-    # NumPy's 'safe' rule (a float array into ints is its TypeError): they wrote INT_MIN
-    check_python_int(target.dtype, values)
+    # a number (or a list) is converted as an item write converts it (`np.putmask(u8, m,
+    # k)`, k past uint8; NaN into ints: NumPy's ValueError); values that are an array are
+    # cast by NumPy's 'safe' rule (a float array into ints is its TypeError): they wrote
+    # INT_MIN
     check_number_written(target, values)
     value, mask = convert_to_tensor(values), convert_to_tensor(mask)
     if (value.ndim or isinstance(values, np.ndarray)) and not np.can_cast(
@@ -564,9 +562,9 @@ def _saturated(dt, bound, side):
             and bound.dtype.kind in "iu"):
         return bound
     info = np.iinfo(dt)
-    if side == "min" and info.min > -2 ** 63:
+    if side == "min" and info.min > INT64_MIN:
         bound = apply("maximum", bound, int(info.min))
-    elif side == "max" and info.max < 2 ** 63 - 1:
+    elif side == "max" and info.max < INT64_MAX:
         bound = apply("minimum", bound, int(info.max))
     check_python_int(dt, bound)
     return bound

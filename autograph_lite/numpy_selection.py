@@ -17,7 +17,7 @@ import builtins
 
 import numpy as np
 
-from . import control, mutation, numpy_api as npa, numpy_flat
+from . import control, dtypes, mutation, numpy_api as npa, numpy_flat
 from .numpy_composites import one_axis, static_int
 from .ops import advanced_index
 from .ops.dispatch import apply, convert_to_tensor, size_of, weak_scalar
@@ -134,7 +134,7 @@ def _weak(v):
 def _promoted(v):
     """What np.result_type takes for ``v``: a Python number of its kind for a weak one."""
     if weak_scalar(v):
-        return {"i": 0, "u": 0, "b": False, "f": 0.0, "c": 0j}[v.dtype.kind]
+        return dtypes.weak_stand_in(v.dtype)
     return v if _weak(v) else v.dtype
 
 

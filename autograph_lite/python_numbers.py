@@ -60,13 +60,10 @@ def _kind(v):
 def _complex_zero_power(a, b):
     """Python's ZeroDivisionError for ``0 ** b`` of Python numbers, one complex, where ``b``
     is negative or complex."""
-    def test(op, v, *more):
-        return _test(op, v, *more) if isinstance(v, SymbolicTensor) else bool(
-            getattr(np, op)(v, *more))
     b_re = b.real if isinstance(b, SymbolicTensor) else complex(b).real
     b_im = b.imag if isinstance(b, SymbolicTensor) else complex(b).imag
-    bad = _and(test("equal", a, 0), _not(_and(test("greater_equal", b_re, 0.0),
-                                               test("equal", b_im, 0.0))))
+    bad = _and(_test("equal", a, 0), _not(_and(_test("greater_equal", b_re, 0.0),
+                                                _test("equal", b_im, 0.0))))
     if isinstance(bad, SymbolicTensor) or bad:
         check(_not(bad), "0.0 to a negative or complex power", "ZeroDivisionError")
 

@@ -167,8 +167,8 @@ class SymbolicTensor(Tensor):
                 f"[inputs], Tout)")
         if name.startswith("_"):  # (`_value` of one being made or copied: no recursion)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        kind = {"b": bool, "i": int, "u": int, "f": float, "c": complex}.get(
-            self.dtype.kind) if self.type.weak and not self.ndim else None
+        kind = dtypes.weak_python_type(self.dtype) if self.type.weak and not self.ndim \
+            else None
         if kind is not None and hasattr(kind, name):
             at = user_location()  # (`int(x[0]).bit_length()`: a Python number's method)
             raise UnstagedAttributeError(

@@ -36,13 +36,14 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
                                                         deleted, ld, retval)
 
 __all__ = [
-    "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue",
-    "abs_", "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught", "compare_chain", "discarded_by_finally",
-    "converted_call", "deleted", "formatted", "fstring", "global_write_guard",
-    "do_not_convert", "enumerate_", "float_", "for_stmt", "get_slot", "getitem", "if_exp", "if_stmt",
-    "eq", "in_", "index", "int_", "is_", "is_library_code", "is_not", "matched_by_python",
-    "ne", "isinstance_", "ld", "len_", "list_append", "list_extend", "max_",
-    "min_", "not_", "not_in", "or_", "percent_format", "print_", "range_", "reduce_generator", "resolve", "resolved_items", "retval", "set_loop_options", "set_slot", "setitem",
-    "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise", "while_stmt",
-    "with_guard", "zip_",
+    "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue", "abs_",
+    "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught",
+    "compare_chain", "converted_call", "deleted", "discarded_by_finally", "do_not_convert",
+    "enumerate_", "eq", "float_", "for_stmt", "formatted", "fstring", "get_slot", "getitem",
+    "global_write_guard", "if_exp", "if_stmt", "in_", "index", "int_", "is_", "is_library_code",
+    "is_not", "isinstance_", "ld", "len_", "list_append", "list_extend", "matched_by_python",
+    "max_", "min_", "ne", "not_", "not_in", "or_", "percent_format", "print_", "range_",
+    "reduce_generator", "resolve", "resolved_items", "retval", "set_loop_options", "set_slot",
+    "setitem", "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise",
+    "while_stmt", "with_guard", "zip_"
 ]

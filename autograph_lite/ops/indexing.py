@@ -296,17 +296,23 @@ def _shape_entry(x, spec):
 def check_number_written(x, value, spec=()):
     """NumPy 2's errors for a number that integer array ``x`` cannot hold written into it
     (by ``x[spec] = value`` or ``x.fill(value)``): a Python number, or a NumPy one into a
-    signed dtype (``_check_python_int``, ``_check_numpy_scalar``)."""
-    _check_python_complex(x, value)
-    _check_python_int(x, value)
+    signed dtype (``_check_python_number``, ``_check_numpy_scalar``)."""
+    _check_python_number(x, value)
     _check_numpy_scalar(x, value, spec)
 
 
-def setitem(x, index, value):
+def _check_python_number(x, value):
+    """Python's and NumPy 2's errors for a Python number, or a list of them, written into
+    ``x``: a complex into a real array, an int (or a float made one) its dtype cannot hold;
+    a list's ints are checked as NumPy checks them making it an array of ``x``'s dtype."""
     _check_python_complex(x, value)
     _check_python_int(x, value)
     if isinstance(value, (list, tuple)):
         check_python_int(x.dtype, value)
+
+
+def setitem(x, index, value):
+    _check_python_number(x, value)
     index = _staged_lists(index)
     whole = _whole_mask(x, index)
     if whole is not None:  # the raveled update, shaped back (a new value: functional)

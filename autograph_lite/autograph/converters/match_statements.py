@@ -19,8 +19,8 @@ what its value is in plain NumPy. A `match` with any other pattern (sequences, m
 keyword class patterns) is left to Python, which runs it while tracing (a tensor is no
 sequence or mapping, as an ndarray is not, so those answer as for its value); one with a
 class pattern it runs on a subject that holds no tensor (``ag__.matched_by_python``:
-Python's class tests on a tensor fail silently). Must precede break_statements and return_statements (the branches' jumps are
-then converted as any `if`'s).
+Python's class tests on a tensor fail silently). Must precede break_statements and
+return_statements (the branches' jumps are then converted as any `if`'s).
 """
 
 import copy

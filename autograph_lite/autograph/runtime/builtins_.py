@@ -239,9 +239,8 @@ def _python_if_all(picked, items):
     """``picked`` (a value min/max/sorted chose among ``items``) as a Python number where
     all of them are Python numbers (weak 0-d), so it keeps their checks: `1.0 / min(a, b)`
     of float(...)s raises ZeroDivisionError, `round(max(...), 2)` rounds as Python's."""
-    if core.is_symbolic(picked) and not picked.ndim and not picked.type.weak and all(
-            python_numbers.python_number(v) for v in items):
-        return dispatch.apply("as_weak", picked)
+    if all(python_numbers.python_number(v) for v in items):
+        return list_values.python_item(picked)
     return picked
 
 
@@ -319,7 +318,7 @@ def _reduce_rows(python_fn, x):
         ignoring = np.nanmin if python_fn is min else np.nanmax
         picked = np.where(np.isnan(x[0]), x[0], ignoring(x))
     if isinstance(x, list_values.PythonNumbersList):  # (a list of Python numbers')
-        return dispatch.apply("as_weak", picked)
+        return list_values.python_item(picked)
     return picked
 
 

@@ -112,9 +112,11 @@ def _math_on_tensor(f):
     name = getattr(f, "__name__", "function")
     np_name = {"fabs": "abs", "asin": "arcsin", "acos": "arccos", "atan": "arctan",
                "atan2": "arctan2", "pow": "power"}.get(name, name)
-    hint = (f"np.{np_name}, which is staged (note: NumPy returns nan or inf where math "
-            f"raises)" if hasattr(np, np_name) and name not in _NOT_NUMPYS else "NumPy operations (NumPy has no "
-            f"function of this name), or keep the argument a Python number")
+    if hasattr(np, np_name) and name not in _NOT_NUMPYS:
+        hint = f"np.{np_name}, which is staged (note: NumPy returns nan or inf where math raises)"
+    else:
+        hint = ("NumPy operations (NumPy has no function of this name), or keep the argument "
+                "a Python number")
     raise TypeError(f"math.{name}() at {where.caller(3)} has no staged form, and its "
                     f"argument here is a tensor whose value exists only when the compiled "
                     f"function runs; use {hint}")

@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from autograph_lite import storage
+from autograph_lite import dtypes, storage
 from autograph_lite.tensor import is_symbolic, is_tensor  # noqa: F401  (the runtime's names)
 
 
@@ -47,9 +47,6 @@ def concrete_shape(shape):
     return tuple(0 if d is None else d for d in shape)
 
 
-_WEAK_TYPES = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
-
-
 def numpy_type(x):
     """The type a symbolic tensor's value has when the function runs as plain NumPy code:
     np.ndarray for an array, and for a 0-d tensor the NumPy scalar type of its dtype
@@ -59,8 +56,8 @@ def numpy_type(x):
     if rank_of(x) != 0:
         return np.ndarray
     kind = np.dtype(x.dtype).kind
-    if x.type.weak and kind in _WEAK_TYPES:
-        return _WEAK_TYPES[kind]
+    if x.type.weak and kind in "biufc":
+        return dtypes.weak_python_type(x.dtype)
     if storage.is_argument_itself(x):
         return np.ndarray
     return np.dtype(x.dtype).type

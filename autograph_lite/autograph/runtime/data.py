@@ -115,8 +115,7 @@ class PythonNumberRows(TensorList):
 
     def __getitem__(self, index):
         item = TensorList.__getitem__(self, index)
-        return dispatch.apply("as_weak", item) if not isinstance(index, slice) and \
-            core.is_symbolic(item) and not item.ndim else item
+        return item if isinstance(index, slice) else list_values.python_item(item)
 
 
 def new_tensor_list(items, row, capacity, python_numbers=False):

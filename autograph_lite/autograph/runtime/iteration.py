@@ -434,8 +434,7 @@ class Endless(StagedIter):
         kind = type(x)
         if kind is itertools.count:
             start, step = (x.__reduce__()[1] + (1,))[:2]
-            return Endless(lambda i: start + i * step if core.is_symbolic(i) or step != 1
-                           else start + i)
+            return Endless(lambda i: start + i if step == 1 else start + i * step)
         if kind is itertools.repeat and len(x.__reduce__()[1]) == 1:
             value = x.__reduce__()[1][0]
             return Endless(lambda i: value)
@@ -451,4 +450,3 @@ class Endless(StagedIter):
             return Endless(lambda i: items[i % len(items)] if not core.is_symbolic(i)
                            else _item_at(items, i % len(items)))
         return None
-

@@ -122,9 +122,7 @@ class PythonNumbersList(ListTensor):
 
     def __getitem__(self, index):
         item = _array("__getitem__")(self, index)
-        if isinstance(index, slice):
-            return as_list(item, True)
-        return dispatch.apply("as_weak", item) if not item.ndim else item
+        return as_list(item, True) if isinstance(index, slice) else python_item(item)
 
 
 def _kind(v):
@@ -196,6 +194,14 @@ for _name, _text in (("neg", "bad operand type for unary -: 'list'"),
 
 
 # -- helpers -------------------------------------------------------------------------------
+def python_item(item):
+    """An item read from a list of Python numbers (or picked among Python numbers): a
+    Python number again, a weak 0-d tensor, which keeps Python's checks of its arithmetic."""
+    if isinstance(item, SymbolicTensor) and not item.ndim and not item.type.weak:
+        return dispatch.apply("as_weak", item)
+    return item
+
+
 def as_list(t, python_numbers=False):
     """Tensor ``t`` (its rows) as a ListTensor (a PythonNumbersList where its items are
     Python numbers): the same Value and box, another class."""

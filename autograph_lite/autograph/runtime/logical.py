@@ -155,7 +155,7 @@ def eq(a, b):
             if x is y:
                 continue
             one = list_values.truth(eq(x, y))
-            if one is False or (not core.is_symbolic(one) and not one):
+            if not core.is_symbolic(one) and not one:
                 return False
             if core.is_symbolic(one):
                 held = one if held is True else dispatch.apply("logical_and", held, one)
@@ -165,14 +165,12 @@ def eq(a, b):
 
 def ne(a, b):
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        held = eq(a, b)
-        return not_(held) if core.is_symbolic(held) else not held
+        return not_(eq(a, b))
     return a != b
 
 
 def is_not(a, b):
-    held = is_(a, b)
-    return not_(held) if core.is_symbolic(held) else not held
+    return not_(is_(a, b))
 
 
 _COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,

@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from autograph_lite import errors, nest, numpy_api, tensor
+from autograph_lite import errors, numpy_api, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch, indexing
 from autograph_lite.autograph.runtime import core, data, iteration, list_values
@@ -96,8 +96,7 @@ def _array_of(f):
                 f"{', '.join(unknown) or f'order={order!r}'}")
         copy = kwargs.get("copy", True if f is np.array else None)
         if dtype is not None:  # (`np.array([k, 1], np.uint8)`, k past it: NumPy's error)
-            for v in nest.flatten(obj) if isinstance(obj, (list, tuple)) else [obj]:
-                indexing.check_python_int(np.dtype(dtype), v)
+            indexing.check_python_int(np.dtype(dtype), obj)
         out = dispatch.convert_to_tensor(obj)  # (a list's: the stack)
         fresh = out is not obj
         if isinstance(out, list_values.ListTensor):  # (an array of a list: a new array)

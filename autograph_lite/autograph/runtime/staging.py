@@ -8,8 +8,7 @@ import numpy as np
 from autograph_lite import errors, nest
 from autograph_lite.autograph.runtime import where
 from autograph_lite.ops import io
-from autograph_lite import tensor
-from autograph_lite.tensor import Tensor
+from autograph_lite.tensor import SymbolicTensor, Tensor
 from autograph_lite.trace import context
 
 _DEPTH = [0]
@@ -239,8 +238,7 @@ def matched_by_python(subject):
     not convert (converters/match_statements.py: inside sequences, mappings or `|`, or
     with keywords): refused where it holds a traced value, whose class Python would test
     as the tensor object's (`case (float(), _):` would never match, silently)."""
-    if tensor.holds_symbolic(subject) or any(
-            isinstance(v, tensor.SymbolicTensor) for v in nest.flatten(subject)):
+    if any(isinstance(v, SymbolicTensor) for v in nest.flatten(subject)):
         at = errors.user_location()
         raise NotImplementedError(
             f"a `match`{f' at {at}' if at else ''} with class patterns inside sequence, "
@@ -248,6 +246,7 @@ def matched_by_python(subject):
             f"(Python would test the tensor object's class, not its value's); match on "
             f"literals, captures, `case float():`-style classes, or Python values")
     return subject
+
 
 # what Python raises itself on trace-time values is raised by the runs that reach it, as
 # a user's `raise` is (not the refusals of autograph_lite, nor a name the trace lost)

@@ -82,8 +82,8 @@ class _TrialList(list):
     def __getitem__(self, index):
         if core.is_symbolic(index):
             item = numpy_api.stack(list(self))[index]
-            if not item.ndim and all(python_numbers.python_number(v) for v in self):
-                return dispatch.apply("as_weak", item)  # (a Python number, as the list's)
+            if all(python_numbers.python_number(v) for v in self):
+                return list_values.python_item(item)  # (a Python number, as the list's)
             return item
         return list.__getitem__(self, index)
 
@@ -124,8 +124,8 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     python = all(python_numbers.python_number(v) for v in values)
     # (np.array's dtype of the items: a Python int among uint8 items is an int64 there, not
     # weak; a list of Python numbers alone reads back Python numbers: PythonNumberRows)
-    dtype = np.result_type(*[np.asarray(v).dtype if not core.is_tensor(v) else
-                             core.dtype_of(v) for v in values])
+    dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
+                             for v in values])
     shape = np.shape(element) if not core.is_tensor(element) else element.shape
     if items and len(np.shape(items[0])) == len(shape):
         # (a size the loop's rows know only at run time is the items' before it: `x[0:2]`
@@ -133,7 +133,6 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
         shape = tuple(d if d is not None else i for d, i in zip(shape, np.shape(items[0])))
     element = np.zeros(core.concrete_shape(shape), dtype)
     return data.new_tensor_list(items, element, capacity, python)
-
 
 
 def copy_for_trial(v):
