@@ -2,6 +2,8 @@
 (analysis/composites.py, runtime/slots.py): each is state of its own, so the branch not
 taken leaves it as it was and every name holding the object sees the change, as in
 Python; what cannot be carried (a helper's write, a computed key) is refused by name."""
+import re
+
 import numpy as np
 import pytest
 
@@ -441,6 +443,32 @@ def test_a_traced_value_left_in_a_global_is_refused():
         ag.defun(remembers_in_a_global, backend="interpreter")(X, 0.5)
     # and the failed trace leaves it as it was (before: a symbolic tensor in it)
     assert LAST == {}
+
+
+class Totals:
+    last = None
+
+
+def remembers_in_a_class(x):
+    Totals.seen = x.sum()          # an attribute the class did not have
+    return x
+
+
+def remembers_in_a_function(x):
+    remembers_in_a_function.last = x.max()
+    return x
+
+
+@pytest.mark.parametrize("fn, where", [(remembers_in_a_class, "Totals.seen"),
+                                       (remembers_in_a_function, "remembers_in_a_function.last")])
+def test_a_traced_value_left_in_a_class_or_function_attribute_is_refused(fn, where):
+    # a class and a function object outlive the call as a global does; before session 45
+    # the trace left a symbolic tensor there, silently
+    with pytest.raises(TypeError, match=rf"stores a traced value in '{re.escape(where)}'"):
+        ag.defun(fn, backend="interpreter")(X)
+    # and the failed trace leaves them as they were
+    assert not hasattr(Totals, "seen") and Totals.last is None
+    assert not hasattr(remembers_in_a_function, "last")
 
 
 def test_a_traced_value_bound_into_self_is_bound_on_every_call():

@@ -201,7 +201,7 @@ def global_names(code):
 NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
                types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
 _SCAN_LIMIT = 20000  # items: past this a region's Python containers are not checked
-_FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")
+FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")  # (modules of no user class)
 
 
 def is_users(x):
@@ -210,7 +210,7 @@ def is_users(x):
     an optimizer, whose `learning_rate` the user changes between calls)."""
     return ((hasattr(x, "__dict__") or bool(slot_names(type(x))))
             and not isinstance(x, NOT_OBJECTS)
-            and ((type(x).__module__ or "").split(".")[0] not in _FOREIGN
+            and ((type(x).__module__ or "").split(".")[0] not in FOREIGN
                  or getattr(type(x), "ag_holds_state", False)))
 
 

@@ -19,6 +19,7 @@ written back into the same dict (`refill`). `Watch` refuses what no state carrie
 import collections
 import contextlib
 import sys
+import types
 
 import numpy as np
 
@@ -288,14 +289,17 @@ class Snapshot:
     from ``roots`` ([(object, name)]), to put back where a trace that changed them is
     dropped (a staged region traced again, a trace that failed: function.py); also the
     contents of its sets and deques (``bags``: no state carries them) and its iterators
-    (whose position cannot be looked at: ``advancing``)."""
+    (whose position cannot be looked at: ``advancing``); and the attributes of the user's
+    classes and functions it reaches (``owners``)."""
 
     def __init__(self, roots):
-        self.seen, self.bags, self.iterators = {}, {}, {}
+        self.seen, self.bags, self.iterators, self.owners = {}, {}, {}, {}
         for x, path in data.reach(roots):
             if path is None:  # (past the limit; a None value is a value)
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
                 return
+            for owner, _ in _owners(x, path):  # (`Stats.n = v`: a class's, a function's)
+                self.owners.setdefault(id(owner), (owner, _own_attributes(owner)))
             if type(x) is dict or type(x) is list:
                 self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")
             elif data.is_users(x):
@@ -324,6 +328,12 @@ class Snapshot:
         for x, _, before in self.bags.values():
             x.clear()
             x.extend(before) if type(x) is collections.deque else x.update(before)
+        for owner, before in self.owners.values():
+            for k in _own_attributes(owner).keys() - before.keys():
+                delattr(owner, k)
+            for k, v in before.items():
+                if vars(owner).get(k, self) is not v:
+                    setattr(owner, k, v)
 
 
 _BAGS = (set, collections.deque)
@@ -393,10 +403,38 @@ def stored_tensor(roots):
     searching from ``roots`` ([(object, name)]: what outlives a trace), or None. A trace
     that leaves one there (`self.t += v`) changed the object once, with a value that exists
     only inside the compiled function."""
+    more = []  # (the attributes of the user's classes and functions it reaches)
     for x, path in data.reach(roots):
         if core.is_symbolic(x):
             return path
+        more += _class_and_function_attributes(x, path)
+    for x, path in data.reach(more):
+        if core.is_symbolic(x):
+            return path
     return None
+
+
+def _class_and_function_attributes(x, path):
+    """[(value, path)]: the attributes ``Stats.last = v`` or ``helper.cache = v`` sets on
+    a class of the user's (``x`` itself, or the class of an object of the user's) or on a
+    function object: they outlive the call as a global does, but ``data.reach`` walks
+    neither (a class's methods and a function's globals are no state of the call)."""
+    return [(v, f"{at}.{k}") for owner, at in _owners(x, path)
+            for k, v in _own_attributes(owner).items()]
+
+
+def _owners(x, path):
+    """[(class or function, path)]: ``x`` when it is a class of the user's or a function,
+    and the class of an object of the user's."""
+    out = [(x, path)] if isinstance(x, types.FunctionType) else []
+    for owner, at in ((x, path), (type(x), f"type({path})")):
+        if isinstance(owner, type) and owner.__module__.split(".")[0] not in data.FOREIGN:
+            out.append((owner, at))
+    return out
+
+
+def _own_attributes(owner):
+    return {k: v for k, v in list(vars(owner).items()) if not k.startswith("__")}
 
 
 def arrays_in(roots):
