@@ -9,6 +9,7 @@ the walrus)."""
 import functools
 import itertools
 import math
+import re
 
 import numpy as np
 import pytest
@@ -117,6 +118,50 @@ def test_a_walrus_first_in_an_and_chain_and_an_else_that_breaks_an_outer_loop():
     agree(walrus_in_and_chains, [(np.array([1.0, 2.0, 3.0]), np.float64(2.5)),
                                  (np.array([0.1, -1.0, 3.0]), np.float64(25.0)),
                                  (np.array([0.1, -9.0, 3.0]), np.float64(0.5))])
+
+
+def walrus_in_later_operands(x, n):
+    i, v = 0, 0.0
+    while i < len(x) and (v := x[i]) > 0:                 # later in a `while` test
+        i += 1
+    k = 0.0
+    if x[0] > 0 and (k := x[1] * 2) > 3:                  # later in an `if` test
+        k = k + 1
+    c = 0.0
+    big = x[2] > 5 or (c := x[1] + n) > 0                 # an assignment's value
+    r = (y := x[0] * 2) if x[1] > 0 else (y := -1.0)      # the arms of a conditional
+    p = (q := n * 2) if n > 1 else (q := -1)               # (Python values)
+    a = b = 0.0
+    if (x[0] > 0 or (a := x[1]) > 2) and (b := x[2]) < 5:  # nested chains
+        a = a + 1
+    return v, i, k, big, c, r, y, p, q, a, b
+
+
+def test_a_walrus_in_a_later_operand_or_a_conditional_arm_binds_as_in_python():
+    # before session 45 each bound a name of the lambda the operand became: the value
+    # before the walrus, silently (a NameError for the conditional's arms)
+    agree(walrus_in_later_operands, [(np.array([1.0, 9.0, -1.0]), 5),
+                                     (np.array([-1.0, 2.0, 3.0]), 0),
+                                     (np.array([2.0, 0.5, 7.0]), 1)])
+
+
+def walrus_in_a_reduced_generator(x):
+    w = -1.0
+    any((w := v) > 3 for v in x)
+    return w
+
+
+def walrus_in_a_tuple_of_a_return(x):
+    k = 0.0
+    return (x[0] > 0 and (k := x[1]) > 1), k
+
+
+@pytest.mark.parametrize("fn, where", [
+    (walrus_in_a_reduced_generator, "a generator that any"),
+    (walrus_in_a_tuple_of_a_return, "an `and`/`or` that is not a statement's whole")])
+def test_a_walrus_where_no_statement_can_bind_it_is_refused(fn, where):
+    with pytest.raises(NotImplementedError, match=re.escape(where)):
+        ag.defun(fn, backend="interpreter")(np.array([1.0, 5.0]))
 
 
 def products(m, n, k):

@@ -12,12 +12,22 @@ where the check now runs it, before leaving (a `break` of the body still skips i
 a flag set by the failed test says so (inside, its jumps would leave the wrong loop). Must
 precede break_statements, which turns the new `break` into a flag.
 
-In an `if` test (those above included) the first operand of an `and`/`or` chain that
-assigns, which Python evaluates first anyway, is bound to a name by a statement before the
-`if`: the logical converter puts every operand of `and`/`or` into a lambda, where the
-walrus would bind a name of the lambda's own (`while (w := w + 1) <= 3 and x[w] > 0`). A
-walrus in a later operand (evaluated only sometimes) is left as written.
+The logical and conditional-expression converters put the operands of `and`/`or` and
+the arms of `a if c else b` into lambdas, where a walrus would bind a name of the
+lambda's own (lost, or a NameError). So where such an expression that assigns is a
+statement's whole test or value (an `if` or `while` test, `x = ...`, `return ...`, an
+expression statement, operands of those nested likewise), it becomes statements before
+it: the first operand of an `and`/`or` chain, which Python evaluates first anyway, is
+bound to a name (`while (w := w + 1) <= 3 and x[w] > 0`); a later one that assigns is
+evaluated under an `if` on the chain's value so far (`__op = a` then `if __op: __op = ((k
+:= e) > 3)`: short-circuiting kept, and a staged `if` carries `k` like any name); `(y :=
+a) if c else (y := b)` becomes an `if`/`else` binding one name. A walrus anywhere else in
+such an expression (`f(x and (k := e))`), or in a generator that `sum`/`any`/`all`
+reduces, is refused by those converters (`refuse_walrus`): before session 45 it bound
+nothing, silently.
 """
+
+import copy
 
 import gast
 
@@ -26,6 +36,28 @@ from autograph_lite.autograph.converters import base
 
 def _assigns(test):
     return any(isinstance(n, gast.NamedExpr) for n in gast.walk(test))
+
+
+def _lazy_assigns(expr):
+    """Whether an `and`/`or` chain or a conditional expression in ``expr`` assigns."""
+    return any(isinstance(n, (gast.BoolOp, gast.IfExp)) and _assigns(n)
+               for n in gast.walk(expr))
+
+
+def refuse_walrus(converter, node, what):
+    """Raises where ``node`` (a converter's lazily evaluated expression) still assigns."""
+    for n in gast.walk(node):
+        if isinstance(n, gast.NamedExpr):
+            converter.unsupported(n, f"an assignment expression (:=) inside {what} (assign "
+                                     f"the name in a statement before it)")
+
+
+# (what the refusals say of an `and`/`or` or `a if c else b`)
+NOT_WHOLE = "that is not a statement's whole test or value"
+
+
+def _assign(name, value):
+    return gast.Assign(targets=[_name(name, gast.Store())], value=value, type_comment=None)
 
 
 def _jumps_out(stmts):
@@ -38,20 +70,54 @@ def _name(name, ctx):
 
 class AssignmentExpressionTransformer(base.Base):
     def _hoisted(self, test):
-        """(statements, test): ``test`` with the first operand of each `and`/`or` chain
-        that assigns bound to a new name by the statements."""
+        """(statements, test): ``test`` with the `and`/`or` chains and conditional
+        expressions that assign made statements (module docstring)."""
         if isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not):
             pre, test.operand = self._hoisted(test.operand)
             return pre, test
+        if isinstance(test, gast.BoolOp) and any(_assigns(v) for v in test.values[1:]):
+            return self._chain(test)
         if isinstance(test, gast.BoolOp):
             pre, first = self._hoisted(test.values[0])
             if _assigns(first):
                 name = self.ctx.namer.new("operand_")
-                pre = pre + [gast.Assign(targets=[_name(name, gast.Store())], value=first)]
+                pre = pre + [_assign(name, first)]
                 first = _name(name, gast.Load())
             test.values[0] = first
             return pre, test
+        if isinstance(test, gast.IfExp) and (_assigns(test.body) or _assigns(test.orelse)):
+            name = self.ctx.namer.new("value_")
+            pre, cond = self._hoisted(test.test)
+            arms = [self._hoisted(arm) for arm in (test.body, test.orelse)]
+            return pre + [gast.If(test=cond, body=arms[0][0] + [_assign(name, arms[0][1])],
+                                  orelse=arms[1][0] + [_assign(name, arms[1][1])])], \
+                _name(name, gast.Load())
         return [], test
+
+    def _chain(self, test):
+        """`a and b and c` with a later operand that assigns: `__op = a`, then `if __op:
+        __op = b`, nested, `__op` its value (`or`: `if not __op`)."""
+        name = self.ctx.namer.new("operand_")
+        guard = (_name(name, gast.Load()) if isinstance(test.op, gast.And)
+                 else gast.UnaryOp(op=gast.Not(), operand=_name(name, gast.Load())))
+        inner = []
+        for operand in reversed(test.values):
+            pre, value = self._hoisted(operand)
+            inner = pre + [_assign(name, value)] + (
+                [gast.If(test=guard, body=inner, orelse=[])] if inner else [])
+            guard = copy.deepcopy(guard)
+        return inner, _name(name, gast.Load())
+
+    def _statement(self, node):
+        """An assignment, `return` or expression statement whose value assigns inside an
+        `and`/`or` chain or a conditional expression: those made statements before it."""
+        node = self.generic_visit(node)
+        if node.value is None or not _lazy_assigns(node.value):
+            return node
+        pre, node.value = self._hoisted(node.value)
+        return base.placed(pre + [node], node)
+
+    visit_Assign = visit_AugAssign = visit_AnnAssign = visit_Return = visit_Expr = _statement
 
     def visit_If(self, node):
         node = self.generic_visit(node)

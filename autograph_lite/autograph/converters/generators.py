@@ -13,7 +13,7 @@ then converts the calls inside the lambdas) and logical_expressions (the `if`s' 
 
 import gast
 
-from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.converters import assignment_expressions, base
 from autograph_lite.autograph.pyct import templates
 
 REDUCTIONS = ("sum", "any", "all")
@@ -43,6 +43,7 @@ class GeneratorTransformer(base.Base):
         names, unpack = _params(comp.target)
         if names is None or any(isinstance(a, gast.Starred) for a in node.args):
             return node
+        assignment_expressions.refuse_walrus(self, gen, f"a generator that {f.id}() reduces")
         params = ", ".join(names)
         test = (gast.BoolOp(op=gast.And(), values=list(comp.ifs)) if len(comp.ifs) > 1
                 else comp.ifs[0] if comp.ifs else None)
