@@ -243,9 +243,11 @@ def link_view(parent, results, node):
     NumPy shares it: a basic index, transpose, squeeze, expand_dims and split always view
     it; a reshape (ravel) views a C-contiguous array, and of any other array may be a view
     or a copy (NumPy decides by its strides), so it is an ``uncertain`` view."""
-    if node.op == "getitem" and (results[0].ndim == 0 or any(
-            s[0] in ("gather", "mask") for s in node.attrs["spec"])):
-        return  # a copy: advanced indexing, or indexing down to a scalar
+    spec = node.attrs["spec"] if node.op == "getitem" else ()
+    if node.op == "getitem" and (any(s[0] in ("gather", "mask") for s in spec) or (
+            results[0].ndim == 0 and ("ellipsis",) not in spec)):
+        return  # a copy: advanced indexing, or indexing down to a scalar (`x[1]`, `a[()]`;
+        # with an Ellipsis, `a[...]`, `x[1, ...]`, NumPy's is a 0-d view)
     if node.op == "reshape" and not box_is_c(parent):
         for r in results:
             uncertain_view(parent, r, node)

@@ -325,3 +325,32 @@ def test_a_copy_numpy_cannot_avoid_and_a_broken_casting_rule_raise_numpys_errors
             ag.defun(unsafe, backend=backend)(x)
         with pytest.raises(NotImplementedError, match="order='F'"):
             ag.defun(fortran, backend=backend)(x)
+
+
+def writes_through_0d_views(a, x, m):
+    v = a[...]                 # NumPy: a 0-d view of a, not a number
+    v += 1.0
+    e = x[1, ...]              # a 0-d view of one element
+    e *= 10.0
+    c = m[0, 1, ...]
+    x[0] = 50.0
+    c += x[0]                  # (reads x after its write)
+    u = a[()]                  # `a[()]` and `x[2]` are numbers: their writes rebind
+    u += 100.0
+    w = x[2]
+    w -= 1.0
+    for t in range(2):         # in a loop, under a staged `if`
+        r = m[1, t, ...]
+        if r > 3.0:
+            r *= -1.0
+    n = a[None]                # a 1-element view of the 0-d argument (cpu: a Numba
+    n += 0.5                   # TypingError before session 45)
+    return v + 0.0, e + 0.0, u, w
+
+
+def test_writes_through_a_0d_view_of_an_argument_reach_it():
+    # `a[...]` and `x[1, ...]` are views in NumPy; before session 45 they were copied as
+    # numbers, and the writes through them were lost, silently
+    agree(writes_through_0d_views, calls=[
+        (np.array(3.0), np.arange(3.0), np.arange(6.0).reshape(2, 3)),
+        (np.array(-1.0), np.array([2.0, 5.0, 1.0]), np.ones((2, 3)) * 4.0)])

@@ -177,8 +177,10 @@ def _setitem_lower(em, node):
     x, v = node.inputs[0], node.inputs[1]
     out = node.outputs[0]
     name = em.new(out)
-    if x.type.ndim == 0:
-        em.line(f"{name} = {em.cast(em.name(v), v.type.dtype, x.type.dtype)}")
+    if x.type.ndim == 0:  # (a scalar in the kernel; a value of sizes 1: `a[None] = v`)
+        val = em.name(v) if v.type.ndim == 0 else \
+            f"np.ascontiguousarray({em.name(v)}).ravel()[0]"
+        em.line(f"{name} = {em.cast(val, v.type.dtype, x.type.dtype)}")
         return None
     em.line(f"{name} = {em.writable(x, node)}")
     val = em.name(v)
