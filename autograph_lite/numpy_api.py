@@ -872,8 +872,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         return v.type if isinstance(v, SymbolicTensor) else type_of_constant(_unwrap(v))
     inexact = dtypes.result_type(typ(start), typ(stop), type_of_constant(1.0))
     dt = inexact if dtype is None else dtypes.as_dtype(dtype)
-    if endpoint and not isinstance(num, SymbolicTensor):
+    if endpoint and not isinstance(num, SymbolicTensor) and inexact == dtypes.float64:
         return apply("linspace", start, stop, num=int(num), dtype=dt)
+    # (NumPy computes in `inexact`: of float32 bounds, float32 steps op for op, which the
+    # linspace op's float64 kernel does not give; before session 45 it did that and cast)
     return _linspace_staged(start, stop, num, endpoint, inexact, dt)
 
 

@@ -135,8 +135,23 @@ def _range_lower(em, node):
     em.line(f"if {c} == 0:")
     em.line(f"    raise ValueError({_ZERO_STEP!r})")
     out = em.new(node.outputs[0])
-    em.line(f"{out} = {em.alloc([f'rt.arange_length({a}, {b}, {c})'], dt)}")
-    em.line(f"rt.arange_fill({out}, {a}, {c})")
+    length = ", ".join(_in_numpy_scalar_type(em, node, (0, 1, 2)))
+    em.line(f"{out} = {em.alloc([f'rt.arange_length({length})'], dt)}")
+    em.line(f"rt.arange_fill({out}, {', '.join(_in_numpy_scalar_type(em, node, (0, 2)))})")
+
+
+def _in_numpy_scalar_type(em, node, which):
+    """The bounds ``which`` (input positions) cast to the dtype NumPy's arange computes
+    with them in: it takes ``stop - start``, ``/ step`` and ``start + step`` as the NumPy
+    scalars (or Python numbers: weak) they are, so float32 bounds with a Python float
+    step count and start in float32 (np.arange(np.float32(0.2), np.float32(1.7), 0.1) has
+    15 elements, not float64's 16; before session 45 the kernel's had 16)."""
+    types = [node.inputs[k].type for k in which]
+    dt = dtypes.result_type(*types)
+    if dt.kind == "f" and dt.itemsize < 8:  # (stated: a kernel's float32 value, a
+        # reduction's, may be held as a float64 where its type is float32)
+        return [f"np.{dt.name}({em.name(node.inputs[k])})" for k in which]
+    return [em.cast(em.name(node.inputs[k]), t.dtype, dt) for k, t in zip(which, types)]
 
 
 def _step_checked(start, limit, delta, **attrs):

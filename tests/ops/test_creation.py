@@ -218,6 +218,24 @@ def test_linspace_dtype_follows_numpy():
     _agree(lambda a: (np.linspace(a, 10, 7), np.linspace(a, 10, 7, dtype=int)), np.int32(-5))
 
 
+def float32_grids(x, a, b):
+    return (np.arange(0, x.max(), 0.1), np.arange(x.min(), x.max(), 0.1),
+            np.arange(a, b, 0.25), np.arange(x.min(), b, np.float32(0.3)),
+            np.linspace(x.min(), x.max(), 4), np.linspace(a, b, 7),
+            np.linspace(a, b, 6, dtype=np.int32))
+
+
+def test_float32_bounds_count_and_step_in_float32_as_numpy():
+    # NumPy takes `stop - start`, `/ step` and `start + step` in the bounds' own dtype
+    # (a Python float step is weak), and linspace's steps in float32: before session 45 the
+    # cpu kernel took them in float64 (np.arange(0, np.float32(1.7), 0.1): 18 elements
+    # for NumPy's 17; linspace's float64 samples cast down)
+    agree(float32_grids, calls=[
+        (np.array([0.2, 1.7], np.float32), np.float32(0.2), np.float32(1.7)),
+        (np.array([0.1, 2.9, 0.7], np.float32), np.float32(-3.3), np.float32(12.1))],
+        exact=True)
+
+
 def test_sizes_whose_byte_count_overflows_raise_numpys_error():
     """cpu_runtime.empty checks the element and byte counts for overflow, as NumPy does."""
     for backend in ("interpreter", "cpu"):
