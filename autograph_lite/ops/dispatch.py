@@ -295,8 +295,10 @@ def _numpy_own(op, values, attrs, e):
     bindings made before it, as Python raises it) when NumPy raises an error of its type
     on arrays of the inputs' shapes and dtypes (shapes that do not broadcast, a reshape
     that does not fit): then the user's code raises it in plain NumPy too. Our own
-    refusals (what NumPy does and we do not) stay errors of the trace."""
-    if not (isinstance(e, (ValueError, IndexError)) and op.pure):
+    refusals (what NumPy does and we do not) stay errors of the trace. A TypeError (no
+    loop of the ufunc for the dtypes: `-` of a bool array, `np.bitwise_and` of floats)
+    counts only when NumPy's says the same words: a refusal of ours is one too."""
+    if not (isinstance(e, (ValueError, IndexError, TypeError)) and op.pure):
         return e
     samples = []
     for v in values:
@@ -311,7 +313,9 @@ def _numpy_own(op, values, attrs, e):
     try:
         with np.errstate(all="ignore"):
             op.eager(*samples, **attrs)
-    except type(e):
+    except type(e) as again:
+        if isinstance(e, TypeError) and str(again) not in str(e):
+            return e
         return errors.numpy_error(e)
     except Exception:  # noqa: BLE001 - another error: not the same failure
         return e

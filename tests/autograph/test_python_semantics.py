@@ -1761,3 +1761,22 @@ def test_max_with_a_default_over_a_list_of_traced_values():
         vals = [float(v) for v in x]
         return max(vals, default=3.0), min((v for v in x), default=-1.0)
     agree(f, [(np.array([1.0, 5.0]),), (np.array([7.0]),), (np.zeros(0),)])
+
+
+def dtype_errors_in_branches(x, b):
+    if x[0] < 0:
+        b = -b                      # `-` of a bool array: NumPy's TypeError
+    if x[1] > 5:
+        x = np.bitwise_and(x, 1)    # no bitwise loop for floats: NumPy's TypeError
+    return x, b
+
+
+def test_a_dtype_error_of_a_branch_is_raised_only_by_the_runs_that_take_it():
+    # before session 45 the trace raised it for every input (shape errors were deferred)
+    raised = agree(dtype_errors_in_branches, [
+        (np.array([1.0, 2.0]), np.array([True, False])),
+        (np.array([-1.0, 2.0]), np.array([True, False])),
+        (np.array([1.0, 7.0]), np.array([True, False]))])
+    assert [m.split(",")[0] for _, _, m in raised] == (
+        ["The numpy boolean negative"] * 2 + ["ufunc 'bitwise_and' not supported for the "
+                                              "input types"] * 2), raised
