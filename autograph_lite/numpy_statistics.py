@@ -321,7 +321,7 @@ def _edges_of_data(x, n):
     NumPy's linspace over (0, 1)."""
     dt = np.dtype(np.float64) if x.dtype.kind in "iu" else x.dtype
     size = size_of(x, 0)
-    if size == 0:
+    if isinstance(size, int) and size == 0:  # (a size known at run time: at the end)
         edges = np.linspace(0, 1, n + 1, dtype=dt)
         return convert_to_tensor(edges), 0, _strong(_unsigned_subtract(1, 0))
     lo, hi = (np.array([v], x.dtype) for v in ((np.inf, -np.inf) if x.dtype.kind == "f"

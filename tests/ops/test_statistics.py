@@ -231,6 +231,18 @@ def test_histogram_of_integers_weights_and_density():
     agree(f, np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int8), np.arange(8), rtol=1e-12)
 
 
+def histogram_of_a_mask(x):
+    return np.histogram(x[x > 0], bins=3)
+
+
+def test_histogram_of_data_whose_size_is_known_at_run_time():
+    # (the empty-array test read the run-time size as a Python bool: an internal TypeError
+    # before session 45); an empty selection gives NumPy's (0, 1) edges
+    agree(histogram_of_a_mask, calls=[(np.array([1.0, -2.0, 3.0, 0.5]),),
+                                      (np.array([-1.0, -2.0]),), (np.array([2.0, 2.0, -1.0]),)],
+          exact=True)
+
+
 def test_histogram_errors_and_refusals():
     x = np.array([1.0, np.inf])
     raised = []
