@@ -306,6 +306,8 @@ def writable(x, what):
 
 def _reduce(op, x, axis=None, keepdims=False, dtype=None):
     x = convert_to_tensor(x)
+    if x.ndim == 0 and axis is not None:
+        axis = _axis_of_a_0d(op, axis)
     if dtype is not None:
         want = dtypes.as_dtype(dtype)
         if (op in ("reduce_sum", "reduce_mean") and want in (dtypes.float32, dtypes.float64)
@@ -347,6 +349,19 @@ def _initial_value(initial, dtype):
 def _initial(result, initial, combine):
     """``result`` of a sum or product with ``initial=`` taken in."""
     return apply(combine, result, convert_to_tensor(_initial_value(initial, result.dtype)))
+
+
+def _axis_of_a_0d(op, axis):
+    """NumPy's reading of ``axis`` of a 0-d array: a ufunc's reduction (sum, prod, max,
+    min, any, all) and argmax/argmin take an int 0 or -1 as the whole array; a tuple, or
+    any axis of np.mean, is NumPy's AxisError (an empty tuple reduces nothing)."""
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and (
+            op != "reduce_mean" and int(axis) in (0, -1)):
+        return None
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    if axes:
+        raise np.exceptions.AxisError(int(axes[0]), 0)
+    return axis
 
 
 def _extreme(op, x, axis, keepdims, initial):

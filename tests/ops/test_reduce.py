@@ -225,3 +225,20 @@ def test_cumsum_keeps_a_first_negative_zero():
     into 0.0 (before session 41); now the same pass as along an axis."""
     agree(running_sums, calls=[(np.array([-0.0, 1.0, 2.5, -3.0]),),
                                (np.array([1.5, -0.0, 2.0, 7.0, 1.0, 2.0]),)], exact=True)
+
+
+def reductions_of_a_0d_along_its_axis(x):
+    return (x.sum(axis=0), np.max(x, axis=0), np.argmax(x, axis=-1), x.prod(axis=-1),
+            np.any(x, axis=0), np.min(x, axis=-1), x.all(axis=0), x.sum(axis=()),
+            np.argmin(x, axis=0), x.max(axis=0, keepdims=True))
+
+
+def test_a_0d_array_reduces_along_axis_0_or_minus_1_as_numpy():
+    # NumPy's ufunc reductions and argmax take an int 0 or -1 of a 0-d array as the whole
+    # of it; before session 45 the interpreter raised AxisError where cpu gave the value,
+    # and max/argmax raised an internal IndexError on both
+    agree(reductions_of_a_0d_along_its_axis, calls=[(np.array(3.0),), (np.array(-2.0),)])
+    for fn in (lambda x: x.mean(axis=0), lambda x: x.sum(axis=(0,))):
+        raised = []
+        agree(fn, calls=[(np.array(3.0),)], errors=raised, autograph=False)
+        assert raised and all("out of bounds" in m for *_, m in raised), raised
