@@ -556,7 +556,15 @@ def deepcopy(x, memo=None):
 
 
 @public("np.clip", "Tensor.clip")
-def clip(x, a_min=None, a_max=None):
+def clip(x, a_min=None, a_max=None, **bounds):
+    """``np.clip(x, lo, hi)``, ``x.clip(min=lo)``: NumPy 2's keyword bounds too."""
+    extra = set(bounds) - {"min", "max"}
+    if extra:
+        raise TypeError(f"clip() got an unexpected keyword argument '{sorted(extra)[0]}'")
+    if bounds and (a_min is not None or a_max is not None):
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` "
+                         "are provided is forbidden.")
+    a_min, a_max = bounds.get("min", a_min), bounds.get("max", a_max)
     x = convert_to_tensor(x)
     lo = -np.inf if a_min is None else a_min
     hi = np.inf if a_max is None else a_max

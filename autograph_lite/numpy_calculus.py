@@ -73,6 +73,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     f = convert_to_tensor(f)
     if f.dtype.kind == "c":
         raise NotImplementedError("np.gradient of a complex tensor is not staged")
+    if f.dtype.kind == "b":  # (NumPy's: it subtracts the bools; we cast them to numbers)
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
     if edge_order not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
     if axis is None:

@@ -62,3 +62,11 @@ def test_gradient_of_too_few_elements_raises_numpys_error():
 def test_calculus_refusals(fn, error, match):
     with pytest.raises(error, match=match):
         ag.defun(fn, backend="interpreter")(np.arange(3.0))
+
+
+def test_gradient_of_a_bool_array_is_numpys_type_error():
+    # (it cast the bools to numbers and gave [-1, 0, 1] before session 45)
+    raised = []
+    agree(np.gradient, calls=[(np.array([True, False, True]),)], errors=raised,
+          autograph=False)
+    assert raised and all("boolean subtract" in m for *_, m in raised), raised

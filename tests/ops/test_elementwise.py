@@ -373,6 +373,20 @@ def test_clip_with_array_bounds():
     _agree(lambda x, lo, hi: np.clip(x, lo, hi), x, np.full(7, -1.0), np.float64(2.0))
 
 
+def clips_by_keyword(x, hi):
+    return x.clip(min=0), np.clip(x, max=hi), x.clip(min=1, max=hi), np.clip(x, min=-1.0)
+
+
+def test_clip_with_numpy_2s_keyword_bounds():
+    # (NotImplementedError before session 45); both kinds of bound: NumPy's ValueError
+    agree(clips_by_keyword, calls=[(np.array([-1.0, 2.0, 5.0]), 3.0),
+                                   (np.array([-3, 2, 7]), 4)])
+    raised = []
+    agree(lambda x: np.clip(x, 0, 1, min=0), calls=[(np.array([-1.0, 2.0]),)],
+          errors=raised, autograph=False)
+    assert raised and all("is forbidden" in m for *_, m in raised), raised
+
+
 @pytest.mark.parametrize("src,dst", [(np.float64, np.int32), (np.float32, np.int64),
                                      (np.int64, np.float32), (np.float64, np.bool_),
                                      (np.bool_, np.float64), (np.int32, np.uint8)])
