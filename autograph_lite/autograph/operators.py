@@ -23,7 +23,7 @@ from autograph_lite.autograph.runtime.data import (augassign, augassign_attribut
 from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import (and_, compare_chain, eq, in_, is_,
                                                       is_not, ne, not_, not_in, or_)
-from autograph_lite.autograph.runtime.staging import matched_by_python
+from autograph_lite.autograph.runtime.staging import matched_by_python, sequence_of_length
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import (caught, discarded_by_finally,
@@ -43,7 +43,7 @@ __all__ = [
     "global_write_guard", "if_exp", "if_stmt", "in_", "index", "int_", "is_", "is_library_code",
     "is_not", "isinstance_", "ld", "len_", "list_append", "list_extend", "matched_by_python",
     "max_", "min_", "ne", "not_", "not_in", "or_", "percent_format", "print_", "range_",
-    "reduce_generator", "resolve", "resolved_items", "retval", "set_loop_options", "set_slot",
-    "setitem", "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise",
+    "reduce_generator", "resolve", "resolved_items", "retval", "sequence_of_length",
+    "set_loop_options", "set_slot", "setitem", "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise",
     "while_stmt", "with_guard", "zip_"
 ]

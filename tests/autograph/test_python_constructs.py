@@ -397,15 +397,26 @@ def classified(x):
 
 
 def sequence_matched(x):
-    match (x[0], x[1]):
-        case (0, 0):
-            return 1
-    return 2
+    match (x[0], x[1]):             # Python's match compared the tensor items with the
+        case (0, 0):                # literals: their truth, refused before session 45
+            return 0.0
+        case (1, n):
+            return n * 10.0
+        case (a, b) if a > b:
+            return a - b
+        case (float(), _) as pair:  # (a class inside a sequence: its value's class)
+            return pair[1] + 0.5
+    match (x[0], (x[1], x[2])), x:  # nested; an array is no sequence, as an ndarray
+        case ((0, (1, c)), _):
+            return c * 1.0
+        case (_, (u, v)):
+            return u + v * 1.0
+    return -1.0
 
 
-def class_in_a_sequence(x):
+def class_in_a_starred_sequence(x):
     match (x[0], x[1]):
-        case (float(), _):          # (Python would test the tensor object's class)
+        case (float(), *rest):      # (Python would test the tensor object's class)
             return 1
     return 2
 
@@ -415,11 +426,11 @@ def test_class_patterns_and_is_of_traced_values():
     silently; `bool(t) is True` was False)"""
     agree(classified, [(np.array([1.5, 3.0]),), (np.array([-2, 7]),),
                        (np.array([0.5], np.float32),), (np.array([-1.0, 0.0]),)])
-    # (Python's match compares the tensor items with the literals: their truth, refused)
-    with pytest.raises(TypeError, match="cannot be used as a Python bool"):
-        ag.defun(sequence_matched)(np.array([0, 0]))
+    agree(sequence_matched, [(np.array([0.0, 0.0, 1.0]),), (np.array([1.0, 7.0, 2.0]),),
+                             (np.array([5.0, 2.0, 0.0]),), (np.array([2.0, 5.0, 0.0]),),
+                             (np.array([0, 1, 4]),), (np.array([3, 5, 1]),)])
     with pytest.raises(NotImplementedError, match="class patterns inside sequence"):
-        ag.defun(class_in_a_sequence)(np.array([0.5, 0.0]))
+        ag.defun(class_in_a_starred_sequence)(np.array([0.5, 0.0]))
 
 
 def zipped_with_endless(x):

@@ -30,28 +30,50 @@ import gast
 from autograph_lite.autograph.converters import base
 
 
-def _test(pattern, subject):
-    """The expression testing ``pattern`` on the name ``subject``, None when the pattern
-    always matches, or False when it is not one of the handled kinds."""
+def _name(subject):
+    """The subject's reader: a new expression for it on each call (a node is not shared)."""
+    return lambda: gast.Name(subject, gast.Load(), None, None)
+
+
+def _item(at, k):
+    return lambda: gast.Subscript(value=at(), slice=gast.Constant(value=k, kind=None),
+                                  ctx=gast.Load())
+
+
+def _ag(attr):
+    return gast.Attribute(value=gast.Name(base.AG, gast.Load(), None, None), attr=attr,
+                          ctx=gast.Load())
+
+
+def _test(pattern, at):
+    """The expression testing ``pattern`` on the subject ``at()`` reads, None when the
+    pattern always matches, or False when it is not one of the handled kinds."""
     if isinstance(pattern, gast.MatchValue):
-        return gast.Compare(left=gast.Name(subject, gast.Load(), None, None), ops=[gast.Eq()],
-                            comparators=[pattern.value])
+        return gast.Compare(left=at(), ops=[gast.Eq()], comparators=[pattern.value])
     if isinstance(pattern, gast.MatchSingleton):
-        return gast.Compare(left=gast.Name(subject, gast.Load(), None, None), ops=[gast.Is()],
+        return gast.Compare(left=at(), ops=[gast.Is()],
                             comparators=[gast.Constant(value=pattern.value, kind=None)])
     if isinstance(pattern, gast.MatchOr):
-        parts = [_test(p, subject) for p in pattern.patterns]
+        parts = [_test(p, at) for p in pattern.patterns]
         if any(p is False or p is None for p in parts) or any(
-                _binding(p, subject) for p in pattern.patterns):
+                _binding(p, at) for p in pattern.patterns):
             return False  # (an alternative that always matches, or binds: left to Python)
         return gast.BoolOp(op=gast.Or(), values=parts)
     if isinstance(pattern, gast.MatchAs):
-        return None if pattern.pattern is None else _test(pattern.pattern, subject)
+        return None if pattern.pattern is None else _test(pattern.pattern, at)
     if isinstance(pattern, gast.MatchClass) and _class_kind(pattern):
-        return gast.Call(func=gast.Attribute(value=gast.Name(base.AG, gast.Load(), None, None),
-                                             attr="isinstance_", ctx=gast.Load()),
-                         args=[gast.Name(subject, gast.Load(), None, None), pattern.cls],
-                         keywords=[])
+        return gast.Call(func=_ag("isinstance_"), args=[at(), pattern.cls], keywords=[])
+    if isinstance(pattern, gast.MatchSequence) and not any(
+            isinstance(p, gast.MatchStar) for p in pattern.patterns):
+        # (`case (0, n):` of a tuple holding tensors: Python's sequence test, its length,
+        # then each item's, lazily: `and` keeps an item unread where an earlier one failed)
+        items = [_test(p, _item(at, k)) for k, p in enumerate(pattern.patterns)]
+        if any(t is False for t in items):
+            return False
+        shape = gast.Call(func=_ag("sequence_of_length"),
+                          args=[at(), gast.Constant(value=len(items), kind=None)], keywords=[])
+        tests = [shape] + [t for t in items if t is not None]
+        return tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
     return False
 
 
@@ -73,13 +95,18 @@ def _class_kind(pattern):
             and only.pattern is None)
 
 
-def _binding(pattern, subject):
-    """The statements binding the pattern's name (an `as` or a capture), if any."""
-    if isinstance(pattern, gast.MatchAs) and pattern.name is not None:
-        return [gast.Assign(targets=[gast.Name(pattern.name, gast.Store(), None, None)],
-                            value=gast.Name(subject, gast.Load(), None, None))]
+def _binding(pattern, at):
+    """The statements binding the pattern's names (`as`, captures, a sequence's items)."""
+    if isinstance(pattern, gast.MatchAs):
+        inner = _binding(pattern.pattern, at) if pattern.pattern is not None else []
+        if pattern.name is None:
+            return inner
+        return inner + [gast.Assign(targets=[gast.Name(pattern.name, gast.Store(), None, None)],
+                                    value=at())]
     if isinstance(pattern, gast.MatchClass) and pattern.patterns:  # (`int(n)`: n, itself)
-        return _binding(pattern.patterns[0], subject)
+        return _binding(pattern.patterns[0], at)
+    if isinstance(pattern, gast.MatchSequence):
+        return [s for k, p in enumerate(pattern.patterns) for s in _binding(p, _item(at, k))]
     return []
 
 
@@ -87,7 +114,8 @@ class MatchTransformer(base.Base):
     def visit_Match(self, node):
         node = self.generic_visit(node)
         subject = self.ctx.namer.new("subject_")
-        tests = [_test(case.pattern, subject) for case in node.cases]
+        at = _name(subject)
+        tests = [_test(case.pattern, at) for case in node.cases]
         if any(t is False for t in tests) and not any(
                 isinstance(p, gast.MatchClass) for case in node.cases
                 for p in gast.walk(case.pattern)):
@@ -103,12 +131,12 @@ class MatchTransformer(base.Base):
             body = list(case.body)
             if case.guard is not None:
                 if test is None:  # (a capture with a guard: bound, then the guard asked)
-                    chain = _binding(case.pattern, subject) + [
+                    chain = _binding(case.pattern, at) + [
                         gast.If(test=case.guard, body=body, orelse=chain)]
                     continue
                 # (the later cases follow a failed guard too: a copy of them there)
                 body = [gast.If(test=case.guard, body=body, orelse=copy.deepcopy(chain))]
-            body = _binding(case.pattern, subject) + body
+            body = _binding(case.pattern, at) + body
             chain = body if test is None else [gast.If(test=test, body=body, orelse=chain)]
         assign = gast.Assign(targets=[gast.Name(subject, gast.Store(), None, None)],
                              value=node.subject)

@@ -1,5 +1,6 @@
 """How deep the trace is inside staged regions (branches, loop bodies) autograph opened."""
 
+import collections.abc
 import contextlib
 import warnings
 
@@ -246,6 +247,21 @@ def matched_by_python(subject):
             f"(Python would test the tensor object's class, not its value's); match on "
             f"literals, captures, `case float():`-style classes, or Python values")
     return subject
+
+
+def sequence_of_length(subject, n):
+    """The test of a `match` sequence pattern of ``n`` items (converters/match_statements.py):
+    a sequence (not a str, bytes or bytearray, nor an array or tensor: NumPy's ndarray is
+    no ``Sequence``) of length ``n``. A list the trace made a tensor (its length known only
+    when it runs) is refused: its items are rows of one array."""
+    from autograph_lite.autograph.runtime import data, list_values  # (they import this)
+    if isinstance(subject, (list_values.ListTensor, data.TensorList)):
+        raise NotImplementedError(
+            f"a `match` sequence pattern on a list built by a staged loop is not staged (at "
+            f"{errors.user_location()}); match on a tuple of its items, or on len(list)")
+    return (isinstance(subject, collections.abc.Sequence)
+            and not isinstance(subject, (str, bytes, bytearray, Tensor))
+            and len(subject) == n)
 
 
 # what Python raises itself on trace-time values is raised by the runs that reach it, as
