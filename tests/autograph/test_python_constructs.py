@@ -164,6 +164,18 @@ def test_a_walrus_where_no_statement_can_bind_it_is_refused(fn, where):
         ag.defun(fn, backend="interpreter")(np.array([1.0, 5.0]))
 
 
+def items_of_a_staged_range(x, k):
+    r = range(0, 100, int(x[0]))
+    return r[2], r[-1], r[k], len(r)
+
+
+def test_indexing_a_range_of_traced_bounds_is_pythons():
+    # (a TypeError naming an internal class before session 45); out of range: IndexError
+    raised = agree(items_of_a_staged_range, [(np.array([7]), 3), (np.array([30]), -4),
+                                             (np.array([30]), 4)])
+    assert raised and all("range object index out of range" in m for *_, m in raised)
+
+
 def products(m, n, k):
     s = 0.0
     for i, j in itertools.product(range(n), range(2)):     # a tensor bound

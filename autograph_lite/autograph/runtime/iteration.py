@@ -105,6 +105,26 @@ class StagedRange(StagedIter):
             return _nonneg(span)
         return _nonneg((span + (step - 1)) // step)
 
+    def __getitem__(self, i):
+        """``r[i]`` of an int index, as Python's range: from the end where negative, its
+        IndexError out of range (a staged check where the length or the index is traced)."""
+        if isinstance(i, slice) or not (core.is_symbolic(i) and core.dtype_of(i).kind in "iu"
+                                        or hasattr(type(i), "__index__")):
+            raise NotImplementedError(f"indexing a range with staged bounds by "
+                                      f"{core.type_name(i)} is not staged; index it by an int")
+        n = self.length()
+        if not core.is_symbolic(i):
+            i = int(i)
+        k = api.where(i < 0, i + n, i) if core.is_symbolic(i) or core.is_symbolic(n) else (
+            i + n if i < 0 else i)
+        inside = (k >= 0) & (k < n) if core.is_symbolic(k) else 0 <= k < n
+        if core.is_symbolic(inside):
+            dispatch.apply("assert", inside, error="IndexError",
+                           message="range object index out of range")
+        elif not inside:
+            raise errors.numpy_error(IndexError("range object index out of range"))
+        return _weak(self.start + k * self.step)
+
     def item(self, i):
         start, step = self.start, self.step
         if isinstance(start, int) and isinstance(step, int) and (start, step) == (0, 1):
