@@ -105,6 +105,11 @@ def may_raise(node):
         return {CHECK_ERRORS[node.attrs.get("error", "AssertionError")]}
     if node.op == "getitem" and not indexed_at_run_time(node):
         return set()  # (a basic index of known sizes: checked while tracing)
+    if node.op == "setitem" and not indexed_at_run_time(node) and not any(
+            None in v.type.shape for v in node.inputs[:2]):
+        return set()  # (and the value's shape known to fit: checked while tracing too)
+    if node.op in ("full", "empty") and None not in node.attrs["shape"]:
+        return set()  # (a buffer of known sizes)
     if node.op in ("getitem", "setitem", "wrap_index"):
         return {IndexError, ValueError}
     if node.opdef.elementwise:

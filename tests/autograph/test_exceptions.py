@@ -11,6 +11,7 @@ import autograph_lite as ag
 import autograph_lite.autograph as autograph
 
 from .conftest import assert_equivalent
+from .three_way import agree
 
 
 def guarded(xs):
@@ -113,6 +114,34 @@ def test_a_with_whose_exit_a_failing_run_would_skip_is_refused():
             got, want = f(x), harmless_managers(x)
             np.testing.assert_array_equal(got[1], want[1])
             assert float(got[0]) == float(want[0])
+
+
+class Buffer:
+    """A user's manager whose enter hands out an array and whose exit writes it."""
+
+    def __init__(self, n):
+        self.data = np.zeros(n)
+
+    def __enter__(self):
+        return self.data
+
+    def __exit__(self, *exc):
+        if self.data[1] > 0:            # (a staged `if`: the exit is converted code)
+            self.data[0] = -1.0
+        return False
+
+
+def fills_a_buffer(x):
+    b = Buffer(len(x))
+    with b as d:
+        d[1] = x[1]                     # (a write of known index and size: cannot raise)
+    return b.data
+
+
+def test_a_users_context_manager_is_entered_and_exited_as_converted_code():
+    # (its __enter__/__exit__ ran unconverted before session 45: the array it handed out
+    # was a tensor that refused item assignment, its `if` on a tensor a TypeError)
+    agree(fills_a_buffer, [(np.array([1.0, -2.0, 3.0]),), (np.array([0.0, 4.0]),)])
 
 
 def divides_raising(x, d):

@@ -165,17 +165,17 @@ class with_guard:
         self.graph = context.current_graph()
         self.mark = len(self.graph.nodes) if self.graph is not None else 0
         self.harmless = _harmless_exit(self.cm)  # (before: a generator's forgets its func)
-        return type(self.cm).__enter__(self.cm)
+        return _method(self.cm, "__enter__")()
 
     def __exit__(self, kind, value, tb):
         if kind is None and self.graph is not None:
             refusal = self._refusal()
             if refusal is not None:
-                type(self.cm).__exit__(self.cm, None, None, None)
+                _method(self.cm, "__exit__")(None, None, None)
                 error = NotImplementedError(refusal)
                 error.ag_uncatchable = True
                 raise error
-        return type(self.cm).__exit__(self.cm, kind, value, tb)
+        return _method(self.cm, "__exit__")(kind, value, tb)
 
     def _refusal(self):
         """Why the block that staged the graph's nodes since ``mark`` cannot be compiled
@@ -195,6 +195,15 @@ class with_guard:
                     f"raises FloatingPointError; test the values instead (`if not np.all("
                     f"np.isfinite(y)): raise FloatingPointError(...)`)")
         return None
+
+
+def _method(cm, name):
+    """``cm``'s ``__enter__``/``__exit__`` (looked up on its class, as `with` does), called as
+    the user's code calls a function: a user's class's converted, so its `if`s on tensors
+    are staged and its writes are NumPy's (library managers run as they are)."""
+    from autograph_lite.autograph.runtime import calls  # (it imports this module)
+    method = getattr(type(cm), name)
+    return lambda *args: calls.converted_call(method, (cm,) + args)
 
 
 def _raising_errstate(cm):
