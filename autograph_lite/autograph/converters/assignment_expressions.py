@@ -22,9 +22,10 @@ bound to a name (`while (w := w + 1) <= 3 and x[w] > 0`); a later one that assig
 evaluated under an `if` on the chain's value so far (`__op = a` then `if __op: __op = ((k
 := e) > 3)`: short-circuiting kept, and a staged `if` carries `k` like any name); `(y :=
 a) if c else (y := b)` becomes an `if`/`else` binding one name. A walrus anywhere else in
-such an expression (`f(x and (k := e))`), or in a generator that `sum`/`any`/`all`
-reduces, is refused by those converters (`refuse_walrus`): before session 45 it bound
-nothing, silently.
+such an expression (`f(x and (k := e))`, a chained comparison) is refused by name once
+the function is lowered, and in a generator that `sum`/`any`/`all` reduces by that
+converter (`refuse_walrus`): before session 45 it bound nothing, silently. In a lambda's
+body it stays as written (it binds the lambda's own name, which nothing after it reads).
 """
 
 import copy
@@ -52,8 +53,31 @@ def refuse_walrus(converter, node, what):
                                      f"the name in a statement before it)")
 
 
-# (what the refusals say of an `and`/`or` or `a if c else b`)
-NOT_WHOLE = "that is not a statement's whole test or value"
+_NOT_WHOLE = "that is not a statement's whole test or value"
+
+
+def _lazy_parts(node):
+    """(part, what) for each expression of ``node`` that a later converter evaluates in a
+    lambda of its own: the operands of `and`/`or`, the arms of `a if c else b`, and the
+    operands of a chained comparison."""
+    if isinstance(node, gast.BoolOp):
+        return [(v, f"an `and`/`or` {_NOT_WHOLE}") for v in node.values]
+    if isinstance(node, gast.IfExp):
+        return [(v, f"a conditional expression {_NOT_WHOLE}")
+                for v in (node.body, node.orelse)]
+    if isinstance(node, gast.Compare) and len(node.ops) > 1:
+        return [(v, "a chained comparison") for v in [node.left] + node.comparators]
+    return []
+
+
+def _walk_outside_lambdas(node):
+    """The nodes under ``node``, not entering a lambda (its walrus binds the lambda's own
+    name, which nothing after it reads: left as Python runs it)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for c in gast.iter_child_nodes(n) if not isinstance(c, gast.Lambda))
 
 
 def _assign(name, value):
@@ -118,6 +142,18 @@ class AssignmentExpressionTransformer(base.Base):
         return base.placed(pre + [node], node)
 
     visit_Assign = visit_AugAssign = visit_AnnAssign = visit_Return = visit_Expr = _statement
+
+    def visit_FunctionDef(self, node):
+        """After lowering, a walrus left where a later converter's lambda would take it is
+        refused by name (module docstring)."""
+        node = self.generic_visit(node)
+        for n in _walk_outside_lambdas(node):
+            for part, what in _lazy_parts(n):
+                refuse_walrus(self, part, what)
+        return node
+
+    def visit_Lambda(self, node):
+        return node  # (left as Python runs it: _walk_outside_lambdas)
 
     def visit_If(self, node):
         node = self.generic_visit(node)

@@ -3,14 +3,12 @@
 Both branches stay lazy: Python evaluates one, a staged condition traces both.
 """
 
-from autograph_lite.autograph.converters import assignment_expressions, base
+from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import templates
 
 
 class ConditionalExpressionTransformer(base.Base):
     def visit_IfExp(self, node):
-        assignment_expressions.refuse_walrus(self, node.body, f"a conditional expression {assignment_expressions.NOT_WHOLE}")
-        assignment_expressions.refuse_walrus(self, node.orelse, f"a conditional expression {assignment_expressions.NOT_WHOLE}")
         node = self.generic_visit(node)
         return templates.replace_as_expression(
             "ag__.if_exp(test, lambda: body, lambda: orelse)",

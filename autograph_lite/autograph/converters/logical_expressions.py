@@ -11,13 +11,12 @@ not`: `is_not`): a tensor that stands for a Python bool is True or False by its 
 
 import gast
 
-from autograph_lite.autograph.converters import assignment_expressions, base
+from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import templates
 
 
 class LogicalExpressionTransformer(base.Base):
     def visit_BoolOp(self, node):
-        assignment_expressions.refuse_walrus(self, node, f"an `and`/`or` {assignment_expressions.NOT_WHOLE}")
         node = self.generic_visit(node)
         fn = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
         expr = node.values[-1]
@@ -43,8 +42,6 @@ class LogicalExpressionTransformer(base.Base):
                 return templates.replace_as_expression(f"{fn}(a, b)", a=node.left,
                                                        b=node.comparators[0])
             return node
-        for c in node.comparators:  # (each is evaluated in a lambda below)
-            assignment_expressions.refuse_walrus(self, c, "a chained comparison")
         if all(_plain(c) for c in node.comparators[:-1]):
             lefts = [node.left] + node.comparators[:-1]
             parts = [gast.Compare(left=left, ops=[op], comparators=[right])
