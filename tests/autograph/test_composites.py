@@ -447,6 +447,10 @@ def test_a_traced_value_left_in_a_global_is_refused():
 
 class Totals:
     last = None
+    cache = {}
+
+    class Inner:
+        v = 0
 
 
 def remembers_in_a_class(x):
@@ -459,8 +463,20 @@ def remembers_in_a_function(x):
     return x
 
 
+def remembers_in_a_nested_class(x):
+    Totals.Inner.v = x[0]
+    return x
+
+
+def remembers_in_a_class_dict(x):
+    Totals.cache["last"] = x.sum()
+    return x
+
+
 @pytest.mark.parametrize("fn, where", [(remembers_in_a_class, "Totals.seen"),
-                                       (remembers_in_a_function, "remembers_in_a_function.last")])
+                                       (remembers_in_a_function, "remembers_in_a_function.last"),
+                                       (remembers_in_a_nested_class, "Totals.Inner.v"),
+                                       (remembers_in_a_class_dict, "Totals.cache['last']")])
 def test_a_traced_value_left_in_a_class_or_function_attribute_is_refused(fn, where):
     # a class and a function object outlive the call as a global does; before session 45
     # the trace left a symbolic tensor there, silently
@@ -468,6 +484,7 @@ def test_a_traced_value_left_in_a_class_or_function_attribute_is_refused(fn, whe
         ag.defun(fn, backend="interpreter")(X)
     # and the failed trace leaves them as they were
     assert not hasattr(Totals, "seen") and Totals.last is None
+    assert Totals.Inner.v == 0 and Totals.cache == {}
     assert not hasattr(remembers_in_a_function, "last")
 
 

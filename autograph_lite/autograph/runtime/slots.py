@@ -294,7 +294,7 @@ class Snapshot:
 
     def __init__(self, roots):
         self.seen, self.bags, self.iterators, self.owners = {}, {}, {}, {}
-        for x, path in data.reach(roots):
+        for x, path in reach_all(roots):
             if path is None:  # (past the limit; a None value is a value)
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
                 return
@@ -403,24 +403,31 @@ def stored_tensor(roots):
     searching from ``roots`` ([(object, name)]: what outlives a trace), or None. A trace
     that leaves one there (`self.t += v`) changed the object once, with a value that exists
     only inside the compiled function."""
-    more = []  # (the attributes of the user's classes and functions it reaches)
-    for x, path in data.reach(roots):
-        if core.is_symbolic(x):
-            return path
-        more += _class_and_function_attributes(x, path)
-    for x, path in data.reach(more):
+    for x, path in reach_all(roots):
         if core.is_symbolic(x):
             return path
     return None
 
 
-def _class_and_function_attributes(x, path):
-    """[(value, path)]: the attributes ``Stats.last = v`` or ``helper.cache = v`` sets on
-    a class of the user's (``x`` itself, or the class of an object of the user's) or on a
-    function object: they outlive the call as a global does, but ``data.reach`` walks
-    neither (a class's methods and a function's globals are no state of the call)."""
-    return [(v, f"{at}.{k}") for owner, at in _owners(x, path)
-            for k, v in _own_attributes(owner).items()]
+def reach_all(roots):
+    """``data.reach``, and on through the attributes of the user's classes and functions it
+    meets (`Outer.Inner.v`, `K.cache['k']`, `helper.memo[0]`), each object once."""
+    seen, owners = set(), set()
+    while roots:
+        more = []
+        for x, path in data.reach(roots):
+            if path is None:  # (past data.reach's limit: said once, then no more)
+                yield x, path
+                return
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
+            yield x, path
+            for owner, at in _owners(x, path):
+                if id(owner) not in owners:
+                    owners.add(id(owner))
+                    more += [(v, f"{at}.{k}") for k, v in _own_attributes(owner).items()]
+        roots = more
 
 
 def _owners(x, path):
