@@ -418,9 +418,21 @@ def augmented(box, op, other):
     casting, the target keeps its shape), a new value for scalars (0-d tensors that are
     not array arguments: NumPy scalars rebind)."""
     result = apply(op, box, other)
-    if box.ndim == 0 and not is_argument(box) and not box._chain:
-        return result  # (with a chain: NumPy's 0-d view, `np.squeeze(x)`: written)
+    if box.ndim == 0 and not is_argument(box) and not may_view(box):
+        return result  # (a view, `np.squeeze(x)`, `x[0, ...]`, or a merge of one: written)
     return store(box, result, ufunc_cast_error(lookup(op).eager, op))
+
+
+def may_view(box):
+    """Whether the 0-d ``box`` is, or may be, a view of an array (NumPy's 0-d view:
+    `x[0, ...]`, `a[...]`, `np.squeeze(x)`), written through and reading the array's writes;
+    a merge in a staged branch or loop may be one (an option of its storage is). Else a
+    0-d box that is no argument stands for a number."""
+    return bool(box._chain) or (box._storage is not None and _may_be_view(box._storage))
+
+
+def _may_be_view(s):
+    return any(o.chain or _may_be_view(o.storage) for o in s.options)
 
 
 def ufunc_cast_error(ufunc, name, casting="same_kind"):

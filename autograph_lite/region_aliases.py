@@ -228,8 +228,8 @@ def _is_array(x):
     BranchAliases, so that two variables holding it share one)."""
     if not hasattr(x, "_storage"):
         return False
-    if x.ndim == 0:  # a number, unless it is (or may be) a 0-d NumPy-array argument
-        return mutation.is_argument(x)
+    if x.ndim == 0 and not mutation.may_view(x):  # a number, unless it is (or may be) a
+        return mutation.is_argument(x)           # 0-d NumPy-array argument or view
     storage.storage_of(x)
     return True
 

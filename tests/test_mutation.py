@@ -354,3 +354,28 @@ def test_writes_through_a_0d_view_of_an_argument_reach_it():
     agree(writes_through_0d_views, calls=[
         (np.array(3.0), np.arange(3.0), np.arange(6.0).reshape(2, 3)),
         (np.array(-1.0), np.array([2.0, 5.0, 1.0]), np.ones((2, 3)) * 4.0)])
+
+
+def zero_d_views_through_staged_regions(x, a, n):
+    v = x[0, ...]
+    for i in range(n):              # a staged loop writes through the view...
+        v += 1.0
+    s = 0.0
+    e = x[1, ...]
+    for i in range(n):              # ...and reads the array's writes through another
+        x[1] += 1.0
+        s += e
+    w = a[...]
+    for i in range(n):
+        w *= 2.0
+    u = x[2, ...] if x[2] > 0 else x[0, ...]   # a merge of two views, written after
+    u += 10.0
+    return s, x, a
+
+
+def test_a_0d_view_is_carried_through_staged_loops_and_branches():
+    # (the loop carried it as a number before session 45: its writes were lost, and its
+    # reads were the array's value before the loop)
+    agree(zero_d_views_through_staged_regions, calls=[
+        (np.array([1.0, 2.0, 3.0]), np.array(3.0), np.int64(4)),
+        (np.array([1.0, 2.0, -3.0]), np.array(-1.0), np.int64(0))])
