@@ -134,7 +134,8 @@ def walrus_in_later_operands(x, n):
     a = b = 0.0
     if (x[0] > 0 or (a := x[1]) > 2) and (b := x[2]) < 5:  # nested chains
         a = a + 1
-    return v, i, k, big, c, r, y, p, q, a, b
+    g = lambda u: u > 0 and (w := u * 2) > 1              # (a lambda's own name: as is)
+    return v, i, k, big, c, r, y, p, q, a, b, g(x[0])
 
 
 def test_a_walrus_in_a_later_operand_or_a_conditional_arm_binds_as_in_python():
