@@ -30,6 +30,7 @@ from autograph_lite.autograph.runtime.staging import (caught, discarded_by_final
                                                       global_write_guard, try_body,
                                                       try_stmt_guard, user_raise, with_guard)
 from autograph_lite.autograph.runtime.text import formatted, fstring
+from autograph_lite.autograph.runtime.user_operators import binary, compare, unary
 from autograph_lite.autograph.runtime.text_formats import percent_format
 from autograph_lite.autograph.runtime.trace_arrays import resolve, resolved_items
 from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedReturnValue,
@@ -37,13 +38,14 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
 
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue", "abs_",
-    "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "bool_", "caught",
-    "compare_chain", "converted_call", "deleted", "discarded_by_finally", "do_not_convert",
-    "enumerate_", "eq", "float_", "for_stmt", "formatted", "fstring", "get_slot", "getitem",
-    "global_write_guard", "if_exp", "if_stmt", "in_", "index", "int_", "is_", "is_library_code",
-    "is_not", "isinstance_", "ld", "len_", "list_append", "list_extend", "matched_by_python",
-    "max_", "min_", "ne", "not_", "not_in", "or_", "percent_format", "print_", "range_",
-    "reduce_generator", "resolve", "resolved_items", "retval", "sequence_of_length",
-    "set_loop_options", "set_slot", "setitem", "setitem_held", "shape_of", "sum_", "try_body", "try_stmt_guard", "user_raise",
-    "while_stmt", "with_guard", "zip_"
+    "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "binary", "bool_",
+    "caught", "compare", "compare_chain", "converted_call", "deleted", "discarded_by_finally",
+    "do_not_convert", "enumerate_", "eq", "float_", "for_stmt", "formatted", "fstring",
+    "get_slot", "getitem", "global_write_guard", "if_exp", "if_stmt", "in_", "index", "int_",
+    "is_", "is_library_code", "is_not", "isinstance_", "ld", "len_", "list_append",
+    "list_extend", "matched_by_python", "max_", "min_", "ne", "not_", "not_in", "or_",
+    "percent_format", "print_", "range_", "reduce_generator", "resolve", "resolved_items",
+    "retval", "sequence_of_length", "set_loop_options", "set_slot", "setitem", "setitem_held",
+    "shape_of", "sum_", "try_body", "try_stmt_guard", "unary", "user_raise", "while_stmt",
+    "with_guard", "zip_",
 ]

@@ -1,15 +1,14 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
-from autograph_lite.autograph.converters import (assignment_expressions, asserts,
-                                                 assignments, attribute_loads, break_statements,
-                                                 call_trees, container_reads,
-                                                 conditional_expressions, continue_statements,
-                                                 control_flow, deletes, directives, exceptions,
-                                                 fstrings, functions, generators, lists,
-                                                 logical_expressions,
-                                                 match_statements, raises,
-                                                 return_statements, shapes, shared_names,
-                                                 subscript_loads, subscripts, variables,
+from autograph_lite.autograph.converters import (asserts, assignment_expressions, assignments,
+                                                 attribute_loads, break_statements, call_trees,
+                                                 conditional_expressions, container_reads,
+                                                 continue_statements, control_flow, deletes,
+                                                 directives, exceptions, fstrings, functions,
+                                                 generators, lists, logical_expressions,
+                                                 match_statements, raises, return_statements,
+                                                 shapes, shared_names, subscript_loads,
+                                                 subscripts, user_operators, variables,
                                                  with_statements)
 
 CONVERTERS = (
@@ -72,6 +71,10 @@ CONVERTERS = (
     # f-strings -> `ag__.fstring(...)`: before call_trees, which then converts the calls
     # inside their values and leaves the ag__ calls alone.
     fstrings.FStringTransformer,
+    # `a * b`, `-a` -> `ag__.binary("*", a, b)`, `ag__.unary("-", a)`: the user's objects'
+    # dunders run converted; after fstrings (`"%d" % v`), before call_trees (which then
+    # converts the calls inside the operands and leaves the ag__ calls alone).
+    user_operators.UserOperatorTransformer,
     # Wraps user calls; skips `ag__.*` calls made by the converters above.
     call_trees.CallTreeTransformer,
     # Guards `try` inside if/loops; before control_flow moves blocks into functions.

@@ -251,3 +251,33 @@ def scalar_rows(x):
 
 def test_new_axes_on_a_scalar_tensor():
     agree(scalar_rows, np.array([1.5, 2.0]), exact=True)
+
+
+def _appends(l, v):
+    l.append(v)
+
+
+def appends_in_a_helper(x):
+    calls = []
+    if x[0] > 0:
+        _appends(calls, x[0])
+    return len(calls)
+
+
+def appends_in_a_closure(x):
+    calls = []
+
+    def note(v):
+        calls.append(v)
+    if x[0] > 0:
+        note(x[0])
+    return len(calls)
+
+
+@pytest.mark.parametrize("fn, said", [(appends_in_a_helper, "holds the same list"),
+                                      (appends_in_a_closure, "method call the conversion")])
+def test_a_staged_list_appended_to_by_a_helper_or_closure_is_refused(fn, said):
+    # (the branch's list is a tensor of its rows, a value: the helper's append gave a new
+    # one the caller never saw, so len() was 0 on every run before session 45)
+    with pytest.raises((ValueError, NotImplementedError), match=said):
+        ag.defun(fn, backend="interpreter")(np.array([1.0]))

@@ -1,6 +1,7 @@
 """`converted_call`: decides per call whether the callee is converted, dispatched to a
 staged builtin, or called as it is (library code, already converted, marked)."""
 
+import abc
 import functools
 import inspect
 import os
@@ -101,7 +102,32 @@ def _callee(f, recursive):
         call = getattr(type(f), "__call__", None)
         if inspect.isfunction(call) and not is_library_code(call):
             return convert_function(call, recursive), (f,)
+    if isinstance(f, type) and user_method(f, "__init__") and type(f) in (type, abc.ABCMeta) \
+            and f.__new__ is object.__new__:
+        return functools.partial(_constructed, f, convert_function(f.__init__, recursive)), ()
     return f, ()
+
+
+def user_method(cls, name):
+    """``cls``'s method ``name`` where it is the user's own function with source to
+    convert (not a builtin's, a library's, nor one a decorator generated: a dataclass's
+    `__init__`), else None."""
+    method = getattr(cls, name, None)
+    if not inspect.isfunction(method) or is_library_code(method) or (
+            method.__code__.co_filename.startswith("<")):
+        return None
+    return method
+
+
+def _constructed(cls, init, *args, **kwargs):
+    """``cls(*args)`` of a user's plain class, its `__init__` run as converted code (its
+    `isinstance(m, np.ndarray)` sees the value's class, its `np.asarray(a)` stages), as a
+    method call is: Python's object creation, then the initialiser."""
+    obj = object.__new__(cls)
+    result = init(obj, *args, **kwargs)
+    if result is not None:
+        raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+    return obj
 
 
 # math functions whose NumPy namesake computes something else (np.remainder is Python's %)

@@ -95,7 +95,19 @@ class TensorList(tuple):
             f"indexing, len, iteration) are staged; keep the values in a NumPy array and a "
             f"count instead")
 
-    def append(self, x, where="a list's append in a staged loop or branch"):
+    def append(self, x):
+        """`.append` called on the list itself, not through the converter's rebinding
+        (`list_append`): in a helper or nested function the converter did not rewrite, or
+        on an attribute. The staged list is a value, the new one would be lost: refused."""
+        raise NotImplementedError(
+            f"a list that a staged loop or branch carries (a tensor of its rows) is "
+            f"appended to at {errors.user_location()} by a method call the conversion does "
+            f"not rebind (in a nested function, on an attribute, or through another name): "
+            f"the new row would be lost, where Python's list changes in place; append to "
+            f"it by its own name in the function that builds it")
+
+    def pushed(self, x, where="a list's append in a staged loop or branch"):
+        """The list with ``x`` as a new row (`list_append`)."""
         mutation.held_by_copy(_as_box(x), where)
         buf = self.buffer
         row = x if core.is_tensor(x) else np.asarray(x)
@@ -145,8 +157,8 @@ def list_append(target, x, name=None):
     is appended to; a list that a staged loop carries (TensorList) gets a new row; a list
     that an earlier staged loop stacked into a tensor (list_values.ListTensor) gets one
     more row by concatenation (refused where another name holds it: `_sole`)."""
-    if isinstance(target, TensorList):
-        return target.append(x, _appending(name))
+    if isinstance(target, TensorList):  # (another name of it would not see the row)
+        return _sole(target, name).pushed(x, _appending(name))
     if isinstance(target, list_values.ListTensor):
         return _sole(target, name) + [x]
     if core.is_symbolic(target):  # (an array: NumPy's has no append)
@@ -159,7 +171,7 @@ def list_extend(target, items, name=None):
     """`target.extend(items)`, returning the list (as list_append)."""
     if isinstance(target, TensorList):
         for x in items:
-            target = target.append(x, _appending(name, "extend"))
+            target = _sole(target, name).pushed(x, _appending(name, "extend"))
         return target
     if isinstance(target, list_values.ListTensor):
         return _sole(target, name) + (
@@ -688,13 +700,9 @@ def augassign(target, value, op, name=None):
     inside a staged branch or loop or by a tensor, becomes) one (``lift``)."""
     # (a MaybeUnset target checks its read: unset.py)
     target = for_write(target, core.is_symbolic(value), name)
-    if isinstance(target, np.ndarray):  # (NumPy's error on values of trace time: its own,
-        try:                            # raised by the runs that reach it, after the state)
-            return _AUG[op](target, value)
-        except Exception as e:
-            staging.pythons_error(e, (target, value))
-            raise
-    return _AUG[op](target, value)
+    from autograph_lite.autograph.runtime import user_operators  # (it imports this module)
+    return user_operators.inplace(op, target, value)  # (NumPy's error on values of trace
+    # time: its own, raised by the runs that reach it, after the state)
 
 
 def augassign_attribute(target, value, op, name=None):

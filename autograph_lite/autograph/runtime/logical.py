@@ -6,14 +6,14 @@ the result is an operand's value, not a bool: `a and b` is `b if a else a` (`x[0
 x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 """
 
-import operator
+import functools
 
 import numpy as np
 
 from autograph_lite import control
 from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, list_values
+from autograph_lite.autograph.runtime import core, list_values, user_operators
 
 
 def as_bool(x):
@@ -160,20 +160,23 @@ def eq(a, b):
             if core.is_symbolic(one):
                 held = one if held is True else dispatch.apply("logical_and", held, one)
         return dispatch.apply("as_weak", held) if core.is_symbolic(held) else held
-    return a == b
+    return user_operators.compare("==", a, b)
 
 
 def ne(a, b):
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return not_(eq(a, b))
-    return a != b
+    return user_operators.compare("!=", a, b)
 
 
 def is_not(a, b):
     return not_(is_(a, b))
 
 
-_COMPARE = {"Lt": operator.lt, "LtE": operator.le, "Gt": operator.gt, "GtE": operator.ge,
+_COMPARE = {"Lt": functools.partial(user_operators.compare, "<"),
+            "LtE": functools.partial(user_operators.compare, "<="),
+            "Gt": functools.partial(user_operators.compare, ">"),
+            "GtE": functools.partial(user_operators.compare, ">="),
             "Eq": eq, "NotEq": ne, "Is": is_,
             "IsNot": is_not, "In": in_, "NotIn": not_in}
 

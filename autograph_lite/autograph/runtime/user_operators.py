@@ -1,0 +1,141 @@
+"""Python's operators on the user's objects, their dunder methods run as converted code.
+
+`V(x) * y` calls `V.__mul__` from Python's own operator machinery, which AutoGraph never
+sees: run as it is, the method gets symbolic tensors where plain Python gives it arrays,
+so its `isinstance(o, np.ndarray)` takes the other branch, its `if` on a value is a
+TypeError, and its `self.a` reads the NumPy array of trace time where a staged branch or
+loop wrote the box that array became (a stale value): each a silent difference. So the
+converter (converters/user_operators.py) makes `a op b`, `-a`, `~a`, `a < b` calls of
+``binary``/``unary``/``compare`` here (`==`/`!=` reach ``compare`` through logical.eq/ne,
+a chain's comparisons through compare_chain), and `x op= v` reaches ``inplace``
+(runtime/data.py ``augassign``); on operands that are no objects of the user's (tensors, arrays, numbers,
+strings, containers) they are Python's operator itself, and on the user's objects they
+follow Python's protocol (the reflected method first for a subclass that overrides it,
+`NotImplemented` passing to the other side, `__iop__` falling back to the binary
+operator), calling a user's method through ``converted_call`` as a method call is.
+Errors Python raises on the trace's Python values are the user's own (staging.
+pythons_error: raised by the runs that reach them), as when the converted code ran the
+operator itself.
+"""
+import operator
+
+from autograph_lite.autograph.runtime import data, staging
+
+_BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
+           "*": ("mul", operator.mul), "/": ("truediv", operator.truediv),
+           "//": ("floordiv", operator.floordiv), "%": ("mod", operator.mod),
+           "**": ("pow", operator.pow), "@": ("matmul", operator.matmul),
+           "&": ("and", operator.and_), "|": ("or", operator.or_),
+           "^": ("xor", operator.xor), "<<": ("lshift", operator.lshift),
+           ">>": ("rshift", operator.rshift)}
+_UNARY = {"-": ("neg", operator.neg), "+": ("pos", operator.pos),
+          "~": ("invert", operator.invert)}
+_INPLACE = {f"{op}=": (name, getattr(operator, f"i{name}")) for op, (name, _) in
+            _BINARY.items() if name not in ("and", "or")}
+_INPLACE.update({"&=": ("and", operator.iand), "|=": ("or", operator.ior)})
+_COMPARISONS = {"<": ("lt", "gt", operator.lt), "<=": ("le", "ge", operator.le),
+                ">": ("gt", "lt", operator.gt), ">=": ("ge", "le", operator.ge),
+                "==": ("eq", "eq", operator.eq), "!=": ("ne", "ne", operator.ne)}
+
+
+def _users(x):
+    """An object of a class of the user's (asked of its class first: cheap, and our own
+    objects, a StagedText, answer no attribute questions)."""
+    cls = type(x)
+    if (cls.__module__ or "").split(".")[0] in data.FOREIGN or issubclass(
+            cls, data.NOT_OBJECTS):
+        return False
+    return data.is_users(x)
+
+
+def _plain(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:
+        staging.pythons_error(e, args)
+        raise
+
+
+def _method(obj, name):
+    """The bound call of ``type(obj).name`` (looked up on the class, as Python's operators
+    do): converted where it is the user's function; None where the class has none."""
+    from autograph_lite.autograph.runtime import calls  # (it imports this module)
+    method = getattr(type(obj), name, None)
+    if method is None:
+        return None
+    if calls.user_method(type(obj), name) is not None:
+        return lambda *args: calls.converted_call(method, (obj,) + args)
+    return lambda *args: method(obj, *args)
+
+
+def _protocol(a, b, forward, reflected, same_type_reflects):
+    """Python's dispatch of a binary operator: ``a.forward(b)``, then ``b.reflected(a)``
+    (first, for a subclass of ``a``'s class that overrides it; for operands of one class
+    only where ``same_type_reflects``: comparisons), each until one is not
+    `NotImplemented`; NotImplemented where none answers."""
+    ta, tb = type(a), type(b)
+    sides = [(a, forward, b)]
+    if ta is not tb or same_type_reflects:
+        sides.append((b, reflected, a))
+    if ta is not tb and issubclass(tb, ta) and (
+            getattr(tb, reflected, None) is not getattr(ta, reflected, None)):
+        sides.reverse()  # (a subclass's override of the reflected method goes first)
+    for obj, method_name, other in sides:
+        method = _method(obj, method_name)
+        if method is not None:
+            result = method(other)
+            if result is not NotImplemented:
+                return result
+    return NotImplemented
+
+
+def binary(op, a, b):
+    """``a op b`` (op: "+", "*", ...)."""
+    name, fn = _BINARY[op]
+    if not (_users(a) or _users(b)):
+        return _plain(fn, a, b)
+    result = _protocol(a, b, f"__{name}__", f"__r{name}__", False)
+    if result is NotImplemented:
+        raise staging.user_raise(TypeError(f"unsupported operand type(s) for {op}: "
+                                           f"'{type(a).__name__}' and '{type(b).__name__}'"))
+    return result
+
+
+def unary(op, a):
+    """``op a`` (op: "-", "+", "~")."""
+    name, fn = _UNARY[op]
+    if not _users(a):
+        return _plain(fn, a)
+    method = _method(a, f"__{name}__")
+    if method is None:
+        raise staging.user_raise(TypeError(
+            f"bad operand type for unary {op}: '{type(a).__name__}'"))
+    return method()
+
+
+def inplace(op, a, b):
+    """``a op= b`` (op: "+=", ...): ``__iop__``, else the binary operator."""
+    name, fn = _INPLACE[op]
+    if not (_users(a) or _users(b)):
+        return _plain(fn, a, b)
+    method = _method(a, f"__i{name}__") if _users(a) else None
+    if method is not None:
+        result = method(b)
+        if result is not NotImplemented:
+            return result
+    return binary(op[:-1], a, b)
+
+
+def compare(op, a, b):
+    """``a op b`` (op: "<", "==", ...): the reflected method too where the first gives
+    `NotImplemented` (`__gt__` for `<`), identity for `==`/`!=` where both do."""
+    name, reflected, fn = _COMPARISONS[op]
+    if not (_users(a) or _users(b)):
+        return _plain(fn, a, b)
+    result = _protocol(a, b, f"__{name}__", f"__{reflected}__", True)
+    if result is not NotImplemented:
+        return result
+    if op in ("==", "!="):
+        return (a is b) == (op == "==")
+    raise staging.user_raise(TypeError(f"'{op}' not supported between instances of "
+                                       f"'{type(a).__name__}' and '{type(b).__name__}'"))

@@ -1,0 +1,120 @@
+"""The user's classes in converted code: constructors and operator dunders run as
+converted code (runtime/user_operators.py, calls._constructed), as a method call does."""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+
+from .three_way import agree
+
+
+class Matrix:
+    def __init__(self, m):
+        # plain Python gives __init__ the array; unconverted, it saw a symbolic tensor
+        self.m = m if isinstance(m, np.ndarray) else np.eye(2) * m
+
+
+class Vec:
+    def __init__(self, a):
+        self.a = np.asarray(a, dtype=float)     # (a TypeError unconverted)
+
+    def __mul__(self, o):
+        if isinstance(o, np.ndarray):
+            return np.dot(self.a, o)
+        return Vec(self.a * o)
+
+    def __rmul__(self, o):
+        return Vec(self.a * o * 10.0)
+
+    def __add__(self, o):
+        return Vec(self.a + (o.a if isinstance(o, Vec) else o))
+
+    def __neg__(self):
+        return Vec(-self.a)
+
+    def __iadd__(self, o):
+        if isinstance(o, np.ndarray):
+            self.a = self.a + o
+            return self
+        return NotImplemented               # (then `v + o`, a new Vec)
+
+
+class Tally:
+    def __init__(self, n):
+        self.a = np.zeros(n)
+
+    def __neg__(self):
+        return -self.a
+
+    def __abs__(self):
+        return np.abs(self.a)
+
+
+def uses_classes(x, y):
+    v = Vec(x)
+    v += y                                  # __iadd__ on an array: in place
+    v += 2.0                                # NotImplemented: __add__
+    t = Tally(2)
+    if x[0] > 0:
+        t.a[0] = x[0]                       # written in a staged branch...
+        r = -t                              # ...and read by a dunder there (it read the
+    else:                                   # array of trace time: stale)
+        r = x[:2]
+    for i in range(x.shape[0]):
+        t.a[i % 2] += x[i]
+    return (Matrix(x[:2].reshape(1, 2)).m, Vec(x) * y, (2.0 * Vec(x)).a, (-Vec(y)).a,
+            (Vec(x) + Vec(y)).a, v.a, r, -t, abs(t))
+
+
+def test_constructors_and_operator_dunders_run_converted():
+    # (before session 45 they ran as Python's operators call them, unconverted: the
+    # isinstance tests took the scalar branches, silently, and -t read a stale array)
+    agree(uses_classes, [(np.array([1.0, 2.0, -3.0]), np.array([3.0, 4.0, 0.5])),
+                         (np.array([-1.0, 2.0, 5.0]), np.array([-3.0, 4.0, 1.0]))])
+
+
+def unsupported(x):
+    return x * (Tally(2) * 3.0)
+
+
+def test_an_operator_the_class_lacks_is_pythons_type_error():
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for \*: 'Tally'"):
+        ag.defun(unsupported, backend="interpreter")(np.ones(2))
+
+
+class Interval:
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def __lt__(self, other):
+        if isinstance(other, Interval):     # (unconverted: a tensor is no Interval...)
+            return self.hi < other.lo
+        return NotImplemented
+
+    def __gt__(self, other):
+        if isinstance(other, np.ndarray):   # (...and an array element is no ndarray)
+            return self.lo > other.max()
+        return NotImplemented
+
+    def __eq__(self, other):
+        return isinstance(other, Interval) and self.lo == other.lo and self.hi == other.hi
+
+
+def compares_intervals(x):
+    a, b = Interval(x[0], x[1]), Interval(x[2], x[3])
+    n = 0
+    if a < b:
+        n += 1
+    if a > x[:1]:                           # Interval.__gt__ of an array
+        n += 10
+    if b < a:
+        n += 100
+    if a == Interval(x[0], x[1]):
+        n += 1000
+    return n
+
+
+def test_comparisons_of_the_users_objects_run_converted():
+    agree(compares_intervals, [(np.array([0.0, 1.0, 2.0, 3.0]),),
+                               (np.array([2.0, 5.0, 1.0, 3.0]),),
+                               (np.array([4.0, 5.0, 1.0, 3.0]),)])
