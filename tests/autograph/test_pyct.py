@@ -81,7 +81,7 @@ def test_origin_map_points_generated_lines_at_user_lines():
     text = open(path).read().splitlines()
     line = next(i for i, t in enumerate(text, 1) if "ag__.if_stmt" in t)
     assert errors.lookup(path, line) == (__file__, f.__code__.co_firstlineno + 1)
-    body = next(i for i, t in enumerate(text, 1) if "x = x - 1" in t)
+    body = next(i for i, t in enumerate(text, 1) if "x = ag__.binary('-', x, 1)" in t)
     assert errors.lookup(path, body) == (__file__, f.__code__.co_firstlineno + 2)
 
 
