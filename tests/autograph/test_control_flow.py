@@ -43,13 +43,14 @@ def test_if_shape():
     assert "def get_state():\n        return (y, t)" in src
     assert "def set_state(vars_):\n        nonlocal y, t\n        y, t = vars_" in src
     assert "def if_body():\n        nonlocal y, t" in src
-    assert "ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y', 't'), 1)" in src
+    assert ("ag__.if_stmt(ag__.compare('>', x, 0), if_body, else_body, get_state, set_state, "
+            "('y', 't'), 1)") in src
     assert "t = ag__.Undefined('t')" in src  # bound before, so `nonlocal t` is legal
 
 
 def test_while_shape_loop_vars_first():
     src = autograph.to_code(loop)
-    assert "def loop_test():\n        return i < n" in src
+    assert "def loop_test():\n        return ag__.compare('<', i, n)" in src
     assert ("ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('i', 's', 'tmp'), 2,"
             " None)") in src
 
