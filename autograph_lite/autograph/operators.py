@@ -23,7 +23,8 @@ from autograph_lite.autograph.runtime.data import (augassign, augassign_attribut
 from autograph_lite.autograph.runtime.iteration import StagedRange
 from autograph_lite.autograph.runtime.logical import (and_, compare_chain, eq, in_, is_,
                                                       is_not, ne, not_, not_in, or_)
-from autograph_lite.autograph.runtime.staging import matched_by_python, sequence_of_length
+from autograph_lite.autograph.runtime.match_patterns import sequence_of_length
+from autograph_lite.autograph.runtime.staging import matched_by_python
 from autograph_lite.autograph.runtime.slots import get_slot, set_slot
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import (caught, discarded_by_finally,

@@ -700,9 +700,13 @@ def augassign(target, value, op, name=None):
     inside a staged branch or loop or by a tensor, becomes) one (``lift``)."""
     # (a MaybeUnset target checks its read: unset.py)
     target = for_write(target, core.is_symbolic(value), name)
-    from autograph_lite.autograph.runtime import user_operators  # (it imports this module)
-    return user_operators.inplace(op, target, value)  # (NumPy's error on values of trace
-    # time: its own, raised by the runs that reach it, after the state)
+    return INPLACE(op, target, value)  # (NumPy's error on values of trace time: its own,
+    # raised by the runs that reach it, after the state)
+
+
+# user_operators.inplace (installed there: it imports this module): Python's `op=`, the
+# user's objects' dunders converted
+INPLACE = None
 
 
 def augassign_attribute(target, value, op, name=None):

@@ -6,14 +6,17 @@ the result is an operand's value, not a bool: `a and b` is `b if a else a` (`x[0
 x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 """
 
-import functools
 
 import numpy as np
 
 from autograph_lite import control
 from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, list_values, user_operators
+from autograph_lite.autograph.runtime import core, list_values
+
+# user_operators.compare (installed there: it imports this module): Python's comparison,
+# the user's objects' dunders converted
+COMPARE = None
 
 
 def as_bool(x):
@@ -160,23 +163,21 @@ def eq(a, b):
             if core.is_symbolic(one):
                 held = one if held is True else dispatch.apply("logical_and", held, one)
         return dispatch.apply("as_weak", held) if core.is_symbolic(held) else held
-    return user_operators.compare("==", a, b)
+    return COMPARE("==", a, b)
 
 
 def ne(a, b):
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return not_(eq(a, b))
-    return user_operators.compare("!=", a, b)
+    return COMPARE("!=", a, b)
 
 
 def is_not(a, b):
     return not_(is_(a, b))
 
 
-_COMPARE = {"Lt": functools.partial(user_operators.compare, "<"),
-            "LtE": functools.partial(user_operators.compare, "<="),
-            "Gt": functools.partial(user_operators.compare, ">"),
-            "GtE": functools.partial(user_operators.compare, ">="),
+_COMPARE = {"Lt": lambda a, b: COMPARE("<", a, b), "LtE": lambda a, b: COMPARE("<=", a, b),
+            "Gt": lambda a, b: COMPARE(">", a, b), "GtE": lambda a, b: COMPARE(">=", a, b),
             "Eq": eq, "NotEq": ne, "Is": is_,
             "IsNot": is_not, "In": in_, "NotIn": not_in}
 

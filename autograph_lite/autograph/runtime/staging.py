@@ -1,6 +1,5 @@
 """How deep the trace is inside staged regions (branches, loop bodies) autograph opened."""
 
-import collections.abc
 import contextlib
 import warnings
 
@@ -201,9 +200,12 @@ def _method(cm, name):
     """``cm``'s ``__enter__``/``__exit__`` (looked up on its class, as `with` does), called as
     the user's code calls a function: a user's class's converted, so its `if`s on tensors
     are staged and its writes are NumPy's (library managers run as they are)."""
-    from autograph_lite.autograph.runtime import calls  # (it imports this module)
     method = getattr(type(cm), name)
-    return lambda *args: calls.converted_call(method, (cm,) + args)
+    return lambda *args: CONVERTED_CALL(method, (cm,) + args)
+
+
+# calls.converted_call, installed by calls.py (which imports this module)
+CONVERTED_CALL = None
 
 
 def _raising_errstate(cm):
@@ -256,21 +258,6 @@ def matched_by_python(subject):
             f"(Python would test the tensor object's class, not its value's); match on "
             f"literals, captures, `case float():`-style classes, or Python values")
     return subject
-
-
-def sequence_of_length(subject, n):
-    """The test of a `match` sequence pattern of ``n`` items (converters/match_statements.py):
-    a sequence (not a str, bytes or bytearray, nor an array or tensor: NumPy's ndarray is
-    no ``Sequence``) of length ``n``. A list the trace made a tensor (its length known only
-    when it runs) is refused: its items are rows of one array."""
-    from autograph_lite.autograph.runtime import data, list_values  # (they import this)
-    if isinstance(subject, (list_values.ListTensor, data.TensorList)):
-        raise NotImplementedError(
-            f"a `match` sequence pattern on a list built by a staged loop is not staged (at "
-            f"{errors.user_location()}); match on a tuple of its items, or on len(list)")
-    return (isinstance(subject, collections.abc.Sequence)
-            and not isinstance(subject, (str, bytes, bytearray, Tensor))
-            and len(subject) == n)
 
 
 # what Python raises itself on trace-time values is raised by the runs that reach it, as

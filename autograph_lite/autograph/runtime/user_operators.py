@@ -19,7 +19,10 @@ operator itself.
 """
 import operator
 
-from autograph_lite.autograph.runtime import data, staging
+from autograph_lite.autograph.runtime import data, logical, staging
+
+# calls.converted_call and calls.user_method, installed by calls.py (which imports this)
+CONVERTED_CALL = USER_METHOD = None
 
 _BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
            "*": ("mul", operator.mul), "/": ("truediv", operator.truediv),
@@ -59,12 +62,11 @@ def _plain(fn, *args):
 def _method(obj, name):
     """The bound call of ``type(obj).name`` (looked up on the class, as Python's operators
     do): converted where it is the user's function; None where the class has none."""
-    from autograph_lite.autograph.runtime import calls  # (it imports this module)
     method = getattr(type(obj), name, None)
     if method is None:
         return None
-    if calls.user_method(type(obj), name) is not None:
-        return lambda *args: calls.converted_call(method, (obj,) + args)
+    if USER_METHOD(type(obj), name) is not None:
+        return lambda *args: CONVERTED_CALL(method, (obj,) + args)
     return lambda *args: method(obj, *args)
 
 
@@ -139,3 +141,6 @@ def compare(op, a, b):
         return (a is b) == (op == "==")
     raise staging.user_raise(TypeError(f"'{op}' not supported between instances of "
                                        f"'{type(a).__name__}' and '{type(b).__name__}'"))
+
+
+data.INPLACE, logical.COMPARE = inplace, compare  # (`x op= v`, `a == b`: their operators)
