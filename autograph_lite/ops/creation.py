@@ -148,9 +148,6 @@ def _in_numpy_scalar_type(em, node, which):
     15 elements, not float64's 16; before session 45 the kernel's had 16)."""
     types = [node.inputs[k].type for k in which]
     dt = dtypes.result_type(*types)
-    if dt.kind == "f" and dt.itemsize < 8:  # (stated: a kernel's float32 value, a
-        # reduction's, may be held as a float64 where its type is float32)
-        return [f"np.{dt.name}({em.name(node.inputs[k])})" for k in which]
     return [em.cast(em.name(node.inputs[k]), t.dtype, dt) for k, t in zip(which, types)]
 
 

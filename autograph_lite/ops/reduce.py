@@ -112,8 +112,8 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
 
         def finish():
             if flag:
-                with em.block(f"if {flag}:"):
-                    em.line(f"{name} = np.nan")
+                with em.block(f"if {flag}:"):  # (in the result's dtype: a bare np.nan
+                    em.line(f"{name} = {em.lit(np.nan, dt)}")  # made a float32 a float64)
             if finalize:
                 finalize(em, name, out, [dims[k] for k in axes])
         return step, finish
