@@ -122,9 +122,7 @@ class MatchTransformer(base.Base):
             return node  # (sequences, mappings, captures: Python's answer is a tensor's too)
         if any(t is False for t in tests):  # (a class test Python would give the tensor
             node.subject = gast.Call(       # object: refused where the subject holds one)
-                func=gast.Attribute(value=gast.Name(base.AG, gast.Load(), None, None),
-                                    attr="matched_by_python", ctx=gast.Load()),
-                args=[node.subject], keywords=[])
+                func=_ag("matched_by_python"), args=[node.subject], keywords=[])
             return node
         chain = []  # (the statements after the cases that come later: the `else`)
         for case, test in zip(reversed(node.cases), reversed(tests)):

@@ -1,7 +1,8 @@
 """`a op b`, `-a`, `+a`, `~a`, `a < b` become `ag__.binary("op", a, b)` / `ag__.unary("op",
-a)` / `ag__.compare("<", a, b)` (runtime/user_operators.py): Python's operator itself on tensors, arrays and numbers, and
-on the user's objects their dunder methods run as converted code (as a method call's is),
-where Python's own machinery would run them unconverted. Operations of constants alone
+a)` / `ag__.compare("<", a, b)` (runtime/user_operators.py): Python's operator itself on
+tensors, arrays and numbers, and on the user's objects their dunder methods run as
+converted code (as a method call's is), where Python's own machinery would run them
+unconverted. Operations of constants alone
 (`2 ** 10`, `-1`) stay as written. After fstrings (`"%d" % v` is its formatting call) and
 before call_trees (which converts the calls inside the operands and leaves these alone).
 """

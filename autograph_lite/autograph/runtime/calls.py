@@ -18,7 +18,7 @@ from autograph_lite.tensor import Tensor
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime import (builtins_, data, list_values, math_calls,
                                               numpy_calls, slots, staging, text_formats,
-                                              trace_arrays, user_operators, where)
+                                              trace_arrays, where)
 from autograph_lite.trace import random_states
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
@@ -357,7 +357,6 @@ def user_setitem(target):
 
 
 builtins_.converted_call = converted_call  # (a function argument of map/sorted/... is called so)
-# (the user's operator dunders and context managers are called so too)
-user_operators.CONVERTED_CALL, user_operators.USER_METHOD = converted_call, user_method
-staging.CONVERTED_CALL = converted_call
+# (the user's operator dunders and context managers are called so too: staging.dunder)
+staging.CONVERTED_CALL, staging.USER_METHOD = converted_call, user_method
 data.USER_SETITEM, data.USER_GETITEM = user_setitem, getitem

@@ -21,11 +21,12 @@ from autograph_lite.ops import dispatch, indexing
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, list_values, staging, trace_arrays, where
 
-_AUG = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
-        "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
-        "**=": operator.ipow, "@=": operator.imatmul, "&=": operator.iand,
-        "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift,
-        ">>=": operator.irshift}
+# `op=` -> Python's in-place operator (user_operators.inplace reads it too)
+AUGMENTED = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
+             "/=": operator.itruediv, "//=": operator.ifloordiv, "%=": operator.imod,
+             "**=": operator.ipow, "@=": operator.imatmul, "&=": operator.iand,
+             "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift,
+             ">>=": operator.irshift}
 
 
 class _IndexBuilder:
@@ -220,10 +221,12 @@ def is_users(x):
     """A plain object of the user's own class (its attributes are looked at), with a
     `__dict__` or `__slots__`; or of ours that holds the user's state (``ag_holds_state``:
     an optimizer, whose `learning_rate` the user changes between calls)."""
-    return ((hasattr(x, "__dict__") or bool(slot_names(type(x))))
-            and not isinstance(x, NOT_OBJECTS)
-            and ((type(x).__module__ or "").split(".")[0] not in FOREIGN
-                 or getattr(type(x), "ag_holds_state", False)))
+    cls = type(x)  # (the class asked first: an object of ours, a StagedText, may answer no
+    # attribute question, and this is asked of every operand of an operator: user_operators)
+    if issubclass(cls, NOT_OBJECTS) or ((cls.__module__ or "").split(".")[0] in FOREIGN
+                                        and not getattr(cls, "ag_holds_state", False)):
+        return False
+    return hasattr(x, "__dict__") or bool(slot_names(cls))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -633,7 +636,7 @@ def setitem(target, key, value, op=None, name=None):
             return mutation.write(target, key, value)
         current = target[key]
         if core.is_symbolic(current) and current._chain and current._storage is target._storage:
-            _AUG[op](current, value)  # a view: NumPy's in-place ufunc writes through it
+            AUGMENTED[op](current, value)  # a view: NumPy's in-place ufunc writes through it
             return target
         return mutation.write(target, key, _BINARY[op](current, value))
     if isinstance(target, list) and trace_arrays.has_symbolic(key):
@@ -644,7 +647,7 @@ def setitem(target, key, value, op=None, name=None):
             f"dtype=int)`), whose writes at run-time indices are staged")
     method = USER_SETITEM(target) if type(target) not in (list, dict, np.ndarray) else None
     if op is not None:  # the read as a subscript load (trace_arrays: ndarray[tensor])
-        value = _AUG[op](trace_arrays.getitem(target, key) if method is None
+        value = AUGMENTED[op](trace_arrays.getitem(target, key) if method is None
                          else USER_GETITEM(target, key), value)
     if method is not None:  # (a user's class: its own __setitem__, converted)
         method(target, key, value)

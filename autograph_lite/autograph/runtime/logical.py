@@ -6,7 +6,6 @@ the result is an operand's value, not a bool: `a and b` is `b if a else a` (`x[0
 x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 """
 
-
 import numpy as np
 
 from autograph_lite import control

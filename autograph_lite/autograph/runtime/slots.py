@@ -293,13 +293,12 @@ class Snapshot:
     classes and functions it reaches (``owners``)."""
 
     def __init__(self, roots):
-        self.seen, self.bags, self.iterators, self.owners = {}, {}, {}, {}
-        for x, path in reach_all(roots):
+        self.seen, self.bags, self.iterators = {}, {}, {}
+        self.owners = {}  # (`Stats.n = v`: the classes' and functions' attributes too)
+        for x, path in reach_all(roots, self.owners):
             if path is None:  # (past the limit; a None value is a value)
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
                 return
-            for owner, _ in _owners(x, path):  # (`Stats.n = v`: a class's, a function's)
-                self.owners.setdefault(id(owner), (owner, _own_attributes(owner)))
             if type(x) is dict or type(x) is list:
                 self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")
             elif data.is_users(x):
@@ -409,10 +408,12 @@ def stored_tensor(roots):
     return None
 
 
-def reach_all(roots):
+def reach_all(roots, owners=None):
     """``data.reach``, and on through the attributes of the user's classes and functions it
-    meets (`Outer.Inner.v`, `K.cache['k']`, `helper.memo[0]`), each object once."""
-    seen, owners = set(), set()
+    meets (`Outer.Inner.v`, `K.cache['k']`, `helper.memo[0]`), each object once;
+    ``owners`` (a dict, given) gets {id: (class or function, its attributes)} of those."""
+    seen = set()
+    owners = {} if owners is None else owners
     while roots:
         more = []
         for x, path in data.reach(roots):
@@ -425,8 +426,8 @@ def reach_all(roots):
             yield x, path
             for owner, at in _owners(x, path):
                 if id(owner) not in owners:
-                    owners.add(id(owner))
-                    more += [(v, f"{at}.{k}") for k, v in _own_attributes(owner).items()]
+                    owners[id(owner)] = (owner, _own_attributes(owner))
+                    more += [(v, f"{at}.{k}") for k, v in owners[id(owner)][1].items()]
         roots = more
 
 

@@ -164,17 +164,17 @@ class with_guard:
         self.graph = context.current_graph()
         self.mark = len(self.graph.nodes) if self.graph is not None else 0
         self.harmless = _harmless_exit(self.cm)  # (before: a generator's forgets its func)
-        return _method(self.cm, "__enter__")()
+        return dunder(self.cm, "__enter__")()
 
     def __exit__(self, kind, value, tb):
         if kind is None and self.graph is not None:
             refusal = self._refusal()
             if refusal is not None:
-                _method(self.cm, "__exit__")(None, None, None)
+                dunder(self.cm, "__exit__")(None, None, None)
                 error = NotImplementedError(refusal)
                 error.ag_uncatchable = True
                 raise error
-        return _method(self.cm, "__exit__")(kind, value, tb)
+        return dunder(self.cm, "__exit__")(kind, value, tb)
 
     def _refusal(self):
         """Why the block that staged the graph's nodes since ``mark`` cannot be compiled
@@ -196,16 +196,21 @@ class with_guard:
         return None
 
 
-def _method(cm, name):
-    """``cm``'s ``__enter__``/``__exit__`` (looked up on its class, as `with` does), called as
-    the user's code calls a function: a user's class's converted, so its `if`s on tensors
-    are staged and its writes are NumPy's (library managers run as they are)."""
-    method = getattr(type(cm), name)
-    return lambda *args: CONVERTED_CALL(method, (cm,) + args)
+def dunder(obj, name):
+    """The bound call of ``type(obj).name`` (looked up on the class, as Python's `with` and
+    operators do), None where the class has none: a user's own function runs as converted
+    code, as a method call does (its `if`s on tensors staged, its `isinstance` of the
+    values'), anything else as it is (runtime/user_operators.py, ``with_guard``)."""
+    method = getattr(type(obj), name, None)
+    if method is None:
+        return None
+    if USER_METHOD(type(obj), name) is not None:
+        return lambda *args: CONVERTED_CALL(method, (obj,) + args)
+    return lambda *args: method(obj, *args)
 
 
-# calls.converted_call, installed by calls.py (which imports this module)
-CONVERTED_CALL = None
+# calls.converted_call and calls.user_method, installed by calls.py (which imports this)
+CONVERTED_CALL = USER_METHOD = None
 
 
 def _raising_errstate(cm):

@@ -8,11 +8,12 @@ loop wrote the box that array became (a stale value): each a silent difference. 
 converter (converters/user_operators.py) makes `a op b`, `-a`, `~a`, `a < b` calls of
 ``binary``/``unary``/``compare`` here (`==`/`!=` reach ``compare`` through logical.eq/ne,
 a chain's comparisons through compare_chain), and `x op= v` reaches ``inplace``
-(runtime/data.py ``augassign``); on operands that are no objects of the user's (tensors, arrays, numbers,
-strings, containers) they are Python's operator itself, and on the user's objects they
-follow Python's protocol (the reflected method first for a subclass that overrides it,
-`NotImplemented` passing to the other side, `__iop__` falling back to the binary
-operator), calling a user's method through ``converted_call`` as a method call is.
+(runtime/data.py ``augassign``); on operands that are no objects of the user's
+(``data.is_users``: tensors, arrays, numbers, strings, containers) they are Python's
+operator itself, and on the user's objects they follow Python's protocol (the reflected
+method first for a subclass that overrides it, `NotImplemented` passing to the other side,
+`__iop__` falling back to the binary operator), calling a user's method converted, as a
+method call is (``staging.dunder``).
 Errors Python raises on the trace's Python values are the user's own (staging.
 pythons_error: raised by the runs that reach them), as when the converted code ran the
 operator itself.
@@ -20,9 +21,6 @@ operator itself.
 import operator
 
 from autograph_lite.autograph.runtime import data, logical, staging
-
-# calls.converted_call and calls.user_method, installed by calls.py (which imports this)
-CONVERTED_CALL = USER_METHOD = None
 
 _BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
            "*": ("mul", operator.mul), "/": ("truediv", operator.truediv),
@@ -33,22 +31,10 @@ _BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
            ">>": ("rshift", operator.rshift)}
 _UNARY = {"-": ("neg", operator.neg), "+": ("pos", operator.pos),
           "~": ("invert", operator.invert)}
-_INPLACE = {f"{op}=": (name, getattr(operator, f"i{name}")) for op, (name, _) in
-            _BINARY.items() if name not in ("and", "or")}
-_INPLACE.update({"&=": ("and", operator.iand), "|=": ("or", operator.ior)})
+_INPLACE = {f"{op}=": (name, data.AUGMENTED[f"{op}="]) for op, (name, _) in _BINARY.items()}
 _COMPARISONS = {"<": ("lt", "gt", operator.lt), "<=": ("le", "ge", operator.le),
                 ">": ("gt", "lt", operator.gt), ">=": ("ge", "le", operator.ge),
                 "==": ("eq", "eq", operator.eq), "!=": ("ne", "ne", operator.ne)}
-
-
-def _users(x):
-    """An object of a class of the user's (asked of its class first: cheap, and our own
-    objects, a StagedText, answer no attribute questions)."""
-    cls = type(x)
-    if (cls.__module__ or "").split(".")[0] in data.FOREIGN or issubclass(
-            cls, data.NOT_OBJECTS):
-        return False
-    return data.is_users(x)
 
 
 def _plain(fn, *args):
@@ -57,17 +43,6 @@ def _plain(fn, *args):
     except Exception as e:
         staging.pythons_error(e, args)
         raise
-
-
-def _method(obj, name):
-    """The bound call of ``type(obj).name`` (looked up on the class, as Python's operators
-    do): converted where it is the user's function; None where the class has none."""
-    method = getattr(type(obj), name, None)
-    if method is None:
-        return None
-    if USER_METHOD(type(obj), name) is not None:
-        return lambda *args: CONVERTED_CALL(method, (obj,) + args)
-    return lambda *args: method(obj, *args)
 
 
 def _protocol(a, b, forward, reflected, same_type_reflects):
@@ -83,7 +58,7 @@ def _protocol(a, b, forward, reflected, same_type_reflects):
             getattr(tb, reflected, None) is not getattr(ta, reflected, None)):
         sides.reverse()  # (a subclass's override of the reflected method goes first)
     for obj, method_name, other in sides:
-        method = _method(obj, method_name)
+        method = staging.dunder(obj, method_name)
         if method is not None:
             result = method(other)
             if result is not NotImplemented:
@@ -94,7 +69,7 @@ def _protocol(a, b, forward, reflected, same_type_reflects):
 def binary(op, a, b):
     """``a op b`` (op: "+", "*", ...)."""
     name, fn = _BINARY[op]
-    if not (_users(a) or _users(b)):
+    if not (data.is_users(a) or data.is_users(b)):
         return _plain(fn, a, b)
     result = _protocol(a, b, f"__{name}__", f"__r{name}__", False)
     if result is NotImplemented:
@@ -106,9 +81,9 @@ def binary(op, a, b):
 def unary(op, a):
     """``op a`` (op: "-", "+", "~")."""
     name, fn = _UNARY[op]
-    if not _users(a):
+    if not data.is_users(a):
         return _plain(fn, a)
-    method = _method(a, f"__{name}__")
+    method = staging.dunder(a, f"__{name}__")
     if method is None:
         raise staging.user_raise(TypeError(
             f"bad operand type for unary {op}: '{type(a).__name__}'"))
@@ -118,9 +93,9 @@ def unary(op, a):
 def inplace(op, a, b):
     """``a op= b`` (op: "+=", ...): ``__iop__``, else the binary operator."""
     name, fn = _INPLACE[op]
-    if not (_users(a) or _users(b)):
+    if not (data.is_users(a) or data.is_users(b)):
         return _plain(fn, a, b)
-    method = _method(a, f"__i{name}__") if _users(a) else None
+    method = staging.dunder(a, f"__i{name}__") if data.is_users(a) else None
     if method is not None:
         result = method(b)
         if result is not NotImplemented:
@@ -132,7 +107,7 @@ def compare(op, a, b):
     """``a op b`` (op: "<", "==", ...): the reflected method too where the first gives
     `NotImplemented` (`__gt__` for `<`), identity for `==`/`!=` where both do."""
     name, reflected, fn = _COMPARISONS[op]
-    if not (_users(a) or _users(b)):
+    if not (data.is_users(a) or data.is_users(b)):
         return _plain(fn, a, b)
     result = _protocol(a, b, f"__{name}__", f"__{reflected}__", True)
     if result is not NotImplemented:
