@@ -4,6 +4,7 @@ from autograph_lite.autograph.converters.logical_expressions import (
     LogicalExpressionTransformer)
 
 from .conftest import assert_equivalent, convert_only
+from .three_way import agree
 
 
 def logic(a, b, c):
@@ -44,3 +45,21 @@ def test_membership_is_pythons_on_python_values():
     src = convert_only(membership, LogicalExpressionTransformer)
     assert "ag__.in_(x, items)" in src and "ag__.not_in(x, items)" in src
     assert_equivalent(membership, [(1, [1, 2]), (3, (1, 2)), ("b", "abc"), (2, [])])
+
+
+def errors_in_the_right_operand(x, m, k):
+    # NumPy's `-` of a bool array, Python's `1 / k` of a 0, `float()` of a vector: raised
+    # by the runs that evaluate the right operand only
+    first = x[0] > 0 and (-m).any()
+    second = x[0] < 0 or 1 / k > 0
+    third = x[0] > 0 and float(x) > 1
+    return first, second, third
+
+
+def test_errors_in_a_staged_right_operand_are_raised_by_the_runs_that_evaluate_it():
+    import numpy as np
+    m = np.array([True])
+    raised = agree(errors_in_the_right_operand,
+                   [(np.array([-1.0, 2.0]), m, 0), (np.array([-3.0]), m, 0),
+                    (np.array([2.0]), m, 1), (np.array([-2.0]), m, 2)])
+    assert any("boolean negative" in message for _, _, message in raised)

@@ -59,34 +59,43 @@ def if_exp(cond, true_fn, false_fn):
     """`true_fn() if cond else false_fn()`, staged when `cond` is a symbolic tensor."""
     cond = list_values.truth(cond)
     if core.is_symbolic(cond):
-        loc = where.caller()
-        alive = _reachable()
-
-        def leaving(fn, which):  # (an array of trace time from before: the buffer it is)
-            def run():
-                try:
-                    with staging.region(loc):
-                        value = fn()
-                except Exception as e:
-                    if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
-                        e.ag_branch = which
-                    raise
-                return data.leaving_region([value], [None], alive)[0]
-            return run
-        try:
-            with where.located("conditional expression", loc):
-                return control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
-        except Exception as e:
-            if not _raises_in_one_branch(e, loc):
-                raise
-            # (`1 / k if c else 0.0` of a Python 0 k: raised on the runs `c` picks it, as
-            # if_stmt's `raise` in one branch; the other branch's value on the rest)
-            user_raises.raise_when(cond if e.ag_branch else logical.not_(cond), e,
-                                   true_fn if e.ag_branch else false_fn,
-                                   (lambda: (), lambda values: None, ()),
-                                   f"the conditional expression at {loc}", loc)
-            return (false_fn if e.ag_branch else true_fn)()
+        return choose(cond, true_fn, false_fn, "conditional expression", where.caller())
     return true_fn() if cond else false_fn()
+
+
+def choose(cond, true_fn, false_fn, what, loc):
+    """The staged value of `true_fn() if cond else false_fn()` (a conditional expression,
+    the right operand of `and`/`or`: logical.py), ``cond`` a symbolic 0-d bool. An error
+    Python or NumPy raises in one of them (`1 / k` of a Python 0, `float(v)` of a vector)
+    is raised by the runs that evaluate it, as if_stmt's `raise` in one branch; the other
+    one's value on the rest."""
+    alive = _reachable()
+
+    def leaving(fn, which):  # (an array of trace time from before: the buffer it is)
+        def run():
+            try:
+                with staging.region(loc):
+                    value = fn()
+            except Exception as e:
+                if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
+                    e.ag_branch = which
+                raise
+            return data.leaving_region([value], [None], alive)[0]
+        return run
+    try:
+        with where.located(what, loc):
+            return control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
+    except Exception as e:
+        if not _raises_in_one_branch(e, loc):
+            raise
+        user_raises.raise_when(cond if e.ag_branch else logical.not_(cond), e,
+                               true_fn if e.ag_branch else false_fn,
+                               (lambda: (), lambda values: None, ()),
+                               f"the {what} at {loc}", loc)
+        return (false_fn if e.ag_branch else true_fn)()
+
+
+logical.CHOOSE = choose  # (`a and b`, `a or b` of a tensor `a`)
 
 
 def _reachable():

@@ -8,14 +8,16 @@ x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 
 import numpy as np
 
-from autograph_lite import control
 from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, list_values
+from autograph_lite.autograph.runtime import core, list_values, where
 
 # user_operators.compare (installed there: it imports this module): Python's comparison,
 # the user's objects' dunders converted
 COMPARE = None
+# conditionals.choose (installed there: it imports this module): a staged choice whose
+# errors in one operand are raised by the runs that evaluate it
+CHOOSE = None
 
 
 def as_bool(x):
@@ -47,14 +49,16 @@ def and_(a_fn, b_fn):
     if core.is_symbolic(a):
         # (a bool `a` is False where it is not taken: the constant, which ir/bounds.py and
         # the ownership analysis read, e.g. `while i < len(x) and ...` proves `x[i]`)
-        return control.cond(truth(a), _operand(b_fn), _constant_if_bool(a, False))
+        return CHOOSE(truth(a), _operand(b_fn), _constant_if_bool(a, False), "`and`",
+                      where.caller())
     return b_fn() if a else a
 
 
 def or_(a_fn, b_fn):
     a = a_fn()
     if core.is_symbolic(a):
-        return control.cond(truth(a), _constant_if_bool(a, True), _operand(b_fn))
+        return CHOOSE(truth(a), _constant_if_bool(a, True), _operand(b_fn), "`or`",
+                      where.caller())
     return a if a else b_fn()
 
 

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from autograph_lite import numpy_api
+from autograph_lite import errors, numpy_api
 from autograph_lite.ops import dispatch
 
 # math function -> (NumPy ufunc, whether an infinite result of a finite argument is an
@@ -43,7 +43,9 @@ def scalar(x):
     (``int(v)``, ``float(v)``, ``math.sqrt(v)`` of a 1-element vector raise, in NumPy 2)."""
     x = dispatch.convert_to_tensor(x)
     if x.ndim:
-        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        # (NumPy's error on the value's shape: raised by the runs that reach it)
+        raise errors.numpy_error(
+            TypeError("only 0-dimensional arrays can be converted to Python scalars"))
     return x
 
 
