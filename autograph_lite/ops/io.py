@@ -114,6 +114,9 @@ def may_raise(node):
         return {IndexError, ValueError}
     if node.opdef.elementwise:
         return set() if _broadcasts(node.inputs) else {ValueError}
+    raises = node.opdef.raises
+    if raises is not None:
+        return set(raises(node) if callable(raises) else raises)
     return set(RUNTIME_ERRORS)
 
 

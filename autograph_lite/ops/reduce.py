@@ -212,19 +212,29 @@ def _cuda(init, combine, nonempty=None, mean=False):
     return lower
 
 
+def _may_be_empty(node):
+    """``raises`` of a reduction with no identity: a ValueError where an axis it reduces
+    may be empty."""
+    x = node.inputs[0]
+    axis = node.attrs.get("axis")
+    shape = x.type.shape
+    dims = [shape[k % len(shape)] for k in (range(len(shape)) if axis is None else axis)]
+    return (ValueError,) if any(d is None or d == 0 for d in dims) else ()
+
+
 _R = dict(fuses_inputs=True)
 _SUM, _PROD = "({0} + {1})", "({0} * {1})"
 _MAX = "({0} if {0} > {1} or {0} != {0} else {1})"
 _MIN = "({0} if {0} < {1} or {0} != {0} else {1})"
 defop("reduce_sum", infer=_make_infer(np.sum), eager=_eager(np.sum),
       **_lower_reduction(lambda dt: 0, _assign(_SUM)), lower_cuda=_cuda(lambda dt: 0, _SUM),
-      names=("np.add.reduce",), **_R)
+      names=("np.add.reduce",), raises=(), **_R)
 defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
       **_lower_reduction(lambda dt: 1, _assign(_PROD)), lower_cuda=_cuda(lambda dt: 1, _PROD),
-      names=("np.multiply.reduce",), **_R)
+      names=("np.multiply.reduce",), raises=(), **_R)
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
       **_lower_reduction(lambda dt: 0, _assign(_SUM), _mean_finalize),
-      lower_cuda=_cuda(lambda dt: 0, _SUM, mean=True), **_R)
+      lower_cuda=_cuda(lambda dt: 0, _SUM, mean=True), raises=(), **_R)
 def _nonempty(what):
     """``checks``: the error of a reduction with no identity over an empty axis."""
     def checks(x, axis=None, keepdims=False):
@@ -235,20 +245,22 @@ def _nonempty(what):
 defop("reduce_max", infer=real_only(_make_infer(np.max), "np.max"), eager=_eager(np.max),
       checks=_nonempty(_NO_IDENTITY.format("maximum")),
       **_lower_reduction(_lowest, _extreme(">"), nonempty="maximum"),
-      lower_cuda=_cuda(_lowest, _MAX, "maximum"), names=("np.maximum.reduce",), **_R)
+      lower_cuda=_cuda(_lowest, _MAX, "maximum"), names=("np.maximum.reduce",),
+      raises=_may_be_empty, **_R)
 defop("reduce_min", infer=real_only(_make_infer(np.min), "np.min"), eager=_eager(np.min),
       checks=_nonempty(_NO_IDENTITY.format("minimum")),
       **_lower_reduction(_highest, _extreme("<"), nonempty="minimum"),
-      lower_cuda=_cuda(_highest, _MIN, "minimum"), names=("np.minimum.reduce",), **_R)
+      lower_cuda=_cuda(_highest, _MIN, "minimum"), names=("np.minimum.reduce",),
+      raises=_may_be_empty, **_R)
 _ANY, _ALL = "({0} or {1})", "({0} and {1})"
 defop("reduce_any", infer=_make_infer(np.any, dtypes.bool_), eager=_eager(np.any),
       **_lower_reduction(lambda dt: False, _assign(_ANY)),
       lower_cuda=_cuda(lambda dt: False, _ANY),
-      differentiable=False, names=("np.logical_or.reduce",), **_R)
+      differentiable=False, names=("np.logical_or.reduce",), raises=(), **_R)
 defop("reduce_all", infer=_make_infer(np.all, dtypes.bool_), eager=_eager(np.all),
       **_lower_reduction(lambda dt: True, _assign(_ALL)),
       lower_cuda=_cuda(lambda dt: True, _ALL),
-      differentiable=False, names=("np.logical_and.reduce",), **_R)
+      differentiable=False, names=("np.logical_and.reduce",), raises=(), **_R)
 
 
 def _arg_infer(in_types, axis=None, keepdims=False):
@@ -310,10 +322,10 @@ def _lower_arg(cmp, name):
 
 defop("argmax", infer=real_only(_arg_infer, "np.argmax"), eager=_arg_eager(np.argmax),
       lower=_lower_arg(">", "argmax"), checks=_nonempty(_EMPTY_ARG.format("argmax")),
-      differentiable=False, **_R)
+      differentiable=False, raises=_may_be_empty, **_R)
 defop("argmin", infer=real_only(_arg_infer, "np.argmin"), eager=_arg_eager(np.argmin),
       lower=_lower_arg("<", "argmin"), checks=_nonempty(_EMPTY_ARG.format("argmin")),
-      differentiable=False, **_R)
+      differentiable=False, raises=_may_be_empty, **_R)
 
 
 def _cumulative_infer(numpy_fn):

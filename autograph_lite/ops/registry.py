@@ -30,6 +30,9 @@ Field contracts:
   ``dispatch.check_carries_state``): the kernel's own raise loses the bindings and the
   writes made into copies before it. Elementwise ops check broadcasting
   (``dispatch.check_broadcast``) unless they give their own.
+- ``raises``: what the op's kernel may raise when it runs (``io.may_raise``, which decides
+  whether a `try` or `with` around it can be staged): a tuple of exception classes, or a
+  function of the node giving one; None (the default) any of ``io.RUNTIME_ERRORS``.
 - ``layout``: when NumPy's result is C-contiguous (contiguity.py): ``"inputs"`` when every
   array input is (NumPy's default order), ``"first"`` when input 0 is (its buffer),
   ``"branches"`` when every region's result is (cond), ``"carried"`` when the initial value
@@ -77,6 +80,7 @@ class OpDef:
     overlap_safe: tuple = ()     # inputs it may read where they overlap what it writes
     layout: str = "inputs"       # when NumPy's result is C-contiguous (contiguity.py)
     checks: Optional[Callable] = None  # stages the lowering's run-time errors (above)
+    raises: object = None        # what its kernel may raise (above; None: anything)
     doc: str = ""
     names: tuple = field(default=())  # public names (see the module docstring)
 
