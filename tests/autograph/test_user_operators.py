@@ -1,5 +1,8 @@
 """The user's classes in converted code: constructors and operator dunders run as
 converted code (runtime/user_operators.py, calls._constructed), as a method call does."""
+import dataclasses
+import functools
+
 import numpy as np
 import pytest
 
@@ -118,3 +121,96 @@ def test_comparisons_of_the_users_objects_run_converted():
     agree(compares_intervals, [(np.array([0.0, 1.0, 2.0, 3.0]),),
                                (np.array([2.0, 5.0, 1.0, 3.0]),),
                                (np.array([4.0, 5.0, 1.0, 3.0]),)])
+
+
+class Bag:
+    """Python's truth, len, number and membership protocols, each reading a tensor."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __len__(self):
+        return len(self.a[self.a > 0])      # (a size known only when the function runs)
+
+    def __float__(self):
+        if self.a[0] > 0:                   # (a TypeError unconverted: staged here)
+            return float(self.a[0])
+        return 0.0
+
+    def __int__(self):
+        return int(self.a.argmax())
+
+    def __contains__(self, v):
+        return bool((self.a == v).any())
+
+
+class Flag:
+    def __init__(self, a):
+        self.a = a
+
+    def __bool__(self):
+        return bool(self.a.sum() > 0)
+
+
+class NumpyFlag(Flag):
+    def __bool__(self):
+        return self.a.sum() > 0             # (a NumPy bool: Python's TypeError)
+
+
+def protocols(x):
+    bag = Bag(x)
+    steps = 0.0
+    while bag:                              # (`__len__` != 0)
+        steps += 1.0
+        bag.a = bag.a - 1.0
+    which = 1.0 if Flag(x) else 2.0
+    return (steps, len(Bag(x)), float(Bag(x)), int(Bag(x)), 3.0 in Bag(x),
+            not Flag(-x), bool(Bag(x)), which)
+
+
+def numpy_truth(x):
+    return 1.0 if NumpyFlag(x) else 2.0
+
+
+@functools.total_ordering
+class Score:
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, o):
+        return self.v.sum() == o.v.sum()
+
+    def __lt__(self, o):
+        return self.v.sum() < o.v.sum()
+
+
+def ordered(x, y):
+    # (`>=` and `>` are functools' `_ge_from_lt`/`_gt_from_lt`: converted too)
+    return x if Score(x) >= Score(y) else y, Score(x) > Score(y)
+
+
+@dataclasses.dataclass
+class Positive:
+    a: np.ndarray
+
+    def __post_init__(self):
+        if self.a[0] < 0:                   # (called by the generated `__init__`)
+            self.a = -self.a
+
+
+def post_initialised(x):
+    return Positive(x).a * 2.0
+
+
+def test_truth_len_numbers_membership_orderings_and_post_init_run_converted():
+    """Python calls these dunders itself (`if obj:`, `len(obj)`, `float(obj)`, `v in obj`,
+    total_ordering's derived comparisons, a dataclass's `__post_init__`): session 46 runs
+    them converted; run as they were, their `if` on a value was a TypeError."""
+    xs = [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, 2.0, -5.0, 3.0]),)]
+    agree(protocols, xs)
+    agree(post_initialised, xs)
+    raised = agree(numpy_truth, xs)
+    assert raised and all("__bool__ should return bool, returned numpy.bool" in m
+                          for _, _, m in raised)
+    agree(ordered, [(np.array([1.0, 2.0]), np.array([0.0, 1.0])),
+                    (np.array([1.0, 2.0]), np.array([3.0, 1.0]))])

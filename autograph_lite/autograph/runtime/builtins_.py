@@ -17,7 +17,8 @@ from autograph_lite import control, dtypes, errors, python_numbers, staged_text
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, iteration, list_values, logical,
-                                              math_calls, staging, text, trial)
+                                              math_calls, staging, text, trial,
+                                              user_operators)
 from autograph_lite.trace import sizes
 
 
@@ -26,6 +27,8 @@ def _any_staged(args):
 
 
 def len_(x):
+    if data.is_users(x) and staging.USER_METHOD(type(x), "__len__") is not None:
+        return user_operators.length(x)
     if isinstance(x, data.TensorList):
         return x.length
     if isinstance(x, iteration.StagedIter):
@@ -57,6 +60,9 @@ def int_(x=0, *args):
     1.3x njit: the check inside the odd branch keeps LLVM from making the branch a select,
     so the loop's unpredictable `v % 2` branch mispredicts; see note 44); a uint64 past
     int64 is refused, not wrapped."""
+    converted = user_operators.number(x, "int") if not args else None
+    if converted is not None:
+        return converted
     if core.is_symbolic(x) and not args:
         x = math_calls.scalar(x)
         _not_a_python_complex(x, "int() argument must be a string, a bytes-like object or "
@@ -70,6 +76,9 @@ def int_(x=0, *args):
 def float_(x=0.0):
     """``float(t)`` of a 0-d tensor: a Python float (weak float64; ``float(a) / 0.0``
     raises ``ZeroDivisionError`` as Python's does); of a complex number, its real part."""
+    converted = user_operators.number(x, "float")
+    if converted is not None:
+        return converted
     if not core.is_symbolic(x):
         return float(x)
     x = math_calls.scalar(x)
@@ -131,6 +140,7 @@ def bool_(x=False):
     """``bool(t)``: the truth of a tensor of one element, as NumPy's (an empty one or one
     of more elements raises NumPy's ``ValueError``, when the function runs where the size
     is known only then); a Python bool (weak)."""
+    x = list_values.truth(x) if data.is_users(x) else x  # (its converted `__bool__`)
     if not core.is_symbolic(x):
         return bool(x)
     if x.ndim:

@@ -2,10 +2,12 @@
 staged builtin, or called as it is (library code, already converted, marked)."""
 
 import abc
+import dataclasses
 import functools
 import inspect
 import os
 import random
+import re
 import sys
 import sysconfig
 import warnings
@@ -73,7 +75,18 @@ def _should_convert(func):
         return False
     if errors.is_generated(func.__code__.co_filename):
         return False  # defined inside converted code: already converted with its parent
-    return not is_library_code(func)
+    return not is_library_code(func) or _derived_comparison(func)
+
+
+def _derived_comparison(func):
+    """Whether ``func`` is one of the comparisons `functools.total_ordering` derives from
+    the user's (`_ge_from_lt`: `not a < b`): plain Python, converted as the user's own
+    (run as it is, its `not` of the user's staged `<` is a TypeError)."""
+    return (getattr(func, "__module__", None) == "functools"
+            and _DERIVED.fullmatch(getattr(func, "__qualname__", "")) is not None)
+
+
+_DERIVED = re.compile(r"_(lt|le|gt|ge)_from_(lt|le|gt|ge)")
 
 
 def convert_function(func, recursive=True):
@@ -102,9 +115,13 @@ def _callee(f, recursive):
         call = getattr(type(f), "__call__", None)
         if inspect.isfunction(call) and not is_library_code(call):
             return convert_function(call, recursive), (f,)
-    if isinstance(f, type) and user_method(f, "__init__") and type(f) in (type, abc.ABCMeta) \
-            and f.__new__ is object.__new__:
-        return functools.partial(_constructed, f, convert_function(f.__init__, recursive)), ()
+    if isinstance(f, type) and type(f) in (type, abc.ABCMeta) and f.__new__ is object.__new__:
+        if user_method(f, "__init__"):
+            return functools.partial(_constructed, f, convert_function(f.__init__, recursive)), ()
+        if user_method(f, "__post_init__") and dataclasses.is_dataclass(f) and (
+                "__slots__" not in f.__dict__):
+            return functools.partial(_post_initialised, f, convert_function(
+                f.__post_init__, recursive)), ()
     return f, ()
 
 
@@ -113,8 +130,8 @@ def user_method(cls, name):
     convert (not a builtin's, a library's, nor one a decorator generated: a dataclass's
     `__init__`), else None."""
     method = getattr(cls, name, None)
-    if not inspect.isfunction(method) or is_library_code(method) or (
-            method.__code__.co_filename.startswith("<")):
+    if not inspect.isfunction(method) or method.__code__.co_filename.startswith("<") or (
+            is_library_code(method) and not _derived_comparison(method)):
         return None
     return method
 
@@ -127,6 +144,19 @@ def _constructed(cls, init, *args, **kwargs):
     result = init(obj, *args, **kwargs)
     if result is not None:
         raise TypeError(f"__init__() should return None, not '{type(result).__name__}'")
+    return obj
+
+
+def _post_initialised(cls, post_init, *args, **kwargs):
+    """``cls(*args)`` of a user's dataclass with a `__post_init__`, run converted: the
+    generated `__init__` calls ``self.__post_init__(...)``, which finds the converted
+    method set on the new object for that call (Python's creation otherwise as it is)."""
+    obj = object.__new__(cls)
+    obj.__dict__["__post_init__"] = functools.partial(post_init, obj)
+    try:
+        cls.__init__(obj, *args, **kwargs)
+    finally:
+        del obj.__dict__["__post_init__"]
     return obj
 
 

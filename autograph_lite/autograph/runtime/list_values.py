@@ -293,11 +293,18 @@ def keep_kind(before, after):
     return after
 
 
+# runtime/user_operators.truth (installed there: it imports this module)
+USER_TRUTH = None
+
+
 def truth(x):
     """Python's truth of a staged list (not empty), and of an array NumPy's: the value of
     its one element (an empty array or one of more elements raises NumPy's ValueError, when
     the function runs where the size is known only then; `not x` of two elements was their
-    elementwise `not`, silently); anything else as it is."""
+    elementwise `not`, silently); of a user's object its converted `__bool__`/`__len__`
+    (USER_TRUTH); anything else as it is."""
+    if USER_TRUTH is not None and not isinstance(x, Tensor):
+        x = USER_TRUTH(x)
     if isinstance(x, ListTensor):
         return dispatch.apply("greater", dispatch.size_of(x, 0), 0)
     if isinstance(x, SymbolicTensor) and x.ndim:

@@ -18,6 +18,8 @@ COMPARE = None
 # conditionals.choose (installed there: it imports this module): a staged choice whose
 # errors in one operand are raised by the runs that evaluate it
 CHOOSE = None
+# user_operators.contains: `in` of a user's object with its own `__contains__`, converted
+USER_CONTAINS = None
 
 
 def as_bool(x):
@@ -73,6 +75,10 @@ def in_(item, container):
     x).any()`; a list or tuple holding tensors (or searched for one) is Python's scan,
     `e is item or e == item` for each item in turn, staged lazily. Anything else is
     Python's own `in`."""
+    if USER_CONTAINS is not None:
+        found = USER_CONTAINS(item, container)
+        if found is not None:
+            return found
     if core.is_symbolic(container) or (isinstance(container, np.ndarray)
                                        and core.is_symbolic(item)):
         return dispatch.apply("reduce_any", dispatch.apply("equal", container, item),

@@ -18,7 +18,7 @@ import numpy as np
 
 from autograph_lite import control, mutation
 from autograph_lite.trace import context, sizes
-from autograph_lite.autograph.runtime import (conditionals, core, data, iteration,
+from autograph_lite.autograph.runtime import (conditionals, core, data, iteration, list_values,
                                               staged_loop, trace_arrays, trial, where)
 from autograph_lite.autograph.runtime.logical import and_
 
@@ -66,6 +66,7 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
     Python-number variables become loop state), unless that cannot be done (a variable
     the core cannot carry, a body that needs a Python value): then it keeps unrolling."""
     opts = opts or {}
+    test = _users_truth(test)
     graph = context.current_graph()
     mark = len(graph.nodes) if graph is not None else 0
     may_stage = graph is not None and not opts.get("has_else")
@@ -88,6 +89,16 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
                                                        set_state, names, nouts, opts, loc),
                                get_state, set_state):
                     return
+
+
+def _users_truth(test):
+    """``test`` whose result, where it is a user's object (`while queue:`), is its truth by
+    its converted `__bool__`/`__len__` (runtime/user_operators.py), a staged bool where
+    that reads a tensor."""
+    def run():
+        c = test()
+        return list_values.truth(c) if data.is_users(c) else c
+    return run
 
 
 def _staged_test(test):

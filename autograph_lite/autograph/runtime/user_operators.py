@@ -20,7 +20,10 @@ operator itself.
 """
 import operator
 
-from autograph_lite.autograph.runtime import data, logical, staging
+import numpy as np
+
+from autograph_lite.ops import dispatch
+from autograph_lite.autograph.runtime import core, data, list_values, logical, staging
 
 _BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
            "*": ("mul", operator.mul), "/": ("truediv", operator.truediv),
@@ -58,12 +61,25 @@ def _protocol(a, b, forward, reflected, same_type_reflects):
             getattr(tb, reflected, None) is not getattr(ta, reflected, None)):
         sides.reverse()  # (a subclass's override of the reflected method goes first)
     for obj, method_name, other in sides:
-        method = staging.dunder(obj, method_name)
+        method = _method(obj, method_name)
         if method is not None:
             result = method(other)
             if result is not NotImplemented:
                 return result
     return NotImplemented
+
+
+def _method(obj, name):
+    """``staging.dunder``; object's own `__ne__` is Python's inversion of `__eq__` (which
+    it calls itself: the user's, converted here, its result's `not` staged)."""
+    if name == "__ne__" and getattr(type(obj), "__ne__", None) is object.__ne__:
+        eq = staging.dunder(obj, "__eq__")
+
+        def ne(other):
+            result = eq(other)
+            return result if result is NotImplemented else logical.not_(result)
+        return ne
+    return staging.dunder(obj, name)
 
 
 def binary(op, a, b):
@@ -118,4 +134,74 @@ def compare(op, a, b):
                                        f"'{type(a).__name__}' and '{type(b).__name__}'"))
 
 
+def truth(x):
+    """Python's truth of a user's object (`if obj:`, `not obj`, `bool(obj)`, `obj and
+    ...`): its `__bool__`, else its `__len__` (`!= 0`), run converted, so one that reads
+    a tensor (`return bool(self.a.sum() > 0)`) gives a staged bool; anything else as it
+    is. The result must be a bool (of `__len__`: an int, not negative), as Python's."""
+    if not data.is_users(x):
+        return x
+    method = staging.dunder(x, "__bool__")
+    if method is not None:
+        return _checked(method(), bool, "__bool__ should return bool, returned")
+    method = staging.dunder(x, "__len__")
+    if method is None:
+        return True
+    return logical.COMPARE("!=", length(x, method), 0)
+
+
+def length(x, method=None):
+    """``len(obj)`` of a user's object: its converted `__len__`, an int that is not
+    negative (Python's errors), staged where it reads a tensor."""
+    n = _checked((method or staging.dunder(x, "__len__"))(), (int, np.integer),
+                 "'{}' object cannot be interpreted as an integer")
+    if isinstance(n, int):
+        if n < 0:
+            raise staging.user_raise(ValueError("__len__() should return >= 0"))
+        return n
+    dispatch.apply("assert", n >= 0, message="__len__() should return >= 0", error="ValueError")
+    return n
+
+
+def number(x, kind):
+    """``float(obj)`` / ``int(obj)`` (``kind``: "float", "int") of a user's object with
+    its own `__float__` / `__int__` (or `__index__`), run converted, or None where it has
+    none (Python's own call then)."""
+    names = ("__float__",) if kind == "float" else ("__int__", "__index__")
+    if not data.is_users(x):
+        return None
+    for name in names:
+        if staging.USER_METHOD(type(x), name) is not None:
+            return _checked(staging.dunder(x, name)(), float if kind == "float" else int,
+                            f"{name} returned non-{kind} (type {{}})")
+    return None
+
+
+def contains(item, container):
+    """``item in obj`` of a user's object with its own `__contains__`, run converted, its
+    result's truth; None where it has none."""
+    if not data.is_users(container) or staging.USER_METHOD(type(container),
+                                                           "__contains__") is None:
+        return None
+    result = staging.dunder(container, "__contains__")(item)
+    return logical.truth(result) if core.is_symbolic(result) else bool(result)
+
+
+def _checked(value, kinds, message):
+    """``value``, a dunder's result, where its type in the plain run is one Python takes
+    (``kinds``: `__bool__` a bool, not NumPy's; `__float__` a float, np.float64 too;
+    `__int__` an int, not NumPy's, but a staged int64 (`int(t)`); `__len__` anything with
+    `__index__`), else Python's
+    TypeError (``message`` names the type)."""
+    t = core.numpy_type(value) if core.is_symbolic(value) else type(value)
+    if kinds is int and core.is_symbolic(value):
+        kinds = (int, np.integer)  # (`int(t)` of an integer tensor: an int64, README)
+    if not issubclass(t, kinds):
+        name = core.type_name(value)
+        raise staging.user_raise(TypeError(
+            message.format(name) if "{}" in message else f"{message} {name}"))
+    return value
+
+
 data.INPLACE, logical.COMPARE = inplace, compare  # (`x op= v`, `a == b`: their operators)
+list_values.USER_TRUTH, logical.USER_CONTAINS = truth, contains
