@@ -534,3 +534,44 @@ def test_a_write_into_an_array_an_argument_object_holds_reaches_the_caller():
 
 def test_a_write_into_an_array_an_argument_dict_holds_reaches_the_caller():
     agree(writes_an_array_of_an_argument_dict, {"x": np.zeros(3)}, X)
+
+
+class Shifted:
+    """A property whose setter transforms what it is given."""
+
+    def __init__(self, w):
+        self._a = 0.0
+        self.w = w
+        self.tag = "shifted"
+
+    @property
+    def a(self):
+        return self._a
+
+    @a.setter
+    def a(self, v):
+        self._a = v + 1.0
+
+
+def property_in_if_and_loops(x):
+    s = Shifted(x)
+    if x[0] > 0:
+        s.a = x[0]
+    first = s._a
+    for v in x:
+        if v > 0:
+            s.a = s.a + v
+    steps = 0
+    while s.a < 20.0:
+        s.a = s.a * 2.0
+        s.w[0] += 1.0
+        steps += 1
+    return first, s._a, steps, s.w
+
+
+def test_a_property_assigned_in_a_staged_region_runs_its_setter_once():
+    """A setter's writes (the object's attributes) are the state, not the property: the
+    merged value was assigned through the setter again (session 46: `v + 1.0` applied
+    twice on the runs that took the branch, once on those that did not)."""
+    agree(property_in_if_and_loops, calls=[(np.array([1.0, 2.0]),), (np.array([-1.0, 2.0]),),
+                                           (np.array([-3.0, -2.0, 0.5]),)])

@@ -64,6 +64,8 @@ def get_slot(base, kind, key, name):
     if isinstance(obj, Undefined) or not holds_slots(obj, kind):
         return Undefined(name) if isinstance(obj, Undefined) else NOT_A_SLOT
     if kind == "attr":
+        if _set_through_descriptor(obj, key):
+            return {k: v for k, v in vars(obj).items() if core.is_tensor_like(v)}
         return getattr(obj, key) if hasattr(obj, key) else Undefined(name)
     if isinstance(obj, dict):
         return obj[key] if key in obj else Undefined(name)
@@ -85,10 +87,28 @@ def set_slot(base, kind, key, value):
             obj.pop(key, None)
         return
     obj = base()
-    if kind == "attr":
+    if kind == "attr" and _set_through_descriptor(obj, key):
+        vars(obj).update(value)
+    elif kind == "attr":
         setattr(obj, key, value)
     else:
         obj[key] = value
+
+
+def _set_through_descriptor(obj, key):
+    """Whether ``obj.key = v`` runs a setter of the class (a property's, a descriptor's
+    `__set__`) on an object with a `__dict__`. Its composite is then what that setter
+    writes, the object's attributes: carried as a dict of them and written back into
+    them, so the merged value does not go through the setter again (which would apply a
+    transforming setter twice, `self._a = v + 1`, and run it on the runs that do not take
+    the branch). Only its numbers and arrays are state: a setter that rebinds another
+    kind of attribute (a string, a list) keeps the trace's (README)."""
+    if not isinstance(getattr(obj, "__dict__", None), dict):
+        return False
+    for cls in type(obj).__mro__:
+        if key in cls.__dict__:
+            return hasattr(type(cls.__dict__[key]), "__set__")
+    return False
 
 
 def is_composite(name):
