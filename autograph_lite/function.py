@@ -7,10 +7,12 @@ key with a few type checks and one dict lookup; it never traces, imports or call
 ``numba.typeof``.
 """
 import collections
+import dis
 import functools
 import inspect
 import re
 import threading
+import types
 import warnings
 import weakref
 
@@ -97,6 +99,22 @@ def _leaf_key(x, what):
                         f"defun argument must be a tensor, a NumPy array, or a hashable "
                         f"Python value (use a tuple instead of a list of non-numbers)") from None
     return ("obj", t, x)
+
+
+def _assigned_globals(f):
+    return _stored_globals(f.__code__)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_globals(code):
+    """The module variables ``code`` (and the code nested in it) assigns or deletes (`global
+    LAST; LAST = v`): what a failed trace puts back (slots.Snapshot)."""
+    names = {i.argval for i in dis.get_instructions(code)
+             if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")}
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names |= _stored_globals(c)
+    return frozenset(names)
 
 
 def _holds_mutable(x):
@@ -660,13 +678,15 @@ class Function:
         # (SPEC §2), and the trace it makes serves calls from any scope
         # the arrays of objects from outside that are no inputs (those of a global's or a
         # closure's object): constants that writes refuse (runtime/data.py `_captured`)
-        from .autograph.runtime import slots
+        from .autograph.runtime import data, slots
         outside = self._outside_roots(fn, args, sym)
         graph.outside_arrays = [(a, p) for a, p in slots.arrays_in(outside)
                                 if mutation.lifted(a, graph) is None]
         # what the trace changes in them stays only if it succeeds (SPEC §2: a side effect
         # of the trace); a failed one puts their items back, no traced value left there
-        before = slots.Snapshot(outside)
+        before = slots.Snapshot(outside, [
+            (scope, _assigned_globals(f))
+            for f, (scope, _) in data.functions_reached((self.python_function, fn)).items()])
         found = held_state.holders(self, args)
         layout = held_state.layout(found) if found else {}
         placed = held_state.place(found, {id(a): b for (_, _, a), b in zip(held_arrays,
@@ -943,12 +963,9 @@ class Function:
         for f in (self.python_function, fn):
             if getattr(f, "__self__", None) is not None:
                 roots.append((f.__self__, "self"))
-            code = getattr(f, "__code__", None)
-            if code is not None:
-                roots += [(f.__globals__[k], k) for k in data.global_names(code)
-                          if k in f.__globals__]
-                roots += [(c.cell_contents, n) for n, c in
-                          zip(code.co_freevars, f.__closure__ or ()) if data.is_filled(c)]
+        for f, (scope, cells) in data.functions_reached((self.python_function, fn)).items():
+            roots += [(scope[k], k) for k in data.global_names(f.__code__) if k in scope]
+            roots += [(c.cell_contents, n) for n, c in cells if data.is_filled(c)]
         return roots
 
     def _check_nothing_stored(self, fn, args, sym):

@@ -6,6 +6,7 @@ faster than array expressions, runs without temporaries and keeps NumPy's dtypes
 A value is inlined into its consumer when it has exactly one use, in the same region,
 by an elementwise op of the same shape or a fusing reduction.
 """
+import keyword
 import math
 from contextlib import contextmanager
 
@@ -126,7 +127,8 @@ class Emitter:
         loop or a branch) and a later one reads an array ("Instruction does not dominate
         all uses", numba#9574: a print inside a staged loop and another after it)."""
         fn = self.fresh("objmode")
-        inputs = [n for n in dict.fromkeys(inputs) if n.isidentifier()]  # (not literals)
+        inputs = [n for n in dict.fromkeys(inputs)  # (not literals: `1.5`, `True`)
+                  if n.isidentifier() and not keyword.iskeyword(n)]
         names = [n for n, _ in outputs]
         decl = ", ".join(f"{n}={t!r}" for n, t in outputs)
         lines = ["@numba.njit(nogil=True)",  # (objmode: Numba cannot cache it anyway)

@@ -63,9 +63,16 @@ class ControlFlowTransformer(base.Base):
         liveness.analyze(node)
         self.globals.append(activity.declared(node, gast.Global))
         self.closure_writes.append(_closure_writes(node))
+        gwrites = sorted(activity.writes(node.body) & self.globals[-1])
         node = self.generic_visit(node)
         self.globals.pop()
         self.closure_writes.pop()
+        if gwrites:  # (a helper called inside a staged block: refused, runtime/staging.py)
+            guard = templates.replace("ag__.global_write_guard(names, fn)",
+                                      names=_str_tuple(gwrites),
+                                      fn=gast.Constant(value=node.name, kind=None))
+            guard[0].ag_origin = getattr(node.body[0], "ag_origin", None)
+            node.body = guard + node.body
         return node
 
     def visit_ClassDef(self, node):
@@ -154,8 +161,11 @@ class ControlFlowTransformer(base.Base):
             deleted=_str_tuple(deleted))
         return inits + fns + call
 
-    def _opts(self, node, deleted=()):
+    def _opts(self, node, deleted=(), held_iterable=None):
         keys, values = [], []
+        if held_iterable:  # (a loop that may stop early over a name's iterable: loops.py)
+            keys.append(gast.Constant(value="held", kind=None))
+            values.append(gast.Constant(value=held_iterable, kind=None))
         if deleted:  # loop variables the body may `del` (runtime/unset.py)
             keys.append(gast.Constant(value="deleted", kind=None))
             values.append(_str_tuple(deleted))
@@ -183,7 +193,8 @@ class ControlFlowTransformer(base.Base):
             "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, nouts, opts)",
             loop_test=loop_test, loop_body=loop_body, get_state=get_state,
             set_state=set_state, names=_str_tuple(names), nouts=nouts,
-            opts=self._opts(node, deleted))
+            opts=self._opts(node, deleted, tests and isinstance(node.iter, gast.Name)
+                            and node.iter.id))
         return inits + fns + call
 
     def visit_For(self, node):
@@ -209,5 +220,6 @@ class ControlFlowTransformer(base.Base):
             " opts)",
             iter_=node.iter, extra_test=extra_test, loop_body=loop_body, get_state=get_state,
             set_state=set_state, names=_str_tuple(names), nouts=nouts,
-            opts=self._opts(node, deleted))
+            opts=self._opts(node, deleted, tests and isinstance(node.iter, gast.Name)
+                            and node.iter.id))
         return inits + fns + call

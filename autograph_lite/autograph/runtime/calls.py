@@ -21,7 +21,8 @@ from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime import (builtins_, data, list_values, math_calls,
                                               numpy_calls, slots, staging, text_formats,
                                               trace_arrays, where)
-from autograph_lite.trace import random_states
+from autograph_lite.ir import graph as graph_ir
+from autograph_lite.trace import context, random_states
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -270,6 +271,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
         return staged(*args, **kwargs)
     if not recursive:
         return _as_it_is(lambda: f(*args, **kwargs), f, (args, kwargs))
+    if isinstance(f, functools._lru_cache_wrapper):
+        return _cached(f, args, kwargs)
     if isinstance(f, functools.partial):
         return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
     fn, lead = _callee(f, recursive)
@@ -279,6 +282,22 @@ def converted_call(f, args, kwargs=None, recursive=True):
     if fn in (f, getattr(f, "__func__", None), getattr(type(f), "__call__", None)):
         return _as_it_is(lambda: fn(*lead, *args, **kwargs), f, (args, kwargs))
     return fn(*lead, *args, **kwargs)
+
+
+def _cached(f, args, kwargs):
+    """``f(*args)`` of a `functools.lru_cache`/`cache` function: what it returns may be
+    what an earlier call returned, held by the cache, which outlives the trace as a
+    global does: its arrays count as captured ones (writing into them is refused,
+    data._captured; a write into a copy would leave the cached array unchanged, where
+    NumPy changes it for every later call)."""
+    out = _as_it_is(lambda: _called(f, tuple(args), kwargs), f, (args, kwargs))
+    graph = context.current_graph()
+    if graph is not None:
+        root = graph_ir.root_graph(graph)
+        name = f"{getattr(f, '__qualname__', 'a cached function')}(...)"
+        root.outside_arrays = list(getattr(root, "outside_arrays", ())) + [
+            (a, name) for a, _ in slots.arrays_in([(out, name)])]
+    return out
 
 
 def _stdlib_on_tensors(f, args, kwargs):

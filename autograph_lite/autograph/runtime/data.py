@@ -211,6 +211,27 @@ def global_names(code):
     return names
 
 
+def functions_reached(functions, limit=200):
+    """{function: (its globals, [(free variable, cell)])} for ``functions`` and the user's
+    functions their globals and closure variables hold, on through theirs (a helper's
+    `global LAST; LAST = v`, `getG()[0] = v` of the array a helper's global names): what
+    a trace of them may reach outside itself. Library functions are not followed."""
+    from autograph_lite.autograph.runtime import calls  # (calls imports this module)
+    out, stack = {}, [getattr(f, "__func__", f) for f in functions]
+    while stack and len(out) < limit:
+        f = stack.pop()
+        code = getattr(f, "__code__", None)
+        if code is None or f in out:
+            continue
+        cells = list(zip(code.co_freevars, f.__closure__ or ()))
+        out[f] = (f.__globals__, cells)
+        held = [f.__globals__.get(k) for k in global_names(code)]
+        held += [c.cell_contents for _, c in cells if is_filled(c)]
+        stack += [g for g in held if isinstance(g, types.FunctionType)
+                  and g not in out and not calls.is_library_code(g)]
+    return out
+
+
 NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
                types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
 _SCAN_LIMIT = 20000  # items: past this a region's Python containers are not checked
@@ -452,9 +473,9 @@ def _unliftable(a, name):
         return TypeError(
             f"'{name or held}' at {where.caller()} is the NumPy array '{held}' captured "
             f"from a global or closure variable (or held by an object a global or "
-            f"closure holds); the compiled function bakes it in as a constant, so writing "
-            f"into it is not supported: pass the array itself as an argument instead (the "
-            f"write then reaches the caller's array, as in NumPy)")
+            f"closure holds, or by a functools cache); the compiled function bakes it in "
+            f"as a constant, so writing into it is not supported: pass the array itself as "
+            f"an argument instead (the write then reaches the caller's array, as in NumPy)")
     if isinstance(a.base, np.ndarray):
         return NotImplementedError(
             f"'{name or 'an array'}' at {where.caller()} is a view of a NumPy array made "

@@ -48,6 +48,10 @@ class StagedIter:
     """Base: `length()` (int or int64 tensor) and `item(i)` for a symbolic index."""
 
     what = "an iterable"
+    # an iterator in Python (enumerate, zip, reversed, itertools.product: read once), and
+    # where a staged loop read it (loops.py: then read again, refused)
+    iterator = False
+    looped = None
 
     def length(self):
         raise NotImplementedError
@@ -59,6 +63,8 @@ class StagedIter:
         """Python iteration (a comprehension, ``list(zip(u, w))``): item by item when the
         length is known while tracing, as a tensor with a static first dimension iterates
         (tensor.py); a length that exists only at run time cannot be unrolled."""
+        if self.looped is not None:
+            raise_read_again(self, self.looped)
         n = self.length()
         if core.is_symbolic(n):
             at = errors.user_location()
@@ -191,6 +197,7 @@ class Enumerate(StagedIter):
         self.inner, self.start = inner, start
 
     what = "an enumerate"
+    iterator = True
 
     def length(self):
         return self.inner.length()
@@ -204,6 +211,7 @@ class Zip(StagedIter):
         self.inners = inners
 
     what = "a zip"
+    iterator = True
 
     def length(self):
         lengths = [n for n in (it.length() for it in self.inners) if n is not None]
@@ -225,6 +233,7 @@ class Product(StagedIter):
     nested loops flattened: the same items in the same order)."""
 
     what = "an itertools.product"
+    iterator = True
 
     def __init__(self, inners):
         self.inners = inners
@@ -249,6 +258,7 @@ class Reversed(StagedIter):
     substitution's `for i in reversed(range(n))`)."""
 
     what = "a reversed"
+    iterator = True
 
     def __init__(self, inner):
         self.inner = inner
@@ -407,6 +417,17 @@ def ndenumerate(a):
     if isinstance(a, np.ndarray):
         return NdEnumerate(a)
     return np.ndenumerate(a)
+
+
+def raise_read_again(it, loc):
+    """Refuses reading again an iterator (enumerate, zip, ...) a name holds that a staged
+    `for` at ``loc`` read: Python's is exhausted by then (a second loop runs no trip,
+    `list(it)` is empty), where a staged loop stands for every item and would read them
+    all again."""
+    raise NotImplementedError(
+        f"{it.what} iterator read by the loop at {loc} is read again: in Python that loop "
+        f"exhausted it (or left it where a `break` stopped), which a staged loop cannot "
+        f"carry; make a new one for each loop (`for i, v in enumerate(x):`)")
 
 
 def staged(x):

@@ -129,6 +129,12 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
                            get_state, set_state):
                 return
     if it is not None:
+        if it.iterator:  # (`it = enumerate(x)`; `for i, v in it:`: read once)
+            if it.looped is not None:
+                iteration.raise_read_again(it, it.looped)
+            if extra_test is not None:
+                _iterator_left_at_run_time(it, opts, loc)
+            it.looped = loc
         _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
         return
     with _unrolled(len(iter_) if counted else 1):
@@ -199,6 +205,7 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
     for k, item in enumerate(_items(iter_)):
         mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
+            _iterator_left_at_run_time(iter_, opts, loc)
             conditionals.if_stmt(go, lambda: body(item), lambda: None, get_state, set_state,
                                  names, nouts, deleted)
         else:
@@ -215,6 +222,22 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                                                get_state, set_state, names, nouts, opts,
                                                loc), get_state, set_state):
                 return
+
+
+def _iterator_left_at_run_time(iter_, opts, loc):
+    """Refuses a loop over an iterator a name holds (`it = iter(x)`; `for v in it:`) that
+    a `break` under a tensor condition may leave part-way: Python leaves it at the item
+    after the break, to be read on (`list(it)`, `next(it)`, a second loop), a position
+    the compiled function would know only when it runs; the unrolled loop took every
+    item while tracing (the rest read as empty, silently)."""
+    held = opts.get("held")
+    if held and (isinstance(iter_, iteration.StagedIter) or iter(iter_) is iter_):
+        raise NotImplementedError(
+            f"the `for` at {loc} iterates the iterator '{held}' and may stop part-way at a "
+            f"`break` under a tensor condition: where it leaves the iterator would be known "
+            f"only when the function runs, and the iterator cannot carry that; loop over "
+            f"the index instead (`for i in range(len(x))`) and keep where it stopped in a "
+            f"variable")
 
 
 def _items(iter_):

@@ -312,9 +312,11 @@ class Snapshot:
     (whose position cannot be looked at: ``advancing``); and the attributes of the user's
     classes and functions it reaches (``owners``)."""
 
-    def __init__(self, roots):
+    def __init__(self, roots, scopes=()):
         self.seen, self.bags, self.iterators = {}, {}, {}
         self.owners = {}  # (`Stats.n = v`: the classes' and functions' attributes too)
+        # (the module variables of ``scopes``, [(globals, names)]: `global LAST; LAST = v`)
+        self.bindings = [(g, k, g.get(k, _UNBOUND)) for g, names in scopes for k in names]
         for x, path in reach_all(roots, self.owners):
             if path is None:  # (past the limit; a None value is a value)
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
@@ -338,6 +340,12 @@ class Snapshot:
         return None
 
     def restore(self):
+        for scope, k, v in self.bindings:
+            if scope.get(k, _UNBOUND) is not v:
+                if v is _UNBOUND:
+                    del scope[k]
+                else:
+                    scope[k] = v
         for c, _, before, _, _ in self.seen.values():
             if type(c) is list:
                 c[:] = [before[k] for k in range(len(before))]
@@ -356,6 +364,7 @@ class Snapshot:
 
 
 _BAGS = (set, collections.deque)
+_UNBOUND = object()  # (a module variable the trace made: removed again)
 _WATCHING = []  # the Watches of the staged regions being traced, outermost first
 
 
@@ -466,5 +475,6 @@ def _own_attributes(owner):
 
 
 def arrays_in(roots):
-    """[(array, path)]: the NumPy arrays reachable from ``roots`` as `stored_tensor` walks."""
-    return [(x, path) for x, path in data.reach(roots) if isinstance(x, np.ndarray)]
+    """[(array, path)]: the NumPy arrays reachable from ``roots`` as `stored_tensor` walks
+    (a class's attributes too: `K.buf[0] = v` of a class attribute `buf`)."""
+    return [(x, path) for x, path in reach_all(roots) if isinstance(x, np.ndarray)]

@@ -39,16 +39,19 @@ def active():
     return _DEPTH[0] > 0
 
 
-def global_write_guard(names):
-    """First statement of a branch or loop body that assigns module globals (`global
-    COUNT; COUNT += 1`): where the body is staged, Python would change the module's
-    variable on the runs that reach it, which a compiled function cannot do (it would keep
-    the trace's value, silently): refused."""
+def global_write_guard(names, function=None):
+    """First statement of a branch or loop body, or of a function (``function``: its
+    name), that assigns module globals (`global COUNT; COUNT += 1`): where it is staged
+    (the function called inside a staged block: `bump()` in a loop over a tensor), Python
+    would change the module's variable on the runs that reach it, which a compiled
+    function cannot do (it would keep the trace's value, silently): refused."""
     if _DEPTH[0]:
+        block = (f"by the function '{function}' (at {where.caller()}), called inside a "
+                 f"block that is staged" if function else
+                 f"in the block starting at {where.caller()}, which is staged")
         raise NotImplementedError(
-            f"the global '{names[0]}' is assigned in the block starting at "
-            f"{where.caller()}, which is staged (inside an `if` or loop whose condition is "
-            f"a tensor): a compiled function cannot change a module's "
+            f"the global '{names[0]}' is assigned {block} (inside an `if` or loop whose "
+            f"condition is a tensor): a compiled function cannot change a module's "
             f"variable when it runs; return the value instead (or keep the condition a "
             f"Python value)")
 

@@ -1,0 +1,150 @@
+"""What a trace reaches outside itself through the user's helpers (session 46): their
+module globals, class attributes, functools caches and the iterators names hold. Each was
+a silent difference: a global a helper assigned under a staged `if` kept the last branch
+traced, a traced value stayed in it, an array a class attribute or a cache held was
+written into a copy, and an iterator a `break` left part-way read as exhausted."""
+import functools
+
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+
+from .three_way import agree
+
+BACKENDS = ("interpreter", "cpu")
+COUNT = 0
+LAST = None
+G = np.zeros(2)
+
+
+def bump():
+    global COUNT
+    COUNT += 1
+
+
+def remember(v):
+    global LAST
+    LAST = v
+
+
+def counts_in_a_staged_loop(x):
+    for v in x:
+        if v > 0:
+            bump()
+    return x
+
+
+def remembers_a_traced_value(x):
+    remember(x.sum())
+    return x
+
+
+def remembers_by_itself(x):
+    global LAST
+    LAST = x.sum()
+    return x
+
+
+def test_a_helper_assigning_a_global_is_refused_and_the_global_put_back():
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="the global 'COUNT' is assigned by "
+                                                      "the function 'bump'"):
+            ag.defun(counts_in_a_staged_loop, backend=backend)(np.array([1.0, -1.0]))
+        assert COUNT == 0
+        for fn in (remembers_a_traced_value, remembers_by_itself):
+            with pytest.raises(TypeError, match="stores a traced value in 'LAST'"):
+                ag.defun(fn, backend=backend)(np.array([1.0, 2.0]))
+            assert LAST is None     # (a failed trace puts the module variable back)
+
+
+class Buffers:
+    buf = np.zeros(2)
+
+
+def the_global():
+    return G
+
+
+@functools.lru_cache(maxsize=None)
+def ones(n):
+    return np.ones(n)
+
+
+def writes_a_class_attribute(x):
+    Buffers.buf[0] = x.sum()
+    return x
+
+
+def writes_a_helpers_global(x):
+    the_global()[0] = x.sum()
+    return x
+
+
+def writes_a_cached_array(x):
+    w = ones(len(x))
+    w[0] = x[0]
+    return w.sum()
+
+
+def reads_a_cached_array(x):
+    return (ones(len(x)) * x).sum()
+
+
+def test_arrays_a_class_a_helper_or_a_cache_hold_are_captured():
+    for backend in BACKENDS:
+        for fn, held in ((writes_a_class_attribute, "Buffers.buf"), (writes_a_helpers_global, "G"),
+                         (writes_a_cached_array, r"ones\(\.\.\.\)")):
+            with pytest.raises(TypeError, match=f"is the NumPy array '{held}' captured"):
+                ag.defun(fn, backend=backend)(np.array([1.0, 2.0]))
+    assert not Buffers.buf.any() and not G.any() and (ones(2) == 1.0).all()
+    agree(reads_a_cached_array, [(np.array([1.0, 2.0]),), (np.array([3.0, -1.0]),)])
+
+
+def left_part_way(x):
+    it = iter(x)
+    for v in it:
+        if v < 0:
+            break
+    return list(it)
+
+
+def read_twice(x):
+    pairs = enumerate(x)
+    s = 0.0
+    for i, v in pairs:
+        s += v
+    for i, v in pairs:          # (Python's: exhausted, no trip)
+        s -= v
+    return s
+
+
+def a_fresh_enumerate_each_loop(x):
+    s = 0.0
+    for i, v in enumerate(x):
+        if v < 0:
+            break
+        s += v * i
+    return s
+
+
+def test_an_iterator_a_name_holds_is_not_read_where_a_staged_loop_left_it():
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="iterates the iterator 'it' and may "
+                                                      "stop part-way"):
+            ag.defun(left_part_way, backend=backend)(np.array([1.0, -3.0, 2.0]))
+        with pytest.raises(NotImplementedError, match="is read again"):
+            ag.defun(read_twice, backend=backend)(np.array([1.0, -3.0, 2.0]))
+    agree(a_fresh_enumerate_each_loop, [(np.array([1.0, -3.0, 2.0]),),
+                                        (np.array([1.0, 3.0]),)])
+
+
+def prints_a_numpy_bool(x):
+    print(x[0], np.True_, None)
+    return x[1]
+
+
+def test_a_print_of_numpy_constants_compiles():
+    # (the cpu kernel's print helper took `True` for a parameter name: a SyntaxError;
+    # agree compares what each backend printed with Python's)
+    agree(prints_a_numpy_bool, [(np.array([1.0, 2.0]),), (np.array([3.0, 4.0]),)])
