@@ -25,7 +25,8 @@ from autograph_lite.autograph.runtime.logical import (and_, compare_chain, eq, i
                                                       is_not, ne, not_, not_in, or_)
 from autograph_lite.autograph.runtime.match_patterns import sequence_of_length
 from autograph_lite.autograph.runtime.staging import matched_by_python
-from autograph_lite.autograph.runtime.slots import get_slot, set_slot
+from autograph_lite.autograph.runtime.slots import (defined_closure, get_slot,
+                                                    nonlocal_write_guard, set_slot)
 from autograph_lite.autograph.runtime.loops import UNROLL_LIMIT, for_stmt, while_stmt
 from autograph_lite.autograph.runtime.staging import (caught, discarded_by_finally,
                                                       global_write_guard, try_body,
@@ -40,11 +41,13 @@ from autograph_lite.autograph.runtime.variables import (Undefined, UndefinedRetu
 __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue", "abs_",
     "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "binary", "bool_",
-    "caught", "compare", "compare_chain", "converted_call", "deleted", "discarded_by_finally",
+    "caught", "compare", "compare_chain", "converted_call", "defined_closure", "deleted",
+    "discarded_by_finally",
     "do_not_convert", "enumerate_", "eq", "float_", "for_stmt", "formatted", "fstring",
     "get_slot", "getitem", "global_write_guard", "if_exp", "if_stmt", "in_", "index", "int_",
     "is_", "is_library_code", "is_not", "isinstance_", "ld", "len_", "list_append",
-    "list_extend", "matched_by_python", "max_", "min_", "ne", "not_", "not_in", "or_",
+    "list_extend", "matched_by_python", "max_", "min_", "ne", "nonlocal_write_guard", "not_",
+    "not_in", "or_",
     "percent_format", "print_", "range_", "reduce_generator", "resolve", "resolved_items",
     "retval", "sequence_of_length", "set_loop_options", "set_slot", "setitem", "setitem_held",
     "shape_of", "sum_", "try_body", "try_stmt_guard", "unary", "user_raise", "while_stmt",

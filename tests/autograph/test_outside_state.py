@@ -148,3 +148,49 @@ def test_a_print_of_numpy_constants_compiles():
     # (the cpu kernel's print helper took `True` for a parameter name: a SyntaxError;
     # agree compares what each backend printed with Python's)
     agree(prints_a_numpy_bool, [(np.array([1.0, 2.0]),), (np.array([3.0, 4.0]),)])
+
+
+def make_counter():
+    c = 0
+
+    def inc():
+        nonlocal c
+        c += 1
+        return c
+    return inc
+
+
+def counts_with_a_factorys_closure(x):
+    inc = make_counter()
+    r = 0
+    for v in x:
+        if v > 0:
+            r = inc()
+    return r
+
+
+def counts_with_its_own_closure(x):
+    count = 0
+
+    def bump(v):
+        nonlocal count
+        count += 1
+        return v * 2.0
+    s = 0.0
+    for v in x:
+        if v > 0:
+            s += bump(v)
+    inc = make_counter()
+    for k in range(3):          # (unrolled: Python's own calls)
+        inc()
+    return s, count, inc()
+
+
+def test_a_nonlocal_counter_no_staged_region_carries_is_refused():
+    """A factory's closure counted once per trace inside a staged loop (session 46: 1
+    where Python counts 3); a closure of the compiled function itself is carried."""
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="the variable 'c' is assigned through "
+                                                      "`nonlocal`.* staged loop at"):
+            ag.defun(counts_with_a_factorys_closure, backend=backend)(np.ones(3))
+    agree(counts_with_its_own_closure, [(np.array([1.0, -3.0, 2.0]),), (np.ones(4),)])

@@ -48,6 +48,20 @@ def _closure_writes(fn_node):
     return inner & activity.writes(fn_node.body)
 
 
+def _own_nonlocals(fn_node):
+    """The names ``fn_node`` itself declares `nonlocal` (not its nested functions)."""
+    out = set()
+    stack = list(fn_node.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Nonlocal):
+            out |= set(n.names)
+        elif not isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                                gast.ClassDef)):
+            stack.extend(gast.iter_child_nodes(n))
+    return out
+
+
 def _str_tuple(names):
     return gast.Tuple(elts=[gast.Constant(value=n, kind=None) for n in names], ctx=gast.Load())
 
@@ -64,6 +78,7 @@ class ControlFlowTransformer(base.Base):
         self.globals.append(activity.declared(node, gast.Global))
         self.closure_writes.append(_closure_writes(node))
         gwrites = sorted(activity.writes(node.body) & self.globals[-1])
+        nwrites = sorted(activity.writes(node.body) & _own_nonlocals(node))
         node = self.generic_visit(node)
         self.globals.pop()
         self.closure_writes.pop()
@@ -73,6 +88,12 @@ class ControlFlowTransformer(base.Base):
                                       fn=gast.Constant(value=node.name, kind=None))
             guard[0].ag_origin = getattr(node.body[0], "ag_origin", None)
             node.body = guard + node.body
+        if nwrites:  # (called inside a staged block that cannot carry them: refused)
+            guard = templates.replace(f"ag__.nonlocal_write_guard(names, lambda: "
+                                      f"({', '.join(nwrites)},))", names=_str_tuple(nwrites))
+            guard[0].ag_origin = getattr(node.body[0], "ag_origin", None)
+            node.body = guard + node.body
+            return [node] + templates.replace("ag__.defined_closure(fn)", fn=node.name)
         return node
 
     def visit_ClassDef(self, node):

@@ -144,7 +144,7 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
             carriers.setdefault(id(v), i)
     shared = {id(v) for name, v in zip(names, init) if name in bases and _is_holder(v)}
     carried = {(r[0], r[1]) for r in reads if r[2] is not None and r[2] not in carriers}
-    watch = Watch(carried, loc, what)
+    watch = Watch(carried, loc, what, _cells_of(set_state))
     keep, through = [], {}
     for i, (name, v) in enumerate(zip(names, init)):
         if v is NOT_A_SLOT or base_obj.get(i) in carriers:
@@ -249,8 +249,9 @@ class Watch:
     (NewSlots) when each is a number or tensor before and after, else refuses (a helper
     appending to a list, `d[k] = v` adding a key)."""
 
-    def __init__(self, covered, loc=None, what="staged loop"):
+    def __init__(self, covered, loc=None, what="staged loop", cells=frozenset()):
         self.covered, self.loc, self.what = covered, loc, what.replace("staged ", "")
+        self.cells = cells  # (ids of the closure cells its state writes: nonlocal_write_guard)
         roots = []
         for f in data.converted_frames(sys._getframe(1)):
             roots += [(v, k) for k, v in f.f_locals.items() if not k.startswith("ag__")]
@@ -361,6 +362,52 @@ class Snapshot:
             for k, v in before.items():
                 if vars(owner).get(k, self) is not v:
                     setattr(owner, k, v)
+
+
+def _cells_of(fn, depth=4):
+    """The ids of the closure cells ``fn`` (a region's set_state, or a wrapper of one)
+    reaches: the variables of the converted frames its state writes back."""
+    out = set()
+    for cell in getattr(fn, "__closure__", None) or ():
+        out.add(id(cell))
+        if depth and data.is_filled(cell) and callable(cell.cell_contents):
+            out |= _cells_of(cell.cell_contents, depth - 1)
+    return frozenset(out)
+
+
+# id(cell) -> (cell, the Watches active when a function closing over it was defined)
+_DEFINED_IN = {}
+
+
+def defined_closure(fn):
+    """After the converted `def` of a function that assigns `nonlocal` variables: the
+    staged regions being traced then (a region opened later must carry its cells)."""
+    if len(_DEFINED_IN) > 10000:
+        _DEFINED_IN.clear()
+    for cell in fn.__closure__ or ():
+        _DEFINED_IN[id(cell)] = (cell, tuple(_WATCHING))
+    return fn
+
+
+def nonlocal_write_guard(names, cells):
+    """First statement of a function that assigns the `nonlocal` variables ``names``
+    (``cells``: a lambda closing over them). Called inside a staged branch or loop body
+    opened after the function was defined, whose state does not carry the variable (a
+    counter of a closure made by a factory: `inc = make_counter()`, then `inc()` in a loop
+    over a tensor), Python changes the variable on every trip and path, the trace once:
+    refused."""
+    for name, cell in zip(cells.__code__.co_freevars, cells.__closure__ or ()):
+        defined = _DEFINED_IN.get(id(cell))
+        before = defined[1] if defined is not None and defined[0] is cell else ()
+        for watch in _WATCHING:
+            if watch not in before and id(cell) not in watch.cells:
+                raise NotImplementedError(
+                    f"the variable '{name}' is assigned through `nonlocal` by a function "
+                    f"(at {where.caller()}) called inside the staged {watch.what} at "
+                    f"{watch.loc}, which does not carry it (the variable belongs to the call "
+                    f"of another function, a factory's): it would change once, while "
+                    f"tracing, for every path and trip; keep the count in the function you "
+                    f"compile (a variable, or an object passed to it), or return it")
 
 
 _BAGS = (set, collections.deque)
