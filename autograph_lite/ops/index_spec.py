@@ -42,7 +42,9 @@ def encode_index(index):
         elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
             spec.append(("int", int(item)))
         else:
-            if not isinstance(item, Tensor):
+            if isinstance(item, (list, tuple)) and not item:
+                item = np.zeros(0, np.int64)  # (NumPy's: an empty list indexes as intp)
+            elif not isinstance(item, Tensor):
                 item = to_numpy_value(item)
             kind = "mask" if item.dtype == dtypes.bool_ else (
                 "tint" if item.ndim == 0 else "gather")

@@ -134,3 +134,43 @@ def test_an_unpacking_count_mismatch_is_pythons_error():
         return x
     raised = agree(bad, [(np.arange(3.0),), (np.arange(4.0),)])
     assert raised and all("too many values to unpack" in m for _, _, m in raised)
+
+
+def augmented_through_copies(x, m):
+    # NumPy: `tmp = x[key]; tmp op= v; x[key] = tmp`, the in-place op checking same_kind
+    # casting (an int `x` raises UFuncTypeError; session 46 truncated and wrote)
+    x[[0, 1]] += 1.5
+    x[m] *= 0.5
+    return x
+
+
+def augmented_at_one_element(x, i):
+    x[i] += 1.5                 # (a scalar rebinds: truncated into the int array, no error)
+    return x
+
+
+def empty_list_index(x):
+    return x[[]], x[[]].size
+
+
+def test_augmented_assignment_through_an_index_copy_casts_as_numpy():
+    m = np.array([True, False, True])
+    raised = agree(augmented_through_copies, [(np.zeros(3, np.int64), m), (np.arange(3.0), m),
+                                              (np.ones(3, np.int32), m)])
+    assert raised and all("Cannot cast ufunc" in message for _, _, message in raised)
+    agree(augmented_at_one_element, [(np.zeros(3, np.int64), 1), (np.zeros(3, np.int64), 2)])
+    agree(empty_list_index, [(np.arange(4.0),), (np.arange(2.0),)])
+
+
+def catches_a_refusal(x):
+    try:
+        y = x[True]             # (not staged: refused, not taken for NumPy's IndexError)
+    except IndexError:
+        y = x * 0
+    return y
+
+
+def test_a_refusal_is_not_caught_by_the_users_except():
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(IndexError, match="0-d boolean index"):
+            ag.defun(catches_a_refusal, backend=backend)(np.arange(3.0))

@@ -214,8 +214,7 @@ class ControlFlowTransformer(base.Base):
             "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, nouts, opts)",
             loop_test=loop_test, loop_body=loop_body, get_state=get_state,
             set_state=set_state, names=_str_tuple(names), nouts=nouts,
-            opts=self._opts(node, deleted, tests and isinstance(node.iter, gast.Name)
-                            and node.iter.id))
+            opts=self._opts(node, deleted))
         return inits + fns + call
 
     def visit_For(self, node):

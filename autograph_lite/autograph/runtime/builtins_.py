@@ -35,8 +35,8 @@ def len_(x):
         return x.length()
     if core.is_symbolic(x):
         # a Python int, as `len` gives (weak when staged: `len(x) * f32` stays float32)
-        if not x.shape:
-            raise TypeError("len() of unsized object")
+        if not x.shape:  # (Python's own error: raised by the runs that reach it)
+            raise errors.numpy_error(TypeError("len() of unsized object"))
         return shape_of(x)[0]
     return len(x)
 

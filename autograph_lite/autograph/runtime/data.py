@@ -628,13 +628,6 @@ def staged_array(a):
     return a
 
 
-_BINARY = {"+=": operator.add, "-=": operator.sub, "*=": operator.mul,
-           "/=": operator.truediv, "//=": operator.floordiv, "%=": operator.mod,
-           "**=": operator.pow, "@=": operator.matmul, "&=": operator.and_,
-           "|=": operator.or_, "^=": operator.xor, "<<=": operator.lshift,
-           ">>=": operator.rshift}
-
-
 # calls.py's: the converted __setitem__ of a user's class (or None), and its getitem
 USER_SETITEM = None
 USER_GETITEM = None
@@ -659,7 +652,9 @@ def setitem(target, key, value, op=None, name=None):
         if core.is_symbolic(current) and current._chain and current._storage is target._storage:
             AUGMENTED[op](current, value)  # a view: NumPy's in-place ufunc writes through it
             return target
-        return mutation.write(target, key, _BINARY[op](current, value))
+        # (a copy, `x[idx]`, `x[mask]`: NumPy's `tmp = x[key]; tmp op= v; x[key] = tmp`,
+        # whose in-place op checks same_kind casting, `x[[0, 1]] += 1.5` of ints raising)
+        return mutation.write(target, key, AUGMENTED[op](current, value))
     if isinstance(target, list) and trace_arrays.has_symbolic(key):
         raise TypeError(
             f"'{name or 'the list'}' at {where.caller()} is a Python list written at an index "
@@ -690,7 +685,7 @@ def _flat_setitem(target, key, value, op, name):
     base = for_write(target.base, traced, name)
     flat = numpy_flat.FlatIter(base) if core.is_symbolic(base) else base.flat
     if op is not None:
-        value = _BINARY[op](trace_arrays.getitem(flat, key), value)
+        value = AUGMENTED[op](trace_arrays.getitem(flat, key), value)  # (a copy: same_kind)
     flat[key] = value
     return target
 

@@ -64,7 +64,7 @@ def caught(exc):
     when that path runs. Catching it at trace time would take the `except` block for
     every input, a silent difference, so that refuses (SPEC 3: what cannot be staged
     says so). Exceptions from plain Python code are caught as usual."""
-    if getattr(exc, "ag_uncatchable", False):
+    if getattr(exc, "ag_uncatchable", False) or _refusal(exc):
         raise exc  # (try_body's refusal: the `try` it names cannot be compiled at all)
     seen, e = set(), exc
     while e is not None and id(e) not in seen:
@@ -79,6 +79,26 @@ def caught(exc):
                 f"`try`. Decide with Python values before the `try`, or check the "
                 f"condition with `assert` (raised at run time)") from exc
         e = e.__cause__ or e.__context__
+
+
+# what Python's protocols raise and code probes with `try` (`hasattr`-like: a tensor's
+# unstaged attribute is an AttributeError on purpose, tensor.UnstagedAttributeError)
+_PROBES = (AttributeError, KeyError, StopIteration, StopAsyncIteration)
+
+
+def _refusal(exc):
+    """Whether ``exc`` is autograph_lite's own: raised by its code (its innermost frame
+    one of ours), not marked as the user's, Python's or NumPy's own error (``python_own``,
+    ``errors.numpy_error``): a refusal of what it does not stage (`x[True]`, `np.add.at`
+    with a mask), which a user's `except IndexError:` / `except Exception:` would take
+    for every input, a silent difference (session 46). It stays uncaught."""
+    if getattr(exc, "ag_user_raise", False) or isinstance(exc, _PROBES):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_globals.get("__name__", "").startswith(
+        "autograph_lite.")
 
 
 def discarded_by_finally(exc, returned):
