@@ -155,6 +155,9 @@ defop("getitem", infer=_getitem_infer, eager=_getitem_eager, lower=_getitem_lowe
 def _setitem_infer(in_types, spec):
     xt, vt = in_types[0], in_types[1]
     target = _infer_shape(xt, spec, [xt] + list(in_types[2:]))
+    if vt.ndim and len(spec) == xt.ndim and all(p[0] in ("int", "tint") for p in spec):
+        # (one element, `x[0] = v`: NumPy 2 takes no array there, not even of size 1)
+        raise ValueError("setting an array element with a sequence.")
     try:
         broadcast_shapes(target, vt.shape)
     except ValueError:

@@ -174,3 +174,18 @@ def test_a_refusal_is_not_caught_by_the_users_except():
     for backend in ("interpreter", "cpu"):
         with pytest.raises(IndexError, match="0-d boolean index"):
             ag.defun(catches_a_refusal, backend=backend)(np.arange(3.0))
+
+
+def element_from_an_array(x, v):
+    if x.sum() > 100:
+        x[0] = v                # (NumPy 2's ValueError on the runs that get here)
+    x[1:2] = v                  # (a slice takes it)
+    return x
+
+
+def test_an_array_written_into_one_element_is_numpys_value_error_where_reached():
+    # (the cpu kernel failed to compile, for every input: session 46)
+    raised = agree(element_from_an_array, [(np.array([1.0, -1.0]), np.array([2.5])),
+                                           (np.array([100.0, 1.0]), np.array([2.5]))])
+    assert raised and all("setting an array element with a sequence" in message
+                          for _, _, message in raised)
