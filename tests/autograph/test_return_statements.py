@@ -1,8 +1,11 @@
 """return_statements: one exit, `do_return`/`retval_` flags, tails moved into `else`."""
 
+import numpy as np
+
 from autograph_lite.autograph.converters.return_statements import ReturnTransformer
 
 from .conftest import assert_equivalent, convert_only
+from .three_way import agree
 
 
 def sign(x):
@@ -57,3 +60,18 @@ def test_behaviour():
     assert_equivalent(sign, [(3,), (-3,), (0,)])
     assert_equivalent(first_square_over, [(3, 1), (4, 100), (0, 0)])
     assert_equivalent(in_while, [(1,), (5,)])
+
+
+def counter_or_a_narrow_value(u, steps):
+    for s in range(steps):
+        if u[0] > 100:
+            return s            # (a Python int: weak, as the loop's placeholder now is)
+    return u[1]
+
+
+def test_a_counter_returned_from_a_staged_loop_promotes_as_a_python_int():
+    # (the placeholder the loop gave the return value was a strong int64: the int8 or
+    # float32 fall-through came back widened on every run; session 46)
+    for dtype in (np.int8, np.float32):
+        agree(counter_or_a_narrow_value, [(np.zeros(3, dtype), 2), (np.zeros(3, dtype), 3),
+                                          (np.ones(3, dtype), 4)])

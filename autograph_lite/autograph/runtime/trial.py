@@ -13,7 +13,7 @@ import contextlib
 
 import numpy as np
 
-from autograph_lite import contiguity, mutation, numpy_api, python_numbers, tensor
+from autograph_lite import contiguity, dtypes, mutation, numpy_api, python_numbers, tensor
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
@@ -72,6 +72,10 @@ def zeros_like(value):
         return {k: zeros_like(v) for k, v in value.items()}
     if isinstance(value, (bool, int, float, complex)):
         return type(value)(0)
+    if core.is_symbolic(value) and value.type.weak and not value.shape:
+        # (one standing for a Python number, a range counter `return s` hands on: weak
+        # too, so it promotes as Python's int with what it meets after the loop)
+        return dtypes.weak_python_type(value.dtype)(0)
     return np.zeros(core.concrete_shape(value.shape or ()), dtype=value.dtype)
 
 
