@@ -252,10 +252,7 @@ def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
         if b is None:
             raise TypeError(f"{name}() requires a second operand for a binary ufunc")
         value = b if isinstance(b, Tensor) else np.asarray(b)  # (cast unsafely, as NumPy)
-        spec, tensors = encode_index(indices)
-        if any(s[0] == "mask" for s in spec):
-            raise IndexError(f"{name}: a boolean index is not staged; index with "
-                             f"np.nonzero(mask) instead")
+        spec, tensors = encode_index(_masks_as_positions(indices))
         x = convert_to_tensor(target)
         basic, advanced = advanced_index.split(x.ndim, spec, tensors)
         if None in basic:
@@ -268,6 +265,36 @@ def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
         mutation.store(target, advanced_index.scatter(x, spec, tensors, value, add=True),
                        numpy_flat.own_dtype)
     return at
+
+
+def _masks_as_positions(indices):
+    """``indices`` with each boolean array (a mask) replaced by the positions it selects,
+    its `nonzero` coordinates, as NumPy's `ufunc.at` and indexing read a mask."""
+    items = indices if isinstance(indices, tuple) else (indices,)
+    out = []
+    for item in items:
+        if isinstance(item, (Tensor, np.ndarray)) and item.dtype == dtypes.bool_ and item.ndim:
+            out += list(nonzero(item))
+        else:
+            out.append(item)
+    return tuple(out) if isinstance(indices, tuple) or len(out) > 1 else out[0]
+
+
+@public("np.ix_")
+def ix_(*args):
+    """NumPy's open mesh: each 1-d sequence reshaped to lie along its own axis (a boolean
+    one as its positions), so `a[np.ix_(rows, cols)]` indexes the cross product."""
+    out = []
+    for k, a in enumerate(args):
+        if isinstance(a, (list, tuple)) and not a:
+            a = np.zeros(0, _INTP)  # (NumPy's: an empty sequence is intp)
+        x = convert_to_tensor(a)
+        if x.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if x.dtype == dtypes.bool_:
+            x = nonzero(x)[0]
+        out.append(npa.reshape(x, (1,) * k + (-1,) + (1,) * (len(args) - k - 1)))
+    return tuple(out)
 
 
 public("np.add.at")(_ufunc_at(np.add, False))

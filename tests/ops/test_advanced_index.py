@@ -256,6 +256,19 @@ def test_add_at_casts_as_numpy_and_checks_bounds():
     assert all("index 3 is out of bounds for axis 0 with size 3" in m for _, _, m in errors)
 
 
+def test_add_at_a_mask_and_ix_cross_products():
+    """A mask in np.add.at selects as indexing does (its positions; refused before session
+    46), and np.ix_ of traced index arrays (and masks) makes the open mesh."""
+    def f(x, m, a, r, c):
+        np.add.at(x, m, 1)
+        np.add.at(a, (m[:3], c[:2]), 2.0)
+        block = a[np.ix_(r, c)]
+        a[np.ix_(r[:1], c)] = 0.0
+        return x, block, a[np.ix_(m[:3], m[:4])].sum()
+    agree(f, np.zeros(5), np.array([True, False, True, True, False]),
+          np.arange(12.0).reshape(3, 4), np.array([0, 2]), np.array([1, 3]), exact=True)
+
+
 def test_numpy_arrays_made_while_tracing_take_tensor_writes():
     # NumPy dispatches np.add.at and np.fill_diagonal on the written array alone
     def f(i, j, v):
