@@ -379,3 +379,20 @@ def test_a_0d_view_is_carried_through_staged_loops_and_branches():
     agree(zero_d_views_through_staged_regions, calls=[
         (np.array([1.0, 2.0, 3.0]), np.array(3.0), np.int64(4)),
         (np.array([1.0, 2.0, -3.0]), np.array(-1.0), np.int64(0))])
+
+
+def delay_lines(buf, x):
+    # each channel's line shifted by one, a reversed line written over itself: the value
+    # is a view of the line written (Numba's overlap test missed a 3-D array's line off
+    # its start and copied element by element, reading what it had overwritten)
+    for c in range(buf.shape[0]):
+        for k in range(buf.shape[1]):
+            buf[c, k, 1:] = buf[c, k, :-1]
+            buf[c, k, 0] = x[c]
+    buf[0, 1, :] = buf[0, 1, ::-1]
+    return buf
+
+
+def test_a_write_from_an_overlapping_view_of_a_line_copies_it_first():
+    agree(delay_lines, calls=[(np.arange(24.0).reshape(2, 3, 4), np.array([100.0, 200.0])),
+                              (np.arange(30.0).reshape(3, 2, 5), np.arange(3.0))])

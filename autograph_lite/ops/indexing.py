@@ -185,18 +185,23 @@ def _setitem_lower(em, node):
             f"np.ascontiguousarray({em.name(v)}).ravel()[0]"
         em.line(f"{name} = {em.cast(val, v.type.dtype, x.type.dtype)}")
         return None
-    em.line(f"{name} = {em.writable(x, node)}")
+    target = em.writable(x, node)
+    em.line(f"{name} = {target}")
     val = em.name(v)
     if v.type.ndim == 0:
         val = em.cast(val, v.type.dtype, x.type.dtype)
     elif v.type.dtype != x.type.dtype:
         val = em.astype(val, v.type.dtype, x.type.dtype)
+    elif target == em.name(x) and em.own.may_alias(x, v):
+        val = f"np.copy({val})"  # (a view of the buffer written: Numba's copy, below)
     em.line(f"{name}[{render_index(em, node, node.attrs['spec'], 2)}] = {val}")
     return None
 
 
-# Numba's array assignment copies a source that overlaps the target first, as NumPy does,
-# so the value may be a view of the array being updated (``y[4:] = y[:2]``).
+# The value may be a view of the array being updated (``y[4:] = y[:2]``): the lowering
+# copies it first where it may share the buffer written, as NumPy does (Numba's own
+# overlap test misses a line of a 3-D array off its start, `a[0, 1, :] = a[0, 1, ::-1]`:
+# it wrote element by element, reading elements already overwritten; session 46).
 defop("setitem", infer=_setitem_infer, eager=_setitem_eager, lower=_setitem_lower,
       lower_cuda=_cuda_indexing("scatter", 2),
       layout="first", updates_input=True, overlap_safe=(1,),

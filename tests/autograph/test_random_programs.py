@@ -70,6 +70,9 @@ SAMPLE = [
     *_cases("numpy", (), "cpu", (3418,)),
     # wrong on both (a branch's copy of one array taken for another of equal values)
     *_cases("numpy", (), "interpreter", (3449,)),
+    # session 45's run: refused by both (a return value only the second scratch trace of
+    # the other branch saw: conditionals._name_one_sided now gives the placeholder)
+    *_cases("numpy", (), "interpreter", (9886,)),
     # session 27: dict/list items and attributes written in staged regions (composites)
     *_cases("containers", (), "interpreter", range(8)),
     *_cases("containers", (), "cpu", (0, 3)),

@@ -456,9 +456,7 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
     whose results are handed over first (seed 1482 of the "numpy" grammar).
     """
     mine = traced[which]
-    slots = [i for i, v in enumerate(mine)  # (not a None returned: ReturnedNone)
-             if isinstance(v, UndefinedReturnValue) and not v.falls_off
-             and not isinstance(v, ReturnedNone)]
+    slots = [i for i, v in enumerate(mine) if _placeholder_wanted(v)]
     if not slots:
         return
     other = traced.get(not which)
@@ -505,6 +503,14 @@ def _fill_one_sided(traced):
         traced[which] = tuple(out)
 
 
+def _placeholder_wanted(v):
+    """Whether ``v``, a branch's return value, may take the other branch's placeholder: no
+    value returned there, in a function that never falls off its end (not a None
+    returned: ReturnedNone)."""
+    return (isinstance(v, UndefinedReturnValue) and not v.falls_off
+            and not isinstance(v, ReturnedNone))
+
+
 def _name_one_sided(which, traced, other_branch, get_state, set_state, init, names,
                     deleted, loc):
     """The first branch traced left a variable unset: the SPEC's error names the branch
@@ -524,6 +530,13 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
             return  # the other branch raises (if_stmt stages it): it hands nothing on
         raise
     other = _unchanged_as_original(other[:len(mine)], init)
+    # (a return value this branch lacks where the other may return one: the placeholder
+    # _placeholder_return_value gives, when its own scratch trace of the other branch saw
+    # no return, an array of trace time it hands on being a box only by now: seed 9886
+    # of the "numpy" grammar)
+    mine = traced[which] = tuple(
+        trial.zeros_like(o) if _placeholder_wanted(v) and core.is_carriable(o) else v
+        for v, o in zip(mine, other))
     pair = {which: mine, (not which): other}
     if trial.active():
         _fill_one_sided(pair)
