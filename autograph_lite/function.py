@@ -258,11 +258,16 @@ class Function:
         if self.input_signature is not None:
             args = self._conform(args)
         cf = self._cache.get(key := self._key(args))
+        traced = cf is None
         if cf is None:
             cf = self._trace_locked(key, args)
         if cf.layouts and not layouts_fit(cf.layouts, args):
             key += (_layouts(cf.layouts, args),)
-            cf = self._cache.get(key) or self._trace_locked(key, args)
+            cf, traced = self._cache.get(key), traced or key not in self._cache
+            cf = cf or self._trace_locked(key, args)
+        drawn = getattr(cf, "drawn", None)
+        if drawn and not traced:  # (its generators where its trace found them: moved on)
+            random_states.check_drawn(cf, self._name)()
         if RECORDERS and not self._taped_by_caller:  # eager GradientTapes record the call
             # (gradients/tape.py; a split call's forward kernel is recorded as that call)
             out = RECORDERS[0].call_compiled(self, args, cf)
@@ -278,8 +283,9 @@ class Function:
         (``_fast_key``), and an inline guard for it (call_guards.py: the newest
         INLINE_ENTRIES), which a relaxed trace's arguments of any size or value pass."""
         key = _fast_key(args)
-        if key is None or key in self._fast or self._owner is not None:
-            return  # (`self` of a method: its state is looked at on each call)
+        if key is None or key in self._fast or self._owner is not None or getattr(
+                cf, "drawn", None):  # (`self` of a method: its state is looked at on each
+            return  # call; the generators a trace drew from are checked on each call)
         parts = cf._fast_parts(args)  # (selects the Numba overload: once for both)
         if parts is None:
             return

@@ -93,9 +93,13 @@ class Snapshot:
         self._traces += 1
 
     def traced(self, trace):
-        """Notes the states ``trace`` (a ConcreteFunction this call made) left."""
-        self._after[id(trace)] = (trace, (np.random.get_state(), random.getstate(),
-                                          [_state(g) for g, _ in self._own]))
+        """Notes the states ``trace`` (a ConcreteFunction this call made) left; and on it,
+        the generators it reaches that it drew from (``trace.drawn``: (generator, state
+        before, state after)), which later calls check (``Drawn``)."""
+        after = [_state(g) for g, _ in self._own]
+        self._after[id(trace)] = (trace, (np.random.get_state(), random.getstate(), after))
+        trace.drawn = [(g, s0, s1) for (g, s0), s1 in zip(self._own, after)
+                       if not _same(s0, s1)]
 
     def resume(self, trace):
         """The call runs ``trace`` after a later trace failed: the states as that trace
@@ -112,6 +116,38 @@ class Snapshot:
         random.setstate(python_state)
         for (g, _), state in zip(self._own, own):
             _set_state(g, state)
+
+
+def _same(a, b):
+    """Whether two generator states are equal (RandomState's holds an array)."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    return a == b
+
+
+def check_drawn(trace, name):
+    """Before a call runs ``trace``, which drew from generators the function reaches
+    while it traced (the numbers are baked in, SPEC): each must be where it was when the
+    trace began (a new generator of the same seed, given again), and is then moved to
+    where the trace left it, as plain Python's draws would. One that has moved on (the
+    same generator given again, `sim(rng)` in a loop) would get the first call's numbers
+    again, silently: refused. Returns a function that moves them on, for after the call."""
+    for g, before, _ in trace.drawn:
+        if not _same(_state(g), before):
+            raise TypeError(
+                f"{name} drew random numbers from a {type(g).__name__} it is given (or "
+                f"reaches) while it was traced: they are baked into the compiled function "
+                f"(SPEC: Python's random draws happen once per trace), and this call's "
+                f"generator has moved on since, so the call would repeat them where NumPy "
+                f"draws new ones. Draw the numbers outside and pass them in, or draw with "
+                f"ag.random.uniform/normal, which draw on every call")
+
+    def move_on():
+        for g, _, after in trace.drawn:
+            _set_state(g, after)
+    return move_on
 
 
 def _fingerprint(generators):

@@ -389,6 +389,27 @@ def test_a_relaxed_trace_that_fails_leaves_the_generator_as_the_call_used_it():
         np.testing.assert_array_equal(mine.random(2), python.random(2))
 
 
+def _bootstrap(x, rng):
+    return x[rng.integers(0, len(x), size=len(x))].mean()
+
+
+def test_a_generator_given_again_after_it_moved_on_is_refused():
+    """The numbers a trace drew are baked in: the same generator given again (`boot(x,
+    rng)` in a loop) got the first call's numbers, its state left as it was (session
+    46); now that call raises, and a call whose generator is where the trace found it
+    moves it on as Python's draws do."""
+    x = np.arange(10.0)
+    for backend in BACKENDS:
+        f = ag.defun(_bootstrap, backend=backend)
+        mine = np.random.default_rng(0)
+        assert float(f(x, mine)) == _bootstrap(x, np.random.default_rng(0))
+        with pytest.raises(TypeError, match="has moved on since"):
+            f(x, mine)
+        python = np.random.default_rng(0)
+        _bootstrap(x, python)
+        np.testing.assert_array_equal(mine.random(2), python.random(2))
+
+
 def test_draws_before_the_loop_or_in_a_python_loop_are_python_draws():
     def before(n):
         noise = np.random.default_rng(0).normal(size=5)
