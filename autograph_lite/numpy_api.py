@@ -10,7 +10,7 @@ import sys
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
-from . import dtypes, mutation
+from . import dtypes, errors, mutation
 from .errors import numpy_error, numpy_error_at_user, user_location, with_location
 from .ops.creation import split_shape
 from .ops.dispatch import INT64_MAX, INT64_MIN, apply, convert_to_tensor, message_parts, size_of
@@ -503,7 +503,12 @@ def bincount(x, weights=None, minlength=0):
     if weights is not None and x.shape[:1] == (0,):
         weights = None  # (NumPy's int64 zeros: the weights of no element are not read)
     if weights is not None:
-        inputs.append(cast(weights, np.float64))
+        w = convert_to_tensor(weights)
+        if not np.can_cast(w.dtype, np.float64, "safe"):  # (complex: NumPy's TypeError)
+            raise errors.numpy_error(TypeError(
+                f"Cannot cast array data from {w.dtype!r} to dtype('float64') according "
+                f"to the rule 'safe'"))
+        inputs.append(cast(w, np.float64))
     return apply("bincount", *inputs, weighted=weights is not None)
 
 

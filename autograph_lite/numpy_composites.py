@@ -841,7 +841,8 @@ def _quantile(a, q, axis, keepdims, method, what):
     if method not in _QUANTILE_METHODS:
         raise NotImplementedError(f"np.{what}(..., method={method!r}) is not staged; "
                                   f"{', '.join(map(repr, _QUANTILE_METHODS))} are")
-    weak = type(q) in (int, float)
+    weak = type(q) in (int, float) or (  # (a Python float, or a relaxed one: weak 0-d)
+        isinstance(q, Tensor) and q.ndim == 0 and getattr(q.type, "weak", False))
     qa = _quantiles(q, what)
     q_shape = tuple(size_of(qa, k) for k in builtins.range(qa.ndim))
     if qa.ndim > 1:  # (the result's leading axes: q's shape, as one axis till the end)

@@ -207,6 +207,23 @@ def test_counts_and_quantiles_known_only_at_run_time_match_numpy():
         functions=_RUN_TIME_COUNTS, exact=True)
 
 
+def float32_quantiles(x, q):
+    return np.quantile(x, q), np.percentile(x, 100 * q), np.bincount(
+        np.arange(x.size) % 2, weights=x)
+
+
+def test_a_python_float_q_keeps_float32_data_float32_and_complex_weights_raise():
+    # (a relaxed Python float q, a weak 0-d input from the second call, computed in
+    # float64; np.bincount dropped complex weights' imaginary parts: session 46)
+    x = np.array([0.1, 0.7, 0.3], np.float32)
+    agree(float32_quantiles, calls=[(x, 0.25), (x, 0.3), (np.arange(4.0), 0.5)], exact=True)
+    raised = []
+    agree(lambda i, w: np.bincount(i, weights=w), calls=[
+        (np.array([0, 1]), np.array([1 + 1j, 2j])), (np.array([1, 1]), np.ones(2))],
+        errors=raised)
+    assert raised and all("Cannot cast array data" in m for _, _, m in raised)
+
+
 def checked_counts(x, n, counts, q):
     return np.repeat(x, n), np.tile(x, n), x.repeat(counts), np.percentile(x, q)
 
