@@ -427,12 +427,19 @@ def all(x, axis=None, keepdims=False):  # noqa: A001
 
 @public("np.argmax", "Tensor.argmax")
 def argmax(x, axis=None, keepdims=False):
-    return _reduce("argmax", x, axis, keepdims)
+    return _reduce("argmax", x, _one_int_axis(axis), keepdims)
 
 
 @public("np.argmin", "Tensor.argmin")
 def argmin(x, axis=None, keepdims=False):
-    return _reduce("argmin", x, axis, keepdims)
+    return _reduce("argmin", x, _one_int_axis(axis), keepdims)
+
+
+def _one_int_axis(axis):
+    """argmax's axis: None or one integer (NumPy's TypeError for a tuple)."""
+    if isinstance(axis, (tuple, list)):
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
+    return axis
 
 
 def _cumulative(op, x, axis, dtype):
@@ -618,7 +625,14 @@ def reshape_method(x, *shape, order="C"):
 
 @public("np.transpose")
 def transpose(x, axes=None):
-    return apply("transpose", x, axes=None if axes is None else tuple(axes))
+    if axes is None:
+        return apply("transpose", x, axes=None)
+    x = convert_to_tensor(x)
+    axes = tuple(axes)
+    if len(axes) != x.ndim:
+        raise ValueError("axes don't match array")
+    # (negative axes count from the end, as NumPy's; repeated or out of range: its errors)
+    return apply("transpose", x, axes=normalize_axis_tuple(axes, x.ndim))
 
 
 @public("Tensor.transpose")
@@ -656,7 +670,13 @@ def squeeze(x, axis=None):
 
 @public("np.expand_dims")
 def expand_dims(x, axis):
-    return apply("expand_dims", x, axis=int(axis))
+    if not isinstance(axis, (tuple, list)):
+        return apply("expand_dims", x, axis=int(axis))
+    # (several new axes, NumPy's: each counted in the result's dims, inserted in order)
+    x = convert_to_tensor(x)
+    for k in sorted(normalize_axis_tuple(tuple(axis), x.ndim + len(axis))):
+        x = apply("expand_dims", x, axis=k)
+    return x
 
 
 @public("np.dot", "Tensor.dot")

@@ -227,12 +227,20 @@ def pad(array, pad_width, mode="constant", constant_values=0):
         if before == after == 0:
             continue
         n = size_of(x, ax)
-        idx = npa.arange(-before, n + after)
-        if mode == "constant":
+        if mode == "constant":  # (the fill's blocks joined: an empty axis too)
             fill = np.asarray(constant_values).astype(x.dtype)[()]  # (NumPy casts it)
-            inside = _along((idx >= 0) & (idx < n), ax, x.ndim)
-            x = npa.where(inside, _take(x, npa.clip(idx, 0, n - 1), ax), fill)
+            sizes = [size_of(x, k) for k in builtins.range(x.ndim)]
+            blocks = [npa.full(tuple(sizes[:ax]) + (w,) + tuple(sizes[ax + 1:]), fill,
+                               x.dtype) for w in (before, after)]
+            x = npa.concatenate([blocks[0], x, blocks[1]], axis=ax)
             continue
+        text = (f"can't extend empty axis {ax} using modes other than 'constant' or "
+                f"'empty'")
+        if isinstance(n, int) and n == 0:
+            raise numpy_error_at_user(ValueError(text))
+        if not isinstance(n, int):
+            apply("assert", n > 0, message=text, error="ValueError")
+        idx = npa.arange(-before, n + after)
         if mode == "edge":
             j = npa.clip(idx, 0, n - 1)
         elif mode == "wrap":
@@ -737,6 +745,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
             for k in sorted((rows, cols)):
                 ret = npa.expand_dims(ret, k)
         return ret
+    if matrix and ord not in (2, -2, "nuc"):
+        raise ValueError("Invalid norm order for matrices.")  # (NumPy's: any other ord)
     raise NotImplementedError(f"np.linalg.norm with ord={ord!r} on a tensor of rank "
                               f"{x.ndim} is not staged; ord None and 'fro', on vectors any "
                               f"number, on matrices 1, -1, inf and -inf are")

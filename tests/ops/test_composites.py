@@ -224,6 +224,31 @@ def test_a_python_float_q_keeps_float32_data_float32_and_complex_weights_raise()
     assert raised and all("Cannot cast array data" in m for _, _, m in raised)
 
 
+def empty_pads_and_axes(x, e):
+    # (session 46: a constant pad of an empty axis raised IndexError, negative transpose
+    # axes and a tuple of new axes were refused)
+    return (np.pad(e, 1), np.pad(e, ((0, 1), (2, 0)), constant_values=7), np.pad(x, (1, 2)),
+            x.transpose(-1, 0, 1), np.transpose(x, (0, -1, -2)),
+            np.expand_dims(x, (0, -1)), np.expand_dims(x, [1]))
+
+
+def edge_pad(e):
+    return np.pad(e, 1, mode="edge")
+
+
+def test_pads_of_empty_axes_negative_transpose_axes_and_tuples_of_new_axes():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    agree(empty_pads_and_axes, calls=[(x, np.zeros((0, 2))), (x + 1, np.ones((2, 0)))],
+          exact=True)
+    raised = []
+    agree(edge_pad, calls=[(np.zeros((0, 2)),), (np.zeros((2, 0)),)], errors=raised)
+    assert raised and all("can't extend empty axis" in m for _, _, m in raised)
+    raised = []
+    agree(lambda a: np.argmax(a, axis=(0, 1)), calls=[(x,), (x[0],)], errors=raised)
+    agree(lambda a: np.linalg.norm(a, ord=3), calls=[(x[0],), (x[1],)], errors=raised)
+    assert len(raised) == 8, raised
+
+
 def checked_counts(x, n, counts, q):
     return np.repeat(x, n), np.tile(x, n), x.repeat(counts), np.percentile(x, q)
 
