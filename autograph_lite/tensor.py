@@ -144,6 +144,13 @@ class SymbolicTensor(Tensor):
     def shape(self):
         return self._value.type.shape
 
+    @shape.setter
+    def shape(self, new):
+        raise NotImplementedError(
+            f"setting .shape of a traced array (`x.shape = {new!r}`) reshapes it in place "
+            f"for every name of it, which is not staged: write `x = x.reshape(...)` (a new "
+            f"view of the same data)")
+
     @property
     def dtype(self):
         return self._value.type.dtype

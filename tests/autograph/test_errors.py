@@ -498,3 +498,14 @@ def test_a_users_raise_met_while_tracing_notes_the_users_line():
         [note] = e.value.__notes__
         assert note.startswith("(raised at ") and note.endswith(
             f"/{line_of(normalize, 'the-raise')})"), note
+
+
+def _sets_the_shape(a):
+    a.shape = (3, 2)
+    return a
+
+
+def test_setting_the_shape_of_a_traced_array_is_refused_by_name():
+    # (a raw AttributeError about a property of SymbolicTensor before session 46)
+    with pytest.raises(NotImplementedError, match=r"setting \.shape of a traced array"):
+        ag.defun(_sets_the_shape, backend="interpreter")(np.ones(6))
