@@ -93,6 +93,15 @@ def store(target, where, value, what="x.flat[...] ="):
     elif not v.ndim:
         updated = setitem(flat, where, v)
     else:
+        if (isinstance(value, SymbolicTensor) and value._storage is not None
+                and value._storage is box._storage):
+            # (NumPy's flatiter copies element by element, with no overlap test: a view of
+            # the array it writes reads what it overwrote, `x.flat[1:] = x[:-1]` spreading
+            # x[0]; a copied value, as setitem's, would differ)
+            raise NotImplementedError(
+                f"`{what}` from a view of the same array is not staged: NumPy writes it "
+                f"element by element, reading the elements it overwrote; write "
+                f"`.copy()` of the value for a copy's result")
         positions = npa.ravel(_positions(where, total))
         v = npa.ravel(v)
         count, size = size_of(positions, 0), size_of(v, 0)

@@ -396,3 +396,15 @@ def delay_lines(buf, x):
 def test_a_write_from_an_overlapping_view_of_a_line_copies_it_first():
     agree(delay_lines, calls=[(np.arange(24.0).reshape(2, 3, 4), np.array([100.0, 200.0])),
                               (np.arange(30.0).reshape(3, 2, 5), np.arange(3.0))])
+
+
+def flat_from_its_own_view(x):
+    x.flat[1:] = x[:-1]         # (NumPy: element by element, x[0] spread along)
+    return x
+
+
+def test_a_flat_write_from_a_view_of_the_same_array_is_refused():
+    # (both backends copied the value first: [0, 0, 1, 2, 3] where NumPy gives zeros)
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match="from a view of the same array"):
+            ag.defun(flat_from_its_own_view, backend=backend)(np.arange(5.0))
