@@ -5,6 +5,7 @@ front_door.py attaches from the op table's public names (as JAX's array_methods.
 attaches jax.numpy's to its arrays). Through it, on eager inputs the op's NumPy kernel runs
 at once, and on symbolic inputs a Node is added to the Graph.
 """
+import inspect
 import itertools
 
 import numpy as np
@@ -197,6 +198,13 @@ class SymbolicTensor(Tensor):
                             f"v > x]`, or `and`/`or` inside one), which cannot be staged: "
                             f"its length would depend on the tensor. Use a boolean mask "
                             f"(`a[a > x]`) or np.where, or a loop that appends.")
+        if frame is not None and frame.f_code.co_flags & inspect.CO_GENERATOR:
+            raise NotImplementedError(
+                f"the generator function '{frame.f_code.co_name}' tests a tensor at {at}: "
+                f"a generator runs as Python runs it while tracing (its `yield` cannot be "
+                f"staged), so its `if`/`while` cannot depend on a value known only when the "
+                f"compiled function runs; write the loop in the function itself (a boolean "
+                f"mask `a[a > 0]`, or a loop that appends)")
         self._no_python("bool", f"{f'At {at}: u' if at else 'U'}se ag.cond / ag.while_loop, "
                         f"or keep autograph=True so `if`/`while` on tensors are staged "
                         f"(AutoGraph does not convert library code, @ag.do_not_convert "

@@ -108,6 +108,11 @@ def convert_function(func, recursive=True):
 
 def _callee(f, recursive):
     """(function to call, leading args) for any callable, converting what should be."""
+    if inspect.isgeneratorfunction(getattr(f, "__func__", f)):
+        # (a helper that yields: its body cannot be split into the functions staging
+        # needs; it runs as Python runs it, item by item while tracing, and a condition on
+        # a tensor inside says so at its line: tensor.py's __bool__)
+        return f, ()
     if inspect.isfunction(f):
         return convert_function(f, recursive), ()
     if inspect.ismethod(f) and inspect.isfunction(f.__func__):
