@@ -684,7 +684,7 @@ class Function:
         # (SPEC §2), and the trace it makes serves calls from any scope
         # the arrays of objects from outside that are no inputs (those of a global's or a
         # closure's object): constants that writes refuse (runtime/data.py `_captured`)
-        from .autograph.runtime import data, slots
+        from .autograph.runtime import calls, slots
         outside = self._outside_roots(fn, args, sym)
         graph.outside_arrays = [(a, p) for a, p in slots.arrays_in(outside)
                                 if mutation.lifted(a, graph) is None]
@@ -692,7 +692,7 @@ class Function:
         # of the trace); a failed one puts their items back, no traced value left there
         before = slots.Snapshot(outside, [
             (scope, _assigned_globals(f))
-            for f, (scope, _) in data.functions_reached((self.python_function, fn)).items()])
+            for f, (scope, _) in calls.functions_reached((self.python_function, fn)).items()])
         found = held_state.holders(self, args)
         layout = held_state.layout(found) if found else {}
         placed = held_state.place(found, {id(a): b for (_, _, a), b in zip(held_arrays,
@@ -962,14 +962,14 @@ class Function:
         """[(object, name)]: where the trace reaches Python objects that outlive it: the
         arguments that are no tensors (objects, passed as they are), `self` of a method,
         the globals the function names and its closure variables."""
-        from .autograph.runtime import data
+        from .autograph.runtime import calls, data
         names = self._leaf_names(args)
         roots = [(x, names[i] or "an argument") for i, x in enumerate(sym)
                  if not isinstance(x, Tensor) and not is_tensor_value(x)]
         for f in (self.python_function, fn):
             if getattr(f, "__self__", None) is not None:
                 roots.append((f.__self__, "self"))
-        for f, (scope, cells) in data.functions_reached((self.python_function, fn)).items():
+        for f, (scope, cells) in calls.functions_reached((self.python_function, fn)).items():
             roots += [(scope[k], k) for k in data.global_names(f.__code__) if k in scope]
             roots += [(c.cell_contents, n) for n, c in cells if data.is_filled(c)]
         return roots

@@ -10,6 +10,7 @@ import random
 import re
 import sys
 import sysconfig
+import types
 import warnings
 import weakref
 
@@ -60,6 +61,26 @@ def is_library_code(func):
         return True
     path = os.path.normcase(code.co_filename)
     return "site-packages" in path or "dist-packages" in path or path.startswith(_STDLIB)
+
+
+def functions_reached(functions, limit=200):
+    """{function: (its globals, [(free variable, cell)])} for ``functions`` and the user's
+    functions their globals and closure variables hold, on through theirs (a helper's
+    `global LAST; LAST = v`, `getG()[0] = v` of the array a helper's global names): what
+    a trace of them may reach outside itself. Library functions are not followed."""
+    out, stack = {}, [getattr(f, "__func__", f) for f in functions]
+    while stack and len(out) < limit:
+        f = stack.pop()
+        code = getattr(f, "__code__", None)
+        if code is None or f in out:
+            continue
+        cells = list(zip(code.co_freevars, f.__closure__ or ()))
+        out[f] = (f.__globals__, cells)
+        held = [f.__globals__.get(k) for k in data.global_names(code)]
+        held += [c.cell_contents for _, c in cells if data.is_filled(c)]
+        stack += [g for g in held if isinstance(g, types.FunctionType)
+                  and g not in out and not is_library_code(g)]
+    return out
 
 
 def _warn_once(func, reason):

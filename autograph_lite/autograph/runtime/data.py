@@ -211,27 +211,6 @@ def global_names(code):
     return names
 
 
-def functions_reached(functions, limit=200):
-    """{function: (its globals, [(free variable, cell)])} for ``functions`` and the user's
-    functions their globals and closure variables hold, on through theirs (a helper's
-    `global LAST; LAST = v`, `getG()[0] = v` of the array a helper's global names): what
-    a trace of them may reach outside itself. Library functions are not followed."""
-    from autograph_lite.autograph.runtime import calls  # (calls imports this module)
-    out, stack = {}, [getattr(f, "__func__", f) for f in functions]
-    while stack and len(out) < limit:
-        f = stack.pop()
-        code = getattr(f, "__code__", None)
-        if code is None or f in out:
-            continue
-        cells = list(zip(code.co_freevars, f.__closure__ or ()))
-        out[f] = (f.__globals__, cells)
-        held = [f.__globals__.get(k) for k in global_names(code)]
-        held += [c.cell_contents for _, c in cells if is_filled(c)]
-        stack += [g for g in held if isinstance(g, types.FunctionType)
-                  and g not in out and not calls.is_library_code(g)]
-    return out
-
-
 NOT_OBJECTS = (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
                types.MethodType, types.BuiltinFunctionType, tuple, str, bytes)
 _SCAN_LIMIT = 20000  # items: past this a region's Python containers are not checked
