@@ -186,6 +186,16 @@ def counts_with_its_own_closure(x):
     return s, count, inc()
 
 
+MODULE_COUNTER = make_counter()
+
+
+def counts_with_a_module_closure(x):
+    for v in x:
+        if v > 0:
+            MODULE_COUNTER()
+    return x.sum()
+
+
 def test_a_nonlocal_counter_no_staged_region_carries_is_refused():
     """A factory's closure counted once per trace inside a staged loop (session 46: 1
     where Python counts 3); a closure of the compiled function itself is carried."""
@@ -193,4 +203,6 @@ def test_a_nonlocal_counter_no_staged_region_carries_is_refused():
         with pytest.raises(NotImplementedError, match="the variable 'c' is assigned through "
                                                       "`nonlocal`.* staged loop at"):
             ag.defun(counts_with_a_factorys_closure, backend=backend)(np.ones(3))
+        with pytest.raises(NotImplementedError, match="the variable 'c' is assigned"):
+            ag.defun(counts_with_a_module_closure, backend=backend)(np.ones(3))
     agree(counts_with_its_own_closure, [(np.array([1.0, -3.0, 2.0]),), (np.ones(4),)])

@@ -75,6 +75,7 @@ class ControlFlowTransformer(base.Base):
 
     def visit_FunctionDef(self, node):
         liveness.analyze(node)
+        nested = len(self.globals) > 1  # (a def inside the function converted)
         self.globals.append(activity.declared(node, gast.Global))
         self.closure_writes.append(_closure_writes(node))
         gwrites = sorted(activity.writes(node.body) & self.globals[-1])
@@ -93,7 +94,8 @@ class ControlFlowTransformer(base.Base):
                                       f"({', '.join(nwrites)},))", names=_str_tuple(nwrites))
             guard[0].ag_origin = getattr(node.body[0], "ag_origin", None)
             node.body = guard + node.body
-            return [node] + templates.replace("ag__.defined_closure(fn)", fn=node.name)
+            if nested:  # (the regions its def is traced in: runtime/slots.py)
+                return [node] + templates.replace("ag__.defined_closure(fn)", fn=node.name)
         return node
 
     def visit_ClassDef(self, node):
