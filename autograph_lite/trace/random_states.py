@@ -119,9 +119,12 @@ class Snapshot:
 
 
 def _same(a, b):
-    """Whether two generator states are equal (RandomState's holds an array)."""
+    """Whether two generator states are equal (RandomState's and some bit generators'
+    hold arrays)."""
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):  # (MT19937's and Philox's hold arrays)
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.array_equal(a, b)
     return a == b

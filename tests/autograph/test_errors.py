@@ -408,6 +408,11 @@ def test_a_generator_given_again_after_it_moved_on_is_refused():
         python = np.random.default_rng(0)
         _bootstrap(x, python)
         np.testing.assert_array_equal(mine.random(2), python.random(2))
+    mt = np.random.Generator(np.random.MT19937(0))  # (a state dict holding an array)
+    f = ag.defun(_bootstrap, backend="interpreter")
+    assert float(f(x, mt)) == _bootstrap(x, np.random.Generator(np.random.MT19937(0)))
+    with pytest.raises(TypeError, match="has moved on since"):
+        f(x, mt)
 
 
 def test_draws_before_the_loop_or_in_a_python_loop_are_python_draws():

@@ -206,3 +206,40 @@ def test_a_nonlocal_counter_no_staged_region_carries_is_refused():
         with pytest.raises(NotImplementedError, match="the variable 'c' is assigned"):
             ag.defun(counts_with_a_module_closure, backend=backend)(np.ones(3))
     agree(counts_with_its_own_closure, [(np.array([1.0, -3.0, 2.0]),), (np.ones(4),)])
+
+
+TABLE = np.ones(3)
+
+
+def bumps_a_global_table(x):
+    TABLE[1] += 1.0             # (Python: on every call; a trace: once)
+    return TABLE @ x
+
+
+def test_a_write_of_constants_into_a_captured_array_is_refused():
+    for backend in BACKENDS:
+        with pytest.raises(TypeError, match="is the NumPy array 'TABLE' captured"):
+            ag.defun(bumps_a_global_table, backend=backend)(np.ones(3))
+    assert (TABLE == 1.0).all()
+
+
+class Counter:
+    def __init__(self):
+        self.n = 0
+
+    def test(self, v):
+        self.n += 1
+        return v > 1
+
+
+def counts_in_an_operand(x):
+    c = Counter()
+    return x[0] < 0 or c.test(x[0]), c.n
+
+
+def test_a_change_to_an_object_in_a_staged_operand_is_refused():
+    # (Python skips the operand on the runs `x[0] < 0` decides; the trace made the change
+    # once, for every run: session 46)
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match=r"the `or` at .* changes 'c.n'"):
+            ag.defun(counts_in_an_operand, backend=backend)(np.array([2.0]))

@@ -70,16 +70,23 @@ def choose(cond, true_fn, false_fn, what, loc):
     is raised by the runs that evaluate it, as if_stmt's `raise` in one branch; the other
     one's value on the rest."""
     alive = _reachable()
+    # (a change to the user's objects in one of them, `c.test(v)` doing `self.n += 1`,
+    # would be made while tracing, for every run: no state carries it here, refused)
+    watch = slots.Watch(set(), loc, what)
 
     def leaving(fn, which):  # (an array of trace time from before: the buffer it is)
         def run():
             try:
-                with staging.region(loc):
+                with staging.region(loc), watch.active():
                     value = fn()
             except Exception as e:
                 if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
                     e.ag_branch = which
                 raise
+            try:
+                watch.check(loc, what)
+            except slots.NewSlots as e:
+                raise e.refusal from None
             return data.leaving_region([value], [None], alive)[0]
         return run
     try:

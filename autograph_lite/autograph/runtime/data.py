@@ -678,6 +678,11 @@ def for_write(target, traced, name=None):
         target = trace_arrays.resolve(target)
         if isinstance(target, np.ndarray) and (traced or trace_arrays.in_region()):
             target = lift(target, name)
+        elif isinstance(target, np.ndarray) and context.current_graph() is not None and (
+                _captured(target) is not None):
+            # (a write of trace-time values into a global's or a cache's array: made
+            # once, while tracing, where Python makes it on every call; SPEC 3 refuses it)
+            raise _unliftable(target, name)
     return target
 
 
