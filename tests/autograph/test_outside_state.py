@@ -243,3 +243,27 @@ def test_a_change_to_an_object_in_a_staged_operand_is_refused():
     for backend in BACKENDS:
         with pytest.raises(NotImplementedError, match=r"the `or` at .* changes 'c.n'"):
             ag.defun(counts_in_an_operand, backend=backend)(np.array([2.0]))
+
+
+_CACHE = None
+
+
+def squares():
+    global _CACHE
+    if _CACHE is None:          # (filled once; later calls assign nothing)
+        _CACHE = np.arange(10.0) ** 2
+    return _CACHE
+
+
+def reads_a_lazy_cache(x):
+    s = 0.0
+    for i in range(len(x)):
+        if x[i] > 0:
+            s += squares()[i]
+    return s
+
+
+def test_a_lazily_filled_global_cache_read_in_a_staged_loop_compiles():
+    # (the guard sits before the assignment: once the cache is full, nothing is assigned)
+    squares()
+    agree(reads_a_lazy_cache, [(np.array([1.0, -1.0, 2.0]),), (np.array([3.0, 4.0]),)])

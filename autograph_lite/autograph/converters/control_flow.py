@@ -48,6 +48,34 @@ def _closure_writes(fn_node):
     return inner & activity.writes(fn_node.body)
 
 
+def _guard_global_writes(block, names, function):
+    """``block`` with `ag__.global_write_guard` before each statement that assigns one of
+    the module globals ``names`` (in the blocks of its `if`s, loops, `with`s and `try`s
+    too, not in nested functions): a guard runs only where the assignment does (a lazily
+    filled cache, `if _TABLE is None: _TABLE = ...`, reached when it is already full,
+    assigns nothing)."""
+    out = []
+    for stmt in block:
+        if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            out.append(stmt)
+            continue
+        inner = [f for f in ("body", "orelse", "finalbody") if getattr(stmt, f, None)]
+        for f in inner:
+            setattr(stmt, f, _guard_global_writes(getattr(stmt, f), names, function))
+        for handler in getattr(stmt, "handlers", []):
+            handler.body = _guard_global_writes(handler.body, names, function)
+        own = (activity.writes([stmt.target]) if isinstance(stmt, gast.For)
+               else set() if inner else activity.writes([stmt]))
+        if own & names:
+            guard = templates.replace("ag__.global_write_guard(names, fn)",
+                                      names=_str_tuple(sorted(own & names)),
+                                      fn=gast.Constant(value=function, kind=None))
+            guard[0].ag_origin = getattr(stmt, "ag_origin", None)
+            out += guard
+        out.append(stmt)
+    return out
+
+
 def _own_nonlocals(fn_node):
     """The names ``fn_node`` itself declares `nonlocal` (not its nested functions)."""
     out = set()
@@ -78,17 +106,13 @@ class ControlFlowTransformer(base.Base):
         nested = len(self.globals) > 1  # (a def inside the function converted)
         self.globals.append(activity.declared(node, gast.Global))
         self.closure_writes.append(_closure_writes(node))
-        gwrites = sorted(activity.writes(node.body) & self.globals[-1])
+        gwrites = activity.writes(node.body) & self.globals[-1]
         nwrites = sorted(activity.writes(node.body) & _own_nonlocals(node))
+        if gwrites:  # (a helper called inside a staged block: refused, runtime/staging.py)
+            node.body = _guard_global_writes(node.body, gwrites, node.name)
         node = self.generic_visit(node)
         self.globals.pop()
         self.closure_writes.pop()
-        if gwrites:  # (a helper called inside a staged block: refused, runtime/staging.py)
-            guard = templates.replace("ag__.global_write_guard(names, fn)",
-                                      names=_str_tuple(gwrites),
-                                      fn=gast.Constant(value=node.name, kind=None))
-            guard[0].ag_origin = getattr(node.body[0], "ag_origin", None)
-            node.body = guard + node.body
         if nwrites:  # (called inside a staged block that cannot carry them: refused)
             guard = templates.replace(f"ag__.nonlocal_write_guard(names, lambda: "
                                       f"({', '.join(nwrites)},))", names=_str_tuple(nwrites))
