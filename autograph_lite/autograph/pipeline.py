@@ -1,7 +1,8 @@
 """The single ordered list of converters; every ordering constraint is commented here."""
 
 from autograph_lite.autograph.converters import (asserts, assignment_expressions, assignments,
-                                                 attribute_loads, break_statements, call_trees,
+                                                 attribute_loads, attribute_stores,
+                                                 break_statements, call_trees,
                                                  conditional_expressions, container_reads,
                                                  continue_statements, control_flow, deletes,
                                                  directives, exceptions, fstrings, functions,
@@ -84,6 +85,9 @@ CONVERTERS = (
     with_statements.WithTransformer,
     # Needs the final set of assignments (from all rewrites above) for its analysis.
     control_flow.ControlFlowTransformer,
+    # `obj.a = v` through the class's converted setter: after control_flow, whose
+    # composites analysis reads attribute targets.
+    attribute_stores.AttributeStoreTransformer,
     # Wraps reads of names control_flow bound to `Undefined` (so it must come after it).
     variables.VariableTransformer,
     # After control_flow, so loop tests/extra tests it emitted (`not break_ and ...`) and

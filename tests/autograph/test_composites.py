@@ -575,3 +575,34 @@ def test_a_property_assigned_in_a_staged_region_runs_its_setter_once():
     twice on the runs that took the branch, once on those that did not)."""
     agree(property_in_if_and_loops, calls=[(np.array([1.0, 2.0]),), (np.array([-1.0, 2.0]),),
                                            (np.array([-3.0, -2.0, 0.5]),)])
+
+
+class Clamped:
+    """A setter that validates: an `if` on the value, an isinstance test."""
+
+    def __init__(self):
+        self._v = 0.0
+
+    @property
+    def v(self):
+        return self._v
+
+    @v.setter
+    def v(self, x):
+        if x < 0:               # (a TypeError while its setter ran unconverted)
+            x = 0.0
+        self._v = x if not isinstance(x, np.ndarray) else x.sum()
+
+
+def clamps(x):
+    c = Clamped()
+    c.v = x[0]
+    first = c.v
+    for e in x:
+        if e > 1:
+            c.v = e - 3.0
+    return first, c._v
+
+
+def test_a_property_setter_runs_converted():
+    agree(clamps, calls=[(np.array([-1.0, 2.0]),), (np.array([3.0, 5.0]),)])

@@ -75,3 +75,22 @@ def test_a_counter_returned_from_a_staged_loop_promotes_as_a_python_int():
     for dtype in (np.int8, np.float32):
         agree(counter_or_a_narrow_value, [(np.zeros(3, dtype), 2), (np.zeros(3, dtype), 3),
                                           (np.ones(3, dtype), 4)])
+
+
+def none_from_a_loop(x):
+    for i in range(len(x)):
+        if x[i] < 0:
+            return None
+    return x * 2
+
+
+def test_a_return_of_none_inside_a_staged_loop_is_refused_on_every_trace():
+    # (a first call of length 0 unrolled no trip; the relaxed trace of the next call lost
+    # the None and returned the placeholder, an empty array: session 46)
+    import pytest
+    import autograph_lite as ag
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(none_from_a_loop, backend=backend)
+        assert f(np.zeros(0)).shape == (0,)
+        with pytest.raises(ValueError, match="returns None on some runs"):
+            f(np.array([1.0, -1.0]))

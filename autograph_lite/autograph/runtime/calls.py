@@ -411,6 +411,25 @@ def attribute(obj, name):
     return trace_arrays.resolve(value)
 
 
+def setattr_(obj, name, value):
+    """`obj.name = value` in converted code (converters/attribute_stores.py): a property's
+    setter of the user's class runs converted, as a method call does; anything else is
+    Python's `setattr`."""
+    prop = _class_attribute(type(obj), name)
+    if (isinstance(prop, property) and inspect.isfunction(prop.fset)
+            and not is_library_code(prop.fset) and not isinstance(obj, type)):
+        converted_call(prop.fset, (obj, value))
+        return
+    setattr(obj, name, value)
+
+
+def _class_attribute(cls, name):
+    for c in cls.__mro__:
+        if name in c.__dict__:
+            return c.__dict__[name]
+    return None
+
+
 def getitem(target, key):
     """`target[key]` read in converted code: a user's class's `__getitem__` runs converted
     (as a method call does); anything else as trace_arrays.getitem reads it."""

@@ -19,7 +19,7 @@ from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, list_values, staging, trace_arrays,
                                               unset)
-from autograph_lite.autograph.runtime.variables import Undefined, is_undefined
+from autograph_lite.autograph.runtime.variables import ReturnedNone, Undefined, is_undefined
 
 _DEPTH = [0]
 # staged `if`s whose branches changed a Python list differently, in trial traces so far
@@ -273,7 +273,13 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
             out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
                                     capacity)
         elif traced is not None and is_undefined(after):
-            continue  # the loop never sets it (e.g. an unreachable `return`): not carried
+            # the loop never sets it (e.g. an unreachable `return`): not carried; a `return`
+            # of None on some trips (`if x[i] < 0: return None`) leaves it None wherever
+            # the function returns from the loop, which a later `return` of a value must
+            # not hide behind a placeholder (conditionals._check_pair refuses the merge)
+            if isinstance(after, ReturnedNone):
+                out[i] = after
+            continue
         elif is_undefined(after) or not core.is_carriable(after):
             raise ValueError(f"'{names[i]}' has no value before the staged loop at {loc} and "
                              f"the loop needs one; give it a value before the loop")
