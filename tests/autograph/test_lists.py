@@ -281,3 +281,25 @@ def test_a_staged_list_appended_to_by_a_helper_or_closure_is_refused(fn, said):
     # one the caller never saw, so len() was 0 on every run before session 45)
     with pytest.raises((ValueError, NotImplementedError), match=said):
         ag.defun(fn, backend="interpreter")(np.array([1.0]))
+
+
+def truth_of_a_list_the_loop_appends_to(x):
+    t = []
+    n, first, near = 0, -1.0, 0
+    for i in range(len(x)):
+        if t:                                   # (empty on the first trips)
+            n += 1
+        if x[i] > 0 and not t:
+            first = x[i]
+        if t and i - t[-1] <= 1:
+            near += 1
+        if x[i] > 1:
+            t.append(i)
+    return n, first, near
+
+
+def test_the_truth_of_a_list_a_staged_loop_appends_to_is_its_length():
+    # (session 46: the loop's list, a tuple of buffer and length, was always true)
+    agree(truth_of_a_list_the_loop_appends_to, calls=[
+        (np.array([1.0, 2.0, 3.0]),), (np.array([-1.0, 2.0]),),
+        (np.array([-1.0, -2.0, 4.0, 0.5]),)])

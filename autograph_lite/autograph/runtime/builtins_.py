@@ -140,7 +140,8 @@ def bool_(x=False):
     """``bool(t)``: the truth of a tensor of one element, as NumPy's (an empty one or one
     of more elements raises NumPy's ``ValueError``, when the function runs where the size
     is known only then); a Python bool (weak)."""
-    x = list_values.truth(x) if data.is_users(x) else x  # (its converted `__bool__`)
+    if not core.is_symbolic(x):  # (a user's object's converted `__bool__`, a loop's list)
+        x = list_values.truth(x)
     if not core.is_symbolic(x):
         return bool(x)
     if x.ndim:

@@ -64,6 +64,13 @@ class TensorList(tuple):
     def stacked(self):
         return self.buffer[:self.length]
 
+    def ag_truth(self):
+        """Python's truth of the list (`if rows:`, `not rows`): not empty, staged where its
+        length is a tensor (a tuple's own truth, always True, was taken before session
+        46: `if t:` in the loop appending to `t` held on its first trip)."""
+        n = self.length
+        return n > 0 if not core.is_symbolic(n) else dispatch.apply("greater", n, 0)
+
     def listed(self):
         """The list after the staged loop or branch: its stacked rows, a ListTensor."""
         return list_values.as_list(self.stacked(), self.python_numbers)

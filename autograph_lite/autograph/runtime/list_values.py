@@ -303,6 +303,9 @@ def truth(x):
     the function runs where the size is known only then; `not x` of two elements was their
     elementwise `not`, silently); of a user's object its converted `__bool__`/`__len__`
     (USER_TRUTH); anything else as it is."""
+    staged = getattr(type(x), "ag_truth", None)  # (data.TensorList: a loop's list)
+    if staged is not None:
+        return staged(x)
     if USER_TRUTH is not None and not isinstance(x, Tensor):
         x = USER_TRUTH(x)
     if isinstance(x, ListTensor):

@@ -46,8 +46,21 @@ def _operand(fn):
     return run
 
 
+def _staged_list_truth(a):
+    """The truth of a list a staged loop carries (data.TensorList) or one a staged region
+    left (a ListTensor), a 0-d bool tensor where its length is one; else None. `rows and x` then stands for its truth, as a condition
+    reads it (the list itself cannot be one branch of a staged choice)."""
+    if getattr(type(a), "ag_truth", None) is None and not isinstance(a, list_values.ListTensor):
+        return None
+    c = list_values.truth(a)
+    return c if core.is_symbolic(c) else None
+
+
 def and_(a_fn, b_fn):
     a = a_fn()
+    listed = _staged_list_truth(a)
+    if listed is not None:
+        return CHOOSE(listed, _operand(b_fn), lambda: as_bool(False), "`and`", where.caller())
     if core.is_symbolic(a):
         # (a bool `a` is False where it is not taken: the constant, which ir/bounds.py and
         # the ownership analysis read, e.g. `while i < len(x) and ...` proves `x[i]`)
@@ -58,6 +71,9 @@ def and_(a_fn, b_fn):
 
 def or_(a_fn, b_fn):
     a = a_fn()
+    listed = _staged_list_truth(a)
+    if listed is not None:
+        return CHOOSE(listed, lambda: as_bool(True), _operand(b_fn), "`or`", where.caller())
     if core.is_symbolic(a):
         return CHOOSE(truth(a), _constant_if_bool(a, True), _operand(b_fn), "`or`",
                       where.caller())
