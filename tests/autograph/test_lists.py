@@ -303,3 +303,20 @@ def test_the_truth_of_a_list_a_staged_loop_appends_to_is_its_length():
     agree(truth_of_a_list_the_loop_appends_to, calls=[
         (np.array([1.0, 2.0, 3.0]),), (np.array([-1.0, 2.0]),),
         (np.array([-1.0, -2.0, 4.0, 0.5]),)])
+
+
+def appends_in_if_and_elif(sig):
+    trades = []
+    for i in range(len(sig)):
+        if sig[i] == 1:
+            trades.append(i)
+        elif sig[i] == -1:          # (an append on one path of a staged `if` in a branch)
+            trades.append(-i)
+    return len(trades), sum(trades)
+
+
+def test_one_list_appended_to_in_an_if_and_its_elif():
+    # (refused as "a list in the true branch and a tensor in the false branch" where the
+    # loop unrolled: the scratch traces saw equal placeholder rows; session 46)
+    agree(appends_in_if_and_elif, calls=[(np.array([1, 0, -1]),), (np.array([1, 1, 0, -1]),),
+                                         (np.array([0, 1]),)])

@@ -271,11 +271,15 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
         # stale (it may stage a loop on it now, and append under it: random program
         # 200881), so the runs are done again until they make no new box.
         for _ in range(3):
-            boxes = mutation.lifts(graph)
+            boxes, splits = mutation.lifts(graph), trial.list_splits()
             after = [trial.scratch_run(init, branch, get_state, set_state, init)
                      for branch in (body, orelse)]
             if mutation.lifts(graph) == boxes:
                 break
+        # (a staged region inside a branch that appends on one of its own paths, `elif c:
+        # out.append(i)`, leaves the list with placeholder rows in a scratch trace, which
+        # may equal the other branch's: such a list is appended to differently too)
+        split = trial.list_splits() > splits
     except Exception:  # noqa: BLE001 - the real trace raises the real error
         return init, ()
     for i in dead:
@@ -288,7 +292,7 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
             relisted.append(i)
             continue
         appended = [_appended_rows(orig, g) for g in grown]
-        if None in appended or _same_items(*grown):
+        if None in appended or (_same_items(*grown) and not split):
             continue
         rows = appended[0] + appended[1]
         if rows and all(core.is_tensor_like(v) for v in orig):

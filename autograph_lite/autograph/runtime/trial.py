@@ -31,6 +31,11 @@ def list_split():
     _LIST_SPLITS[0] += 1
 
 
+def list_splits():
+    """How many times a scratch trace merged a list its branches changed differently."""
+    return _LIST_SPLITS[0]
+
+
 def active():
     return _DEPTH[0] > 0
 
