@@ -267,3 +267,24 @@ def test_a_lazily_filled_global_cache_read_in_a_staged_loop_compiles():
     # (the guard sits before the assignment: once the cache is full, nothing is assigned)
     squares()
     agree(reads_a_lazy_cache, [(np.array([1.0, -1.0, 2.0]),), (np.array([3.0, 4.0]),)])
+
+
+class Stepper:
+    def __init__(self):
+        self.w = np.array([1.0, 2.0])
+
+    def step(self, x):
+        self.w += x
+        return self.w.sum()
+
+
+def test_an_inner_function_of_a_bound_method_reaches_its_object():
+    """An ag.defun of a bound method called inside another compiled function wrote its
+    object's array into a copy on every call (session 46); the object is reached through
+    the inner Function now, so the write is refused as any captured array's."""
+    s = Stepper()
+    inner = ag.defun(s.step, backend="interpreter")
+    outer = ag.defun(lambda x: inner(x) * 1.0, backend="interpreter")
+    with pytest.raises(TypeError, match=r"'inner.__self__.w' captured"):
+        outer(np.ones(2))
+    np.testing.assert_array_equal(s.w, [1.0, 2.0])

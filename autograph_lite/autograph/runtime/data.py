@@ -316,6 +316,9 @@ def reach(roots):
             stack.extend((v, f"{path}.{k}") for k, v in attributes(x).items())
         elif type(x) is types.MethodType and is_users(x.__self__):  # (a bound method a
             stack.append((x.__self__, f"{path}.__self__"))         # name holds: its object)
+        elif type(x).__module__ == "autograph_lite.function" and hasattr(x, "python_function"):
+            # (an ag.defun of a bound method, called inside this trace: its object)
+            stack.append((x.python_function, path))
 
 
 def _hand_over(array, box):
