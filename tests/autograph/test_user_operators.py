@@ -214,3 +214,54 @@ def test_truth_len_numbers_membership_orderings_and_post_init_run_converted():
                           for _, _, m in raised)
     agree(ordered, [(np.array([1.0, 2.0]), np.array([0.0, 1.0])),
                     (np.array([1.0, 2.0]), np.array([3.0, 1.0]))])
+
+
+class Scaled:
+    """Protocols Python calls itself: abs(), round(), __setattr__, a cached property, a
+    descriptor and __getattr__, each telling arrays from numbers."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __setattr__(self, name, value):
+        if isinstance(value, np.ndarray) and name == "b":
+            value = value * 10.0
+        object.__setattr__(self, name, value)
+
+    def __abs__(self):
+        return np.sqrt((self.a ** 2).sum()) if isinstance(self.a, np.ndarray) else -1.0
+
+    def __round__(self, n=None):
+        return np.round(self.a, n or 0) if self.a[0] > 0 else self.a
+
+    @functools.cached_property
+    def norm(self):
+        return np.sqrt((self.a ** 2).sum()) if isinstance(self.a, np.ndarray) else -1.0
+
+    def __getattr__(self, name):
+        if name == "neg":
+            return -self.a if isinstance(self.a, np.ndarray) else None
+        raise AttributeError(name)
+
+
+class Twice:
+    def __get__(self, obj, typ=None):
+        return self if obj is None else (obj.a * 2 if isinstance(obj.a, np.ndarray) else 0.0)
+
+
+class WithTwice:
+    twice = Twice()
+
+    def __init__(self, a):
+        self.a = a
+
+
+def python_calls_them(x):
+    s = Scaled(x)
+    s.b = x
+    return abs(s), round(s, 1), s.norm, s.norm, s.neg, s.b, WithTwice(x).twice
+
+
+def test_abs_round_setattr_cached_properties_descriptors_and_getattr_run_converted():
+    # (each ran unconverted and took the number's path on a tensor: session 46)
+    agree(python_calls_them, [(np.array([3.14159, 4.0]),), (np.array([-1.25, 2.0]),)])

@@ -154,6 +154,10 @@ def round_(x, ndigits=None):
     to a Python int with CPython's errors (NumPy arrays have no ``round``). With ``ndigits``,
     ``np.round(x, ndigits)`` as ``np.float64.__round__`` does; a Python float (a weak
     input) rounds decimally in Python, which is not staged."""
+    converted = user_operators.dunder_call(x, "__round__", *(
+        () if ndigits is None else (ndigits,)))
+    if converted is not user_operators.NONE:
+        return converted
     if not core.is_symbolic(x):
         return round(x) if ndigits is None else round(x, ndigits)
     if x.ndim or x.dtype.kind == "c":
@@ -185,6 +189,9 @@ def divmod_(x, y):
 
 
 def abs_(x):
+    converted = user_operators.dunder_call(x, "__abs__")
+    if converted is not user_operators.NONE:
+        return converted
     return abs(x)  # (a tensor's __abs__: Python's for a Python number, python_numbers.py)
 
 

@@ -400,6 +400,9 @@ def attribute(obj, name):
     if (isinstance(prop, property) and inspect.isfunction(prop.fget)
             and not is_library_code(prop.fget) and not isinstance(obj, type)):
         return trace_arrays.resolve(converted_call(prop.fget, (obj,)))
+    users = _users_attribute(obj, name, prop)
+    if users is not None:
+        return trace_arrays.resolve(users())
     try:
         if builtins_.lacks_attribute(obj, name):  # (`out.shape` of a staged list: Python's)
             raise staging.user_raise(builtins_.list_has_no(name, builtins_.python_type_of(obj)))
@@ -411,14 +414,45 @@ def attribute(obj, name):
     return trace_arrays.resolve(value)
 
 
+def _users_attribute(obj, name, found):
+    """A read of ``obj.name`` that Python answers with the user's code, as a function to
+    run it converted: a `functools.cached_property` not computed yet (its value then kept
+    in the object, as it does), a descriptor of the user's class's `__get__`, or the
+    class's `__getattr__` for a name found nowhere else; else None."""
+    if isinstance(obj, type) or not data.is_users(obj):
+        return None
+    attrs = getattr(obj, "__dict__", None)
+    if isinstance(found, functools.cached_property) and inspect.isfunction(found.func) \
+            and not is_library_code(found.func) and isinstance(attrs, dict):
+        if found.attrname in attrs:
+            return None
+
+        def cached():
+            attrs[found.attrname] = value = converted_call(found.func, (obj,))
+            return value
+        return cached
+    get = user_method(type(found), "__get__") if found is not None else None
+    if get is not None and not isinstance(found, (property, types.FunctionType)):
+        return lambda: converted_call(get, (found, obj, type(obj)))
+    if found is None and not (isinstance(attrs, dict) and name in attrs):
+        hook = user_method(type(obj), "__getattr__")
+        if hook is not None:
+            return lambda: converted_call(hook, (obj, name))
+    return None
+
+
 def setattr_(obj, name, value):
     """`obj.name = value` in converted code (converters/attribute_stores.py): a property's
-    setter of the user's class runs converted, as a method call does; anything else is
-    Python's `setattr`."""
+    setter of the user's class, or its `__setattr__`, runs converted, as a method call
+    does; anything else is Python's `setattr`."""
     prop = _class_attribute(type(obj), name)
     if (isinstance(prop, property) and inspect.isfunction(prop.fset)
             and not is_library_code(prop.fset) and not isinstance(obj, type)):
         converted_call(prop.fset, (obj, value))
+        return
+    hook = user_method(type(obj), "__setattr__") if data.is_users(obj) else None
+    if hook is not None and not isinstance(obj, type):  # (the class's own `__setattr__`)
+        converted_call(hook, (obj, name, value))
         return
     setattr(obj, name, value)
 

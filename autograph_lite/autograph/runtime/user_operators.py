@@ -177,6 +177,18 @@ def number(x, kind):
     return None
 
 
+NONE = object()  # (dunder_call: the object has no such method of the user's)
+
+
+def dunder_call(x, name, *args):
+    """``x.name(*args)`` run converted where ``x`` is a user's object whose class defines
+    ``name`` itself (`abs(v)`: `__abs__`, `round(v, 2)`: `__round__`); ``NONE`` where it
+    does not (Python's builtin runs then)."""
+    if not data.is_users(x) or staging.USER_METHOD(type(x), name) is None:
+        return NONE
+    return staging.dunder(x, name)(*args)
+
+
 def contains(item, container):
     """``item in obj`` of a user's object with its own `__contains__`, run converted, its
     result's truth; None where it has none."""
