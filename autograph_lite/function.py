@@ -101,6 +101,21 @@ def _leaf_key(x, what):
     return ("obj", t, x)
 
 
+def _check_held_kept(name, args, found, held_arrays, names):
+    """The arrays the objects among the arguments held are still there after the trace: a
+    function that deletes one (`del o.b`) would delete it on each call in Python, which a
+    compiled call cannot do (it reads them by their paths: held_state.py)."""
+    by_selector = dict(found)
+    for sel, steps, _ in held_arrays:
+        try:
+            held_state.fetch(by_selector, sel, steps)
+        except (AttributeError, KeyError, IndexError, TypeError):
+            raise NotImplementedError(
+                f"{name} deletes '{held_state.path_text(sel, steps, names)}' of an object it "
+                f"is given (`del obj.attr`); a compiled function cannot delete it on each "
+                f"call as Python would: delete it before the call, or set it to None") from None
+
+
 def _assigned_globals(f):
     return _stored_globals(f.__code__)
 
@@ -724,6 +739,8 @@ class Function:
                                              held_boxes) if found else []
                 self._check_containers_kept(args, sym_args, sym)
                 self._check_nothing_stored(fn, args, sym)
+                if held_arrays:
+                    _check_held_kept(self._name, args, found, held_arrays, names)
             except BaseException:
                 before.restore()
                 raise

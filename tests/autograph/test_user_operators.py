@@ -265,3 +265,46 @@ def python_calls_them(x):
 def test_abs_round_setattr_cached_properties_descriptors_and_getattr_run_converted():
     # (each ran unconverted and took the number's path on a tensor: session 46)
     agree(python_calls_them, [(np.array([3.14159, 4.0]),), (np.array([-1.25, 2.0]),)])
+
+
+class Doubler:
+    def __init__(self, a):
+        self.a = a
+
+    def __call__(self, x):
+        return x * self.a
+
+    def __eq__(self, other):    # (compared with a function, it raised AttributeError)
+        return self.a == other.a
+
+
+class Vec2:
+    def __init__(self, a):
+        self.a = a
+
+    def __rmul__(self, k):
+        return Vec2(self.a * k)
+
+
+class Holder:
+    def __init__(self):
+        self.a, self.b = np.ones(2), np.zeros(2)
+
+
+def calls_and_reflects(x):
+    return Doubler(2.0)(x), (x[0] * Vec2(x)).a
+
+
+def deletes_an_attribute(o, x):
+    del o.b
+    return o.a * x
+
+
+def test_callable_objects_reflected_operators_of_arrays_and_deleted_attributes():
+    # (session 46: a callable object with its own __eq__ raised, `x[0] * Vec2(x)` tried to
+    # make the object an array, `del o.b` of an argument's object crashed after the trace)
+    agree(calls_and_reflects, [(np.array([2.0, 3.0]),), (np.array([-1.0, 1.0]),)])
+    o = Holder()
+    with pytest.raises(NotImplementedError, match="deletes 'o.b' of an object it is given"):
+        ag.defun(deletes_an_attribute, backend="interpreter")(o, np.ones(2))
+    assert hasattr(o, "b")

@@ -305,7 +305,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
     if is_library_code(fn):
         return _as_it_is(lambda: _stdlib_on_tensors(fn, lead + tuple(args), kwargs), f,
                          (args, kwargs))
-    if fn in (f, getattr(f, "__func__", None), getattr(type(f), "__call__", None)):
+    if any(fn is g for g in (f, getattr(f, "__func__", None),  # (identity: a callable
+                             getattr(type(f), "__call__", None))):  # object's own __eq__)
         return _as_it_is(lambda: fn(*lead, *args, **kwargs), f, (args, kwargs))
     return fn(*lead, *args, **kwargs)
 

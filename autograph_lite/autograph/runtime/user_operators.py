@@ -61,6 +61,8 @@ def _protocol(a, b, forward, reflected, same_type_reflects):
             getattr(tb, reflected, None) is not getattr(ta, reflected, None)):
         sides.reverse()  # (a subclass's override of the reflected method goes first)
     for obj, method_name, other in sides:
+        if core.is_tensor(obj) and data.is_users(other):
+            continue  # (an array's operator on an object it cannot hold: NumPy defers)
         method = _method(obj, method_name)
         if method is not None:
             result = method(other)
