@@ -320,3 +320,19 @@ def test_one_list_appended_to_in_an_if_and_its_elif():
     # loop unrolled: the scratch traces saw equal placeholder rows; session 46)
     agree(appends_in_if_and_elif, calls=[(np.array([1, 0, -1]),), (np.array([1, 1, 0, -1]),),
                                          (np.array([0, 1]),)])
+
+
+def image_pyramid(img, levels):
+    out = [img]                 # (a list seeded with an argument of a relaxed size)
+    cur = img
+    for _ in range(levels):
+        if cur.sum() < 1:
+            break
+        cur = cur * 0.5
+        out.append(cur)
+    return len(out), sum(o.sum() for o in out)
+
+
+def test_a_list_seeded_with_a_relaxed_array_takes_rows_of_its_run_time_size():
+    # (the staged list's rows had the stand-in size 0 of a scratch trace: session 46)
+    agree(image_pyramid, calls=[(np.ones(3), 3), (np.ones(4), 2), (np.ones(5), 4)])

@@ -94,3 +94,18 @@ def test_a_return_of_none_inside_a_staged_loop_is_refused_on_every_trace():
         assert f(np.zeros(0)).shape == (0,)
         with pytest.raises(ValueError, match="returns None on some runs"):
             f(np.array([1.0, -1.0]))
+
+
+def a_word_from_a_loop(x):
+    for v in x:
+        if v < 0:
+            return "neg"
+    return "ok"
+
+
+def test_a_string_returned_under_a_staged_if_is_refused_saying_why():
+    # (the message said the `if` returned a value in one branch only: session 46)
+    import pytest
+    import autograph_lite as ag
+    with pytest.raises(TypeError, match="returns a str under the staged `if`"):
+        ag.defun(a_word_from_a_loop, backend="interpreter")(np.array([1.0, -1.0]))

@@ -128,6 +128,13 @@ def _check_pair(name, t, f, before, loc):
                 f"at {loc}): which it returns would depend on a tensor, which a compiled "
                 f"function cannot do; return a value of the same kind on every path (an "
                 f"empty array, a flag with the result)")
+        value = t if which == "true" else f
+        if not core.is_carriable(value):  # (a string, a list: no tensor can stand for it)
+            raise TypeError(
+                f"the function returns {_describe(value)} under the staged `if` at {loc} on "
+                f"some runs and something else on others: which it returns would depend on "
+                f"a tensor, and a compiled function returns tensors (arrays, numbers) only; "
+                f"return a number coding the answer instead")
         raise ValueError(f"the `if` at {loc} returns a value only in its {which} branch; "
                          f"return a value in the {other} branch too")
     if isinstance(t, Undefined) != isinstance(f, Undefined):

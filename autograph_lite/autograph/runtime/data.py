@@ -138,10 +138,12 @@ class PythonNumberRows(TensorList):
         return item if isinstance(index, slice) else list_values.python_item(item)
 
 
-def new_tensor_list(items, row, capacity, python_numbers=False):
-    """A TensorList holding `items`, room for `capacity` more rows of `row`'s type (a
-    PythonNumberRows where they are all Python numbers)."""
-    buf = numpy_api.empty((len(items) + capacity,) + core.concrete_shape(row.shape), row.dtype)
+def new_tensor_list(items, dims, dtype, capacity, python_numbers=False):
+    """A TensorList holding `items`, room for `capacity` more rows of sizes `dims` (ints,
+    None for 0, or 0-d tensors known at run time) and `dtype` (a PythonNumberRows where
+    they are all Python numbers)."""
+    dims = tuple(0 if d is None else d for d in dims)
+    buf = numpy_api.empty((len(items) + capacity,) + dims, dtype)
     for k, item in enumerate(items):
         mutation.held_by_copy(_as_box(item), "a list that a staged loop or branch appends to")
         buf = indexing.setitem(buf, k, item)

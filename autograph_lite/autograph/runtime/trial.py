@@ -136,12 +136,22 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
                              for v in values])
     shape = np.shape(element) if not core.is_tensor(element) else element.shape
-    if items and len(np.shape(items[0])) == len(shape):
+    first = items[0] if items else None
+    first_shape = tuple(first.shape) if core.is_tensor(first) else np.shape(first)
+    if items and len(first_shape) == len(shape):
         # (a size the loop's rows know only at run time is the items' before it: `x[0:2]`
         # appended by a trip Python ran, then `x[i:i + 2]`; list_push checks the rows)
-        shape = tuple(d if d is not None else i for d, i in zip(shape, np.shape(items[0])))
-    element = np.zeros(core.concrete_shape(shape), dtype)
-    return data.new_tensor_list(items, element, capacity, python)
+        # (and one the first item knows only at run time is its: the row's may be a
+        # stand-in's 0, from a scratch trace)
+        shape = tuple(None if i is None else d if d is not None else i
+                      for d, i in zip(shape, first_shape))
+    # (a size still unknown is the first item's, or the row's, at run time: `out = [x]`
+    # of a relaxed `x`; its concrete 0 made rows of no elements)
+    known = first if core.is_symbolic(first) and len(first.shape) == len(shape) else (
+        element if core.is_symbolic(element) and len(element.shape) == len(shape) else None)
+    dims = tuple(d if d is not None or known is None else dispatch.size_of(known, k)
+                 for k, d in enumerate(shape))
+    return data.new_tensor_list(items, dims, dtype, capacity, python)
 
 
 def copy_for_trial(v):
