@@ -989,6 +989,11 @@ class Function:
         for f, (scope, cells) in calls.functions_reached((self.python_function, fn)).items():
             roots += [(scope[k], k) for k in data.global_names(f.__code__) if k in scope]
             roots += [(c.cell_contents, n) for n, c in cells if data.is_filled(c)]
+        if (getattr(self.python_function, "__module__", None) or "").startswith(
+                "autograph_lite."):
+            # (a gradient's own trace of the user's Function: the state that Function's
+            # object holds is its held state, read and written back as a call's is)
+            roots = [(x, n) for x, n in roots if not isinstance(x, Function)]
         return roots
 
     def _check_nothing_stored(self, fn, args, sym):
