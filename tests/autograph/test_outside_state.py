@@ -288,3 +288,37 @@ def test_an_inner_function_of_a_bound_method_reaches_its_object():
     with pytest.raises(TypeError, match=r"'inner.__self__.w' captured"):
         outer(np.ones(2))
     np.testing.assert_array_equal(s.w, [1.0, 2.0])
+
+
+def fills_a_global_table(x):
+    TABLE.fill(7.0)             # (a writing method: once per trace, where Python writes it
+    return x                    # on every call)
+
+
+def clips_a_global_table(x):
+    np.clip(TABLE, 0.0, 1.0, out=TABLE)
+    return x
+
+
+def sets_a_module_attribute(x):
+    np.ag_probe_n = x.sum()     # (a module's variable: a traced value left there)
+    return x
+
+
+def appends_through_a_conditional_expression(x):
+    a, b = [], []
+    for v in x:
+        (a if v > 0 else b).append(v)
+    return len(a), len(b)
+
+
+def test_writing_methods_out_and_module_attributes_and_chosen_lists_are_refused():
+    for backend in BACKENDS:
+        for fn in (fills_a_global_table, clips_a_global_table):
+            with pytest.raises(TypeError, match="is the NumPy array 'TABLE' captured"):
+                ag.defun(fn, backend=backend)(np.ones(3))
+        with pytest.raises(NotImplementedError, match="'numpy.ag_probe_n' is assigned"):
+            ag.defun(sets_a_module_attribute, backend=backend)(np.ones(3))
+        with pytest.raises(NotImplementedError, match="chooses between two lists"):
+            ag.defun(appends_through_a_conditional_expression, backend=backend)(np.ones(3))
+    assert (TABLE == 1.0).all() and not hasattr(np, "ag_probe_n")

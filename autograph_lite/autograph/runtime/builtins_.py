@@ -48,7 +48,13 @@ def shape_of(x):
         if any(d is not None for d in x.shape):
             sizes.note_read(*x.shape)
         return x.numpy_shape()
+    if data.is_users(x) and ATTRIBUTE is not None:
+        return ATTRIBUTE(x, "shape")  # (a property of the user's class: run converted)
     return x.shape
+
+
+# calls.attribute (installed there: it imports this module)
+ATTRIBUTE = None
 
 
 def int_(x=0, *args):
@@ -612,6 +618,8 @@ def getattr_(x, name, *default):
         if default:
             return default[0]
         raise list_has_no(name, python_type_of(x))
+    if name == "shape" and core.is_symbolic(x):
+        return shape_of(x)  # (NumPy's sizes, staged where known only at run time)
     return getattr(x, name, *default)
 
 

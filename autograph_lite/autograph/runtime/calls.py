@@ -17,9 +17,9 @@ import weakref
 import numpy as np
 
 from autograph_lite import errors
-from autograph_lite.tensor import Tensor
+from autograph_lite.tensor import Tensor, holds_symbolic
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
-from autograph_lite.autograph.runtime import (builtins_, data, list_values, math_calls,
+from autograph_lite.autograph.runtime import (builtins_, core, data, list_values, math_calls,
                                               numpy_calls, slots, staging, text_formats,
                                               trace_arrays, where)
 from autograph_lite.ir import graph as graph_ir
@@ -251,6 +251,8 @@ def _on_box(method, args, kwargs):
     array now, while tracing, on every path (`if c: a.sort()` sorted it for both)."""
     array, name = method.__self__, method.__name__
     traced = _traced(args, kwargs)
+    if name in WRITING_METHODS and not (traced or trace_arrays.in_region()):
+        data.for_write(array, False, name)  # (a captured array: refused, made once per trace)
     if name in WRITING_METHODS and (traced or trace_arrays.in_region()):
         box = data.for_write(array, traced)
         if not hasattr(box, name):
@@ -286,7 +288,10 @@ def converted_call(f, args, kwargs=None, recursive=True):
         overload = builtins_.OVERLOADS.get(f)
     except TypeError:
         overload = None
-    if overload is None:
+    if isinstance(kwargs.get("out"), (np.ndarray, tuple)):  # (NumPy writing a captured
+        for o in (kwargs["out"] if isinstance(kwargs["out"], tuple) else (kwargs["out"],)):
+            data.for_write(o, False, "out")  # array: once per trace, where Python writes it
+    if overload is None:                     # on every call: refused)
         overload = numpy_calls.overload(f) or text_formats.overload(f)
     if overload is not None:  # (its own frame is ours: Python's or NumPy's under it)
         return _called(overload, tuple(args), kwargs, ours=2)
@@ -404,6 +409,8 @@ def attribute(obj, name):
     users = _users_attribute(obj, name, prop)
     if users is not None:
         return trace_arrays.resolve(users())
+    if name == "shape" and core.is_symbolic(obj):
+        return builtins_.shape_of(obj)  # (`self.a.shape`: NumPy's sizes, as `x.shape`)
     try:
         if builtins_.lacks_attribute(obj, name):  # (`out.shape` of a staged list: Python's)
             raise staging.user_raise(builtins_.list_has_no(name, builtins_.python_type_of(obj)))
@@ -451,6 +458,12 @@ def setattr_(obj, name, value):
             and not is_library_code(prop.fset) and not isinstance(obj, type)):
         converted_call(prop.fset, (obj, value))
         return
+    if isinstance(obj, types.ModuleType) and (holds_symbolic(value) or staging.active()):
+        raise NotImplementedError(
+            f"'{obj.__name__}.{name}' is assigned at {where.caller()}"
+            f"{' inside a staged block' if staging.active() else ' a traced value'}: a "
+            f"compiled function cannot change a module's variable when it runs (it would "
+            f"keep the trace's value); return the value instead")
     hook = user_method(type(obj), "__setattr__") if data.is_users(obj) else None
     if hook is not None and not isinstance(obj, type):  # (the class's own `__setattr__`)
         converted_call(hook, (obj, name, value))
@@ -486,6 +499,7 @@ def user_setitem(target):
 
 
 builtins_.converted_call = converted_call  # (a function argument of map/sorted/... is called so)
+builtins_.ATTRIBUTE = attribute  # (`obj.shape` of a user's object: its property converted)
 # (the user's operator dunders and context managers are called so too: staging.dunder)
 staging.CONVERTED_CALL, staging.USER_METHOD = converted_call, user_method
 data.USER_SETITEM, data.USER_GETITEM = user_setitem, getitem

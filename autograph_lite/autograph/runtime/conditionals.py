@@ -73,6 +73,7 @@ def choose(cond, true_fn, false_fn, what, loc):
     # (a change to the user's objects in one of them, `c.test(v)` doing `self.n += 1`,
     # would be made while tracing, for every run: no state carries it here, refused)
     watch = slots.Watch(set(), loc, what)
+    chosen = []  # (the lists or dicts the two give: `(a if c else b).append(v)`)
 
     def leaving(fn, which):  # (an array of trace time from before: the buffer it is)
         def run():
@@ -87,6 +88,14 @@ def choose(cond, true_fn, false_fn, what, loc):
                 watch.check(loc, what)
             except slots.NewSlots as e:
                 raise e.refusal from None
+            if type(value) in (list, dict):
+                if chosen and chosen[0] is not value:
+                    raise NotImplementedError(
+                        f"the {what} at {loc} chooses between two {type(value).__name__}s "
+                        f"by a tensor: which object it is would be known only when the "
+                        f"function runs, and what is written into it would be lost; write "
+                        f"an `if` statement that appends to (or writes) each one")
+                chosen.append(value)
             return data.leaving_region([value], [None], alive)[0]
         return run
     try:

@@ -18,6 +18,7 @@ written back into the same dict (`refill`). `Watch` refuses what no state carrie
 
 import collections
 import contextlib
+import inspect
 import sys
 import types
 
@@ -105,6 +106,8 @@ def _set_through_descriptor(obj, key):
     kind of attribute (a string, a list) keeps the trace's (README)."""
     if not isinstance(getattr(obj, "__dict__", None), dict):
         return False
+    if inspect.isfunction(getattr(type(obj), "__setattr__", None)):
+        return True  # (the class's own __setattr__: what it writes, not what it is given)
     for cls in type(obj).__mro__:
         if key in cls.__dict__:
             return hasattr(type(cls.__dict__[key]), "__set__")

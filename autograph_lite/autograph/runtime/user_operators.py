@@ -22,6 +22,7 @@ import operator
 
 import numpy as np
 
+from autograph_lite import errors
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core, data, list_values, logical, staging
 
@@ -62,7 +63,17 @@ def _protocol(a, b, forward, reflected, same_type_reflects):
         sides.reverse()  # (a subclass's override of the reflected method goes first)
     for obj, method_name, other in sides:
         if core.is_tensor(obj) and data.is_users(other):
-            continue  # (an array's operator on an object it cannot hold: NumPy defers)
+            # (a NumPy scalar's operator defers to the object; an array's makes an object
+            # array of the object's results, which no tensor holds, unless the object's
+            # class opts out of ufuncs, `__array_ufunc__ = None`)
+            if core.rank_of(obj) and getattr(type(other), "__array_ufunc__", 0) is not None:
+                raise NotImplementedError(
+                    f"an array combined with a {type(other).__name__} object at "
+                    f"{errors.user_location()}: NumPy makes an array of objects (the object's "
+                    f"operator on each element), which is not staged; set "
+                    f"`__array_ufunc__ = None` on the class to have Python call its reflected "
+                    f"method, or combine the object with the array's elements yourself")
+            continue
         method = _method(obj, method_name)
         if method is not None:
             result = method(other)
