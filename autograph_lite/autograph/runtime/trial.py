@@ -145,10 +145,9 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
         # stand-in's 0, from a scratch trace)
         shape = tuple(None if i is None else d if d is not None else i
                       for d, i in zip(shape, first_shape))
-    # (a size still unknown is the first item's, or the row's, at run time: `out = [x]`
-    # of a relaxed `x`; its concrete 0 made rows of no elements)
-    known = first if core.is_symbolic(first) and len(first.shape) == len(shape) else (
-        element if core.is_symbolic(element) and len(element.shape) == len(shape) else None)
+    # (a size still unknown is the first item's at run time: `out = [x]` of a relaxed
+    # `x`; its concrete 0 made rows of no elements. The row may be a scratch trace's)
+    known = first if core.is_symbolic(first) and len(first.shape) == len(shape) else None
     dims = tuple(d if d is not None or known is None else dispatch.size_of(known, k)
                  for k, d in enumerate(shape))
     return data.new_tensor_list(items, dims, dtype, capacity, python)
