@@ -101,7 +101,7 @@ def _leaf_key(x, what):
     return ("obj", t, x)
 
 
-def _check_held_kept(name, args, found, held_arrays, names):
+def _check_held_kept(name, found, held_arrays, names):
     """The arrays the objects among the arguments held are still there after the trace: a
     function that deletes one (`del o.b`) would delete it on each call in Python, which a
     compiled call cannot do (it reads them by their paths: held_state.py)."""
@@ -114,10 +114,6 @@ def _check_held_kept(name, args, found, held_arrays, names):
                 f"{name} deletes '{held_state.path_text(sel, steps, names)}' of an object it "
                 f"is given (`del obj.attr`); a compiled function cannot delete it on each "
                 f"call as Python would: delete it before the call, or set it to None") from None
-
-
-def _assigned_globals(f):
-    return _stored_globals(f.__code__)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -282,7 +278,7 @@ class Function:
             cf = cf or self._trace_locked(key, args)
         drawn = getattr(cf, "drawn", None)
         if drawn and not traced:  # (its generators where its trace found them: moved on)
-            random_states.check_drawn(cf, self._name)()
+            random_states.check_drawn(cf, self._name)
         if RECORDERS and not self._taped_by_caller:  # eager GradientTapes record the call
             # (gradients/tape.py; a split call's forward kernel is recorded as that call)
             out = RECORDERS[0].call_compiled(self, args, cf)
@@ -700,14 +696,16 @@ class Function:
         # the arrays of objects from outside that are no inputs (those of a global's or a
         # closure's object): constants that writes refuse (runtime/data.py `_captured`)
         from .autograph.runtime import calls, slots
-        outside = self._outside_roots(fn, args, sym)
+        # (the functions it may run: its own, and the helpers their globals and closures
+        # hold: their module variables are what a failed trace puts back)
+        reached = calls.functions_reached((self.python_function, fn))
+        outside = self._outside_roots(fn, args, sym, reached)
         graph.outside_arrays = [(a, p) for a, p in slots.arrays_in(outside)
                                 if mutation.lifted(a, graph) is None]
         # what the trace changes in them stays only if it succeeds (SPEC §2: a side effect
         # of the trace); a failed one puts their items back, no traced value left there
-        before = slots.Snapshot(outside, [
-            (scope, _assigned_globals(f))
-            for f, (scope, _) in calls.functions_reached((self.python_function, fn)).items()])
+        before = slots.Snapshot(outside, [(scope, _stored_globals(f.__code__))
+                                          for f, (scope, _) in reached.items()])
         found = held_state.holders(self, args)
         layout = held_state.layout(found) if found else {}
         placed = held_state.place(found, {id(a): b for (_, _, a), b in zip(held_arrays,
@@ -740,7 +738,7 @@ class Function:
                 self._check_containers_kept(args, sym_args, sym)
                 self._check_nothing_stored(fn, args, sym)
                 if held_arrays:
-                    _check_held_kept(self._name, args, found, held_arrays, names)
+                    _check_held_kept(self._name, found, held_arrays, names)
             except BaseException:
                 before.restore()
                 raise
@@ -975,18 +973,18 @@ class Function:
                         f"arrays, which it writes into as NumPy does")
             k += n
 
-    def _outside_roots(self, fn, args, sym):
+    def _outside_roots(self, fn, args, sym, reached):
         """[(object, name)]: where the trace reaches Python objects that outlive it: the
         arguments that are no tensors (objects, passed as they are), `self` of a method,
         the globals the function names and its closure variables."""
-        from .autograph.runtime import calls, data
+        from .autograph.runtime import data
         names = self._leaf_names(args)
         roots = [(x, names[i] or "an argument") for i, x in enumerate(sym)
                  if not isinstance(x, Tensor) and not is_tensor_value(x)]
         for f in (self.python_function, fn):
             if getattr(f, "__self__", None) is not None:
                 roots.append((f.__self__, "self"))
-        for f, (scope, cells) in calls.functions_reached((self.python_function, fn)).items():
+        for f, (scope, cells) in reached.items():
             roots += [(scope[k], k) for k in data.global_names(f.__code__) if k in scope]
             roots += [(c.cell_contents, n) for n, c in cells if data.is_filled(c)]
         if (getattr(self.python_function, "__module__", None) or "").startswith(
@@ -1001,10 +999,12 @@ class Function:
         argument or of `self`, an item of a global dict: `self.t += v`): the compiled
         function would not change the object on each call, as Python does, and the value
         means nothing outside the trace."""
-        from .autograph.runtime import slots
+        from .autograph.runtime import calls, slots
         if (getattr(self.python_function, "__module__", None) or "").startswith("autograph_lite."):
             return  # (the gradients' own traces keep what they trace in their closures)
-        path = slots.stored_tensor(self._outside_roots(fn, args, sym))
+        # (the functions reached again: a helper the trace bound is one too)
+        reached = calls.functions_reached((self.python_function, fn))
+        path = slots.stored_tensor(self._outside_roots(fn, args, sym, reached))
         if path is not None:
             raise TypeError(
                 f"{self._name} stores a traced value in '{path}', which outlives the call "

@@ -95,7 +95,7 @@ class Snapshot:
     def traced(self, trace):
         """Notes the states ``trace`` (a ConcreteFunction this call made) left; and on it,
         the generators it reaches that it drew from (``trace.drawn``: (generator, state
-        before, state after)), which later calls check (``Drawn``)."""
+        before, state after)), which later calls check (``check_drawn``)."""
         after = [_state(g) for g, _ in self._own]
         self._after[id(trace)] = (trace, (np.random.get_state(), random.getstate(), after))
         trace.drawn = [(g, s0, s1) for (g, s0), s1 in zip(self._own, after)
@@ -136,7 +136,7 @@ def check_drawn(trace, name):
     trace began (a new generator of the same seed, given again), and is then moved to
     where the trace left it, as plain Python's draws would. One that has moved on (the
     same generator given again, `sim(rng)` in a loop) would get the first call's numbers
-    again, silently: refused. Returns a function that moves them on, for after the call."""
+    again, silently: refused."""
     for g, before, _ in trace.drawn:
         if not _same(_state(g), before):
             raise TypeError(
@@ -146,11 +146,8 @@ def check_drawn(trace, name):
                 f"generator has moved on since, so the call would repeat them where NumPy "
                 f"draws new ones. Draw the numbers outside and pass them in, or draw with "
                 f"ag.random.uniform/normal, which draw on every call")
-
-    def move_on():
-        for g, _, after in trace.drawn:
-            _set_state(g, after)
-    return move_on
+    for g, _, after in trace.drawn:
+        _set_state(g, after)
 
 
 def _fingerprint(generators):

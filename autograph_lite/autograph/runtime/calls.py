@@ -253,7 +253,7 @@ def _on_box(method, args, kwargs):
     traced = _traced(args, kwargs)
     if name in WRITING_METHODS and not (traced or trace_arrays.in_region()):
         data.for_write(array, False, name)  # (a captured array: refused, made once per trace)
-    if name in WRITING_METHODS and (traced or trace_arrays.in_region()):
+    elif name in WRITING_METHODS:
         box = data.for_write(array, traced)
         if not hasattr(box, name):
             raise NotImplementedError(
@@ -453,7 +453,7 @@ def setattr_(obj, name, value):
     """`obj.name = value` in converted code (converters/attribute_stores.py): a property's
     setter of the user's class, or its `__setattr__`, runs converted, as a method call
     does; anything else is Python's `setattr`."""
-    prop = _class_attribute(type(obj), name)
+    prop = data.class_attribute(type(obj), name)
     if (isinstance(prop, property) and inspect.isfunction(prop.fset)
             and not is_library_code(prop.fset) and not isinstance(obj, type)):
         converted_call(prop.fset, (obj, value))
@@ -469,13 +469,6 @@ def setattr_(obj, name, value):
         converted_call(hook, (obj, name, value))
         return
     setattr(obj, name, value)
-
-
-def _class_attribute(cls, name):
-    for c in cls.__mro__:
-        if name in c.__dict__:
-            return c.__dict__[name]
-    return None
 
 
 def getitem(target, key):

@@ -226,6 +226,15 @@ _SCAN_LIMIT = 20000  # items: past this a region's Python containers are not che
 FOREIGN = ("autograph_lite", "numpy", "numba", "builtins")  # (modules of no user class)
 
 
+def class_attribute(cls, name):
+    """``name`` as ``cls`` itself defines it, the first of its MRO that does (a property,
+    a descriptor, a function, not what their `__get__` gives), or None."""
+    for c in cls.__mro__:
+        if name in c.__dict__:
+            return c.__dict__[name]
+    return None
+
+
 def is_users(x):
     """A plain object of the user's own class (its attributes are looked at), with a
     `__dict__` or `__slots__`; or of ours that holds the user's state (``ag_holds_state``:

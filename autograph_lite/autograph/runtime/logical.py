@@ -46,42 +46,43 @@ def _operand(fn):
     return run
 
 
-def _staged_list_truth(a):
-    """The truth of a list a staged loop carries (data.TensorList) or one a staged region
-    left (a ListTensor), a 0-d bool tensor where its length is one; else None. `rows and x` then stands for its truth, as a condition
-    reads it (the list itself cannot be one branch of a staged choice)."""
-    if getattr(type(a), "ag_truth", None) is None and not isinstance(a, list_values.ListTensor):
-        return None
-    c = list_values.truth(a)
-    return c if core.is_symbolic(c) else None
+def _staged_truth(a):
+    """The truth of ``a`` as a 0-d bool tensor where it is staged (a tensor; a list a
+    staged loop carries, data.TensorList, of a length known only at run time); else None:
+    Python's own truth decides."""
+    if core.is_symbolic(a):
+        return truth(a)
+    if getattr(type(a), "ag_truth", None) is not None:
+        c = list_values.truth(a)
+        return c if core.is_symbolic(c) else None
+    return None
 
 
 def and_(a_fn, b_fn):
     a = a_fn()
-    listed = _staged_list_truth(a)
-    if listed is not None:
-        return CHOOSE(listed, _operand(b_fn), lambda: as_bool(False), "`and`", where.caller())
-    if core.is_symbolic(a):
+    c = _staged_truth(a)
+    if c is not None:
         # (a bool `a` is False where it is not taken: the constant, which ir/bounds.py and
         # the ownership analysis read, e.g. `while i < len(x) and ...` proves `x[i]`)
-        return CHOOSE(truth(a), _operand(b_fn), _constant_if_bool(a, False), "`and`",
+        return CHOOSE(c, _operand(b_fn), _constant_if_bool(a, False), "`and`",
                       where.caller())
     return b_fn() if a else a
 
 
 def or_(a_fn, b_fn):
     a = a_fn()
-    listed = _staged_list_truth(a)
-    if listed is not None:
-        return CHOOSE(listed, lambda: as_bool(True), _operand(b_fn), "`or`", where.caller())
-    if core.is_symbolic(a):
-        return CHOOSE(truth(a), _constant_if_bool(a, True), _operand(b_fn), "`or`",
-                      where.caller())
+    c = _staged_truth(a)
+    if c is not None:
+        return CHOOSE(c, _constant_if_bool(a, True), _operand(b_fn), "`or`", where.caller())
     return a if a else b_fn()
 
 
 def _constant_if_bool(a, value):
-    if np.dtype(a.dtype).kind == "b":
+    """The value of `a and b` / `a or b` where `a` decides it: `a` itself, or the bool
+    constant where `a` is a bool or a staged list (`rows and x` stands for its truth, as a
+    condition reads it: the list cannot be one branch of a staged choice)."""
+    if isinstance(a, list_values.ListTensor) or getattr(type(a), "ag_truth", None) or (
+            np.dtype(a.dtype).kind == "b"):
         return lambda: as_bool(value)
     return lambda: a
 

@@ -98,7 +98,7 @@ def set_slot(base, kind, key, value):
 
 def _set_through_descriptor(obj, key):
     """Whether ``obj.key = v`` runs a setter of the class (a property's, a descriptor's
-    `__set__`) on an object with a `__dict__`. Its composite is then what that setter
+    `__set__`, the class's own `__setattr__`) on an object with a `__dict__`. Its composite is then what that setter
     writes, the object's attributes: carried as a dict of them and written back into
     them, so the merged value does not go through the setter again (which would apply a
     transforming setter twice, `self._a = v + 1`, and run it on the runs that do not take
@@ -108,10 +108,7 @@ def _set_through_descriptor(obj, key):
         return False
     if inspect.isfunction(getattr(type(obj), "__setattr__", None)):
         return True  # (the class's own __setattr__: what it writes, not what it is given)
-    for cls in type(obj).__mro__:
-        if key in cls.__dict__:
-            return hasattr(type(cls.__dict__[key]), "__set__")
-    return False
+    return hasattr(type(data.class_attribute(type(obj), key)), "__set__")
 
 
 def is_composite(name):

@@ -94,11 +94,17 @@ def _refusal(exc):
     for every input, a silent difference (session 46). It stays uncaught."""
     if getattr(exc, "ag_user_raise", False) or isinstance(exc, _PROBES):
         return False
-    tb = exc.__traceback__
+    frame = _innermost_frame(exc)
+    return frame is not None and frame.f_globals.get("__name__", "").startswith(
+        "autograph_lite.")
+
+
+def _innermost_frame(e):
+    """The frame ``e`` was raised in (the last of its traceback), or None."""
+    tb = e.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
-    return tb is not None and tb.tb_frame.f_globals.get("__name__", "").startswith(
-        "autograph_lite.")
+    return tb.tb_frame if tb is not None else None
 
 
 def discarded_by_finally(exc, returned):
@@ -304,10 +310,8 @@ def python_own(e):
         return True
     if not _markable(e):
         return False
-    tb = e.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None or not errors.is_generated(tb.tb_frame.f_code.co_filename):
+    frame = _innermost_frame(e)
+    if frame is None or not errors.is_generated(frame.f_code.co_filename):
         return False
     return getattr(user_raise(e), "ag_user_raise", False)
 
