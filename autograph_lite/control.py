@@ -208,7 +208,15 @@ def _check_holds(value, dt, what):
             raise NotImplementedError(text.format(v))
         return
     v = SymbolicTensor(value)
-    fits = apply("logical_and", apply("greater_equal", v, lo), apply("less_equal", v, hi))
+    if value.type.dtype.kind in "iu":  # (a bound beyond the value's own dtype always holds:
+        # a weak int64 counter into uint64 needs only `v >= 0`)
+        own = np.iinfo(value.type.dtype)
+        lo, hi = (None if lo <= own.min else lo), (None if hi >= own.max else hi)
+    checks = ([apply("greater_equal", v, lo)] if lo is not None else []) + (
+        [apply("less_equal", v, hi)] if hi is not None else [])
+    if not checks:
+        return
+    fits = checks[0] if len(checks) == 1 else apply("logical_and", *checks)
     if dt.kind == "f":
         fits = apply("logical_or", fits, apply("logical_not", apply("isfinite", v)))
     apply("assert", fits, v, error="NotImplementedError", message=text.format("?"),

@@ -163,13 +163,33 @@ expose("Tensor.flat", property(FlatIter, _assign_all))
 @public("np.put", "Tensor.put")
 def put(a, ind, v, mode="raise"):
     """``np.put(a, ind, v)``: ``a.flat[ind] = v`` with ``ind`` always an array of positions
-    (one position takes the first value), out-of-range positions NumPy's IndexError."""
-    if mode != "raise":
-        raise NotImplementedError(f"np.put(..., mode={mode!r}) is not staged; mode='raise' is")
+    (one position takes the first value). ``mode="raise"``: NumPy writes position by
+    position and raises IndexError at the first one out of range, keeping the writes before
+    it, so the positions before the first bad one are written, then the error raised;
+    ``"wrap"`` takes them modulo the size, ``"clip"`` into ``[0, size)``."""
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     ind = npa.ravel(convert_to_tensor(ind))
     if ind.dtype.kind not in "iu":
         raise TypeError(f"Cannot cast array data from dtype('{ind.dtype}') to "
                         f"dtype('int64') according to the rule 'safe'")
     if not isinstance(v, (list, tuple, np.ndarray)) and getattr(a, "dtype", None) is not None:
         check_number_written(a, v)  # (a NaN into ints: NumPy's ValueError, was INT_MIN)
-    store(a, ind, convert_to_tensor(v), "np.put")  # (a list holding tensors: their stack)
+    v = convert_to_tensor(v)  # (a list holding tensors: their stack)
+    count, n = size_of(ind, 0), size_of(npa.ravel(value_of(npa.writable(a, "np.put"))), 0)
+    if (isinstance(count, int) and count == 0) or (isinstance(v.size, int) and v.size == 0):
+        return store(a, ind, v, "np.put")  # (writes nothing, checks nothing: NumPy's)
+    if mode != "raise" and isinstance(n, int) and n == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    if mode == "clip":
+        return store(a, npa.clip(ind, 0, n - 1), v, "np.put")
+    if mode == "wrap":
+        return store(a, ind % n, v, "np.put")
+    bad = (ind < -n) | (ind >= n)
+    store(a, ind[:npa.where(npa.any(bad), npa.argmax(bad), count)], v, "np.put")
+    ok, first = apply("bounds_ok", ind, n)
+    apply("assert", ok, first, n, error="IndexError",
+          message="index is out of bounds for axis 0",
+          parts=("index ", (-1, "", "int"), " is out of bounds for axis 0 with size ",
+                 (-1, "", "int")))
+    return a

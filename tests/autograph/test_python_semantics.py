@@ -1589,6 +1589,22 @@ def test_a_relaxed_python_number_is_checked_when_it_runs():
             f(x, -3)
 
 
+def running_max_from_zero(x):
+    m = 0
+    for v in x:
+        if v > m:
+            m = v
+    return m
+
+
+def test_a_python_counter_merged_into_uint64_is_checked_only_where_it_can_fail():
+    """The staged check that the Python number fits the merged dtype compared a weak int64
+    with uint64's maximum, 2**64 - 1, and raised OverflowError while tracing (session 47):
+    an int64 always fits uint64's upper bound, only `m >= 0` is checked."""
+    agree(running_max_from_zero, [(np.array([3, 9, 2], np.uint64),),
+                                  (np.array([1, 2 ** 63 + 5], np.uint64),)])
+
+
 # builtin sum of an array --------------------------------------------------------------------
 def builtin_sum(x):
     return sum(x)

@@ -141,3 +141,26 @@ def test_np_put_is_a_write_through_flat_positions_as_numpys():
     agree(puts, calls=[(np.arange(6.0), np.int64(3), np.int64(4)),
                        (np.arange(6.0), np.int64(-2), np.int64(2))])
     agree(put_past_the_end, calls=[(np.arange(3.0), np.int64(2)), (np.arange(3.0), np.int64(3))])
+
+
+def put_modes(x, idx, v):
+    np.put(x, idx[:2], v, mode="wrap")
+    x.put(idx, v * 2.0, mode="clip")
+    return x
+
+
+def put_then_past_the_end(x, idx, v):
+    x.put(idx, v)                          # positions before a bad one are written
+    return x
+
+
+def test_np_put_modes_and_the_writes_before_a_bad_position_as_numpys():
+    """mode="wrap"/"clip" were refused; with mode="raise" NumPy writes position by position
+    and raises at the first one out of range keeping the writes before it, where the
+    staged put wrote nothing (session 47)."""
+    agree(put_modes, calls=[(np.zeros(5), np.array([1, 9, -7]), np.array([5.0, 6.0])),
+                            (np.zeros((2, 3)), np.array([0, -2, 40, 3]), np.array([1.0]))])
+    agree(put_then_past_the_end,
+          calls=[(np.zeros(5), np.array([1, 9, 2]), np.array([1.0, 2.0])),
+                 (np.zeros(5), np.array([0, -2, 3]), np.array([3.0])),
+                 (np.zeros(5), np.array([4, 1, -6, 0]), np.array([3.0, 4.0, 5.0]))])
