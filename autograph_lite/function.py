@@ -695,10 +695,10 @@ class Function:
         # (SPEC §2), and the trace it makes serves calls from any scope
         # the arrays of objects from outside that are no inputs (those of a global's or a
         # closure's object): constants that writes refuse (runtime/data.py `_captured`)
-        from .autograph.runtime import calls, slots
+        from .autograph.runtime import data, slots
         # (the functions it may run: its own, and the helpers their globals and closures
         # hold: their module variables are what a failed trace puts back)
-        reached = calls.functions_reached((self.python_function, fn))
+        reached = self._reached(fn, sym)
         outside = self._outside_roots(fn, args, sym, reached)
         graph.outside_arrays = [(a, p) for a, p in slots.arrays_in(outside)
                                 if mutation.lifted(a, graph) is None]
@@ -973,6 +973,14 @@ class Function:
                         f"arrays, which it writes into as NumPy does")
             k += n
 
+    def _reached(self, fn, sym):
+        """data.functions_reached from the function and the functions passed to it (a
+        callback `cb = lambda v: hist.append(v)`: its closure and globals are reached
+        too)."""
+        from .autograph.runtime import data
+        passed = [x for x in sym if isinstance(x, (types.FunctionType, types.MethodType))]
+        return data.functions_reached((self.python_function, fn, *passed))
+
     def _outside_roots(self, fn, args, sym, reached):
         """[(object, name)]: where the trace reaches Python objects that outlive it: the
         arguments that are no tensors (objects, passed as they are), `self` of a method,
@@ -984,9 +992,12 @@ class Function:
         for f in (self.python_function, fn):
             if getattr(f, "__self__", None) is not None:
                 roots.append((f.__self__, "self"))
+        for i, x in enumerate(sym):  # (`h.append` passed: the list it appends to)
+            if isinstance(x, types.BuiltinMethodType) and isinstance(
+                    getattr(x, "__self__", None), (list, dict)):
+                roots.append((x.__self__, f"{names[i] or 'an argument'}.__self__"))
         for f, (scope, cells) in reached.items():
-            roots += [(scope[k], k) for k in data.global_names(f.__code__) if k in scope]
-            roots += [(c.cell_contents, n) for n, c in cells if data.is_filled(c)]
+            roots += data.roots_of(f, scope, cells)
         if (getattr(self.python_function, "__module__", None) or "").startswith(
                 "autograph_lite."):
             # (a gradient's own trace of the user's Function: the state that Function's
@@ -999,11 +1010,11 @@ class Function:
         argument or of `self`, an item of a global dict: `self.t += v`): the compiled
         function would not change the object on each call, as Python does, and the value
         means nothing outside the trace."""
-        from .autograph.runtime import calls, slots
+        from .autograph.runtime import data, slots
         if (getattr(self.python_function, "__module__", None) or "").startswith("autograph_lite."):
             return  # (the gradients' own traces keep what they trace in their closures)
         # (the functions reached again: a helper the trace bound is one too)
-        reached = calls.functions_reached((self.python_function, fn))
+        reached = self._reached(fn, sym)
         path = slots.stored_tensor(self._outside_roots(fn, args, sym, reached))
         if path is not None:
             raise TypeError(

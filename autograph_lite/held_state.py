@@ -82,7 +82,11 @@ def holders(function, args):
 def bound_self(a):
     """The object of a bound method (a callback `integrate(model.f, ...)`: its state is the
     method's, read on every call as an argument's), else ``a`` itself."""
-    return a.__self__ if type(a) is types.MethodType else a
+    if type(a) is types.MethodType:
+        return a.__self__
+    if type(a).__module__ == "autograph_lite.function" and getattr(a, "_owner", None) is not None:
+        return a._owner  # (an `ag.defun(model.f)` passed: its object, read the same way)
+    return a
 
 
 def _walk(found):

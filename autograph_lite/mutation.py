@@ -361,6 +361,12 @@ def check_writable(box, what=None):
     _check_storage(s, what)
 
 
+def refuse_writes(box, refusal):
+    """A write into ``box`` or a view of it raises ``refusal`` (a captured array's constant
+    read through a view, trace_arrays.getitem)."""
+    storage_of(box).refusal = refusal
+
+
 def rows_are_copies(box):
     """``box`` is a staged list (list_values.ListTensor): writes through its items are
     refused (check_writable): a box of a longer view chain than the list's own;

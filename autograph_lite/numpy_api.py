@@ -199,10 +199,11 @@ def _ufunc_out(ufunc, method, inputs, kwargs):
 
 
 def shapes_fit(a, b):
-    """Whether shapes ``a`` and ``b`` (sizes None where known only at run time) may be the
-    same: the rank of an ``out=`` array and each known size must be the result's."""
+    """Whether shapes ``a`` and ``b`` (sizes None, or 0-d tensors, where known only at run
+    time: the store's broadcast checks those) may be the same: the rank of an ``out=``
+    array and each known size must be the result's."""
     return len(a) == len(b) and builtins.all(
-        m is None or n is None or m == n for m, n in zip(a, b))
+        not isinstance(m, int) or not isinstance(n, int) or m == n for m, n in zip(a, b))
 
 
 def _method_out(ufunc, method, inputs, kwargs, out, name):

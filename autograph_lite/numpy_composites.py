@@ -473,7 +473,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         new = new & ~(np.isnan(s[1:]) & np.isnan(s[:-1]))
     keep = npa.concatenate([npa.ones(1, dtype=bool), new])[:n]
     return _unique_results(s[keep], perm, keep, n, return_index, return_inverse,
-                           return_counts, x.shape if x.ndim > 1 else None)
+                           return_counts, x.shape if x.ndim != 1 else None)
 
 
 def _unique_results(unique, perm, keep, n, return_index, return_inverse, return_counts,

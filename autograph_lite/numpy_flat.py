@@ -17,7 +17,7 @@ strides.
 """
 import numpy as np
 
-from . import control, dtypes, mutation
+from . import contiguity, control, dtypes, mutation
 from . import numpy_api as npa
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.indexing import check_number_written, setitem
@@ -77,14 +77,30 @@ def _positions(index, total):
     return npa.arange(total)[index] if isinstance(index, slice) else index
 
 
-def store(target, where, value, what="x.flat[...] ="):
+def _may_view(s, target):
+    """Whether storage ``s`` is ``target``'s, or is on some runs (a merge one of whose
+    options is: `v = x[:-1]`, rebound to a copy under a staged `if`)."""
+    return s is not None and (s is target or any(_may_view(o.storage, target)
+                                                 for o in s.options))
+
+
+def store(target, where, value, what="x.flat[...] =", partial=True):
     """``target.flat[where] = value`` (``where`` an index into the raveled array), NumPy's
-    repeating of the value included; every alias and view of ``target`` sees it."""
+    repeating of the value included; every alias and view of ``target`` sees it.
+    ``partial``: the positions before the first one out of range are written before
+    NumPy's IndexError (its flat iterator writes them one by one), else none are."""
     box = npa.writable(target, what)
     x = value_of(box)
     flat = npa.ravel(x)
     total = size_of(flat, 0)
     where = _index(where, total)
+    full = None
+    if isinstance(where, Tensor) and where.ndim:
+        full = where = npa.ravel(where)
+        if partial:  # (the first position out of range, or the count: argmax of one more)
+            outside = (where < -total) | (where >= total)
+            first = npa.argmax(npa.concatenate([outside, npa.ones(1, dtype=bool)]))
+            where = where[:first]
     v = value if isinstance(value, Tensor) else np.asarray(value)
     if _is_position(where):
         if v.ndim:
@@ -93,8 +109,7 @@ def store(target, where, value, what="x.flat[...] ="):
     elif not v.ndim:
         updated = setitem(flat, where, v)
     else:
-        if (isinstance(value, SymbolicTensor) and value._storage is not None
-                and value._storage is box._storage):
+        if isinstance(value, SymbolicTensor) and _may_view(value._storage, box._storage):
             # (NumPy's flatiter copies element by element, with no overlap test: a view of
             # the array it writes reads what it overwrote, `x.flat[1:] = x[:-1]` spreading
             # x[0]; a copied value, as setitem's, would differ)
@@ -114,6 +129,12 @@ def store(target, where, value, what="x.flat[...] ="):
         updated = written() if isinstance(size, int) else control.cond(
             size > 0, written, lambda: flat)
     mutation.store(box, apply("reshape_as", updated, x), own_dtype)
+    if full is not None:
+        ok, first = apply("bounds_ok", full, total)
+        apply("assert", ok, first, total, error="IndexError",
+              message="index is out of bounds for axis 0",
+              parts=("index ", (-1, "", "int"), " is out of bounds for axis 0 with size ",
+                     (-1, "", "int")))
     return box
 
 
@@ -163,10 +184,9 @@ expose("Tensor.flat", property(FlatIter, _assign_all))
 @public("np.put", "Tensor.put")
 def put(a, ind, v, mode="raise"):
     """``np.put(a, ind, v)``: ``a.flat[ind] = v`` with ``ind`` always an array of positions
-    (one position takes the first value). ``mode="raise"``: NumPy writes position by
-    position and raises IndexError at the first one out of range, keeping the writes before
-    it, so the positions before the first bad one are written, then the error raised;
-    ``"wrap"`` takes them modulo the size, ``"clip"`` into ``[0, size)``."""
+    (one position takes the first value; with ``mode="raise"`` the writes before the first
+    one out of range are kept, as ``store``'s); ``"wrap"`` takes them modulo the size,
+    ``"clip"`` into ``[0, size)``."""
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     ind = npa.ravel(convert_to_tensor(ind))
@@ -182,14 +202,9 @@ def put(a, ind, v, mode="raise"):
     if mode != "raise" and isinstance(n, int) and n == 0:
         raise IndexError("cannot replace elements of an empty array")
     if mode == "clip":
-        return store(a, npa.clip(ind, 0, n - 1), v, "np.put")
-    if mode == "wrap":
-        return store(a, ind % n, v, "np.put")
-    bad = (ind < -n) | (ind >= n)
-    store(a, ind[:npa.where(npa.any(bad), npa.argmax(bad), count)], v, "np.put")
-    ok, first = apply("bounds_ok", ind, n)
-    apply("assert", ok, first, n, error="IndexError",
-          message="index is out of bounds for axis 0",
-          parts=("index ", (-1, "", "int"), " is out of bounds for axis 0 with size ",
-                 (-1, "", "int")))
-    return a
+        ind = npa.clip(ind, 0, n - 1)
+    elif mode == "wrap":
+        ind = ind % n
+    # (into an array that is not C-contiguous NumPy puts into a copy, written back only
+    # when every position was in range)
+    return store(a, ind, v, "np.put", partial=contiguity.box_is_c(npa.writable(a, "np.put")))

@@ -17,9 +17,10 @@ import builtins
 
 import numpy as np
 
-from . import control, dtypes, mutation, numpy_api as npa, numpy_flat
+from . import control, dtypes, errors, mutation, numpy_api as npa, numpy_flat
 from .numpy_composites import one_axis, static_int
 from .ops import advanced_index
+from .ops.adjoint import AT_UFUNCS
 from .ops.dispatch import apply, convert_to_tensor, size_of, weak_scalar
 from .ops.index_spec import encode_index
 from .ops.indexing import setitem
@@ -149,6 +150,12 @@ def select(condlist, choicelist, default=0):
         dt = np.result_type(*[_promoted(v) for v in values])
     except TypeError as e:
         raise TypeError(f"Choicelist and default value do not have a common dtype: {e}")
+    for v in values[:-1]:  # (NumPy copies each choice in as an array, 'same_kind': a
+        own = np.asarray(v).dtype if type(v) in (int, float, complex) else v.dtype
+        if not np.can_cast(own, dt, casting="same_kind"):  # Python int, int64, into uint8)
+            raise errors.numpy_error(TypeError(
+                f"Cannot cast array data from dtype('{own}') to dtype('{dt}') according to "
+                f"the rule 'same_kind'"))
     conds = [convert_to_tensor(c) for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype.kind != "b":
@@ -242,12 +249,14 @@ def _cumulative_sizes(sizes):
     return total
 
 
-def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
+def _ufunc_at(ufunc, negate=False):  # (np.subtract.at adds -b: the same IEEE result)
     def at(a, indices, b=None):
         """``np.add.at(a, indices, b)``: ``a`` updated in place, unbuffered (a repeated
         position adds each of its values, in index order; the sum cast to ``a``'s dtype
-        however it loses, as NumPy's)."""
+        however it loses, as NumPy's); ``np.maximum.at`` and the others of
+        adjoint.AT_UFUNCS alike, each combining with its own op."""
         name = f"np.{ufunc.__name__}.at"
+        op = "add" if negate else ufunc.__name__
         target = npa.writable(a, name)
         if b is None:
             raise TypeError(f"{name}() requires a second operand for a binary ufunc")
@@ -260,9 +269,9 @@ def _ufunc_at(ufunc, negate):  # (np.subtract.at adds -b: the same IEEE result)
         if negate:
             value = -value
         if not advanced:  # (no position can repeat: a[basic] += b)
-            mutation.write(target, basic, apply("add", x[basic], value))
+            mutation.write(target, basic, apply(op, x[basic], value))
             return
-        mutation.store(target, advanced_index.scatter(x, spec, tensors, value, add=True),
+        mutation.store(target, advanced_index.scatter(x, spec, tensors, value, at=op),
                        numpy_flat.own_dtype)
     return at
 
@@ -297,8 +306,9 @@ def ix_(*args):
     return tuple(out)
 
 
-public("np.add.at")(_ufunc_at(np.add, False))
-public("np.subtract.at")(_ufunc_at(np.subtract, True))
+public("np.subtract.at")(_ufunc_at(np.subtract, negate=True))
+for _name in AT_UFUNCS:
+    public(f"np.{_name}.at")(_ufunc_at(getattr(np, _name)))
 
 
 @public("np.piecewise")

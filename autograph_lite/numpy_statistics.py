@@ -20,6 +20,7 @@ import operator
 
 import numpy as np
 
+from . import errors
 from . import numpy_api as npa
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.registry import public
@@ -389,9 +390,15 @@ def _given_edges(x, w, bins):
     if w is None:
         cum = _search_sorted_inclusive(npa.sort(x), edges)
     else:
+        if w.dtype.kind == "b":  # (NumPy adds the int64 cumsum into bool counts: its error)
+            try:
+                np.histogram(np.zeros(1), bins=[0.0, 1.0], weights=np.zeros(1, bool))
+            except TypeError as e:
+                raise errors.numpy_error(e) from None
         order = npa.argsort(x)
         total = npa.concatenate([npa.zeros(1, dtype=w.dtype), npa.cumsum(w[order])])
-        cum = total[_search_sorted_inclusive(x[order], edges)]
+        # (NumPy's counts are of the weights' dtype: an int8 sum wraps, as its does)
+        cum = npa.cast(total[_search_sorted_inclusive(x[order], edges)], w.dtype)
     return cum[1:] - cum[:-1], edges
 
 

@@ -320,6 +320,23 @@ def _no_negative_int_exponent(a, b):
         raise errors.numpy_error_at_user(ValueError(message))
 
 
+_INEXACT_QUOTIENT = (
+    "a Python int / Python int with an operand that is no float64 (beyond 2**53): Python "
+    "rounds the exact quotient once, a staged Python int (an int64) is divided as two "
+    "float64s, each rounded first; use // for the integer quotient, or float(a) / b for "
+    "the float division")
+
+
+def _a_float64(v):
+    """Whether the Python int ``v`` is a float64 exactly (every int within 2**53 is)."""
+    if not isinstance(v, SymbolicTensor):
+        return float(v) == v
+    near = apply("cast", v, dtype=np.dtype(np.float64))
+    below = apply("less", near, 2.0 ** 63)  # (2**63 - 1 rounds up to 2**63, no int64)
+    back = apply("cast", apply("where", below, near, 0.0), dtype=np.dtype(np.int64))
+    return _and(below, apply("equal", back, v))
+
+
 # Python's `/`, `//` and `%` of two Python numbers raise ZeroDivisionError on a zero divisor
 # (the message: int operands, float operands), where NumPy's give inf, nan or 0.
 _DIVISION = {"true_divide": ("division by zero", "float division by zero"),
@@ -334,6 +351,10 @@ def _divided(op, a, b, floats):
         check(apply("not_equal", b, 0), message, "ZeroDivisionError")
     elif b == 0:  # (Python's own error, raised by the runs that reach it)
         raise errors.numpy_error_at_user(ZeroDivisionError(message))
+    if op == "true_divide" and not floats:
+        for v in (a, b):  # (Python rounds the exact quotient once; float64 operands would
+            # round an int that is no float64 first, a different quotient)
+            check(_a_float64(v), _INEXACT_QUOTIENT, "NotImplementedError")
     if op == "floor_divide" and not floats:  # -2**63 // -1 is 2**63 (Numba's: 0)
         a_min = apply("greater", a, INT64_MIN) if isinstance(a, SymbolicTensor) else \
             a != INT64_MIN

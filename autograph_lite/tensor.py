@@ -226,8 +226,13 @@ class SymbolicTensor(Tensor):
         self._no_python("int", "Use ag.cast(x, ag.int64).")
 
     def __index__(self):
-        self._no_python("int (index or size)", "Pass it as a tensor argument of an ag op "
-                        "(ag.zeros, ag.range, ...) or keep autograph=True.")
+        frame = user_frame(2)
+        at = f"At {user_location(frame=frame)}: a" if frame is not None else "A"
+        self._no_python("int (index or size)", f"{at} Python index, size, character or "
+                        f"string (`lst[t]`, `chr(t)`, `bin(t)`, `[0] * t`) is made while "
+                        f"tracing, before the value exists; index a NumPy array with it, "
+                        f"pass it to an ag op (ag.zeros, ag.range, ...), or keep "
+                        f"autograph=True.")
 
     def __hash__(self):
         # Python hashes a NumPy scalar by its value (np.int64(1) finds the key 1) and
@@ -249,8 +254,12 @@ class SymbolicTensor(Tensor):
         if not self.shape:
             raise TypeError("iteration over a 0-d tensor")
         if self.shape[0] is None:
-            self._no_python("iterable", "Use a `for` loop under autograph=True, or "
-                            "ag.while_loop.")
+            frame = user_frame(2)
+            at = f"At {user_location(frame=frame)}: its" if frame is not None else "Its"
+            self._no_python("iterable", f"{at} length is known only when the compiled "
+                            f"function runs, so `list(t)`, `tuple(t)`, unpacking or a "
+                            f"comprehension over it cannot be traced; keep it an array, or "
+                            f"use a `for` loop under autograph=True, or ag.while_loop.")
         return (self[i] for i in range(self.shape[0]))
 
     def __array__(self, dtype=None, copy=None):

@@ -714,6 +714,51 @@ def test_a_bound_method_passed_reads_and_writes_its_objects_state(backend):
         assert mine.calls == python.calls
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_ag_defun_of_a_bound_method_passed_reads_and_writes_its_objects_state(backend):
+    """(an `ag.defun(model.f)` passed as the callback read the object's arrays as of the
+    first trace, rebound or written in place, until session 47: its object is state of the
+    call, as a bound method's)"""
+    mine, python, f = Line(), Line(), ag.defun(apply_twice, backend=backend)
+    inner = ag.defun(mine.value, backend=backend)
+    for c0 in (1.0, 2.0, 3.0):
+        mine.c[0] = python.c[0] = c0
+        assert float(f(inner, 1.0)) == apply_twice(python.value, 1.0)
+        assert mine.calls == python.calls
+    mine.c = python.c = np.array([5.0, -1.0])  # (rebound: read too)
+    assert float(f(inner, 1.0)) == apply_twice(python.value, 1.0)
+
+
+class Momentum:
+    def __init__(self):
+        self.v = np.zeros(2)
+
+    def step(self, p, g):
+        self.v = 0.9 * self.v + g          # rebinds the object's array
+        p -= 0.1 * self.v
+
+
+def train_steps(opt, w, n):
+    for i in range(n):                      # past the unrolling limit: staged
+        opt.step(w, 2 * w)
+    return w
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_method_rebinding_its_objects_array_in_a_long_python_loop(backend):
+    """(the trial iteration that decides whether a long `range` loop stages left the
+    object's `self.v` holding its scratch tensor: "a tensor from another function ... used
+    where no run can read it", until session 47)"""
+    f = ag.defun(train_steps, backend=backend)
+    for n in (40, 10):
+        mine, python = Momentum(), Momentum()
+        w, w0 = np.ones(2), np.ones(2)
+        f(mine, w, n)
+        train_steps(python, w0, n)
+        np.testing.assert_allclose(w, w0, rtol=1e-13)
+        np.testing.assert_allclose(mine.v, python.v, rtol=1e-13)
+
+
 def test_an_iterator_argument_is_refused():
     """(each call consumes it in Python; the trace's items were walked on every call)"""
     f = ag.defun(lambda it, x: sum(it) + x)

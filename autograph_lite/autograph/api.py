@@ -10,7 +10,7 @@ import types
 from autograph_lite.autograph import operators, pipeline
 from autograph_lite.autograph.converters import base
 from autograph_lite.autograph.pyct import transpiler
-from autograph_lite.autograph.runtime import calls
+from autograph_lite.autograph.runtime import calls, data
 
 
 def _namespace(recursive):
@@ -72,7 +72,7 @@ def to_code(func, recursive=True):
 
 
 do_not_convert = calls.do_not_convert
-is_library_code = calls.is_library_code
+is_library_code = data.is_library_code
 
 
 calls.CONVERTER = convert_plain

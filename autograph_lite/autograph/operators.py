@@ -12,7 +12,8 @@ from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, 
                                                         max_, min_, print_, range_,
                                                         shape_of, sum_, zip_)
 from autograph_lite.autograph.runtime.calls import (attribute, converted_call, do_not_convert,
-                                                    getitem, is_library_code, setattr_)
+                                                    getitem, setattr_)
+from autograph_lite.autograph.runtime.data import is_library_code
 from autograph_lite.autograph.runtime.conditionals import assert_stmt, if_exp, if_stmt
 from autograph_lite.autograph.runtime.generators import reduce_generator
 from autograph_lite.autograph.runtime.data import (augassign, augassign_attribute,

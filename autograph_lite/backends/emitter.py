@@ -273,16 +273,23 @@ class Emitter:
         return f"{name}[{', '.join(parts)}]"
 
     def render_scalar(self, node, exprs):
-        op = node.opdef
-        out = node.outputs[0].type
-        in_types = [v.type for v in node.inputs]
+        return self.scalar_of(node.opdef, exprs, [v.type for v in node.inputs],
+                              node.outputs[0].type, node.attrs)[0]
+
+    def scalar_of(self, op, exprs, in_types, out=None, attrs=None):
+        """The scalar expression of the elementwise ``op`` (an OpDef) on ``exprs`` of
+        ``in_types``, and its dtype (``out``: the result's type, else inferred for 0-d
+        operands: an op's own scalar form inside another op's loop, ``np.maximum.at``'s
+        combination of an element and a value)."""
+        attrs = attrs or {}
+        out = out or op.infer(in_types, **attrs)[0]
         if callable(op.scalar):
-            text = op.scalar(self, exprs, in_types, out, **node.attrs)
+            text = op.scalar(self, exprs, in_types, out, **attrs)
         else:
             if op.cast_operands and in_types:
                 exprs, _ = self.common_operands(exprs, in_types)
             text = op.scalar.format(*exprs)
-        return self.fix(text, out.dtype)
+        return self.fix(text, out.dtype), out.dtype
 
     def common_operands(self, exprs, in_types):
         """The operands cast to NumPy's common dtype of ``in_types`` (Numba would compute

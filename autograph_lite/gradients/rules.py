@@ -459,8 +459,16 @@ def _cumprod(s, g):
 
 
 defgrad("cumprod", _cumprod)
-# np.add.at: x passes through; each added row's gradient is the output's row it went to
-defgrad("add_at", lambda s, g: [g[0], None, _ap("getitem", g[0], s.inputs[1], spec=GATHER)])
+def _add_at(s, g):
+    """np.add.at: x passes through; each added row's gradient is the output's row it went
+    to. (np.maximum.at and the others combining otherwise: not built, refused.)"""
+    ufunc = s.attrs.get("ufunc", "add")
+    if ufunc != "add":
+        raise NotImplementedError(f"the gradient of np.{ufunc}.at is not built")
+    return [g[0], None, _ap("getitem", g[0], s.inputs[1], spec=GATHER)]
+
+
+defgrad("add_at", _add_at)
 
 
 def _join(stacked):

@@ -16,7 +16,7 @@ relaxed trace (docs/architecture.md, "Gradients")."""
 import numpy as np
 
 from ..ir.types import TensorType
-from .registry import defop
+from .registry import OPS, defop
 
 
 def _sum_to_infer(in_types):
@@ -82,10 +82,11 @@ def _scatter_eager(like, idx, g):
     return out
 
 
-def _add_rows(em, name, like, idx, g, dtype):
+def _add_rows(em, name, like, idx, g, dtype, ufunc="add"):
     """Kernel lines adding row ``g[j]`` at row ``idx[j]`` of array ``name`` (of ``dtype``,
     shaped as the value ``like``), for every ``j`` in order; a negative row counts from the
-    end."""
+    end. ``ufunc``: the elementwise op combining them instead of add (``np.maximum.at``),
+    its own scalar form."""
     lk, ix, src = em.name(like), em.name(idx), em.name(g)
     with em.loops([f"{ix}.shape[{k}]" for k in range(idx.type.ndim)]) as ii:
         row = em.fresh("row")
@@ -94,12 +95,12 @@ def _add_rows(em, name, like, idx, g, dtype):
             em.line(f"{row} += {lk}.shape[0]")
         with em.loops([f"{lk}.shape[{k}]" for k in range(1, like.type.ndim)]) as jj:
             at, of = ", ".join([row] + list(jj)), ", ".join(list(ii) + list(jj))
-            if g.type.dtype == dtype:
+            if g.type.dtype == dtype and ufunc == "add":
                 em.line(f"{name}[{at}] += {src}[{of}]")
             else:  # (computed in both dtypes' type, then cast back: NumPy's unsafe cast)
-                total = np.result_type(dtype, g.type.dtype)
-                em.line(f"{name}[{at}] = "
-                        f"{em.cast(f'{name}[{at}] + {src}[{of}]', total, dtype)}")
+                text, total = em.scalar_of(OPS[ufunc], [f"{name}[{at}]", f"{src}[{of}]"],
+                                           [TensorType(dtype, ()), TensorType(g.type.dtype, ())])
+                em.line(f"{name}[{at}] = {em.cast(text, total, dtype)}")
 
 
 def _scatter_lower(em, node):
@@ -117,15 +118,23 @@ defop("scatter_add", infer=_scatter_infer, eager=_scatter_eager, lower=_scatter_
                                 "of zeros shaped as input 0")
 
 
-def _add_at_infer(in_types):
+# the ufuncs whose `.at` is staged (numpy_selection.py): add and subtract (as add of -b)
+# are differentiable, the others are not (gradients/rules.py refuses them by name)
+AT_UFUNCS = ("add", "multiply", "maximum", "minimum", "fmax", "fmin")
+
+
+def _add_at_infer(in_types, ufunc="add"):
     _scatter_infer(in_types)
-    return [in_types[0].strong()]
+    x, _, g = in_types
+    OPS[ufunc].infer([TensorType(x.dtype, ()), TensorType(g.dtype, ())])  # (its refusals)
+    return [x.strong()]
 
 
-def _add_at_eager(x, idx, g):
+def _add_at_eager(x, idx, g, ufunc="add"):
     out = np.array(x, copy=True)
     rows = np.reshape(g, (-1,) + tuple(np.shape(x)[1:]))
-    np.add.at(out, np.asarray(idx).ravel(), rows)  # (an unsafe cast into x's dtype, as NumPy)
+    # (an unsafe cast into x's dtype, as NumPy's)
+    getattr(np, ufunc).at(out, np.asarray(idx).ravel(), rows)
     return out[()]
 
 
@@ -133,14 +142,15 @@ def _add_at_lower(em, node):
     x, idx, g = node.inputs
     name = em.new(node.outputs[0])
     em.line(f"{name} = {em.writable(x, node)}")
-    _add_rows(em, name, x, idx, g, x.type.dtype)
+    _add_rows(em, name, x, idx, g, x.type.dtype, node.attrs.get("ufunc", "add"))
     return None
 
 
 defop("add_at", infer=_add_at_infer, eager=_add_at_eager, lower=_add_at_lower,
       layout="first", updates_input=True,
       doc="np.add.at on the first axis: x with row g[j] added at row idx[j] for each j in "
-          "order (a repeated index adds up)")
+          "order (a repeated index adds up); attr ufunc: another of AT_UFUNCS combining "
+          "them (np.maximum.at)")
 
 
 def _cumprod_vjp_infer(in_types, axis):

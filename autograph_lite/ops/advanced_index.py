@@ -297,19 +297,20 @@ def fitted(value, where):
     return _ravel(apply("broadcast_to", value, where))
 
 
-def scatter(x, spec, tensors, value, add=False):
+def scatter(x, spec, tensors, value, at=None):
     """``x`` with ``x[index] = value`` for ``spec`` with several integer arrays (a new
-    value); ``add``: with ``value`` added at each position instead, unbuffered
-    (``np.add.at``: a repeated position adds every value, in order)."""
+    value); ``at`` (an op of adjoint.AT_UFUNCS, "add"): with ``value`` combined at each
+    position instead, unbuffered (``np.add.at``: a repeated position adds every value, in
+    order)."""
     basic, advanced = split(x.ndim, spec, tensors)
     y = _basic(x, basic)
     where = positions(y, advanced)  # (NumPy's result shape, None's axes included)
     if None in basic:  # size-1 axes: the same elements in the same order without them
         basic = [b for b in basic if b is not None]
         y = _basic(x, basic)
-    if add:
+    if at is not None:
         rows = _ravel(apply("broadcast_to", value, where))
-        flat = apply("add_at", _ravel(y), _ravel(where), rows)
+        flat = apply("add_at", _ravel(y), _ravel(where), rows, ufunc=at)
     else:
         flat = apply("setitem", _ravel(y), fitted(value, where), _ravel(where), spec=GATHER)
     updated = apply("reshape_as", flat, y)

@@ -390,6 +390,38 @@ def weak_scalar(a):
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
 
 
+def _python_kind(a):
+    """"i" or "f" for a Python int or float of the plain run (a relaxed one: a weak 0-d
+    tensor), else None."""
+    if weak_scalar(a):
+        return a.dtype.kind if a.dtype.kind in "if" else None
+    return {int: "i", float: "f"}.get(type(a))
+
+
+def _int_float_comparison(name, args, attrs):
+    """A comparison of a Python int with a Python float (`k <= limit` of a range counter
+    and a float argument) is exact in Python, where NumPy rounds the int to float64 first
+    (2**53 + 1 == 2.0**53). Where the rounded int differs from the float, their order is
+    the exact one (rounding keeps order); where it equals it, the float is an integer and
+    is compared as an int64 (2.0**63, beyond it, is above every int64). None: not such a
+    pair."""
+    kinds = [_python_kind(a) for a in args]
+    if sorted(k or "" for k in kinds) != ["f", "i"]:
+        return None
+    i, f = args if kinds[0] == "i" else args[::-1]
+    as_float = apply("cast", i, dtype=dtypes.float64)
+    differ = apply("not_equal", as_float, f)
+    top = apply("greater_equal", f, 2.0 ** 63)
+    whole = apply("cast", apply("where", apply("logical_or", differ, top), 0.0, f),
+                  dtype=dtypes.int64)
+
+    def ordered(a, b):  # (in the operands' order)
+        return apply(name, *((a, b) if kinds[0] == "i" else (b, a)), **attrs)
+    above = bool(OPS[name].eager(*((0, 1) if kinds[0] == "i" else (1, 0))))  # (i < f)
+    return apply("where", differ, ordered(as_float, f),
+                 apply("where", top, above, ordered(i, whole)))
+
+
 def _weak_operand(op, name, args, attrs):
     """``op`` of a relaxed Python number ``w`` and a tensor ``x`` of another dtype, where
     the kernel would cast ``w`` into ``x``'s dtype first (``int8_x + w``, ``uint64_x < w``,
@@ -399,6 +431,10 @@ def _weak_operand(op, name, args, attrs):
     where ``w`` does not fit); a comparison is exact (computed in int64, or for uint64 as
     the answer for any negative int where ``w < 0``); a float result computes with ``w`` as
     that float. None: nothing to adjust (or an op the usual path refuses)."""
+    if name in _COMPARISONS:
+        exact = _int_float_comparison(name, args, attrs)
+        if exact is not None:
+            return exact
     k = 0 if weak_scalar(args[0]) else 1
     w, x = args[k], args[1 - k]
     if isinstance(x, (np.ndarray, np.generic)):  # (`np.ones(3, np.uint8) * w`: the same)

@@ -211,7 +211,21 @@ _ufunc("floor_divide", np.floor_divide, _floor_divide_scalar,
        names=_binary_names("floor_divide", "floordiv"))
 _ufunc("mod", np.remainder, "({0} % {1})",
        names=_binary_names("remainder", "floormod", top=False))
-_ufunc("power", np.power, _power_scalar)  # (its names: a front, python_numbers.py)
+def _scalar(v):
+    return v if type(v) in (int, float, complex) else np.asarray(v)[()]
+
+
+def _power_eager(a, b):
+    """np.power; of two 0-d values NumPy's scalar power (`v ** 3` of a np.float32 is powf,
+    where the array loop differs in the last bit on a fifth of the values), as a 0-d tensor
+    is the NumPy scalar it stands for, and the cpu kernel's power of two numbers is."""
+    if np.ndim(a) == 0 and np.ndim(b) == 0:
+        return _scalar(a) ** _scalar(b)
+    return np.power(a, b)
+
+
+defop("power", infer=infer_from(np.power), eager=_power_eager, scalar=_power_scalar)
+# (its names: a front, python_numbers.py)
 _ufunc("maximum", np.maximum, _helper_scalar("maximum"),
        names=_binary_names("maximum", "maximum"))
 _ufunc("minimum", np.minimum, _helper_scalar("minimum"),

@@ -430,3 +430,57 @@ def test_rows_of_a_run_time_size_after_one_of_a_known_size():
     placeholder size 0 and the first row did not fit (a ValueError before session 41)."""
     agree(chunks_of_two, calls=[(np.arange(6.0), np.int64(2)), (np.arange(8.0), np.int64(2)),
                                 (np.arange(4.0), np.int64(1))])
+
+
+def smallest(x):
+    best = None
+    for v in x:
+        if best is None or v < best:
+            best = v
+    return best
+
+
+def best_row(m):
+    best, at = None, -1
+    for i, row in enumerate(m):
+        s = row.sum()
+        if best is None or s > best:
+            best, at = s, i
+    return best, at
+
+
+def steps(x):
+    prev, total = None, 0.0
+    for v in x:
+        if prev is not None:
+            total += abs(v - prev)
+        prev = v
+    return total, prev
+
+
+def test_a_none_the_first_trip_replaces_is_the_loops_first_trip():
+    """`best = None` before a staged `for` was refused (loop state that cannot be a tensor,
+    session 47): with the trip count known while tracing the first trip is traced by itself
+    (it sees the None, as Python's) and the rest staged; no trip leaves the None. A count
+    known only at run time falls back to the exact sizes (each length traces)."""
+    agree(smallest, calls=[(np.array([3.0, 1.0, 2.0]),), (np.array([5.0]),),
+                           (np.array([4.0, -1.0, 7.0, -3.0]),), (np.zeros(0),)], exact=True)
+    agree(best_row, calls=[(np.arange(6.0).reshape(3, 2),), (-np.arange(8.0).reshape(4, 2),)],
+          exact=True)
+    agree(steps, calls=[(np.array([3.0, 1.0, 2.0]),), (np.array([5.0, 6.0, 2.0]),)],
+          exact=True)
+
+
+def doubled_codes(x):
+    return np.fromiter((int(c) * 2 for c in x), dtype=np.int64, count=len(x))
+
+
+def shifted(x):
+    return np.fromiter((v + 0.5 for v in x), np.float32)
+
+
+def test_fromiter_of_tensor_items():
+    # (session 47: NumPy was handed the symbolic items, "cannot be used as a Python int")
+    agree(doubled_codes, calls=[(np.array([1, 2, 3]),), (np.array([4, 5], np.int8),)],
+          exact=True)
+    agree(shifted, calls=[(np.arange(3.0),), (np.arange(5.0),)], exact=True)

@@ -81,3 +81,47 @@ def pendulum(theta, omega, n):
 
 def test_a_scalar_loop_of_math_calls():
     agree(pendulum, [(F64(0.5), F64(0.0), I64(50)), (F64(-1.0), F64(0.3), I64(0))])
+
+
+def gcd_fold(x):
+    g = 0
+    for v in x:                # (a staged loop: v is a 0-d tensor each trip)
+        g = math.gcd(g, v)
+    return g, math.gcd(), math.gcd(x[0], x[1], x[2]), math.lcm(x[0], x[1])
+
+
+def isqrts(x):
+    out = np.zeros(len(x), np.int64)
+    for i in range(len(x)):
+        out[i] = math.isqrt(x[i])
+    return out
+
+
+def divisors(n):
+    c = 0
+    for d in range(1, math.isqrt(n) + 1):
+        c += n % d == 0
+    return c
+
+
+def test_math_gcd_lcm_isqrt_of_integer_tensors_are_pythons():
+    """(session 47: they raised TypeError naming np.gcd, with no staged form for isqrt);
+    isqrt near 2**63 is exact (the float root set right), a float is Python's TypeError,
+    a negative Python's ValueError."""
+    agree(gcd_fold, [(np.array([12, 18, 30]),), (np.array([-4, 6, 0], np.int32),),
+                     (np.array([0, 0, 0]),)])
+    agree(isqrts, [(np.array([0, 1, 2, 3, 15, 16, 17, 2 ** 62, 2 ** 63 - 1, 10 ** 18,
+                              10 ** 18 - 1]),), (np.array([8, 9], np.int8),),
+                   (np.array([-1]),), (np.array([4.0]),)])
+    agree(divisors, [(36,), (97,), (10 ** 6,)])
+
+
+
+def gcd_of_elements(x):
+    return math.gcd(x[0], x[1])
+
+
+def test_math_gcd_of_a_numpy_bool_is_pythons_type_error():
+    # (np.bool_ has no __index__; a Python bool is an int)
+    agree(gcd_of_elements, [(np.array([True, True]),), (np.array([4, 6]),)])
+    agree(lambda b, n: math.gcd(b, n), [(True, 4), (False, 6)])

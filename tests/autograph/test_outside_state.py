@@ -4,12 +4,14 @@ a silent difference: a global a helper assigned under a staged `if` kept the las
 traced, a traced value stayed in it, an array a class attribute or a cache held was
 written into a copy, and an iterator a `break` left part-way read as exhausted."""
 import functools
+import re
 
 import numpy as np
 import pytest
 
 import autograph_lite as ag
 
+from . import user_module
 from .three_way import agree
 
 BACKENDS = ("interpreter", "cpu")
@@ -56,6 +58,44 @@ def test_a_helper_assigning_a_global_is_refused_and_the_global_put_back():
             with pytest.raises(TypeError, match="stores a traced value in 'LAST'"):
                 ag.defun(fn, backend=backend)(np.array([1.0, 2.0]))
             assert LAST is None     # (a failed trace puts the module variable back)
+
+
+TALLY = {}
+SEEN = []
+
+
+def tally(k):
+    TALLY[k] = TALLY.get(k, 0) + 1
+
+
+def note(v):
+    SEEN.append(v)
+
+
+def tallies_in_a_staged_loop(x):
+    for v in x:
+        if v > 0:
+            tally("positive")
+    return x
+
+
+def notes_under_a_staged_if(x):
+    if x.sum() > 0:
+        note("positive")
+    return x
+
+
+def test_a_helper_changing_its_modules_dict_or_list_in_a_staged_region_is_refused():
+    """A helper's `TALLY[k] = TALLY.get(k, 0) + 1` in a staged loop counted once per
+    trace, whatever the values (session 47): the items of what the helpers' globals hold
+    are watched as the region's own names' are, refused and put back."""
+    for backend in BACKENDS:
+        for fn, held in ((tallies_in_a_staged_loop, "TALLY['positive']"),
+                         (notes_under_a_staged_if, "SEEN[0]")):
+            with pytest.raises(NotImplementedError, match=f"changes '{re.escape(held)}' "
+                                                          f"in place"):
+                ag.defun(fn, backend=backend)(np.array([1.0, -1.0, 2.0]))
+        assert TALLY == {} and SEEN == []
 
 
 class Buffers:
@@ -322,3 +362,93 @@ def test_writing_methods_out_and_module_attributes_and_chosen_lists_are_refused(
         with pytest.raises(NotImplementedError, match="chooses between two lists"):
             ag.defun(appends_through_a_conditional_expression, backend=backend)(np.ones(3))
     assert (TABLE == 1.0).all() and not hasattr(np, "ag_probe_n")
+
+
+def descend(x, n, callback):
+    for k in range(n):
+        x = x - 0.2 * x
+        callback(x)
+    return x
+
+
+def descend_while(x, callback):
+    while x.sum() > 0.5:
+        x = x - 0.2 * x
+        callback(x)
+    return x
+
+
+def test_a_callback_passed_as_an_argument_reaches_what_it_changes():
+    """A function passed in (`cb = lambda v: hist.append(v.copy())`, `hist.append`, a
+    counter in a closure or a module dict) is reached as a helper is (session 47): it left
+    symbolic tensors in the caller's list on the first call and appended nothing on the
+    next, and a counter moved once per trace. Refused, the list put back."""
+    for backend in BACKENDS:
+        hist, counts = [], [0]
+        f = ag.defun(descend, backend=backend)
+        for cb, held in ((lambda v: hist.append(v.copy()), "hist["),
+                         (hist.append, "callback.__self__[")):
+            with pytest.raises(TypeError, match=re.escape(f"stores a traced value in '{held}")):
+                f(np.ones(2), 3, cb)
+            assert hist == []
+
+        def count(v):
+            counts[0] += 1
+        with pytest.raises(TypeError, match=re.escape("stores a traced value in 'counts[0]'")):
+            ag.defun(descend_while, backend=backend)(np.ones(2), count)
+        assert counts == [0]
+
+
+
+def appends_through_another_module(x):
+    for v in x:
+        if v > 0:
+            user_module.add_one()
+    return x
+
+
+def appends_to_another_modules_list(x):
+    for v in x:
+        if v > 0:
+            user_module.REG.append(1)
+    return x
+
+
+def stores_in_another_modules_dict(x):
+    user_module.D["s"] = x.sum()
+    return x
+
+
+def writes_another_modules_array(x):
+    user_module.ARR[1] = x[0]
+    return x
+
+
+def append_to_default(v, acc=[]):
+    acc.append(v)
+    return len(acc)
+
+
+def appends_to_a_helpers_default(x):
+    for v in x:
+        if v > 0:
+            append_to_default(1)
+    return x
+
+
+def test_another_modules_variables_and_a_helpers_defaults_are_reached():
+    """What a function reaches through the attributes of the user's other modules and the
+    default arguments of its helpers was not watched (session 47's verification): an
+    append under a staged `if` ran once while tracing, a traced value stayed in the
+    module's dict, a write into its array was lost. Refused now, each put back."""
+    cases = [(appends_through_another_module, NotImplementedError, "REG[0]"),
+             (appends_to_another_modules_list, NotImplementedError, "user_module.REG[0]"),
+             (stores_in_another_modules_dict, TypeError, "user_module.D['s']"),
+             (writes_another_modules_array, TypeError, "'user_module.ARR' captured"),
+             (appends_to_a_helpers_default, NotImplementedError, "append_to_default's default")]
+    for backend in BACKENDS:
+        for fn, error, text in cases:
+            with pytest.raises(error, match=re.escape(text)):
+                ag.defun(fn, backend=backend)(np.array([3.0, 1.0]))
+        assert user_module.REG == [] and user_module.D == {} and not user_module.ARR.any()
+        assert append_to_default.__defaults__ == ([],)

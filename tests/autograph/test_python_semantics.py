@@ -1589,6 +1589,41 @@ def test_a_relaxed_python_number_is_checked_when_it_runs():
             f(x, -3)
 
 
+def int_float_comparisons(n, x):
+    return n == x, n < x, n > x, n <= x, n >= x, n != x, x < n, x == n
+
+
+def counts_up_to(lo, limit):
+    c = 0
+    for k in range(lo, lo + 4):
+        if k <= limit:
+            c += 1
+    return c
+
+
+def int_quotient(a, b):
+    return a / b
+
+
+def test_python_ints_compare_with_floats_exactly_and_divide_or_refuse():
+    """A Python int against a Python float is exact in Python; staged, the int was rounded
+    to float64 first (2**53 + 1 == 2.0**53 was True, a range counter ran one trip more);
+    an int / int with an operand that is no float64 rounded twice (a different quotient,
+    and `int(n * (n + 1) * (2 * n + 1) / 6)` 64 off). Session 47: the comparison is
+    exact, the quotient of such operands refused (// is the integer quotient)."""
+    agree(int_float_comparisons,
+          [(1, 1.0), (2 ** 53 + 1, 2.0 ** 53), (2 ** 53 + 1, 2.0 ** 53 + 2),
+           (2 ** 63 - 1, 2.0 ** 63), (-2 ** 63, -2.0 ** 63), (5, float("nan")),
+           (3, float("inf")), (-3, 2.5), (3, 2.5)])
+    agree(counts_up_to, [(1, 2.5), (2 ** 53, 9007199254740992.0), (-5, -3.5)])
+    agree(int_quotient, [(1, 2), (7, 2), (2 ** 62 + 2 ** 10, 3), (-2 ** 63, 2 ** 62)])
+    for backend in BACKENDS:
+        f = ag.defun(int_quotient, backend=backend)
+        f(1, 2), f(7, 2)
+        with pytest.raises(NotImplementedError, match="is no float64"):
+            f(2013800219900805773, 625)
+
+
 def running_max_from_zero(x):
     m = 0
     for v in x:

@@ -100,6 +100,21 @@ def test_unrolling_budget_across_nests(fn, staged):
     assert len(cf.graph.nodes) < 200  # not 10,000 unrolled bodies
 
 
+def ndenumerate_an_argument(x):
+    for (i, j), v in np.ndenumerate(x):
+        if v > 0:
+            x[i, j] = v + i * 10 + j
+        if i + 1 < x.shape[0]:
+            x[i + 1, j] += v          # read by a later trip, as NumPy's iterator reads it
+    return x
+
+
+def test_ndenumerate_of_a_tensor_reads_each_element_when_its_trip_runs():
+    # (session 47: NumPy was handed the tensor, "cannot be converted to a NumPy array")
+    agree(ndenumerate_an_argument, calls=[(np.array([[1.0, -2.0], [3.0, 4.0], [0.5, -1.0]]),),
+                                          (np.ones((30, 20)),)], exact=True)
+
+
 def test_over_budget_loop_whose_body_needs_i_as_a_python_int_is_unrolled():
     rows = [(float(k % 5), "w") for k in range(12)]
 

@@ -862,3 +862,50 @@ def test_writing_methods_and_numpy_writers_inside_a_staged_branch_write_on_its_p
     # before: `if n > 1: a.sort()` sorted the array of trace time on both paths, silently
     agree(array_methods_and_numpy_writers_in_a_staged_branch,
           [(np.array([1.0, 2.0]), I64(3)), (np.array([1.0, 2.0]), I64(0))])
+
+
+# -- a view by a tensor index of an array made in the function (session 47) ------------------
+def write_through_a_row(i):
+    D = np.zeros((3, 3))
+    r = D[i]                     # NumPy's view: the write below reaches D
+    r[1] = 5.0
+    return D
+
+
+def fill_the_tail(i):
+    D = np.ones(5)
+    D[i:].fill(0)
+    return D
+
+
+def knapsack(w, v, cap):
+    dp = np.zeros(cap + 1)
+    for k in range(len(w)):      # the 0/1 knapsack's rolling row, through out= views
+        np.maximum(dp[w[k]:], dp[:cap + 1 - w[k]] + v[k], out=dp[w[k]:])
+    return dp
+
+
+def test_a_view_by_a_tensor_index_of_a_made_array_is_written_through():
+    """(the array was read as a constant, so the view was a copy: every write through it
+    was lost, silently, until session 47)"""
+    agree(write_through_a_row, [(I64(1),), (I64(2),)])
+    agree(fill_the_tail, [(1,), (3,)])
+    agree(knapsack, [(np.array([1, 3]), np.array([1.0, 4.0]), 5),
+                     (np.array([2, 2, 1]), np.array([3.0, 1.0, 2.0]), 4)])
+
+
+def writes_a_row_of_a_global_table(i):
+    r = TABLE_2D[i]
+    r[1] = 5.0
+    return r.sum()
+
+
+TABLE_2D = np.zeros((3, 3))
+
+
+def test_a_view_by_a_tensor_index_of_a_captured_array_is_not_written():
+    # (was a silent copy; a captured array is a constant: SPEC 3's TypeError)
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match="is the NumPy array 'TABLE_2D' captured"):
+            ag.defun(writes_a_row_of_a_global_table, backend=backend)(I64(1))
+    assert not TABLE_2D.any()

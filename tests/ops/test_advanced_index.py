@@ -256,6 +256,40 @@ def test_add_at_casts_as_numpy_and_checks_bounds():
     assert all("index 3 is out of bounds for axis 0 with size 3" in m for _, _, m in errors)
 
 
+def segment_extremes(vals, seg, n, a, r, c):
+    hi, lo, prod = np.full(n, -np.inf), np.full(n, np.inf), np.ones(n)
+    np.maximum.at(hi, seg, vals)               # NaN propagates, as np.maximum's
+    np.minimum.at(lo, seg, vals)
+    np.multiply.at(prod, seg, vals)
+    np.fmax.at(a, (r, c), 7)                   # int into int8: cast back
+    np.minimum.at(a, r, np.int16(-300))        # wraps, as NumPy's unsafe cast
+    return hi, lo, prod, a
+
+
+def test_maximum_minimum_multiply_at_as_numpys():
+    """(session 47: only add/subtract.at were staged; the combination is the ufunc's own
+    scalar form, cast back into the array's dtype as NumPy's unbuffered loop does)"""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # (NumPy's on NaN)
+        agree(segment_extremes,
+              calls=[(np.array([1.0, 5.0, np.nan, -2.0]), np.array([0, 0, 1, 2]), 3,
+                      np.zeros((2, 3), np.int8), np.array([0, 1, 0]), np.array([2, 2, 2])),
+                     (np.array([3.0, -1.0]), np.array([1, -1]), 3, np.ones((2, 3), np.int8),
+                      np.array([1]), np.array([0]))], exact=True)
+
+
+def gradient_through_maximum_at(x):
+    out = np.zeros(2)
+    np.maximum.at(out, np.array([0, 0, 1]), x)
+    return ag.gradients(np.sum(out), [x])[0]
+
+
+def test_the_gradient_of_maximum_at_is_refused():
+    with pytest.raises(NotImplementedError, match="gradient of np.maximum.at"):
+        ag.defun(gradient_through_maximum_at, backend="interpreter")(np.ones(3))
+
+
 def test_add_at_a_mask_and_ix_cross_products():
     """A mask in np.add.at selects as indexing does (its positions; refused before session
     46), and np.ix_ of traced index arrays (and masks) makes the open mesh."""

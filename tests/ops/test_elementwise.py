@@ -478,3 +478,16 @@ def test_the_float16_refusal_names_the_op_that_makes_it():
     """(it named `const`, the loop's initial value cast to the carried float16)"""
     with pytest.raises(TypeError, match=r"^sqrt gives float16 .* cpu backend"):
         ag.defun(float16_accumulated)(np.array([4, 9], np.uint8))
+
+
+def element_powers(x, i):
+    v = x[i]                            # a NumPy float32 scalar in plain Python
+    return v ** 3, v ** np.float32(1.7), v ** 0.5
+
+
+def test_the_power_of_two_numbers_is_numpys_scalar_power():
+    """NumPy's `**` of a float32 scalar is powf, its array loop another algorithm (1 ulp
+    apart on a fifth of the values); a 0-d tensor stands for the scalar: the cpu kernel
+    computed the scalar's, the interpreter the array's until session 47."""
+    xs = np.abs(np.random.default_rng(0).normal(size=40)).astype(np.float32)
+    agree(element_powers, calls=[(xs, np.int64(i)) for i in range(40)], exact=True)

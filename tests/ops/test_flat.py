@@ -154,6 +154,11 @@ def put_then_past_the_end(x, idx, v):
     return x
 
 
+def flat_then_past_the_end(x, idx):
+    x.flat[idx] = 1.0                      # so are x.flat's
+    return x
+
+
 def test_np_put_modes_and_the_writes_before_a_bad_position_as_numpys():
     """mode="wrap"/"clip" were refused; with mode="raise" NumPy writes position by position
     and raises at the first one out of range keeping the writes before it, where the
@@ -164,3 +169,26 @@ def test_np_put_modes_and_the_writes_before_a_bad_position_as_numpys():
           calls=[(np.zeros(5), np.array([1, 9, 2]), np.array([1.0, 2.0])),
                  (np.zeros(5), np.array([0, -2, 3]), np.array([3.0])),
                  (np.zeros(5), np.array([4, 1, -6, 0]), np.array([3.0, 4.0, 5.0]))])
+    agree(flat_then_past_the_end, calls=[(np.zeros(3), np.array([0, 5])),
+                                         (np.zeros((2, 2)), np.array([[3, 1], [9, 0]]))])
+
+
+def put_nothing(x, ind):
+    np.put(x, ind[ind > 10], 1.0)          # a filter that may leave no position
+    x.flat[ind[ind > 10]] = 2.0
+    return x
+
+
+def put_into_a_strided_view(x, ind, v):
+    np.put(x[::2], ind, v)                 # NumPy puts into a copy: nothing on an error
+    return x
+
+
+def test_np_put_of_no_position_and_into_a_view_that_is_not_contiguous():
+    """(session 47's partial writes took the argmax of an empty mask: ValueError; and a
+    non-contiguous target kept the writes before a bad position, where NumPy's put into a
+    copy writes back nothing)"""
+    agree(put_nothing, calls=[(np.zeros(5), np.array([1, 2])), (np.zeros(5), np.array([0, 3]))])
+    agree(put_into_a_strided_view,
+          calls=[(np.zeros(6), np.array([0, 1, 7]), np.array([1.0, 2.0, 3.0])),
+                 (np.zeros(6), np.array([0, 1]), np.array([1.0, 2.0]))])

@@ -158,3 +158,16 @@ def test_a_fronts_ufunc_takes_dtype_and_np_size_axes():
           calls=[(np.ones((2, 3)),), (np.ones((4, 5)),)])
     with pytest.raises(np.exceptions.AxisError):
         ag.defun(lambda x: np.size(x, 2), backend="interpreter")(np.ones((2, 3)))
+
+
+def row_pointers(rows, n):
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])   # (the CSR idiom)
+    return indptr
+
+
+def test_out_of_a_result_whose_size_is_known_only_at_run_time():
+    """(the size check read a run-time size as a Python bool: an internal TypeError until
+    session 47); a result that does not fit is NumPy's ValueError when it runs."""
+    agree(row_pointers, calls=[(np.array([0, 1, 1]), 3), (np.array([0, 2, 2, 2]), 4),
+                               (np.array([0, 5]), 3)], exact=True)

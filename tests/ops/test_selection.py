@@ -122,3 +122,15 @@ def test_piecewise_matches_numpy():
     raised = []
     agree(too_few_functions, calls=[(x,), (x * 2,)], errors=raised)
     assert raised and all("either 2 or 3 functions" in m for *_, m in raised), raised
+
+
+def python_int_choice(x, k):
+    return np.select([x < 10, x > 100], [k, x], default=0)
+
+
+def test_select_refuses_a_python_int_choice_into_an_unsigned_result_as_numpy():
+    """NumPy copies each choice in as an array with 'same_kind': a Python int (int64) into
+    a uint8 result is its TypeError, where the staged select cast it (session 47)."""
+    agree(python_int_choice, calls=[(np.array([3, 200], np.uint8), 4),
+                                    (np.array([3, 200], np.uint8), 5),
+                                    (np.array([3, 200], np.int16), 6)], exact=True)

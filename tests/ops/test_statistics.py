@@ -231,6 +231,20 @@ def test_histogram_of_integers_weights_and_density():
     agree(f, np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int8), np.arange(8), rtol=1e-12)
 
 
+def counted_at_edges(x, w):
+    return np.histogram(x, bins=[0.0, 1.0, 2.0], weights=w)[0]
+
+
+def test_histogram_at_given_edges_counts_in_the_weights_dtype():
+    """NumPy's counts at an array of edges are of the integer weights' dtype (int8 sums
+    wrap) and bool weights raise its UFuncTypeError; they were int64, unwrapped, and bool
+    counted (session 47)."""
+    agree(counted_at_edges, calls=[(np.array([0.5, 1.5]), np.array([1, 2], np.int32)),
+                                   (np.array([0.5, 1.5, 1.5]), np.full(3, 100, np.int8)),
+                                   (np.array([0.5, 1.5]), np.array([1, 7], np.uint32)),
+                                   (np.array([0.5]), np.array([True]))], exact=True)
+
+
 def histogram_of_a_mask(x):
     return np.histogram(x[x > 0], bins=3)
 

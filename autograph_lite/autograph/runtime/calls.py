@@ -19,15 +19,13 @@ import numpy as np
 from autograph_lite import errors
 from autograph_lite.tensor import Tensor, holds_symbolic
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
+from autograph_lite.autograph.runtime.data import is_library_code
 from autograph_lite.autograph.runtime import (builtins_, core, data, list_values, math_calls,
                                               numpy_calls, slots, staging, text_formats,
                                               trace_arrays, where)
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.trace import context, random_states
 
-_LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
-                  "_pytest", "hypothesis"}
-_STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
 _CONVERTED = weakref.WeakKeyDictionary()
 _WARNED = set()
 _ATTR = "__ag_do_not_convert__"
@@ -47,40 +45,6 @@ def do_not_convert(func):
             return func(*args, **kwargs)
         setattr(wrapper, _ATTR, True)
         return wrapper
-
-
-def is_library_code(func):
-    """True for callables from NumPy, autograph_lite itself, the standard library,
-    builtins, or anything installed in site-packages: these run unconverted."""
-    func = getattr(func, "__func__", func)
-    code = getattr(func, "__code__", None)
-    if code is None:
-        return True  # builtins and C functions
-    module = (getattr(func, "__module__", None) or "").split(".")[0]
-    if module in _LIBRARY_ROOTS or module in sys.stdlib_module_names:
-        return True
-    path = os.path.normcase(code.co_filename)
-    return "site-packages" in path or "dist-packages" in path or path.startswith(_STDLIB)
-
-
-def functions_reached(functions, limit=200):
-    """{function: (its globals, [(free variable, cell)])} for ``functions`` and the user's
-    functions their globals and closure variables hold, on through theirs (a helper's
-    `global LAST; LAST = v`, `getG()[0] = v` of the array a helper's global names): what
-    a trace of them may reach outside itself. Library functions are not followed."""
-    out, stack = {}, [getattr(f, "__func__", f) for f in functions]
-    while stack and len(out) < limit:
-        f = stack.pop()
-        code = getattr(f, "__code__", None)
-        if code is None or f in out:
-            continue
-        cells = list(zip(code.co_freevars, f.__closure__ or ()))
-        out[f] = (f.__globals__, cells)
-        held = [f.__globals__.get(k) for k in data.global_names(code)]
-        held += [c.cell_contents for _, c in cells if data.is_filled(c)]
-        stack += [g for g in held if isinstance(g, types.FunctionType)
-                  and g not in out and not is_library_code(g)]
-    return out
 
 
 def _warn_once(func, reason):

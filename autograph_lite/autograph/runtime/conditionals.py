@@ -122,6 +122,10 @@ def _reachable():
 def _describe(x):
     if core.is_tensor(x) or hasattr(x, "dtype"):
         return f"a tensor of dtype {x.dtype} and rank {core.rank_of(x)}"
+    if x is None:
+        return "None"
+    if type(x) in (str, bool, int, float):  # (`status = "converged"`: which)
+        return f"the {type(x).__name__} {x!r}"
     return f"a {type(x).__name__}"
 
 
@@ -154,8 +158,8 @@ def _check_pair(name, t, f, before, loc):
                              f"at {loc} but not in the {which} branch, and used after the "
                              f"`if`; a staged `if` cannot leave a variable set on one path "
                              f"only: delete it after the `if`, or in both branches")
-        raise ValueError(f"'{name}' is set only in the {which} branch of the `if` at {loc}; "
-                         f"give it a value before the `if`")
+        raise unset.SetOnOnePath(f"'{name}' is set only in the {which} branch of the `if` "
+                                 f"at {loc}; give it a value before the `if`")
     if t is f or (isinstance(t, Undefined) and isinstance(f, Undefined)):
         return
     if isinstance(t, (tuple, dict)) and core.is_carriable(t) and core.is_carriable(f):
@@ -163,7 +167,9 @@ def _check_pair(name, t, f, before, loc):
     if core.is_tensor_like(t) != core.is_tensor_like(f) or not core.is_tensor_like(t):
         raise TypeError(f"'{name}' is {_describe(t)} in the true branch and {_describe(f)} "
                         f"in the false branch of the `if` at {loc}; a staged `if` needs "
-                        f"tensors (or the same Python object) in both branches")
+                        f"tensors (or the same Python object) in both branches: which one "
+                        f"it holds would depend on a tensor (code a status as a number, "
+                        f"and a missing value as a number with a flag)")
     # Different dtypes are fine: the core promotes them NumPy-style, as `np.where` would.
     if core.rank_of(t) != core.rank_of(f) and core.rank_of(t) is not None:
         raise ValueError(f"'{name}' has rank {core.rank_of(t)} in the true branch but "

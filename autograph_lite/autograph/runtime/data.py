@@ -9,7 +9,9 @@ import functools
 import gc
 import itertools
 import operator
+import os
 import sys
+import sysconfig
 import types
 
 import numpy as np
@@ -20,6 +22,75 @@ from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, list_values, staging, trace_arrays, where
+
+_LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
+                  "_pytest", "hypothesis"}
+_STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
+
+
+def is_library_code(func):
+    """True for callables from NumPy, autograph_lite itself, the standard library,
+    builtins, or anything installed in site-packages: these run unconverted."""
+    func = getattr(func, "__func__", func)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return True  # builtins and C functions
+    module = (getattr(func, "__module__", None) or "").split(".")[0]
+    if module in _LIBRARY_ROOTS or module in sys.stdlib_module_names:
+        return True
+    path = os.path.normcase(code.co_filename)
+    return "site-packages" in path or "dist-packages" in path or path.startswith(_STDLIB)
+
+
+def functions_reached(functions, limit=200):
+    """{function: (its globals, [(free variable, cell)])} for ``functions`` and the user's
+    functions their globals and closure variables hold, on through theirs (a helper's
+    `global LAST; LAST = v`, `getG()[0] = v` of the array a helper's global names): what
+    a trace of them may reach outside itself. Library functions are not followed."""
+    out, stack = {}, [getattr(f, "__func__", f) for f in functions]
+    while stack and len(out) < limit:
+        f = stack.pop()
+        code = getattr(f, "__code__", None)
+        if code is None or f in out:
+            continue
+        cells = list(zip(code.co_freevars, f.__closure__ or ()))
+        out[f] = (f.__globals__, cells)
+        held = [v for v, _ in roots_of(f, f.__globals__, cells)]
+        stack += [g for g in held if isinstance(g, types.FunctionType)
+                  and g not in out and not is_library_code(g)]
+    return out
+
+
+def roots_of(f, scope, cells):
+    """[(object, name)]: what the user's function ``f`` (its module variables ``scope``,
+    its closure ``cells``) reaches outside itself: the globals it names, its closure
+    variables, its default arguments (`def note(v, log=[])`), and the attributes it names
+    of the user's modules among those (`mymod.REG.append(v)`, `mymod.add_one()`)."""
+    names = global_names(f.__code__)
+    found = [(scope[k], k) for k in names if k in scope]
+    roots = found + [(c.cell_contents, k) for k, c in cells if is_filled(c)]
+    roots += [(v, f"{f.__name__}'s default") for v in f.__defaults__ or ()]
+    roots += [(v, f"{f.__name__}'s default {k}")
+              for k, v in (f.__kwdefaults__ or {}).items()]
+    return roots + module_attributes(found, names)
+
+
+def module_attributes(roots, names):
+    """[(object, 'module.name')]: the attributes ``names`` of the user's modules among
+    ``roots`` (not a library's: its state is no user's)."""
+    out = []
+    for m, at in roots:
+        if isinstance(m, types.ModuleType) and not _library_module(m):
+            out += [(vars(m)[k], f"{at}.{k}") for k in names if k in vars(m)]
+    return out
+
+
+def _library_module(m):
+    name = (m.__name__ or "").split(".")[0]
+    path = os.path.normcase(getattr(m, "__file__", None) or "")
+    return (name in _LIBRARY_ROOTS or name in sys.stdlib_module_names or not path
+            or "site-packages" in path or "dist-packages" in path or path.startswith(_STDLIB))
+
 
 # `op=` -> Python's in-place operator (user_operators.inplace reads it too)
 AUGMENTED = {"+=": operator.iadd, "-=": operator.isub, "*=": operator.imul,
@@ -563,6 +634,21 @@ def lift(a, name):
     if graph.parent is None:
         mutation.note_handed(a, graph, _hand_over(a, box))
     return box
+
+
+def lift_for_view(a):
+    """(box, None): the box the NumPy array of trace time ``a`` becomes when a tensor index
+    takes a view of it (`r = D[i]`, `dp[s:]`: NumPy's view, which a write through reaches,
+    where a read of the array as a constant would be a copy); (None, the exception a write
+    through the view raises) where it cannot be one (a captured array: read as the
+    constant, written never)."""
+    try:
+        return lift(a, None), None
+    except (TypeError, NotImplementedError) as e:
+        return None, e
+
+
+trace_arrays.LIFT_FOR_VIEW = lift_for_view
 
 
 def hand_over_lifted(graph):

@@ -360,13 +360,18 @@ class NdIndex(StagedIter):
 
 
 class NdEnumerate(NdIndex):
-    """`np.ndenumerate(a)` of a NumPy array of trace time: (index, a[index])."""
+    """`np.ndenumerate(a)` of a NumPy array of trace time, or of a tensor whose shape is
+    known while tracing: (index, a[index]), each element read when its trip runs (NumPy's
+    iterator walks `a.flat`: a write into `a` in the body is seen)."""
 
     def __init__(self, a):
         super().__init__(np.shape(a))
         self.a = a
 
     def __iter__(self):
+        if core.is_symbolic(self.a):
+            return ((index, self.a[index])
+                    for index in itertools.islice(np.ndindex(*self.shape), self.skip, None))
         return itertools.islice(np.ndenumerate(self.a), self.skip, None)
 
     def item(self, i):
@@ -413,8 +418,16 @@ def ndindex(*shape):
 
 
 def ndenumerate(a):
-    """`np.ndenumerate` in converted code: an NdEnumerate of a NumPy array of trace time."""
+    """`np.ndenumerate` in converted code: an NdEnumerate of a NumPy array of trace time or
+    of a tensor of known shape (one whose sizes are known only at run time: refused)."""
     if isinstance(a, np.ndarray):
+        return NdEnumerate(a)
+    if core.is_symbolic(a):
+        if any(d is None for d in a.shape):
+            raise NotImplementedError(
+                "np.ndenumerate of a tensor whose shape is known only when the compiled "
+                "function runs is not staged; loop over np.ndindex(*x.shape) of a known "
+                "shape, or over range(x.size) with np.unravel_index")
         return NdEnumerate(a)
     return np.ndenumerate(a)
 

@@ -12,6 +12,7 @@ its state into tensors (trial.iteration_stages). A Python loop whose
 """
 
 import contextlib
+import sys
 import threading
 
 import numpy as np
@@ -19,7 +20,8 @@ import numpy as np
 from autograph_lite import control, mutation
 from autograph_lite.trace import context, sizes
 from autograph_lite.autograph.runtime import (conditionals, core, data, iteration, list_values,
-                                              staged_loop, trace_arrays, trial, where)
+                                              slots, staged_loop, trace_arrays, trial, unset,
+                                              where)
 from autograph_lite.autograph.runtime.logical import and_
 
 # A Python `range` loop with more iterations than this, whose state holds symbolic
@@ -53,8 +55,11 @@ def _unrolled(n):
 
 def _reject_else(opts, kind, loc):
     if opts.get("has_else"):
-        raise NotImplementedError(f"`{kind}/else` cannot be staged (the loop at {loc} has a "
-                                  f"tensor condition); move the `else` block after the loop")
+        raise NotImplementedError(
+            f"`{kind}/else` cannot be staged (the loop at {loc} has a tensor condition; "
+            f"SPEC §3); keep a flag instead: `broke = False` before the loop, `broke = "
+            f"True` before each `break`, and the `else` block under `if not broke:` after "
+            f"the loop")
 
 
 def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
@@ -70,6 +75,7 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
     graph = context.current_graph()
     mark = len(graph.nodes) if graph is not None else 0
     may_stage = graph is not None and not opts.get("has_else")
+    first = True
     with _unrolled(1):  # (its own trip count is unknown: it measures what it staged)
         while True:
             cond, staged = control.probe_condition(test)
@@ -80,7 +86,13 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
                 return
             if not cond:
                 return
-            body()
+            if first and may_stage:
+                if _staged_from_the_start(test, body, get_state, set_state, names, nouts,
+                                          opts):
+                    return
+            else:
+                body()
+            first = False
             if (may_stage and trial.staged_ops(graph.nodes[mark:]) * _enclosing_trips()
                     > UNROLL_BUDGET):
                 may_stage = False  # (one try: a loop that cannot be staged stays unrolled)
@@ -89,6 +101,32 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
                                                        set_state, names, nouts, opts, loc),
                                get_state, set_state):
                     return
+
+
+def _staged_from_the_start(test, body, get_state, set_state, names, nouts, opts):
+    """Runs a `while`'s trip as Python; where it meets a variable set on one path of a
+    staged `if` (`while True: ... if y < 0: t_hit = t; break`: set on the path that leaves
+    the loop, which Python reads after it), the trip is undone (state, arrays, the objects
+    it reaches) and the loop staged from its start, where that variable carries a flag
+    checked where it is read. True when the loop was staged so."""
+    init, before = tuple(get_state()), slots.reachable(sys._getframe(1))
+    graph = context.current_graph()
+    mark = len(graph.nodes)
+    try:
+        with mutation.scope():
+            body()
+        return False
+    except unset.SetOnOnePath:
+        if any(not n.opdef.pure and n.op != "assert" for n in graph.nodes[mark:]):
+            raise  # (the trip printed or called back: staged, that would happen twice)
+        before.restore()
+        set_state(init)
+        loc = where.caller()
+        if not _try_staged(lambda: staged_loop.run(_staged_test(test), body, get_state,
+                                                   set_state, names, nouts, opts, loc),
+                           get_state, set_state):
+            raise
+        return True
 
 
 def _users_truth(test):
@@ -224,6 +262,21 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                 return
 
 
+def _peeled(it, n, extra_test, body, state):
+    """Runs the first trip of a staged `for` by itself where a variable it carries is None
+    before it and the trip count is known while tracing (`best = None`, then `if best is
+    None or v < best: best = v`; `prev = None ... prev = v`): in Python the first trip
+    sees None and the others a number, which is what the first trip traced alone and the
+    loop over the rest stage (a loop state cannot be None on some trips). True when it
+    ran. (A count known only at run time may be 0, leaving None: refused by the state.)"""
+    if not any(v is None for v in state) or not isinstance(n, (int, np.integer)) or n < 1:
+        return False
+    if extra_test is not None and core.is_symbolic(extra_test()):
+        return False  # (stopped by a tensor before the loop: not a first trip for sure)
+    body(it.item(0))
+    return True
+
+
 def _iterator_left_at_run_time(iter_, opts, loc):
     """Refuses a loop over an iterator a name holds (`it = iter(x)`; `for v in it:`) that
     a `break` under a tensor condition may leave part-way: Python leaves it at the item
@@ -257,6 +310,13 @@ def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, 
     _reject_else(opts, "for", loc)
     n = it.length()
     counter = [0]  # a Python int, as `range` counts: weak once staged
+    state = get_state()[:nouts]
+    if isinstance(n, (int, np.integer)) and n == 0 and any(v is None for v in state):
+        return  # (no trip, known while tracing: the None stays, as Python's)
+    if _peeled(it, n, extra_test, body, state):
+        counter[0] = 1
+        if extra_test is not None and not core.is_symbolic(extra_test()) and not extra_test():
+            return  # (a `break` in the first trip, on a Python value)
 
     def get():
         return (counter[0],) + tuple(get_state())

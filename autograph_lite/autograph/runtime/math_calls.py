@@ -135,6 +135,63 @@ def to_int(fn, name):
     return call
 
 
+def _integer(x, name):
+    """``x``, a 0-d integer tensor (a Python bool is 0 or 1) as int64, for the math
+    functions of ints; a float or a NumPy bool is Python's TypeError (no ``__index__``)."""
+    t = within_int64(scalar(x))
+    if t.dtype.kind not in "iu" and not (t.dtype.kind == "b" and t.type.weak):
+        # (a NumPy bool has no __index__ either; a Python bool is an int)
+        raise TypeError(f"'numpy.{t.dtype.name}' object cannot be interpreted as an integer "
+                        f"(math.{name})")
+    return numpy_api.cast(t, np.int64)
+
+
+def _no_overflow(r, name):
+    """``r`` (an int64 that must be >= 0) as a Python int; a negative one wrapped past
+    int64, where Python's int grows (`math.gcd(-2**63, 0)` is 2**63): refused."""
+    _check(r >= 0, f"math.{name}() overflowed int64: the plain run's int is larger than a "
+           f"staged Python int (an int64) holds", "OverflowError")
+    return dispatch.apply("as_weak", r)
+
+
+def _gcd(*xs):
+    """math.gcd of ints: np.gcd, folded left (no arguments: 0; one: its absolute value)."""
+    r = numpy_api.cast(dispatch.convert_to_tensor(0), np.int64)
+    for x in xs:
+        r = np.gcd(r, _integer(x, "gcd"))
+    return _no_overflow(r, "gcd")
+
+
+def _lcm(*xs):
+    """math.lcm of ints, folded left; a product past int64 is refused (Python's grows)."""
+    r = numpy_api.cast(dispatch.convert_to_tensor(1), np.int64)
+    for x in xs:
+        x = _integer(x, "lcm")
+        g = np.gcd(r, x)
+        q = np.abs(r // np.where(g == 0, 1, g))
+        _check(np.abs(numpy_api.cast(q, np.float64) * numpy_api.cast(x, np.float64))
+               < 2.0 ** 63 - 2.0 ** 13, "math.lcm() overflowed int64: the plain run's int is "
+               "larger than a staged Python int (an int64) holds", "OverflowError")
+        r = np.abs(q * x)
+    return _no_overflow(r, "lcm")
+
+
+_ISQRT_MAX = math.isqrt(2 ** 63 - 1)
+
+
+def _isqrt(n):
+    """math.isqrt of an int: the float root, floored, then set right by one either way
+    (float64's root of a number below 2**63 is off by less than one)."""
+    n = _integer(n, "isqrt")
+    _check(n >= 0, "isqrt() argument must be nonnegative", "ValueError")
+    r = numpy_api.cast(np.floor(np.sqrt(numpy_api.cast(np.maximum(n, 0), np.float64))),
+                       np.int64)
+    r = np.minimum(r, _ISQRT_MAX)
+    r = np.where(r * r > n, r - 1, r)
+    up = np.minimum(r + 1, _ISQRT_MAX)
+    return dispatch.apply("as_weak", np.where((up > r) & (up * up <= n), up, r))
+
+
 def _one(f, fn, overflow):
     def call(x):
         x = _float(x, f.__name__)
@@ -147,7 +204,8 @@ STAGED.update({f: to_int(fn, f.__name__) for f, fn in _TO_INT.items()})
 STAGED.update({f: (lambda x, fn=fn, f=f: fn(_float(x, f.__name__))) for f, fn in _TESTS.items()})
 STAGED.update({f: (lambda *xs, fn=fn, f=f: dispatch.apply(
     "as_weak", fn(*[_float(x, f.__name__) for x in xs]))) for f, fn in _PLAIN.items()})
-STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2, math.isclose: _isclose})
+STAGED.update({math.log: _log, math.pow: _pow, math.atan2: _atan2, math.isclose: _isclose,
+               math.gcd: _gcd, math.lcm: _lcm, math.isqrt: _isqrt})
 
 
 def staged(f):

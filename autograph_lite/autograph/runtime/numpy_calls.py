@@ -10,6 +10,7 @@ also what NumPy gives for stacking the rows of an array along axis 0. Inside the
 that appends to it, the list is a TensorList (data.py): its stack is its rows so far.
 """
 
+import itertools
 import sys
 
 import numpy as np
@@ -214,6 +215,8 @@ def overload(f):
         return iteration.ndindex
     if f is np.ndenumerate:
         return iteration.ndenumerate
+    if f is np.fromiter:
+        return _fromiter
     if f is np.isscalar:  # (not dispatched: it asks the argument's type)
         return lambda x: (core.numpy_type(x) is not np.ndarray if core.is_symbolic(x)
                           else np.isscalar(x))
@@ -229,3 +232,19 @@ def overload(f):
             return f(*args, **kwargs)
         return staged
     return None
+
+
+def _fromiter(iterable, dtype, count=-1, *, like=None):
+    """`np.fromiter` of an iterable whose items are tensors (`(int(c) for c in x)` over a
+    tensor of known length): the items taken while tracing, as NumPy takes them, stacked
+    and cast to ``dtype``; NumPy's own for Python items."""
+    items = list(iterable if count < 0 else itertools.islice(iterable, count))
+    if not any(core.is_symbolic(v) for v in items):
+        return np.fromiter(iter(items), dtype, count)
+    if count >= 0 and len(items) < count:
+        raise ValueError(f"iterator too short: Expected {count} but iterator had only "
+                         f"{len(items)} items.")
+    if any(core.rank_of(v) for v in items):
+        raise TypeError("np.fromiter takes an iterable of numbers: an item is an array")
+    return numpy_api.cast(api.stack([dispatch.convert_to_tensor(v) for v in items]),
+                          np.dtype(dtype))

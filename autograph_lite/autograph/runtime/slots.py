@@ -252,12 +252,7 @@ class Watch:
     def __init__(self, covered, loc=None, what="staged loop", cells=frozenset()):
         self.covered, self.loc, self.what = covered, loc, what.replace("staged ", "")
         self.cells = cells  # (ids of the closure cells its state writes: nonlocal_write_guard)
-        roots = []
-        for f in data.converted_frames(sys._getframe(1)):
-            roots += [(v, k) for k, v in f.f_locals.items() if not k.startswith("ag__")]
-            roots += [(f.f_globals[k], k) for k in data.global_names(f.f_code)
-                      if k in f.f_globals]
-        self.snapshot = Snapshot(roots)
+        self.snapshot = reachable(sys._getframe(1))
         self.seen = self.snapshot.seen
 
     @contextlib.contextmanager
@@ -305,6 +300,32 @@ class Watch:
         raise refusal
 
 
+def reachable(frame):
+    """A Snapshot of what the user's converted code can reach from ``frame`` outwards: its
+    frames' locals and the globals they name, and the module and closure variables of the
+    user's functions those hold (a helper's, a callback's). Past the scan limit with the
+    functions', the frames' own alone."""
+    roots = []
+    for f in data.converted_frames(frame):
+        roots += [(v, k) for k, v in f.f_locals.items() if not k.startswith("ag__")]
+        names = data.global_names(f.f_code)
+        found = [(f.f_globals[k], k) for k in names if k in f.f_globals]
+        roots += found + data.module_attributes(found, names)
+    helpers = [v for v, _ in roots if isinstance(v, types.FunctionType)]
+    snapshot = Snapshot(roots + _helpers_roots(helpers))
+    return snapshot if snapshot.complete else Snapshot(roots)
+
+
+def _helpers_roots(functions):
+    """[(object, name)] the module variables and closure variables of the user's functions
+    that ``functions`` hold or reach through theirs (`bump(k)` doing `COUNTS[k] += 1` on
+    its module's dict): what a helper called in a staged region may change in place."""
+    roots = []
+    for f, (scope, cells) in data.functions_reached(functions).items():
+        roots += data.roots_of(f, scope, cells)
+    return roots
+
+
 class Snapshot:
     """The items of the dicts and lists and the attributes of the user's objects reachable
     from ``roots`` ([(object, name)]), to put back where a trace that changed them is
@@ -318,9 +339,11 @@ class Snapshot:
         self.owners = {}  # (`Stats.n = v`: the classes' and functions' attributes too)
         # (the module variables of ``scopes``, [(globals, names)]: `global LAST; LAST = v`)
         self.bindings = [(g, k, g.get(k, _UNBOUND)) for g, names in scopes for k in names]
+        self.complete = True
         for x, path in reach_all(roots, self.owners):
             if path is None:  # (past the limit; a None value is a value)
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
+                self.complete = False
                 return
             if type(x) is dict or type(x) is list:
                 self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")

@@ -19,6 +19,7 @@ from autograph_lite import dtypes, mutation, numpy_flat, tensor
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import core, staging
+from autograph_lite.autograph.runtime import where as where_
 
 
 class _NoTensor:
@@ -164,6 +165,28 @@ def resolved_items(x):
     return x
 
 
+# data.lift_for_view: (the box a NumPy array of trace time becomes, or None and why it
+# cannot be written) (set by data.py, which imports this module)
+LIFT_FOR_VIEW = None
+
+
+def _basic_view(target, key):
+    """Whether ``target[key]`` is a NumPy view of more than one element's rank: a basic
+    index (integers, slices, Ellipsis, None) leaving an axis (`D[i]` of a matrix, `dp[s:]`)."""
+    parts = key if type(key) is tuple else (key,)
+    ints = 0
+    for p in parts:
+        if type(p) is slice or p is Ellipsis or p is None:
+            continue
+        if isinstance(p, (int, np.integer)) and not isinstance(p, (bool, np.bool_)):
+            ints += 1
+        elif isinstance(p, tensor.Tensor) and p.ndim == 0 and p.dtype.kind in "iu":
+            ints += 1
+        else:
+            return False
+    return target.ndim - ints + sum(p is None for p in parts) > 0
+
+
 def _view(target, key):
     """`target[key]` of a NumPy array of trace time: a view is recorded (mutation.py
     ``record_view``) so that, if the array becomes a box or a write through the view in
@@ -190,13 +213,29 @@ def getitem(target, key):
         if not isinstance(target, np.ndarray):
             return target[key]
         if has_symbolic(key):
-            return _as_constant(target)[key]
+            table = None
+            if LIFT_FOR_VIEW is not None and _basic_view(target, key):
+                box, refusal = LIFT_FOR_VIEW(target)
+                if box is not None:  # (`r = D[i]; r[1] = v` writes D, as NumPy's view does)
+                    return box[key]
+                table = _as_constant(target)  # (a captured array: a write through the
+                mutation.refuse_writes(table, refusal)  # view is refused, as into it)
+            return (table if table is not None else _as_constant(target))[key]
         return _view(target, key)
     elif (type(target) is list or type(target) is tuple) and isinstance(
             key, _SYMBOLIC or _symbolic_type()):
         item = _sequence_item(target, key)
         if item is not None:
             return item
+        if key.ndim == 0 and key.dtype.kind in "iu":
+            kinds = sorted({"a tensor" if core.is_symbolic(v) else type(v).__name__
+                            for v in target})
+            raise TypeError(
+                f"a Python {type(target).__name__} indexed by a tensor (at "
+                f"{where_.caller()}): it is read as a staged table only when its items are "
+                f"numbers of one Python type or tensors of one dtype and shape, and this one "
+                f"holds {', '.join(kinds) or 'nothing'}; keep such a table in a NumPy array "
+                f"(`pi = np.zeros(m, np.int64)`), which a tensor indexes and writes")
     if isinstance(target, tensor.Tensor):
         return target[key]
     return resolve(_read(target, key))  # (`d["u"]` holding an array that became a box)

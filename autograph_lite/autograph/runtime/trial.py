@@ -10,6 +10,7 @@ the trial only asks what type a variable takes when it is set.
 """
 
 import contextlib
+import sys
 
 import numpy as np
 
@@ -17,8 +18,8 @@ from autograph_lite import contiguity, dtypes, mutation, numpy_api, python_numbe
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, list_values, staging, trace_arrays,
-                                              unset)
+from autograph_lite.autograph.runtime import (core, data, list_values, slots, staging,
+                                              trace_arrays, unset)
 from autograph_lite.autograph.runtime.variables import ReturnedNone, Undefined, is_undefined
 
 _DEPTH = [0]
@@ -178,7 +179,9 @@ def scratch_run(values, run, get_state, set_state, restore, start=None, nodes=No
     copies of the state `values` (or from the state `start(g)`, when given); the caller's
     state is set to `restore` afterwards. `nodes`: a list that gets the number of ops the
     run staged (those of branches and loops included). Errors propagate: the caller
-    decides what not knowing means."""
+    decides what not knowing means. What the run changed in the objects the code reaches
+    (`self.v = ...` of a method it calls: a scratch tensor) is put back."""
+    before = slots.reachable(sys._getframe(1))
     try:
         with _scratch_graph() as g:
             set_state(start(g) if start else tuple(copy_for_trial(v) for v in values))
@@ -188,6 +191,7 @@ def scratch_run(values, run, get_state, set_state, restore, start=None, nodes=No
                 nodes.append(staged_ops(g.nodes))
             return get_state()
     finally:
+        before.restore()
         set_state(restore)
 
 

@@ -47,6 +47,13 @@ def free_message(name):
             f"in enclosing scope")
 
 
+class SetOnOnePath(ValueError):
+    """A variable set in one branch of a staged `if` only (SPEC 3's error). A `while` whose
+    test is still a Python value when its trip meets it (`while True: ... if y < 0: t_hit =
+    t; break`) stages the loop from its start instead (loops.while_stmt), where such a
+    variable carries a flag."""
+
+
 class MaybeUnset:
     """Variable `name` after a staged construct that may have left it unset: `value` where
     it is set (a stand-in of the same type where not) and `is_set`, a staged bool."""
