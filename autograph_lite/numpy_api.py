@@ -493,12 +493,13 @@ def sort_in_place(x, axis=-1, kind=None, order=None, stable=None):
     mutation.store(target, sort(target, axis, kind), lambda a, b: "")
 
 
-@public("np.searchsorted")
+@public("np.searchsorted", "Tensor.searchsorted")
 def searchsorted(a, v, side="left", sorter=None):
-    if sorter is not None:
-        raise NotImplementedError("np.searchsorted(..., sorter=) is not staged; pass "
-                                  "a[sorter]")
+    """np.searchsorted (and the array's method); with ``sorter``, the positions in
+    ``a[sorter]``, as NumPy's."""
     a, v = convert_to_tensor(a), convert_to_tensor(v)
+    if sorter is not None:
+        a = a[convert_to_tensor(sorter)]
     dt = dtypes.as_dtype(np.result_type(a.dtype, v.dtype))
     return apply("searchsorted", cast(a, dt), cast(v, dt), side=side)
 

@@ -336,3 +336,73 @@ def image_pyramid(img, levels):
 def test_a_list_seeded_with_a_relaxed_array_takes_rows_of_its_run_time_size():
     # (the staged list's rows had the stand-in size 0 of a scratch trace: session 46)
     agree(image_pyramid, calls=[(np.ones(3), 3), (np.ones(4), 2), (np.ones(5), 4)])
+
+
+# -- a list read inside the staged loop that appends to it (session 47) ---------------------
+def counts_what_it_saw(x):
+    seen = []
+    out = np.zeros(len(x))
+    for i in range(len(x)):
+        c = 0
+        for s in seen:              # (was 2 trips always: the row buffer and the length)
+            c += 1
+        out[i] = c
+        seen.append(x[i])
+    return out
+
+
+def sums_the_rows_so_far(V):
+    basis = []
+    out = np.zeros(V.shape[0])
+    for i in range(V.shape[0]):
+        t = 0.0
+        for k, b in enumerate(basis):
+            t += b.sum() * (k + 1)
+        out[i] = t
+        basis.append(V[i])
+    return out
+
+
+def seen_before(x):
+    seen = []
+    c = 0
+    for i in range(len(x)):
+        if x[i] in seen:
+            c += 1
+        seen.append(x[i])
+    return c
+
+
+def gram_schmidt(V):
+    basis = []
+    for v in V:
+        w = v.copy()
+        for b in basis:
+            w = w - (v @ b) * b
+        basis.append(w / np.linalg.norm(w))
+    return np.array(basis)
+
+
+def running_summary(x):
+    seen = []
+    out = np.zeros(len(x))
+    for i in range(len(x)):
+        seen.append(x[i])
+        out[i] = sum(seen) + max(seen) - min(seen)
+    return out
+
+
+def test_a_list_read_in_the_loop_appending_to_it_gives_its_rows_so_far():
+    """Iterating (`for`, `enumerate`, `in`) a list inside the staged loop that appends to
+    it walked the loop's (buffer, length) pair: two items whatever the list held, on cpu
+    rows of uninitialised memory (session 47)."""
+    agree(counts_what_it_saw, calls=[(np.arange(4.0),), (np.arange(6.0),)], exact=True)
+    agree(sums_the_rows_so_far, calls=[(np.arange(12.0).reshape(4, 3),), (np.ones((2, 2)),)],
+          exact=True)
+    agree(running_summary, calls=[(np.array([3.0, 1.0, 4.0, 1.0]),), (np.array([5.0, -2.0]),)],
+          exact=True)
+    agree(seen_before, calls=[(np.array([1.0, 2.0, 1.0, 3.0, 2.0]),),
+                              (np.array([5.0, 5.0]),)], exact=True)
+    agree(gram_schmidt, calls=[(np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 1.0],
+                                          [0.0, 1.0, 1.0]]),),
+                               (np.array([[2.0, 0.0], [1.0, 1.0]]),)], rtol=1e-12)

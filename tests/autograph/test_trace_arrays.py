@@ -909,3 +909,29 @@ def test_a_view_by_a_tensor_index_of_a_captured_array_is_not_written():
         with pytest.raises(TypeError, match="is the NumPy array 'TABLE_2D' captured"):
             ag.defun(writes_a_row_of_a_global_table, backend=backend)(I64(1))
     assert not TABLE_2D.any()
+
+
+def methods_of_a_made_array(t):
+    x = np.arange(5.0)           # a NumPy array made while tracing, its methods given tensors
+    s = np.array([5.0, 1.0, 3.0])
+    return (x.dot(t), x.clip(0, t[0]), x.take(t.astype(np.int64) % 5), x.searchsorted(t[0]),
+            np.searchsorted(s, t, sorter=np.argsort(s)), t.searchsorted(2.5))
+
+
+def power_iteration(A, n):
+    x = np.ones(A.shape[0]) / np.sqrt(A.shape[0])
+    lam = 0.0
+    for _ in range(n):
+        y = A.dot(x)
+        lam = x.dot(y)           # (x is a NumPy array on the first trip)
+        x = y / np.linalg.norm(y)
+    return lam, x
+
+
+def test_methods_of_a_made_array_take_tensors():
+    # (session 47: NumPy's own method was handed the tensor, a TypeError; `sorter=` and
+    # the method `t.searchsorted` were not staged)
+    agree(methods_of_a_made_array, [(np.array([2.5, 1.0, 0.0, 3.0, 4.0]),),
+                                    (np.array([1.5, 2.0, 7.0, 3.0, 4.0]),)])
+    agree(power_iteration, [(np.array([[2.0, 1.0], [1.0, 3.0]]), 20),
+                            (np.diag([1.0, 4.0, 2.0]), 30)])

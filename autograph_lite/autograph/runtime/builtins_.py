@@ -23,7 +23,8 @@ from autograph_lite.trace import sizes
 
 
 def _any_staged(args):
-    return any(core.is_symbolic(a) or isinstance(a, iteration.StagedIter) for a in args)
+    return any(core.is_symbolic(a) or isinstance(a, (iteration.StagedIter, data.TensorList))
+               for a in args)
 
 
 def len_(x):
@@ -346,18 +347,25 @@ def _reduce_rows(python_fn, x):
     return picked
 
 
+def _rows(args):
+    """``args`` with a list a staged loop appends to as its rows so far (a ListTensor):
+    a builtin walking the tuple that carries it would see its buffer and length."""
+    return tuple(a.listed() if isinstance(a, data.TensorList) else a for a in args)
+
+
 def min_(*args, **kwargs):
-    return _reduce(min, np.minimum, lambda x, r: x < r, args, kwargs)
+    return _reduce(min, np.minimum, lambda x, r: x < r, _rows(args), kwargs)
 
 
 def max_(*args, **kwargs):
-    return _reduce(max, np.maximum, lambda x, r: x > r, args, kwargs)
+    return _reduce(max, np.maximum, lambda x, r: x > r, _rows(args), kwargs)
 
 
 def sum_(iterable, start=0):
     """``sum(x)`` of a tensor: Python's ``start + x[0] + x[1] + ...``, whose dtype is the
     one of ``start + x[0]`` (a Python ``0`` is weak: an int8 array's sum is an int8 that
     wraps, not np.sum's int64), added in that dtype."""
+    iterable, = _rows((iterable,))
     if core.is_symbolic(iterable):
         if not iterable.shape:
             raise TypeError("iteration over a 0-d array")

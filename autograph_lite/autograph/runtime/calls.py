@@ -226,6 +226,11 @@ def _on_box(method, args, kwargs):
                 f"form; compute the new values and assign them (`a[...] = ...`)")
         return getattr(box, name)
     box = trace_arrays.resolve(array)
+    if box is array and traced and isinstance(array, np.ndarray):
+        # (`x.dot(t)`, `x.clip(0, t)` of an array made while tracing: NumPy's own method
+        # would convert the tensor; the array's constant has the staged one)
+        staged = getattr(trace_arrays.as_constant(array), name, None)
+        return method if staged is None else staged
     return method if box is array else getattr(box, name)
 
 

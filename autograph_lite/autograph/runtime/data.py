@@ -132,6 +132,14 @@ class TensorList(tuple):
     def __getitem__(self, index):
         return self.stacked()[index]
 
+    def __iter__(self):
+        """Its rows, where the user's code iterates it (a comprehension, `sum(... for s in
+        rows)`: a tuple's own iteration gave the buffer and the length, two items whatever
+        the list held); the tuple's two parts for the library (nest flattens it)."""
+        if errors.is_generated(sys._getframe(1).f_code.co_filename):
+            return iter(self.stacked())
+        return tuple.__iter__(self)
+
     def stacked(self):
         return self.buffer[:self.length]
 

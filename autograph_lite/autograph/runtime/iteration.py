@@ -12,7 +12,7 @@ import numpy as np
 from autograph_lite import errors, numpy_flat
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, trace_arrays
+from autograph_lite.autograph.runtime import core, data, trace_arrays
 from autograph_lite.trace import sizes
 
 
@@ -450,6 +450,8 @@ def staged(x):
         return x
     if core.is_symbolic(x):
         return TensorRows(x)
+    if isinstance(x, data.TensorList):  # (a list a staged loop appends to: its rows so far)
+        return TensorRows(x.stacked())
     if isinstance(x, numpy_flat.FlatIter) and core.is_symbolic(x.base):
         return FlatItems(x.base)
     return None

@@ -10,7 +10,7 @@ import numpy as np
 
 from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, list_values, where
+from autograph_lite.autograph.runtime import core, data, list_values, where
 
 # user_operators.compare (installed there: it imports this module): Python's comparison,
 # the user's objects' dunders converted
@@ -96,6 +96,8 @@ def in_(item, container):
         found = USER_CONTAINS(item, container)
         if found is not None:
             return found
+    if isinstance(container, data.TensorList):  # (a list a staged loop appends to)
+        container = container.stacked()
     if core.is_symbolic(container) or (isinstance(container, np.ndarray)
                                        and core.is_symbolic(item)):
         return dispatch.apply("reduce_any", dispatch.apply("equal", container, item),

@@ -90,7 +90,7 @@ def _sequence_item(seq, key):
                                                           float: np.float64}[kind]))
         return _weak(table[key])
     if _numpy_values(seq):
-        return _as_constant(np.stack([np.asarray(v) for v in seq]))[key]
+        return as_constant(np.stack([np.asarray(v) for v in seq]))[key]
     if _symbolic_values(seq):  # (`[a * 2, b, c][k]`: the items stacked, then one read)
         item = dispatch.apply("stack", *seq, axis=0)[key]
         return _weak(item) if seq[0].type.weak else item
@@ -108,7 +108,7 @@ def _symbolic_values(seq):
                     and v.type.weak == first.type.weak for v in seq))
 
 
-def _as_constant(array):
+def as_constant(array):
     if array.dtype not in dtypes.ALL:  # never a silent conversion (complex, object, ...)
         raise TypeError(f"a NumPy array of dtype {array.dtype} cannot be read with a tensor "
                         f"index: it would become a constant of the graph, and {array.dtype} "
@@ -206,7 +206,7 @@ def getitem(target, key):
         if not isinstance(base, np.ndarray):
             return numpy_flat.read(base, key)
         if has_symbolic(key):
-            return numpy_flat.read(_as_constant(base), key)
+            return numpy_flat.read(as_constant(base), key)
         return target[key]
     if isinstance(target, np.ndarray):
         target = resolve(target)
@@ -218,9 +218,9 @@ def getitem(target, key):
                 box, refusal = LIFT_FOR_VIEW(target)
                 if box is not None:  # (`r = D[i]; r[1] = v` writes D, as NumPy's view does)
                     return box[key]
-                table = _as_constant(target)  # (a captured array: a write through the
+                table = as_constant(target)  # (a captured array: a write through the
                 mutation.refuse_writes(table, refusal)  # view is refused, as into it)
-            return (table if table is not None else _as_constant(target))[key]
+            return (table if table is not None else as_constant(target))[key]
         return _view(target, key)
     elif (type(target) is list or type(target) is tuple) and isinstance(
             key, _SYMBOLIC or _symbolic_type()):
