@@ -695,7 +695,7 @@ class Function:
         # (SPEC §2), and the trace it makes serves calls from any scope
         # the arrays of objects from outside that are no inputs (those of a global's or a
         # closure's object): constants that writes refuse (runtime/data.py `_captured`)
-        from .autograph.runtime import data, slots
+        from .autograph.runtime import slots
         # (the functions it may run: its own, and the helpers their globals and closures
         # hold: their module variables are what a failed trace puts back)
         reached = self._reached(fn, sym)
@@ -1010,7 +1010,7 @@ class Function:
         argument or of `self`, an item of a global dict: `self.t += v`): the compiled
         function would not change the object on each call, as Python does, and the value
         means nothing outside the trace."""
-        from .autograph.runtime import data, slots
+        from .autograph.runtime import slots
         if (getattr(self.python_function, "__module__", None) or "").startswith("autograph_lite."):
             return  # (the gradients' own traces keep what they trace in their closures)
         # (the functions reached again: a helper the trace bound is one too)
