@@ -20,7 +20,7 @@ import operator
 
 import numpy as np
 
-from . import errors
+from . import errors, mutation
 from . import numpy_api as npa
 from .ops.dispatch import apply, convert_to_tensor, size_of
 from .ops.registry import public
@@ -391,10 +391,8 @@ def _given_edges(x, w, bins):
         cum = _search_sorted_inclusive(npa.sort(x), edges)
     else:
         if w.dtype.kind == "b":  # (NumPy adds the int64 cumsum into bool counts: its error)
-            try:
-                np.histogram(np.zeros(1), bins=[0.0, 1.0], weights=np.zeros(1, bool))
-            except TypeError as e:
-                raise errors.numpy_error(e) from None
+            raise errors.numpy_error(mutation.ufunc_cast_error(np.add, "add")(
+                np.dtype(np.int64), w.dtype))
         order = npa.argsort(x)
         total = npa.concatenate([npa.zeros(1, dtype=w.dtype), npa.cumsum(w[order])])
         # (NumPy's counts are of the weights' dtype: an int8 sum wraps, as its does)
