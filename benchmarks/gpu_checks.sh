@@ -9,8 +9,10 @@
 # 3. tests/cuda on the GPU itself (NUMBA_ENABLE_CUDASIM=0: every kernel compiled for the
 #    card and launched there; GPU_CUDA_TESTS=0 skips);
 # 4. the TEST_PATHs given, with every differential test on cuda alone
-#    (AG_TEST_BACKENDS=cuda), verbose, stopped with SIGINT after GPU_TEST_TIMEOUT seconds
+#    (AG_TEST_BACKENDS=cuda), verbose, spread test by test over the workers (--dist load:
+#    the random programs are one file), stopped with SIGINT after GPU_TEST_TIMEOUT seconds
 #    so that pytest still lists what failed.
+# GPU_BENCH_TIMEOUT / GPU_CUDA_TIMEOUT (seconds) bound steps 2 and 3, to fit a device budget.
 # Logs go to $OUT (the device tool brings them back) or /tmp/gpu_checks.
 set -u
 out=${OUT:-/tmp/gpu_checks}
@@ -42,8 +44,8 @@ set -o pipefail
 only=${GPU_BENCH_ONLY:+--only $GPU_BENCH_ONLY}
 case "${GPU_BENCH:-full}" in
   0) ;;
-  quick) timeout 240 $py benchmarks/bench_gpu.py --quick $only 2>&1 | tee "$out/bench_gpu.log" ;;
-  *) timeout 300 $py benchmarks/bench_gpu.py $only 2>&1 | tee "$out/bench_gpu.log" ;;
+  quick) timeout "${GPU_BENCH_TIMEOUT:-240}" $py benchmarks/bench_gpu.py --quick $only 2>&1 | tee "$out/bench_gpu.log" ;;
+  *) timeout "${GPU_BENCH_TIMEOUT:-300}" $py benchmarks/bench_gpu.py $only 2>&1 | tee "$out/bench_gpu.log" ;;
 esac
 echo "bench exit $?"
 
@@ -51,14 +53,14 @@ pytest_args=(-p no:cacheprovider -p no:benchmark -n "${GPU_TEST_JOBS:-16}"
              -W ignore::DeprecationWarning -W ignore::numba.core.errors.NumbaPerformanceWarning)
 if [ "${GPU_CUDA_TESTS:-1}" != 0 ]; then
   echo "== pytest tests/cuda on the GPU"
-  timeout 300 $py -m pytest tests/cuda -q --durations=5 "${pytest_args[@]}" 2>&1 \
+  timeout "${GPU_CUDA_TIMEOUT:-300}" $py -m pytest tests/cuda -q --durations=5 "${pytest_args[@]}" 2>&1 \
     | tee "$out/pytest_cuda.log" | tail -n 25
   echo "pytest tests/cuda exit $?"
 fi
 if [ $# -gt 0 ]; then
   echo "== AG_TEST_BACKENDS=cuda pytest $*"
   AG_TEST_BACKENDS=${AG_TEST_BACKENDS:-cuda} timeout -s INT -k 30 "${GPU_TEST_TIMEOUT:-240}" \
-    $py -m pytest "$@" -v -rf "${pytest_args[@]}" > "$out/pytest_more.log" 2>&1
+    $py -m pytest "$@" -v -rf --dist load "${pytest_args[@]}" > "$out/pytest_more.log" 2>&1
   echo "pytest $* exit $?"
   grep -E "^(FAILED|ERROR)|passed|failed" "$out/pytest_more.log" | tail -n 60
 fi
