@@ -6,6 +6,8 @@
 #    version differs (README, "GPU backend": numpy, numba, numba-cuda, gast);
 # 2. benchmarks/bench_gpu.py at full size (GPU_BENCH=quick for smaller, 0 to skip;
 #    GPU_BENCH_ONLY=newton,chain for some workloads);
+#    then benchmarks/cuda_cache_check.py: a second process loads the kernels from numba-cuda's
+#    disk cache (GPU_CACHE_CHECK=0 skips);
 # 3. tests/cuda on the GPU itself (NUMBA_ENABLE_CUDASIM=0: every kernel compiled for the
 #    card and launched there; GPU_CUDA_TESTS=0 skips);
 # 4. the TEST_PATHs given, with every differential test on cuda alone
@@ -48,6 +50,10 @@ case "${GPU_BENCH:-full}" in
   *) timeout "${GPU_BENCH_TIMEOUT:-300}" $py benchmarks/bench_gpu.py $only 2>&1 | tee "$out/bench_gpu.log" ;;
 esac
 echo "bench exit $?"
+if [ "${GPU_CACHE_CHECK:-1}" != 0 ]; then   # numba-cuda's disk cache across processes
+  timeout 300 $py benchmarks/cuda_cache_check.py 2>&1 | tee "$out/cuda_cache.log"
+  echo "cuda_cache_check exit $?"
+fi
 
 pytest_args=(-p no:cacheprovider -p no:benchmark -n "${GPU_TEST_JOBS:-16}"
              -W ignore::DeprecationWarning -W ignore::numba.core.errors.NumbaPerformanceWarning)

@@ -25,7 +25,9 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=dtypes.float32, seed=None, name
 
 @registry.public("ag.random.set_seed")
 def set_seed(seed):
-    """Seeds NumPy's global generator (eager, interpreter) and Numba's (compiled kernels)."""
+    """Seeds NumPy's global generator (eager, interpreter), Numba's (cpu kernels) and the
+    cuda backend's device generator (another stream: cuda.CudaEmitter.drawn)."""
     np.random.seed(seed)
-    from ..backends import cpu_runtime
+    from ..backends import cpu_runtime, cuda_config
     cpu_runtime.seed(seed)
+    cuda_config.RNG_SEED.update(seed=int(seed), version=cuda_config.RNG_SEED["version"] + 1)

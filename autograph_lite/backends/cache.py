@@ -34,13 +34,15 @@ def source_key(source):
     return hashlib.sha256(source.encode()).hexdigest()
 
 
-def load_module(source):
-    """The namespace of the kernel module for ``source`` (compiled lazily by Numba)."""
+def load_module(source, lean=True):
+    """The namespace of the kernel module for ``source`` (compiled lazily by Numba); ``lean``:
+    a cpu module, whose ``kernel`` loads from Numba's cache without its registry start-up
+    (numba_cache)."""
     key = source_key(source)
     with _LOCK:
         ns = _MEMORY.get(key)
         if ns is None:
-            ns = _load(source, key)
+            ns = _load(source, key, lean)
             _MEMORY[key] = ns
         return ns
 
@@ -60,7 +62,7 @@ def forget(source):
                 pass
 
 
-def _load(source, key):
+def _load(source, key, lean):
     d = cache_dir()
     if d is not None:
         try:
@@ -72,8 +74,9 @@ def _load(source, key):
                               f"compiled kernels are kept in memory only", RuntimeWarning,
                               stacklevel=4)
         else:
-            from . import numba_cache
-            numba_cache.make_lean(ns["kernel"], source)
+            if lean:
+                from . import numba_cache
+                numba_cache.make_lean(ns["kernel"], source)
             return ns
     # A real module in sys.modules: Numba resolves an objmode block's globals (np, rt)
     # through the function's module name, so a bare dict namespace would lose them.

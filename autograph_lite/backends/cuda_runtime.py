@@ -17,10 +17,9 @@ from numba import cuda
 
 from ..ir.graph import captures
 from ..ops.vmap import common_length  # noqa: F401 (vectorized_map's driver)
+from .cuda_config import RNG_SEED, TILE, TPB
 from .interpreter import region_fn, run_node
 
-TPB = 128           # threads per block (a power of two: the tree reductions halve it)
-TILE = 16           # matmul tiles are TILE x TILE
 # A full reduction's first pass uses at most this many blocks: enough to keep memory busy on
 # a large GPU (an H100/H200 has 132 SMs, each holding 16 blocks of TPB threads); 128 left
 # one block per SM, each thread folding n/16384 elements one dependent load at a time
@@ -88,6 +87,49 @@ def reduce_all(first, final, n, dtype, args):
     out = cuda.device_array(1, dtype)
     final[1, min(TPB, _pow2(blocks))](out, partial, blocks)  # (a grid-stride loop)
     return out.copy_to_host()[0]
+
+
+# ag.random on the device: a grid of at most RNG_BLOCKS blocks of RNG_TPB threads, thread t
+# drawing from the t-th xoroshiro128+ state, a row of a (threads, 2) uint64 device array (the
+# kernel's text: CudaEmitter.drawn). The rows are consecutive outputs of splitmix64 from the
+# seed, the seeding xoroshiro's authors recommend, computed here with NumPy at once.
+RNG_BLOCKS, RNG_TPB = (1, 16) if SIMULATED else (256, TPB)
+_RNG = {"states": None, "version": None}
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _splitmix64(k, seed):
+    """The k-th (uint64 array) output of splitmix64 started at ``seed``."""
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed) + (k + np.uint64(1)) * _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def rng_states():
+    """The device generator's states: seeded by ag.random.set_seed (cuda_config.RNG_SEED),
+    else from fresh entropy once per process (as NumPy's unseeded generators)."""
+    if _RNG["states"] is None or _RNG["version"] != RNG_SEED["version"]:
+        seed = RNG_SEED["seed"]
+        if seed is None:
+            seed = np.random.SeedSequence().entropy
+        k = np.arange(2 * RNG_BLOCKS * RNG_TPB, dtype=np.uint64)
+        _RNG["states"] = cuda.to_device(_splitmix64(k, seed % 2**64).reshape(-1, 2))
+        _RNG["version"] = RNG_SEED["version"]
+    return _RNG["states"]
+
+
+def draw(kernel, out, low, high):
+    """Fills ``out`` (a new C-contiguous device array) by ``kernel`` (the generated draw:
+    ``low``/``high`` are its two parameters), one state per thread."""
+    n = out.size
+    blocks = max(1, min(RNG_BLOCKS, -(-n // RNG_TPB)))
+    if SIMULATED:  # (the kernel's uint64 arithmetic wraps by design: NumPy's scalars warn)
+        with np.errstate(over="ignore"):
+            kernel[blocks, RNG_TPB](out.reshape(n), rng_states(), low, high, n)
+    else:
+        kernel[blocks, RNG_TPB](out.reshape(n), rng_states(), low, high, n)
 
 
 def nonempty(n, what):

@@ -87,8 +87,12 @@ def _test_first(em, cond, body, names):
 
 
 def _while_lower_cuda(em, node):
-    """The cuda driver's loop: a Python ``while`` on the host testing a host scalar; the
-    loop variables' arrays stay on the device, updated in place there as on cpu."""
+    """The cuda driver's loop: one kernel of one thread where every loop variable is a
+    scalar and the loop is device code (CudaEmitter.scalar_loop); else a Python ``while``
+    on the host testing a host scalar, the loop variables' arrays staying on the device,
+    updated in place there as on cpu."""
+    if em.scalar_loop(node) is not False:
+        return
     cond, body = node.regions
     _test_first(em, cond, body, _enter_loop(em, node))
 

@@ -1,7 +1,8 @@
 """Random ops: fresh values on every call of the compiled function (stateful: never merged).
 
 Eager and interpreter runs draw from NumPy's global generator and compiled kernels from
-Numba's; ``ag.random.set_seed`` seeds both, and Numba then reproduces NumPy's stream.
+Numba's; ``ag.random.set_seed`` seeds both, and Numba then reproduces NumPy's stream. The
+cuda backend draws float arrays on the device (its own stream, also seeded by set_seed).
 """
 import numpy as np
 
@@ -34,8 +35,10 @@ def _lower(fn):
 
 
 defop("random_normal", infer=_infer, eager=_eager(np.random.normal),
-      lower=_lower("normal"), stateful=True, differentiable=False,
+      lower=_lower("normal"), lower_cuda=lambda em, node: em.drawn(node, "normal"),
+      stateful=True, differentiable=False,
       doc="normal(mean, stddev) samples")
 defop("random_uniform", infer=_infer, eager=_eager(np.random.uniform),
-      lower=_lower("uniform"), stateful=True, differentiable=False,
+      lower=_lower("uniform"), lower_cuda=lambda em, node: em.drawn(node, "uniform"),
+      stateful=True, differentiable=False,
       doc="uniform [minval, maxval) samples")

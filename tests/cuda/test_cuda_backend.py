@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import autograph_lite as ag
-from autograph_lite.backends import cuda, cuda_runtime
+from autograph_lite.backends import cuda, cuda_config, cuda_runtime
 from corpus.kernels import collatz_steps
 from differential import agree
 from test_vectorized_map import isqrt, python_map
@@ -99,6 +99,54 @@ def test_reading_a_shape_does_not_copy_the_device_array_to_the_host(monkeypatch)
     assert sum(copied) == 3, copied       # the three results, nothing else
 
 
+def draws(x, n):
+    return (ag.random.uniform((n, 3), minval=-2.0, maxval=-1.0, dtype=ag.float64) + x,
+            ag.random.normal((60,), mean=10.0, stddev=0.5), ag.random.normal(()),
+            ag.random.uniform((3,), maxval=5.0, dtype=ag.int32))
+
+
+def test_random_arrays_are_drawn_on_the_device():
+    """Float arrays of ag.random come from a device generator (xoroshiro128+ written out in
+    the kernel, seeded by ag.random.set_seed: reproducible, another stream than the cpu
+    backend's); a scalar and an integer draw run on the host."""
+    f = ag.defun(draws, backend="cuda")
+    src = f.get_concrete_function(0.0, 40).source
+    assert "def k_uniform(" in src and "def k_normal(" in src and "dm.cos(" in src
+    assert src.count("# random_normal") == 1 and src.count("# random_uniform") == 1, src
+    u, z, s, k = (r.numpy() for r in f(0.0, 40))
+    assert (u.shape, u.dtype, z.shape, z.dtype, s.shape, k.dtype) == (
+        (40, 3), np.float64, (60,), np.float32, (), np.int32)
+    assert (u >= -2).all() and (u < -1).all() and abs(u.mean() + 1.5) < 0.15
+    assert abs(z.mean() - 10.0) < 0.3 and 0.3 < z.std() < 0.7
+    assert (k >= 0).all() and (k < 5).all()
+    assert not np.array_equal(f(0.0, 40)[0].numpy(), u)   # fresh on every call
+    ag.random.set_seed(7)
+    first = [r.numpy() for r in f(1.0, 5)]
+    ag.random.set_seed(7)
+    for p, q in zip(first, f(1.0, 5)):
+        np.testing.assert_array_equal(p, q.numpy())
+
+
+def test_the_device_generator_is_xoroshiro128_plus():
+    """The kernel's generator steps as numba.cuda.random's xoroshiro128+ (its uniform
+    float64 from the same states, element for element)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (its import under the simulator warns)
+        import numba.cuda.random as reference
+    ag.random.set_seed(3)
+    states = cuda_runtime.rng_states().copy_to_host()
+    n = states.shape[0]
+    f = ag.defun(lambda: ag.random.uniform((n,), dtype=ag.float64), backend="cuda",
+                 autograph=False)
+    ag.random.set_seed(3)
+    got = f().numpy()
+    ref = np.zeros(n, reference.xoroshiro128p_dtype)
+    ref["s0"], ref["s1"] = states[:, 0], states[:, 1]
+    np.testing.assert_array_equal(
+        got, [reference.xoroshiro128p_uniform_float64(ref, i) for i in range(n)])
+
+
 REDUCTIONS = [np.sum, np.prod, np.mean, np.max, np.min, np.any, np.all]
 
 
@@ -132,10 +180,11 @@ def test_full_reduction_over_several_blocks():
 def test_more_partials_than_the_final_pass_has_threads(monkeypatch):
     """The final pass is one block of at most TPB threads folding the partials in a loop:
     with 4 threads a block, 50 elements make 13 partials (real sizes would need 16,384
-    elements, minutes on the simulator). Its kernel modules (whose shared arrays are sized
-    by TPB when loaded) are its own: other tests never launch them with 128 threads."""
+    elements, minutes on the simulator). Its kernel modules, whose text sizes their shared
+    arrays by TPB, are its own: other tests never launch them with 128 threads, and
+    numba-cuda's cache on disk never gives them to a process with 128 threads."""
     monkeypatch.setattr(cuda_runtime, "TPB", 4)
-    monkeypatch.setattr(cuda, "_MODULES", {})
+    monkeypatch.setattr(cuda_config, "TPB", 4)
 
     def f(x):
         return np.sum(x), np.max(x)
@@ -208,6 +257,57 @@ def test_staged_while_loops():
     agree(collatz_steps, calls=[(np.array([27, 6]),), (np.array([1, 97]),)], backends=BOTH)
 
 
+def scalar_steps(n, x, tol):
+    """Scalar loops: Collatz steps of n, a series to tolerance with an inner counted loop
+    and a branch, and a count with Python numbers."""
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    s, k, term = np.float64(0.0), 1, x
+    while abs(term) > tol:
+        s += term
+        k += 1
+        for _ in range(2):
+            term = term * x / (2 * k) if term > 0 else term * x / k
+    halvings = 0
+    y = float(steps)
+    while y > 1.0:
+        y = y / 2.0
+        halvings += 1
+    return steps, s, k, halvings
+
+
+def agreed_source(fn, calls):
+    """``agree`` of ``fn`` on cpu and cuda over ``calls``; the cuda module of the first."""
+    f = ag.defun(fn, backend="cuda")
+    agree(fn, calls=calls, functions={"cpu": ag.defun(fn), "cuda": f})
+    return f.get_concrete_function(*calls[0]).source
+
+
+def test_a_scalar_loop_is_one_kernel_of_one_thread():
+    """A staged while whose loop variables are all scalars runs as one kernel of one thread
+    (the host would run each scalar op of each trip as a host step); results as Python's."""
+    src = agreed_source(scalar_steps, [(np.int64(27), np.float64(1.5), 1e-12),
+                                       (np.int64(1), np.float64(-0.5), 1e-9)])
+    driver = src.split("def make")[1]
+    assert src.count("def k_loop") == 3 and "while" not in driver, src
+    assert driver.count("[1, 1](") == 3, driver
+
+
+def find_first(x, t):
+    i = 0
+    while i < x.shape[0] and x[i] < t:     # a checked index: the loop runs on the host
+        i += 1
+    return i
+
+
+def test_a_scalar_loop_that_may_raise_runs_on_the_host():
+    driver = agreed_source(find_first, [(np.arange(6.0), 3.5), (np.arange(3.0), 10.0)]
+                           ).split("def make")[1]
+    assert "while True:" in driver and "k_loop" not in driver, driver
+
+
 def fill(out, x):
     out[0] = 1.0
     out[1:] = out[1:] * 2.0 + x[1:]
@@ -245,10 +345,8 @@ def reverse_rows(x, k):
 
 
 def test_updates_are_in_place_where_the_ownership_analysis_allows():
-    f = ag.defun(fill_in_a_loop, backend="cuda")
-    agree(fill_in_a_loop, calls=[(np.int64(5), 1.5), (np.int64(0), 2.0)],
-          functions={"cpu": ag.defun(fill_in_a_loop), "cuda": f})
-    driver = f.get_concrete_function(np.int64(5), 1.5).source.split("def make")[1]
+    driver = agreed_source(fill_in_a_loop, [(np.int64(5), 1.5), (np.int64(0), 2.0)]
+                           ).split("def make")[1]
     loop = driver.split("while True:")[1]
     assert "k_" in loop and "crt.copy(" not in loop    # each out[i] = v writes in place
     agree(step_rows, np.arange(6.0), np.int64(3), backends=BOTH)
@@ -294,6 +392,33 @@ def test_kernels_are_generated_once_per_signature(monkeypatch):
     assert first.tolist() == [0.0, 2.0, 4.0]
     source = f.get_concrete_function(x).source
     assert cuda.load(source) is cuda.load(source)  # one module per source text
+
+
+def test_kernel_modules_are_files_of_the_kernel_cache(tmp_path, monkeypatch):
+    """A cuda module is a file in the kernel cache folder, imported from there (as the cpu
+    backend's), and its kernels are @cuda.jit(cache=True): on a GPU numba-cuda keeps their
+    compiled code beside it for the next process. Without a usable folder it runs from
+    memory."""
+    from autograph_lite.backends import cache
+    monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    x = np.arange(3.0)
+    f = ag.defun(branch, backend="cuda")
+    np.testing.assert_array_equal(f(x).numpy(), branch(x))
+    source = f.get_concrete_function(x).source
+    path = tmp_path / "kernels" / f"ag_{cache.source_key(source)}.py"
+    assert path.read_text() == source and "@cuda.jit(cache=True)" in source
+    assert cuda.load(source)["__file__"] == str(path)
+    stamp = path.stat().st_mtime_ns
+    monkeypatch.setattr(cache, "_MEMORY", {})          # (as a new process)
+    g = ag.defun(branch, backend="cuda")
+    np.testing.assert_array_equal(g(x + 1.0).numpy(), branch(x + 1.0))
+    assert path.stat().st_mtime_ns == stamp            # the same file, not written again
+    monkeypatch.setenv("AUTOGRAPH_LITE_CACHE_DIR", "off")
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    h = ag.defun(branch, backend="cuda")
+    np.testing.assert_array_equal(h(x).numpy(), branch(x))
+    assert "__file__" not in cuda.load(source)
 
 
 def test_without_a_gpu_or_the_simulator_the_error_says_how_to_enable_it():

@@ -1,0 +1,71 @@
+"""Does numba-cuda's disk cache serve the cuda backend's kernels to a new process?
+
+    python benchmarks/cuda_cache_check.py      # on a machine with a GPU (gpu_checks.sh runs it)
+
+Runs one program (Newton's sqrt: elementwise, reduction and loop kernels) in two fresh
+processes sharing one empty kernel cache folder and prints each one's first-call time and
+the numba-cuda cache files written. The second process should load every kernel from the
+cache: a first call many times faster than the first process's, and no new files. Exit
+status 1 if the second process's results differ or it wrote new cache files; 3 without a
+GPU.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHILD = r"""
+import json, sys, time
+import numpy as np
+import autograph_lite as ag
+
+def newton(a):
+    x = a.copy()
+    delta = np.ones_like(a)
+    while np.max(np.abs(delta)) > 1e-10:
+        delta = (x * x - a) / (2.0 * x)
+        x = x - delta
+    return x, np.sum(x)
+
+a = np.linspace(0.5, 100.0, 100_000)
+f = ag.defun(newton, backend="cuda")
+t0 = time.perf_counter()
+x, s = f(a)
+first = time.perf_counter() - t0
+print(json.dumps({"first_call_s": first, "sum": float(s.numpy())}))
+"""
+
+
+def main():
+    os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
+    from numba import cuda
+    if not cuda.is_available():
+        print("cuda_cache_check: no CUDA GPU here")
+        return 3
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, AUTOGRAPH_LITE_CACHE_DIR=d, AUTOGRAPH_LITE_QUIET="1",
+                   PYTHONPATH=f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+        runs, files = [], []
+        for k in range(2):
+            done = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
+                                  text=True, timeout=600)
+            if done.returncode:
+                print(done.stdout, done.stderr[-3000:])
+                return 1
+            runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+            files.append(sorted(p.name for p in Path(d).rglob("*.nb*")))
+        for k, (r, f) in enumerate(zip(runs, files)):
+            print(f"process {k + 1}: first call {r['first_call_s']:.2f} s, "
+                  f"{len(f)} numba-cuda cache files")
+        same = runs[0]["sum"] == runs[1]["sum"]
+        print(f"results equal: {same}; second process wrote nothing new: "
+              f"{files[0] == files[1]}; speed-up of the first call: "
+              f"{runs[0]['first_call_s'] / runs[1]['first_call_s']:.1f}x")
+        return 0 if same and files[0] == files[1] and files[0] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
