@@ -848,6 +848,19 @@ def _quantile(a, q, axis, keepdims, method, what):
     x = convert_to_tensor(a)
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
+    if isinstance(axis, (tuple, list)) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(axis, (tuple, list)):  # (those axes merged, last, as NumPy's _ureduce)
+        axes = normalize_axis_tuple([static_int(i, f"np.{what}'s axis") for i in axis], x.ndim)
+        kept = [i for i in builtins.range(x.ndim) if i not in axes]
+        merged = npa.reshape(npa.transpose(x, kept + list(axes)),
+                             tuple(size_of(x, i) for i in kept) + (-1,))
+        out = _quantile(merged, q, -1, False, method, what)
+        if keepdims:
+            lead = tuple(size_of(out, k) for k in builtins.range(out.ndim - len(kept)))
+            out = npa.reshape(out, lead + tuple(1 if i in axes else size_of(x, i)
+                                                for i in builtins.range(x.ndim)))
+        return out
     if method not in _QUANTILE_METHODS:
         raise NotImplementedError(f"np.{what}(..., method={method!r}) is not staged; "
                                   f"{', '.join(map(repr, _QUANTILE_METHODS))} are")
@@ -879,8 +892,8 @@ def _quantile(a, q, axis, keepdims, method, what):
             gamma = vi - npa.where(above, -1.0, floor)
         at = [npa.cast(npa.where(above, last, i), np.int64) for i in (floor, floor + 1)]
         lo, hi = (_q_first(_take(s, i, ax), ax, qa) for i in at)
-        if qa.ndim:
-            gamma = npa.reshape(gamma, gamma.shape + (1,) * (lo.ndim - 1))
+        if qa.ndim:  # (q's length may be known only at run time: `q[q > 0]`)
+            gamma = npa.reshape(gamma, (size_of(gamma, 0),) + (1,) * (lo.ndim - 1))
         t, u = gamma, 1.0 - gamma
         if weak and s.dtype.kind == "f":        # (a weak Python float in NumPy's lerp)
             t, u = npa.cast(t, s.dtype), npa.cast(u, s.dtype)

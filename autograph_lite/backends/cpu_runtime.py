@@ -891,3 +891,76 @@ def cholesky(a):
                 t -= lo[i, k] * np.conj(lo[j, k])
             lo[i, j] = t / d
     return lo
+
+
+# -- float32 sums in NumPy's order ------------------------------------------------------------
+# NumPy adds a float array along its inner axis pairwise (its <TYPE>_pairwise_sum: runs of at
+# most 128 in 8 lanes, longer runs split in two at a multiple of 8), starting from the
+# identity 0. A float32 sum left to right drifts far from that: 10^6 values of 0.1 summed to
+# 100958.3 where NumPy gives 100000.01 (session 48). The reductions call these for float32
+# (ops/reduce.py _lower_pairwise); a precompiled helper, since the order inlined in every
+# reduction made kernels compile 5x slower (session 32).
+
+@numba.njit(cache=True, nogil=True)
+def _pairwise_leaf32(a, lo, n):
+    """NumPy's pairwise sum of a[lo:lo + n] for n <= 128: 8 lanes, then the rest in order."""
+    if n < 8:
+        res = np.float32(0.0)
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - n % 8:
+        k = lo + i
+        r0 += a[k]
+        r1 += a[k + 1]
+        r2 += a[k + 2]
+        r3 += a[k + 3]
+        r4 += a[k + 4]
+        r5 += a[k + 5]
+        r6 += a[k + 6]
+        r7 += a[k + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for k in range(lo + i, lo + n):
+        res += a[k]
+    return res
+
+
+@numba.njit(cache=True, nogil=True)
+def pairwise_sum32(a):
+    """NumPy's float32 sum of the 1-D array ``a`` (any stride), bit for bit: a run longer
+    than 128 is the sum of its halves (split at a multiple of 8), evaluated with an explicit
+    stack (Numba cannot cache a recursive function called from another module)."""
+    n = a.shape[0]
+    if n <= 128:
+        return np.float32(0.0) + _pairwise_leaf32(a, 0, n)
+    los = np.empty(64, np.int64)
+    ns = np.empty(64, np.int64)
+    stage = np.zeros(64, np.int8)
+    left = np.empty(64, np.float32)
+    top, ret = 0, np.float32(0.0)
+    los[0], ns[0] = 0, n
+    while top >= 0:
+        lo, m = los[top], ns[top]
+        if m <= 128:
+            ret = _pairwise_leaf32(a, lo, m)
+            top -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[top] == 0:      # first the left half
+            stage[top] = 1
+            top += 1
+            los[top], ns[top], stage[top] = lo, half, 0
+        elif stage[top] == 1:    # the left half's sum is in ret: now the right half
+            left[top] = ret
+            stage[top] = 2
+            top += 1
+            los[top], ns[top], stage[top] = lo + half, m - half, 0
+        else:                    # both: their sum goes up
+            ret = left[top] + ret
+            top -= 1
+    return np.float32(0.0) + ret

@@ -65,9 +65,10 @@ _NO_IDENTITY = "zero-size array to reduction operation {} which has no identity"
 _EMPTY_ARG = "attempt to get {} of an empty sequence"
 
 
-def _lower_reduction(init, combine, finalize=None, nonempty=None):
+def _lower_reduction(init, combine, finalize=None, nonempty=None, pairwise=False):
     """OpDef fields ``lower`` and ``fold`` of one reduction;
-    ``combine(em, acc, elem_expr, out_dtype)`` emits one accumulation.
+    ``combine(em, acc, elem_expr, out_dtype)`` emits one accumulation; ``pairwise``: a sum
+    whose float32 forms NumPy adds pairwise are added in its order (_lower_pairwise).
 
     ``fold(em, node, dims)`` serves a full reduction (0-d result) computed inside a loop
     nest the emitter opens for other outputs over ``dims`` (see Emitter.materialize_group):
@@ -119,6 +120,8 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
         return step, finish
 
     def lower(em, node):
+        if pairwise and _pairwise_applies(node):
+            return _lower_pairwise(em, node, finalize)
         dims = em.dims(node.inputs[0])
         step, finish = setup(em, node, dims)
         if (getattr(combine, "lanes", None) and node.outputs[0].type.ndim == 0
@@ -131,6 +134,50 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None):
         finish()
         return None
     return dict(lower=lower, fold=_Fold(setup))
+
+
+def _pairwise_applies(node):
+    """A float32 sum (or mean) of float32 values over all axes or the last one alone: NumPy
+    adds those along the inner axis pairwise; over other axes it adds row by row, the
+    loop's own order. (float64 sums keep the loop order, fused with their input: they
+    differ from NumPy's in the last bits only.)"""
+    x, out = node.inputs[0], node.outputs[0]
+    axis, rank = node.attrs.get("axis"), x.type.ndim
+    return (rank > 0 and x.type.dtype == out.type.dtype == np.float32
+            and (axis is None or tuple(axis) in (tuple(range(rank)), (rank - 1,))))
+
+
+def _lower_pairwise(em, node, finalize):
+    """NumPy's float32 sum, bit for bit (cpu_runtime.pairwise_sum32, a precompiled helper):
+    of the flattened input when every axis is reduced, else of each row of the last axis.
+    A fused input expression is computed into a C array first (the helper reads an array)."""
+    x, out = node.inputs[0], node.outputs[0]
+    rank = x.type.ndim
+    dims = em.dims(x)
+    src = em.name(x) if not em.is_inlined(x) else None
+    if src is None:
+        src = em.fresh("terms")
+        em.line(f"{src} = {em.alloc(dims, x.type.dtype)}")
+        with em.loops(dims) as idx:
+            em.line(f"{src}[{', '.join(idx)}] = {em.elem(x, idx)}")
+    name = em.new(out)
+    full = node.attrs.get("axis") is None or rank == 1 or len(node.attrs["axis"]) == rank
+    if full:
+        flat = src if rank == 1 else f"{src}.ravel()"  # (C order; a copy unless C array)
+        total = f"rt.pairwise_sum32({flat})"
+        if out.type.ndim:  # (keepdims)
+            em.fill(name, ["1"] * out.type.ndim, total, out.type.dtype)
+        else:
+            em.line(f"{name} = {total}")
+    else:
+        keep = node.attrs.get("keepdims", False)
+        em.line(f"{name} = {em.alloc(dims[:-1] + (['1'] if keep else []), out.type.dtype)}")
+        with em.loops(dims[:-1]) as idx:
+            at = ", ".join(idx + (["0"] if keep else []))
+            em.line(f"{name}[{at}] = rt.pairwise_sum32({src}[{', '.join(idx + [':'])}])")
+    if finalize:
+        finalize(em, name, out, dims if full else [dims[-1]])
+    return None
 
 
 class _Fold:
@@ -227,13 +274,13 @@ _SUM, _PROD = "({0} + {1})", "({0} * {1})"
 _MAX = "({0} if {0} > {1} or {0} != {0} else {1})"
 _MIN = "({0} if {0} < {1} or {0} != {0} else {1})"
 defop("reduce_sum", infer=_make_infer(np.sum), eager=_eager(np.sum),
-      **_lower_reduction(lambda dt: 0, _assign(_SUM)), lower_cuda=_cuda(lambda dt: 0, _SUM),
-      names=("np.add.reduce",), raises=(), **_R)
+      **_lower_reduction(lambda dt: 0, _assign(_SUM), pairwise=True),
+      lower_cuda=_cuda(lambda dt: 0, _SUM), names=("np.add.reduce",), raises=(), **_R)
 defop("reduce_prod", infer=_make_infer(np.prod), eager=_eager(np.prod),
       **_lower_reduction(lambda dt: 1, _assign(_PROD)), lower_cuda=_cuda(lambda dt: 1, _PROD),
       names=("np.multiply.reduce",), raises=(), **_R)
 defop("reduce_mean", infer=_make_infer(np.mean), eager=_eager(np.mean),
-      **_lower_reduction(lambda dt: 0, _assign(_SUM), _mean_finalize),
+      **_lower_reduction(lambda dt: 0, _assign(_SUM), _mean_finalize, pairwise=True),
       lower_cuda=_cuda(lambda dt: 0, _SUM, mean=True), raises=(), **_R)
 def _nonempty(what):
     """``checks``: the error of a reduction with no identity over an empty axis."""

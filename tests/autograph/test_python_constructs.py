@@ -497,3 +497,40 @@ def test_tuples_and_lists_of_traced_values_compare_as_pythons():
     """(Python's sequence == asked each tensor pair's truth while tracing: a TypeError)"""
     agree(tuples_compared, [(np.array([1, 5, 7]), (1, 5)), (np.array([0, 0, 7]), (0, 0)),
                             (np.array([1, 5, 8]), (2, 2))])
+
+
+def nditer_sum(w):
+    s = 0.0
+    it = np.nditer(w, flags=["multi_index"])     # (the CS231n gradient-check loop)
+    while not it.finished:
+        s += w[it.multi_index]
+        it.iternext()
+    return s
+
+
+def index_of_min(x):
+    hist = [x[0], x[1], x[2]]
+    return hist.index(min(hist))
+
+
+def first_item_itself(x):
+    items = [x[0], x[1]]
+    return items.index(items[0])    # (the very object: Python needs no comparison)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (nditer_sum, r"np.nditer of a tensor \(at .*\) has no staged form: iterate over "
+                 r"`np.ndindex"),
+    (lambda x: np.ma.masked_equal(x, 0).sum(), r"np.ma.masked_equal of a tensor .* boolean mask"),
+    (lambda x: np.r_[0.0, x, 0.0], r"np.r_\[...\] of a tensor .* np.concatenate"),
+    (lambda x: np.c_[x, x], r"np.c_\[...\] of a tensor .* np.column_stack"),
+    (index_of_min, r"list.index \(at .*\) compares the list's items .*np.argmin"),
+    (lambda x: [x[0], x[1]].count(x[1]), r"list.count .*np.count_nonzero"),
+])
+def test_numpy_and_list_calls_a_tensor_cannot_take_are_refused_by_name(fn, message):
+    """(session 48: NumPy's own errors about something else, nditer's "flagged as writeable
+    ... WRITEBACKIFCOPY", or a tensor's bool() error that named neither call)"""
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match=message):
+            ag.defun(fn, backend=backend)(np.arange(6.0).reshape(3, 2)[:, 0].copy())
+    assert agree(first_item_itself, [(np.arange(3.0),), (np.ones(2),)]) == []

@@ -894,6 +894,36 @@ def test_a_view_by_a_tensor_index_of_a_made_array_is_written_through():
                      (np.array([2, 2, 1]), np.array([3.0, 1.0, 2.0]), 4)])
 
 
+def ping_pong(img, n):
+    bufs = [img.copy(), np.zeros_like(img)]
+    for k in range(n):      # (a staged loop once n relaxes: k % 2 is a tensor)
+        src, dst = bufs[k % 2], bufs[(k + 1) % 2]
+        dst[1:-1] = (src[:-2] + src[2:]) / 2
+    return bufs[n % 2]
+
+
+def pick_and_write(bufs, sel):
+    bufs[int(sel[0])][0] = 9.0
+
+
+def test_an_item_a_tensor_index_reads_from_a_list_of_arrays_is_not_written():
+    """`bufs[k % 2]` of a list (or tuple) of arrays is the items stacked, then read: a copy,
+    so a write through it is refused (session 48: every write was lost, silently, and a
+    list argument's arrays were left unchanged); ping-pong buffers in a loop that runs
+    staged then fall back to a trace per trip count, with Python's answer."""
+    img = np.arange(8.0) ** 2
+    agree(ping_pong, [(img, 3), (img, 2), (img, 4)])
+    for backend in ("interpreter", "cpu"):
+        f = ag.defun(pick_and_write, backend=backend)
+        bufs = [np.zeros(3), np.ones(3)]
+        with pytest.raises(NotImplementedError, match="a copy of the list's item"):
+            f(bufs, np.array([1]))
+        assert not bufs[0].any() and (bufs[1] == 1).all()
+    assert agree(lambda bufs, sel: bufs[int(sel[0])] * 2.0,  # (a read is fine)
+                 [([np.zeros(3), np.ones(3)], np.array([1])),
+                  ([np.zeros(3), np.ones(3)], np.array([0]))]) == []
+
+
 def writes_a_row_of_a_global_table(i):
     r = TABLE_2D[i]
     r[1] = 5.0

@@ -575,6 +575,25 @@ def quantiles(x):
 _QUANTILES = shared_functions(quantiles)
 
 
+def quantiles_over_axes(x, qs):
+    return (np.percentile(x, 50, axis=(0, 1)), np.quantile(x, [0.2, 0.9], axis=(0, 2),
+                                                            keepdims=True),
+            np.percentile(x, 30, axis=(2,)),
+            np.quantile(x, 0.3, axis=(-1, 0), keepdims=True, method="lower"),
+            np.quantile(x[0, 0], qs[qs > 0]), np.percentile(x, qs[qs > 0] * 100, axis=1))
+
+
+def test_quantiles_over_several_axes_and_of_run_time_many_qs():
+    """(session 48: a tuple axis was refused as "one axis must be a Python int", np.median's
+    was staged; a q whose length is known only at run time failed with an internal
+    "a shape must hold ints")"""
+    rng = np.random.default_rng(2)
+    agree(quantiles_over_axes, calls=[
+        (np.arange(24.0).reshape(2, 3, 4), np.array([0.1, -1.0, 0.5])),
+        (rng.random((3, 2, 5)).astype(np.float32), np.array([-1.0, 0.9])),
+        (np.arange(12).reshape(2, 2, 3), np.array([0.0, 1.0, 0.25, 0.7]))], exact=True)
+
+
 def quantile_methods(x):
     # the methods besides 'linear': the element below / above / nearest (half to even:
     # an int result for int data) and the midpoint of the two around

@@ -234,6 +234,16 @@ def _on_box(method, args, kwargs):
     return method if box is array else getattr(box, name)
 
 
+# list methods that compare items by value (in C, calling bool() on each comparison): what to
+# write instead when the list holds tensors
+_COMPARING = {
+    "index": "stack them and search, e.g. `int(np.argmin(np.array(hist)))` for "
+             "`hist.index(min(hist))`",
+    "count": "stack them and count, e.g. `np.count_nonzero(np.array(items) == v)`",
+    "remove": "keep the items in an array and select with a mask",
+}
+
+
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
@@ -253,6 +263,15 @@ def converted_call(f, args, kwargs=None, recursive=True):
         builtins_.check_list_method(f)  # (`out.sum()` of a staged list: Python's error)
     if type(getattr(f, "__self__", None)) is list and getattr(f, "__name__", "") == "sort":
         return builtins_.list_sort(f.__self__, *args, **kwargs)
+    if (type(getattr(f, "__self__", None)) is list and f.__name__ in _COMPARING
+            and numpy_calls._has_symbolic(list(f.__self__) + list(args))):
+        try:  # (an item that is the very object needs no comparison: Python's `is` first)
+            return f(*args, **kwargs)
+        except TypeError:
+            raise TypeError(
+                f"list.{f.__name__} (at {where.caller()}) compares the list's items with "
+                f"`==`, and a tensor's comparison is known only when the function runs; "
+                f"{_COMPARING[f.__name__]}") from None
     try:
         overload = builtins_.OVERLOADS.get(f)
     except TypeError:

@@ -19,6 +19,7 @@ from autograph_lite import errors, numpy_api, tensor
 from autograph_lite.api import core as api
 from autograph_lite.ops import dispatch, indexing
 from autograph_lite.autograph.runtime import core, data, iteration, list_values
+from autograph_lite.autograph.runtime import where as where_
 
 _ALLOCATORS = {np.zeros: "zeros", np.ones: "ones", np.empty: "empty", np.full: "full"}
 # made of sizes: NumPy dispatches them on no argument (their staged forms: numpy_api's table)
@@ -217,6 +218,8 @@ def overload(f):
         return iteration.ndenumerate
     if f is np.fromiter:
         return _fromiter
+    if f is np.nditer or (getattr(f, "__module__", None) or "").startswith("numpy.ma"):
+        return _unstaged(f, _NO_FORM.get(f, _NO_FORM["ma"]))
     if f is np.isscalar:  # (not dispatched: it asks the argument's type)
         return lambda x: (core.numpy_type(x) is not np.ndarray if core.is_symbolic(x)
                           else np.isscalar(x))
@@ -232,6 +235,28 @@ def overload(f):
             return f(*args, **kwargs)
         return staged
     return None
+
+
+# NumPy callables that do not dispatch to tensors and have no staged form: what to write
+# instead (NumPy's own call would fail converting the tensor with a message about
+# something else: nditer's "flagged as writeable ... WRITEBACKIFCOPY")
+_NO_FORM = {
+    np.nditer: "iterate over `np.ndindex(x.shape)` (then read `x[idx]`) or "
+               "`np.ndenumerate(x)`, which are staged",
+    "ma": "masked arrays are not staged; use a boolean mask (`x[x != 0].sum()`, "
+          "`np.where(mask, x, 0)`) or ag.py_func",
+}
+
+
+def _unstaged(f, instead):
+    name = f"np.{'ma.' if f is not np.nditer else ''}{f.__name__}"
+
+    def refuse(*args, **kwargs):
+        if _has_symbolic(args) or _has_symbolic(kwargs.values()):
+            raise TypeError(f"{name} of a tensor (at {where_.caller()}) has no staged "
+                            f"form: {instead}")
+        return f(*args, **kwargs)
+    return refuse
 
 
 def _fromiter(iterable, dtype, count=-1, *, like=None):

@@ -90,11 +90,26 @@ def _sequence_item(seq, key):
                                                           float: np.float64}[kind]))
         return _weak(table[key])
     if _numpy_values(seq):
-        return as_constant(np.stack([np.asarray(v) for v in seq]))[key]
+        return _copied_items(as_constant(np.stack([np.asarray(v) for v in seq])), seq)[key]
     if _symbolic_values(seq):  # (`[a * 2, b, c][k]`: the items stacked, then one read)
-        item = dispatch.apply("stack", *seq, axis=0)[key]
+        item = _copied_items(dispatch.apply("stack", *seq, axis=0), seq)[key]
         return _weak(item) if seq[0].type.weak else item
     return None
+
+
+def _copied_items(table, seq):
+    """``table``, the items of ``seq`` stacked: an item read from it is a copy of the list's
+    array, so a write through it is refused (it would not reach that array: ping-pong
+    buffers `dst = bufs[(k + 1) % 2]; dst[1:-1] = ...` lost every write, silently)."""
+    if np.ndim(seq[0]):
+        kind = type(seq).__name__
+        mutation.refuse_writes(table, NotImplementedError(
+            f"an array read from a Python {kind} with a tensor index (at {where_.caller(2)}) "
+            f"is a copy of the {kind}'s item (the items stacked, then read), so a write into "
+            f"it would not reach that item. Choose the array with a staged `if` (`dst = b "
+            f"if k % 2 else a`, which is the array itself), or keep the arrays in one NumPy "
+            f"array and write `bufs[k % 2, ...]`"))
+    return table
 
 
 def _symbolic_values(seq):
@@ -201,6 +216,12 @@ def _view(target, key):
 
 def getitem(target, key):
     """`target[key]` (a subscript read in converted code), see the module docstring."""
+    if (target is np.r_ or target is np.c_) and has_symbolic(key):
+        name, instead = (("np.r_", "np.concatenate((np.zeros(1), a, b))") if target is np.r_
+                         else ("np.c_", "np.column_stack((a, b))"))
+        raise TypeError(f"{name}[...] of a tensor (at {where_.caller()}) has no staged form "
+                        f"(NumPy's index trick converts its items itself); write {instead} "
+                        f"instead, with 1-d arrays for numbers")
     if type(target) is np.flatiter:  # (`a.flat[k]` of a NumPy array of trace time)
         base = resolve(target.base)
         if not isinstance(base, np.ndarray):
