@@ -229,16 +229,41 @@ def _join_infer(stack):
     return infer
 
 
+# Numba types np.stack's tuple of arrays item by item: past 1,000 items it refuses them
+# (TypingError), and far fewer already take minutes to compile (a comprehension of 1,000
+# `x[i] ** 2` unrolled: 70 s). Longer stacks are written into a new array item by item.
+_TUPLE_STACK_MAX = 64
+
+
 def _join_lower(fn):
     def lower(em, node):
         dt = node.outputs[0].type.dtype
+        axis = node.attrs.get("axis", 0)
+        if fn == "stack" and len(node.inputs) > _TUPLE_STACK_MAX:
+            return _stack_by_items(em, node, axis % node.outputs[0].type.ndim)
         parts = []
         for v in node.inputs:
             s = em.name(v) if v.type.ndim else f"np.array({em.name(v)})"
             parts.append(s if v.type.dtype == dt else em.astype(s, v.type.dtype, dt))
-        axis = node.attrs.get("axis", 0)
         return f"np.{fn}(({', '.join(parts)},), axis={axis})"
     return lower
+
+
+def _stack_by_items(em, node, axis):
+    """``np.stack`` of many items: a new array, then one assignment per item (the store
+    casts each to the result's dtype, as np.stack's of items of one shape; the inputs'
+    shapes agree, as the trace checked, or NumPy's error was staged)."""
+    out, first = node.outputs[0], node.inputs[0]
+    dims = _shape_of(em, first)
+    dims.insert(axis, str(len(node.inputs)))
+    name = em.new(out)
+    em.line(f"{name} = {em.alloc(dims, out.type.dtype)}")
+    lead = ":, " * axis
+    for k, v in enumerate(node.inputs):
+        value = em.name(v) if v.type.ndim or v.type.dtype == out.type.dtype else em.cast(
+            em.name(v), v.type.dtype, out.type.dtype)
+        em.line(f"{name}[{lead}{k}] = {value}")
+    return None
 
 
 def _join_eager(fn):

@@ -364,6 +364,24 @@ def method_appends_in_a_branch(a, x):
     return len(s.log)
 
 
+class Momentum:
+    def __init__(self):
+        self.m = None
+
+    def update(self, w, g):
+        if self.m is None:      # (made on the first step, as optimisers often are)
+            self.m = np.zeros_like(w)
+        self.m = 0.9 * self.m + g
+        w -= 0.1 * self.m
+
+
+def lazily_made_state(a, x):
+    opt, w = Momentum(), np.zeros(3)
+    while np.abs(w).sum() < x:
+        opt.update(w, a[:3])
+    return w
+
+
 @pytest.mark.parametrize("fn, error, message", [
     (method_appends_in_a_branch, NotImplementedError,
      r"the staged `if` at .* changes 's.log\[0\]' in place .* a method of the object"),
@@ -378,6 +396,10 @@ def method_appends_in_a_branch(a, x):
      r"'d\['last'\]' is set in the staged loop at .* but has no value before it"),
     (rebound_while_written, NotImplementedError,
      r"'e' or 'd' is rebound in the staged loop at .* while its dict is written in place"),
+    # (session 48: said the method changed it "in place", which nothing did)
+    (lazily_made_state, NotImplementedError,
+     r"the staged loop at .* makes 'opt.m' an array where it held a NoneType before .* "
+     r"make it before the staged loop"),
 ])
 def test_a_change_no_state_carries_is_refused_by_name(fn, error, message):
     with pytest.raises(error, match=message):

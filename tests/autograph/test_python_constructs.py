@@ -534,3 +534,20 @@ def test_numpy_and_list_calls_a_tensor_cannot_take_are_refused_by_name(fn, messa
         with pytest.raises(TypeError, match=message):
             ag.defun(fn, backend=backend)(np.arange(6.0).reshape(3, 2)[:, 0].copy())
     assert agree(first_item_itself, [(np.arange(3.0),), (np.ones(2),)]) == []
+
+
+def steps_until_small(x, tol):
+    for step in itertools.count():      # (endless: stops only at the tensor `break`)
+        x = x * 0.7
+        if x.max() < tol:
+            break
+    return x, step
+
+
+def test_an_endless_iterator_with_a_tensor_break_is_refused_clearly():
+    """(session 48: traced until Python's recursion limit, ~30 s, then a RecursionError
+    blaming a function that calls itself)"""
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match=r"the `for` at .* over count \(an "
+                           r"iterator whose length is unknown while tracing\) .* `while`"):
+            ag.defun(steps_until_small, backend=backend)(np.ones(2), 0.1)

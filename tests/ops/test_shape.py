@@ -293,3 +293,16 @@ def test_a_minus_one_next_to_a_zero_size_is_numpys_error():
     assert len(errors) == 2 * len(BACKENDS), errors
     agree(lambda a, b: (np.tensordot(a, b, 1), np.dot(a, b)),  # (a zero-size sum: zeros)
           calls=[(np.ones((2, 0)), np.ones((0, 3))), (np.ones((2, 3)), np.ones((3, 4)))])
+
+
+def long_stacks(x):
+    squares = np.array([x[i] ** 2 for i in range(x.shape[0])])          # scalars
+    columns = np.stack([x * k for k in range(70)], axis=1)               # rows, axis 1
+    mixed = np.array([x[i] if i % 2 else np.int32(i) for i in range(x.shape[0])])
+    return squares, columns, mixed
+
+
+def test_a_stack_of_many_items_is_written_item_by_item():
+    """(session 48: np.stack's tuple of 1,500 items was a Numba TypingError after minutes
+    of compiling; a stack past 64 items is now a new array filled item by item)"""
+    agree(long_stacks, calls=[(np.arange(72.0),), (np.linspace(-1.0, 1.0, 80),)])

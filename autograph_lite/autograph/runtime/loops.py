@@ -33,6 +33,9 @@ UNROLL_LIMIT = 32
 # unrolled around it, stay within this many; beyond it a body that stages ops is staged
 # as a loop (so a 20 x 20 x 25 nest of small bodies is not unrolled 10,000 times).
 UNROLL_BUDGET = 256
+# trips of a loop over an iterator of unknown length traced after a `break` under a tensor
+# condition, before it is refused as maybe endless (_endless)
+GUARDED_TRIPS = 200
 _unrolling = threading.local()  # .trips: the trip counts of the Python loops unrolling now
 
 
@@ -240,10 +243,14 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
     if not core.is_symbolic(go) and not go:
         return
     graph = context.current_graph()
+    guarded = 0  # (trips traced under a tensor `break`'s condition)
     for k, item in enumerate(_items(iter_)):
         mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
             _iterator_left_at_run_time(iter_, opts, loc)
+            guarded += 1
+            if guarded > GUARDED_TRIPS and not hasattr(iter_, "__len__"):
+                _endless(iter_, loc)
             conditionals.if_stmt(go, lambda: body(item), lambda: None, get_state, set_state,
                                  names, nouts, deleted)
         else:
@@ -260,6 +267,20 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                                                get_state, set_state, names, nouts, opts,
                                                loc), get_state, set_state):
                 return
+
+
+def _endless(iter_, loc):
+    """Refuses a loop over an iterator of unknown length (`itertools.count()`, a generator)
+    whose `break` depends on a tensor, past GUARDED_TRIPS trips: each trip is traced
+    under the condition, and an endless one would be traced until Python's recursion
+    limit, blamed on a recursive function (session 48)."""
+    raise NotImplementedError(
+        f"the `for` at {loc} over {type(iter_).__name__} (an iterator whose length is "
+        f"unknown while tracing) stops at a `break` under a tensor condition: every trip "
+        f"is traced, under that condition, and it has run past {GUARDED_TRIPS} trips (an "
+        f"endless iterator such as itertools.count() never stops); write it as a `while` "
+        f"on the condition with a counter (`step = 0`, `while ...: step += 1`), which is "
+        f"staged as one loop")
 
 
 def _peeled(it, n, extra_test, body, state):

@@ -274,7 +274,7 @@ class Watch:
                 f"tracing, for all paths and trips: "
                 f"keep such values in a NumPy array (`seen = np.zeros(n, bool)`, "
                 f"`seen[k] = True`) or change it outside the {what}")
-        changed = []
+        changed, became = [], None
         for key, (c, path, before, owner, kind) in self.seen.items():
             now = dict(data.items_of(c))
             for k in sorted(set(before) | set(now), key=repr):
@@ -284,10 +284,20 @@ class Watch:
                     carriable = (k in before and k in now and core.is_tensor_like(before[k])
                                  and core.is_tensor_like(now[k]) and is_composite(slot))
                     changed.append((owner, kind, k, slot, carriable))
+                    if k in before and k in now and not carriable and is_composite(slot) \
+                            and not core.is_tensor_like(before[k]) \
+                            and core.is_tensor_like(now[k]):
+                        became = (slot, type(before[k]).__name__)
         if not changed:
             return
         self.snapshot.restore()
         slot = next((c[3] for c in changed if not c[4]), changed[0][3])
+        if became is not None:  # (a lazily made state: `if self.m is None: self.m = ...`)
+            raise NotImplementedError(
+                f"the {what} at {loc} makes '{became[0]}' an array where it held a "
+                f"{became[1]} before (a value made on the first trip, as `if self.m is "
+                f"None: self.m = np.zeros_like(w)`): state the {what} carries must hold "
+                f"an array of its shape before it too; make it before the {what}")
         refusal = NotImplementedError(
             f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
             f"carry it (inside a called function or a method of the object, or "
