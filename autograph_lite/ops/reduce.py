@@ -120,7 +120,8 @@ def _lower_reduction(init, combine, finalize=None, nonempty=None, pairwise=False
         return step, finish
 
     def lower(em, node):
-        if pairwise and _pairwise_applies(node):
+        if pairwise and not em.DEVICE and _pairwise_applies(node):  # (a cuda kernel's
+            # text, a vectorized_map body: the loop, as the device's tree reductions)
             return _lower_pairwise(em, node, finalize)
         dims = em.dims(node.inputs[0])
         step, finish = setup(em, node, dims)

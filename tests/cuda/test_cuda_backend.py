@@ -472,6 +472,19 @@ def test_vectorized_map_is_one_kernel_a_thread_per_element():
     np.testing.assert_array_equal(eager.numpy(), [0, 1, 1])
 
 
+def row_energies(x):
+    return ag.vectorized_map(lambda row: np.sum(row * row) + row.mean(), x)
+
+
+def test_a_float32_row_sum_in_a_map_stays_one_device_kernel():
+    """(a float32 sum on cpu is NumPy's pairwise order through a cpu_runtime helper, which
+    a kernel cannot call: in a map body on cuda it is the loop, as the device's reductions)"""
+    x = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3)
+    src = ag.defun(row_energies, backend="cuda").get_concrete_function(x).source
+    assert src.count("def k_map(") == 1 and "HOST[" not in src, src
+    agree(row_energies, x, backends=BOTH, rtol=1e-6)
+
+
 def collatz_one(v):
     steps = 0
     while v != 1:
