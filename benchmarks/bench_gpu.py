@@ -28,6 +28,8 @@ import os
 import sys
 import time
 
+import numpy as np  # (imports no Numba: --simulator is set before Numba is imported)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -158,9 +160,8 @@ def main(argv=None):
     if args.simulator:
         os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     os.environ.setdefault("AUTOGRAPH_LITE_QUIET", "1")
-    global np, numba, cuda
+    global numba, cuda
     import numba
-    import numpy as np
     from numba import cuda
     if not (args.simulator or cuda.is_available()):
         print("bench_gpu: no CUDA GPU here (numba.cuda.is_available() is False); run it on a "

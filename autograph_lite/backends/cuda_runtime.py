@@ -9,6 +9,7 @@ scalar arguments and read by Python ``if``/``while`` directly. This module impor
 ``numba.cuda``: only a cuda function's first call imports it (DESIGN: ``import
 autograph_lite`` imports no Numba).
 """
+import contextlib
 import math
 
 import numba
@@ -125,10 +126,8 @@ def draw(kernel, out, low, high):
     ``low``/``high`` are its two parameters), one state per thread."""
     n = out.size
     blocks = max(1, min(RNG_BLOCKS, -(-n // RNG_TPB)))
-    if SIMULATED:  # (the kernel's uint64 arithmetic wraps by design: NumPy's scalars warn)
-        with np.errstate(over="ignore"):
-            kernel[blocks, RNG_TPB](out.reshape(n), rng_states(), low, high, n)
-    else:
+    # (the kernel's uint64 arithmetic wraps by design: the simulator's NumPy scalars warn)
+    with np.errstate(over="ignore") if SIMULATED else contextlib.nullcontext():
         kernel[blocks, RNG_TPB](out.reshape(n), rng_states(), low, high, n)
 
 

@@ -337,6 +337,7 @@ def _split_lower(em, node):
 defop("split", infer=_split_infer, eager=_split_eager, lower=_split_lower,
       multi_output=True, view=True)
 
+
 def _metadata_cuda(wrap):
     """lower_cuda of an op that reads only an array's shape (dim, size, shape): the cpu
     lowering's text on the device array's own ``.shape``/``.size``, ``wrap``ped into the
@@ -370,7 +371,8 @@ def _dim_infer(in_types, axis):
 
 defop("dim", infer=_dim_infer, eager=lambda x, axis: np.int64(np.shape(x)[axis]),
       lower=lambda em, node: f"{em.name(node.inputs[0])}.shape[{node.attrs['axis']}]",
-      lower_cuda=_metadata_cuda("np.int64"), differentiable=False, doc="the size of one dimension (len(x) is dim(x, 0))")
+      lower_cuda=_metadata_cuda("np.int64"), differentiable=False,
+      doc="the size of one dimension (len(x) is dim(x, 0))")
 
 
 def _matmul_infer(in_types):

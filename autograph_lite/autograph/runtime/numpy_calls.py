@@ -249,7 +249,7 @@ _NO_FORM = {
 
 
 def _unstaged(f, instead):
-    name = f"np.{'ma.' if f is not np.nditer else ''}{f.__name__}"
+    name = numpy_api._np_name(f)  # (np.nditer, np.ma.masked_equal)
 
     def refuse(*args, **kwargs):
         if _has_symbolic(args) or _has_symbolic(kwargs.values()):
