@@ -5,7 +5,9 @@
 Runs one program (bench_gpu.py's Newton: elementwise, reduction and loop kernels) in two fresh
 processes sharing one empty kernel cache folder and prints each one's first-call time and
 the numba-cuda cache files written. The second process should load every kernel from the
-cache: a first call many times faster than the first process's, and no new files. Exit
+cache: no new files, and a faster first call (on an H200, session 49: 2.4 s against 3.5 s;
+what is left is tracing and numba-cuda's own start-up on its first dispatcher call,
+README "GPU backend"). Exit
 status 1 if the second process's results differ or it wrote new cache files; 3 without a
 GPU.
 """

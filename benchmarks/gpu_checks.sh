@@ -14,7 +14,8 @@
 #    (AG_TEST_BACKENDS=cuda), verbose, spread test by test over the workers (--dist load:
 #    the random programs are one file), stopped with SIGINT after GPU_TEST_TIMEOUT seconds
 #    so that pytest still lists what failed.
-# GPU_BENCH_TIMEOUT / GPU_CUDA_TIMEOUT (seconds) bound steps 2 and 3, to fit a device budget.
+# GPU_BENCH_TIMEOUT / GPU_CACHE_TIMEOUT / GPU_CUDA_TIMEOUT (seconds) bound steps 2 and 3, to fit a
+# device budget.
 # Logs go to $OUT (the device tool brings them back) or /tmp/gpu_checks.
 set -u
 out=${OUT:-/tmp/gpu_checks}
@@ -51,7 +52,7 @@ case "${GPU_BENCH:-full}" in
 esac
 echo "bench exit $?"
 if [ "${GPU_CACHE_CHECK:-1}" != 0 ]; then   # numba-cuda's disk cache across processes
-  timeout 300 $py benchmarks/cuda_cache_check.py 2>&1 | tee "$out/cuda_cache.log"
+  timeout "${GPU_CACHE_TIMEOUT:-300}" $py benchmarks/cuda_cache_check.py 2>&1 | tee "$out/cuda_cache.log"
   echo "cuda_cache_check exit $?"
 fi
 
