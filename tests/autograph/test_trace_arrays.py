@@ -965,3 +965,82 @@ def test_methods_of_a_made_array_take_tensors():
                                     (np.array([1.5, 2.0, 7.0, 3.0, 4.0]),)])
     agree(power_iteration, [(np.array([[2.0, 1.0], [1.0, 3.0]]), 20),
                             (np.diag([1.0, 4.0, 2.0]), 30)])
+
+
+# --- an array the function made, written by a method it was passed to -----------------------
+# (session 49: `opt.update(w, g)` wrote `w` with tensors, but only a bare-name call
+# `fill(w)` rebound the caller's `w` to the box it became, so its later NumPy reads
+# (`np.abs(w)`, `w + 1`, `sum(w)`) read the zeros it held before: silent wrong answers,
+# and a `while np.abs(w).sum() < x` whose test never changed traced without end)
+class _Descent:
+    def step(self, w, g):
+        w -= 0.1 * g
+
+
+class _Momentum:
+    def __init__(self):
+        self.m = None
+
+    def update(self, w, g):
+        if self.m is None:
+            self.m = np.zeros_like(w)
+        self.m = 0.9 * self.m + g
+        w -= 0.1 * self.m
+
+
+def read_after_a_method_wrote(a):
+    opt, w = _Descent(), np.zeros(3)
+    opt.step(w, a[:3])
+    return (np.abs(w).sum(), np.sum(w), w + 1, w @ w, np.maximum(w, -0.1), sum(w), max(w),
+            -w, np.sort(w), np.cumsum(w), np.all(w < 0), w ** 2, np.copy(w))
+
+
+def loop_until_a_method_moved_far_enough(a, x):
+    opt, w = _Momentum(), np.zeros(3)   # (made inside: its attribute made lazily too)
+    k = 0
+    while np.abs(w).sum() < x:
+        opt.update(w, a[:3])
+        k += 1
+    return w, k
+
+
+class _Steps:
+    def __init__(self, w):
+        self.w = w
+
+
+def _step_into(holder, g):
+    holder.w *= 0.5
+    holder.w += g
+
+
+def method_of_a_module_like_namespace(a):
+    w = np.ones(4)
+    _Steps.__init__(_Steps.__new__(_Steps), w)   # (an attribute function: `Cls.f(w)`)
+    h = _Steps(w)
+    _step_into(h, a)
+    return w.sum(), h.w.sum(), np.abs(w)
+
+
+def test_an_array_written_by_a_method_is_seen_by_the_callers_reads():
+    a = np.array([0.1, 0.5, 2.0, 0.3])
+    agree(read_after_a_method_wrote, [(a,), (-a,)])
+    agree(loop_until_a_method_moved_far_enough, [(a, 0.4), (a * 2, 1.0), (a, 0.0)])
+    agree(method_of_a_module_like_namespace, [(a,), (a * 3,)])
+
+
+def endless_unless_staged(a, n):
+    i, x = 0, a[0] * 0
+    while i < n:       # (a Python test; the body needs `str(i)` as Python text)
+        x = x + a[i % 3] * float(len(str(i)))
+        i += 1
+    return x
+
+
+def test_a_while_that_runs_at_trace_time_without_end_is_refused_not_left_to_fill_memory():
+    f = ag.defun(endless_unless_staged, backend="interpreter")
+    assert f(np.arange(3.0), 300) == endless_unless_staged(np.arange(3.0), 300)
+    with pytest.raises(NotImplementedError, match=r"the `while` loop at .*test_trace_arrays"
+                       r"\.py:\d+ .* staged over 65536 ops without ending; it could not be "
+                       r"staged as a loop instead, because: TypeError: .*str\(\)"):
+        f(np.arange(3.0), 10**7)

@@ -11,8 +11,9 @@ NumPy (SPEC 3). On anything else `resolve` returns the value itself. Rebinding a
 the names branch/loop state (control_flow), so the write is carried out of the region.
 
 Which names: the enclosing function's locals a nested def names, after a call of it
-(`def put(i, v): buf[i] = v`, then `put(0, t)`), those a user function is called with (a bare name that is not a Python
-builtin; methods and `np.*` do not hand arrays to converted code), the outputs a NumPy
+(`def put(i, v): buf[i] = v`, then `put(0, t)`), those a user function or method is called
+with (`fill(buf, n)`, `opt.update(w, g)`: _calls_users_code; not Python builtins, `np.*` or
+a list's `append`), the outputs a NumPy
 call writes (`np.copyto(buf, t)`, `np.add(a, t, out=buf)`), the receiver of a method
 that changes a dict (`d.update(...)`, `d.pop(k)`: the staged region then carries `d`), and
 the names linked to the object a method is called on for its effect (`v = g.u`, then
@@ -99,6 +100,33 @@ def _method_receiver(st):
     return None
 
 
+# Library namespaces whose functions run as they are (never the user's converted code):
+# `np.abs(w)` hands `w` to no code that could write it (NumPy's own writers: _output_names)
+_LIBRARIES = frozenset(("np", "numpy", "math", "cmath", "scipy", "sp", "ag", "random",
+                        "itertools", "functools", "operator", "collections", "time", "os",
+                        "sys", "re", "string", "json", "warnings", "copy"))
+# methods of Python's containers and strings that keep or compare their arguments, never
+# write into them (`out.append(w)`: rebinding `w` after it would gain nothing)
+_KEEPING_METHODS = frozenset(("append", "extend", "insert", "add", "appendleft", "extendleft",
+                              "get", "setdefault", "index", "count", "remove", "discard",
+                              "join", "format", "put", "startswith", "endswith"))
+
+
+def _calls_users_code(fn, local):
+    """Whether a call of ``fn`` may run the user's converted code with its arguments: a
+    function named by a bare name that is not a Python builtin (`fill(buf, n)`), or a method
+    or attribute function (`opt.update(w, g)`, `self.step(w)`, `helpers.fill(w)`) that is
+    not a library's (`np.abs(w)`) nor a container's keeping method (`out.append(w)`)."""
+    if isinstance(fn, gast.Name):
+        return fn.id in local or not hasattr(builtins, fn.id)
+    if not isinstance(fn, gast.Attribute) or fn.attr in _KEEPING_METHODS:
+        return False
+    root = fn
+    while isinstance(root, gast.Attribute):
+        root = root.value
+    return isinstance(root, gast.Name) and (root.id in local or root.id not in _LIBRARIES)
+
+
 def _passed_names(value, local):
     names = []
     for call in gast.walk(value):
@@ -107,13 +135,12 @@ def _passed_names(value, local):
             receiver = _receiver(call, local)
             if receiver is not None and receiver not in names:
                 names.append(receiver)
-        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name)):
-            continue
-        if call.func.id not in local and hasattr(builtins, call.func.id):
+        if not (isinstance(call, gast.Call) and not base.is_ag_call(call)
+                and _calls_users_code(call.func, local)):
             continue
         for a in call.args + [k.value for k in call.keywords]:
             if (isinstance(a, gast.Name) and a.id in local and a.id not in names
-                    and a.id != call.func.id):
+                    and a.id != getattr(call.func, "id", None)):
                 names.append(a.id)
     return names
 

@@ -253,6 +253,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
         traced = _traced(args, kwargs)
         if traced or trace_arrays.in_region():
             _staged_draw(f, traced)
+    if any(type(a) is np.ndarray for a in args):  # (a NumPy array of trace time that a
+        args = tuple(map(trace_arrays.resolve, args))  # staged write made a box: the box)
     if _reads_containers(f):  # (`sum(arrs)` after `arrs[0][i] = t` in a staged loop)
         args = tuple(map(trace_arrays.resolved_items, args))
         kwargs = {k: v if k == "out" else trace_arrays.resolved_items(v)

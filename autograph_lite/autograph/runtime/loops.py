@@ -36,6 +36,10 @@ UNROLL_BUDGET = 256
 # trips of a loop over an iterator of unknown length traced after a `break` under a tensor
 # condition, before it is refused as maybe endless (_endless)
 GUARDED_TRIPS = 200
+# nodes a `while` unrolled at trace time may stage after staging the rest of it failed,
+# before it is refused: a trace that never ends would fill the memory (a test that reads a
+# value the trace cannot see change runs forever; Python's own loop would have ended)
+UNROLLED_NODES_LIMIT = 256 * UNROLL_BUDGET
 _unrolling = threading.local()  # .trips: the trip counts of the Python loops unrolling now
 
 
@@ -78,7 +82,7 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
     graph = context.current_graph()
     mark = len(graph.nodes) if graph is not None else 0
     may_stage = graph is not None and not opts.get("has_else")
-    first = True
+    first, failures = True, []
     with _unrolled(1):  # (its own trip count is unknown: it measures what it staged)
         while True:
             cond, staged = control.probe_condition(test)
@@ -102,8 +106,18 @@ def while_stmt(test, body, get_state, set_state, names, nouts, opts=None):
                 loc = where.caller()
                 if _try_staged(lambda: staged_loop.run(_staged_test(test), body, get_state,
                                                        set_state, names, nouts, opts, loc),
-                               get_state, set_state):
+                               get_state, set_state, failures):
                     return
+            elif failures and len(graph.nodes) - mark > UNROLLED_NODES_LIMIT:
+                _refuse_unrolled(failures[0], where.caller())
+
+
+def _refuse_unrolled(failure, loc):
+    raise NotImplementedError(
+        f"the `while` loop at {loc} has a test that stays a Python value while tracing, and "
+        f"has run at trace time until it staged over {UNROLLED_NODES_LIMIT} ops without "
+        f"ending; it could not be staged as a loop instead, because: "
+        f"{type(failure).__name__}: {failure}") from failure
 
 
 def _staged_from_the_start(test, body, get_state, set_state, names, nouts, opts):
@@ -215,20 +229,22 @@ def _as_staged(iter_, skip=0):
     return iter_.rest(skip)
 
 
-def _try_staged(stage, get_state, set_state):
+def _try_staged(stage, get_state, set_state, failures=None):
     """Runs ``stage()``, which stages the rest of a loop that could run (or ran) at trace
     time; False, with the state and the arrays the attempt wrote as they were, when that
     cannot be done (a body that needs its index or a variable as a Python value, a
-    variable the core cannot carry). Unrolling is Python's own semantics, so any error of
-    the attempt sends the loop back to it: a real error is raised there, where the user's
-    program raises it."""
+    variable the core cannot carry), the error appended to ``failures``. Unrolling is
+    Python's own semantics, so any error of the attempt sends the loop back to it: a real
+    error is raised there, where the user's program raises it."""
     init = tuple(get_state())
     try:
         with mutation.scope():  # (a failed attempt's writes are undone on the way out)
             stage()
         return True
-    except Exception:  # noqa: BLE001 (see the docstring)
+    except Exception as e:  # noqa: BLE001 (see the docstring)
         set_state(init)
+        if failures is not None:
+            failures.append(e)
         return False
 
 

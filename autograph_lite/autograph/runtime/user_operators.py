@@ -24,7 +24,8 @@ import numpy as np
 
 from autograph_lite import errors
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, data, list_values, logical, staging
+from autograph_lite.autograph.runtime import (core, data, list_values, logical, staging,
+                                              trace_arrays)
 
 _BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
            "*": ("mul", operator.mul), "/": ("truediv", operator.truediv),
@@ -42,6 +43,9 @@ _COMPARISONS = {"<": ("lt", "gt", operator.lt), "<=": ("le", "ge", operator.le),
 
 
 def _plain(fn, *args):
+    # (an operand that is a NumPy array of trace time a staged write made a box, through a
+    # name no rebinding reached: `h.w += g` in a helper, `w` the same array: the box)
+    args = [trace_arrays.resolve(x) if type(x) is np.ndarray else x for x in args]
     try:
         return fn(*args)
     except Exception as e:
