@@ -1019,7 +1019,8 @@ def method_of_a_module_like_namespace(a):
     _Steps.__init__(_Steps.__new__(_Steps), w)   # (an attribute function: `Cls.f(w)`)
     h = _Steps(w)
     _step_into(h, a)
-    return w.sum(), h.w.sum(), np.abs(w)
+    a0, _, _, a3 = w
+    return w.sum(), h.w.sum(), np.abs(w), [v * 2 for v in w], a0 + a3, w > 1
 
 
 def test_an_array_written_by_a_method_is_seen_by_the_callers_reads():

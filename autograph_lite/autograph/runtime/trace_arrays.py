@@ -172,7 +172,7 @@ def resolved_items(x):
     as it is. What reads a container whole (`sum(arrs)`, `np.stack(arrs)`, `a, b = arrs`,
     `[v * 2 for v in d.values()]`) then sees the writes: inside a staged region the
     container keeps the array (runtime/data.py ``_hand_over``)."""
-    if type(x) is tuple:
+    if type(x) is tuple or type(x) is np.ndarray:  # (an array itself: `[v for v in w]`)
         return resolve(x)
     if type(x) is list or type(x) in _VIEWS:
         items = _boxes_of(x)
