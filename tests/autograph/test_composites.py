@@ -364,9 +364,24 @@ def method_appends_in_a_branch(a, x):
     return len(s.log)
 
 
+def history_in_a_dict(a, x):
+    hist = {"v": [], "w": []}
+    for v in a:
+        hist["v"].append(v)
+        if v > x:
+            break
+    return len(hist["v"])
+
+
 @pytest.mark.parametrize("fn, error, message", [
     (method_appends_in_a_branch, NotImplementedError,
-     r"the staged `if` at .* changes 's.log\[0\]' in place .* a method of the object"),
+     r"the staged `if` at .* appends to the list 's.log', which a container or object "
+     r"holds; .* append to a local list"),
+    # (session 49: named the `break` line and advised `name[constant] = ...`, which cannot
+    # append)
+    (history_in_a_dict, NotImplementedError,
+     r"the staged loop at .* appends to the list 'hist\['v'\]', .* and store it after "
+     r"the staged loop \(`hist\['v'\] = s_hist`\)"),
     # which dict the name holds after the region would depend on the path taken
     (written_or_rebound_in_if, NotImplementedError,
      r"'d' is written in place in one branch of the staged `if` at .* and rebound in the "

@@ -274,7 +274,7 @@ class Watch:
                 f"tracing, for all paths and trips: "
                 f"keep such values in a NumPy array (`seen = np.zeros(n, bool)`, "
                 f"`seen[k] = True`) or change it outside the {what}")
-        changed, became = [], None
+        changed, became, grown = [], None, None
         for key, (c, path, before, owner, kind) in self.seen.items():
             now = dict(data.items_of(c))
             for k in sorted(set(before) | set(now), key=repr):
@@ -284,6 +284,8 @@ class Watch:
                     carriable = (k in before and k in now and core.is_tensor_like(before[k])
                                  and core.is_tensor_like(now[k]) and is_composite(slot))
                     changed.append((owner, kind, k, slot, carriable))
+                    if type(c) is list and k not in before and grown is None:
+                        grown = path
                     if k in before and k in now and not carriable and is_composite(slot) \
                             and not core.is_tensor_like(before[k]) \
                             and core.is_tensor_like(now[k]):
@@ -298,6 +300,13 @@ class Watch:
                 f"{became[1]} before (a value made on the first trip, as `if self.m is "
                 f"None: self.m = np.zeros_like(w)`): state the {what} carries must hold "
                 f"an array of its shape before it too; make it before the {what}")
+        if grown is not None and not grown.isidentifier():  # (`hist["S"].append(s)`)
+            raise NotImplementedError(
+                f"the {what} at {loc} appends to the list '{grown}', which a container or "
+                f"object holds; a staged branch or loop carries the lists its own names "
+                f"hold, not those: append to a local list (`s_hist = []` before, "
+                f"`s_hist.append(s)` inside) and store it after the {what} "
+                f"(`{grown} = s_hist`)")
         refusal = NotImplementedError(
             f"the {what} at {loc} changes '{slot}' in place where AutoGraph cannot "
             f"carry it (inside a called function or a method of the object, or "
