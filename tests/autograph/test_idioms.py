@@ -484,3 +484,65 @@ def test_fromiter_of_tensor_items():
     agree(doubled_codes, calls=[(np.array([1, 2, 3]),), (np.array([4, 5], np.int8),)],
           exact=True)
     agree(shifted, calls=[(np.arange(3.0),), (np.arange(5.0),)], exact=True)
+
+
+def ema_over_the_rest(x, alpha):
+    s = x[0]                     # (an int32 seed: the first trip makes it float64)
+    for v in x[1:]:
+        s = alpha * v + (1 - alpha) * s
+    return s
+
+
+def ema_series(x, alpha):
+    s = x[0]
+    out = [s]
+    for i, v in enumerate(x[1:]):
+        s = alpha * v + (1 - alpha) * s
+        out.append(s)
+        if s > 100:
+            break
+    return np.array(out), i
+
+
+def widened_twice(x):
+    s = x[0]                     # (int8, then int16 on the first trip, float64 on the next)
+    for v in x[1:]:
+        s = s * np.int16(2) if s.dtype == np.int8 else s + 0.5
+    return s
+
+
+def test_a_variable_whose_first_trip_changes_its_dtype_is_the_loops_first_trip():
+    """An EMA over `x[1:]` seeded with an int32 `x[0]` was refused ('changes dtype') where
+    the `range` form compiled (session 49): with the trip count known while tracing the
+    first trip runs by itself and the rest is staged with the dtype it gave."""
+    x = np.array([1, 5, 2, 8, 3], dtype=np.int32)
+    agree(ema_over_the_rest, calls=[(x, 0.5), (x[:2], 0.25), (x[:1], 0.75), (x[:3], 0.5)])
+    agree(ema_series, calls=[(x, 0.5), (x * 50, 0.5)])
+    with pytest.raises(TypeError, match="'s' changes dtype from int16 to float64"):
+        ag.defun(widened_twice, backend="interpreter")(np.arange(4, dtype=np.int8))
+
+
+def first_pair_then_the_rest(x):
+    it = enumerate(x * 2.0)
+    i0, v0 = next(it)
+    rest = [i * v for i, v in it]
+    return i0, v0, sum(rest), next(zip(x, x + 1))
+
+
+def looped_after_next(x):
+    it = enumerate(x)
+    next(it)
+    s = x[0] * 0
+    for i, v in it:
+        s = s + i * v
+    return s
+
+
+def test_next_of_an_enumerate_or_zip_of_tensors():
+    """`next(enumerate(t))` of a tensor was a TypeError at run time (session 49: met once
+    a NumPy array made while tracing was read as the box a staged loop made it); the
+    items after it are the iterator's rest, as Python's. A staged `for` over an iterator
+    next() advanced is refused (it would read from the start)."""
+    agree(first_pair_then_the_rest, calls=[(np.arange(4.0),), (np.array([2.0, -1.0]),)])
+    with pytest.raises(NotImplementedError, match="iterator that next\\(\\) advanced before"):
+        ag.defun(looped_after_next, backend="interpreter")(np.arange(40.0))

@@ -52,12 +52,30 @@ class StagedIter:
     # where a staged loop read it (loops.py: then read again, refused)
     iterator = False
     looped = None
+    advanced = 0  # items `next()` took (an iterator's: `first = next(enumerate(x))`)
 
     def length(self):
         raise NotImplementedError
 
     def item(self, i):
         raise NotImplementedError
+
+    def __next__(self):
+        """``next(it)`` of an iterator (enumerate, zip of tensors) whose length is known while
+        tracing: its next item, StopIteration past the end, as Python's."""
+        if not self.iterator:
+            raise TypeError(f"'{type(self).__name__}' object is not an iterator")
+        if self.looped is not None:
+            raise_read_again(self, self.looped)
+        n = self.length()
+        if core.is_symbolic(n):
+            raise TypeError(f"next() of {self.what} whose length exists only when the compiled "
+                            f"function runs (at {errors.user_location()}): whether it is "
+                            f"exhausted is not known while tracing; index the items instead")
+        if self.advanced >= n:
+            raise StopIteration
+        self.advanced += 1
+        return self.item(self.advanced - 1)
 
     def __iter__(self):
         """Python iteration (a comprehension, ``list(zip(u, w))``): item by item when the
@@ -74,7 +92,7 @@ class StagedIter:
                 f"comprehension, list(), unpacking): its items would make a list of that "
                 f"length. Use a `for` loop, which is staged, writing into an array "
                 f"(`out = np.empty(n)`, then `out[i] = ...`)")
-        return (self.item(i) for i in range(int(n)))
+        return (self.item(i) for i in range(self.advanced, int(n)))
 
 
 class StagedRange(StagedIter):

@@ -187,10 +187,16 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
         if it.iterator:  # (`it = enumerate(x)`; `for i, v in it:`: read once)
             if it.looped is not None:
                 iteration.raise_read_again(it, it.looped)
+            if it.advanced:
+                raise NotImplementedError(
+                    f"the `for` at {loc} iterates {it.what} iterator that next() advanced "
+                    f"before; a staged loop reads an iterator from its start: loop over the "
+                    f"rest itself (`for i, v in enumerate(x[1:], 1):`)")
             if extra_test is not None:
                 _iterator_left_at_run_time(it, opts, loc)
             it.looped = loc
-        _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
+        _staged_for_peeling(it, extra_test, body, get_state, set_state, names, nouts, opts,
+                            loc)
         return
     with _unrolled(len(iter_) if counted else 1):
         _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opts, loc,
@@ -299,14 +305,41 @@ def _endless(iter_, loc):
         f"staged as one loop")
 
 
-def _peeled(it, n, extra_test, body, state):
+def _staged_for_peeling(it, extra_test, body, get_state, set_state, names, nouts, opts,
+                        loc):
+    """``_staged_for``; where a variable's dtype changes in a trip (staged_loop.changes_dtype:
+    an EMA `s = x[0]` of an int32 `x`, then `s = alpha * v + (1 - alpha) * s` for `v in
+    x[1:]`) and the trip count is known while tracing, the loop is staged again with its
+    first trip run by itself (``_peeled``), as Python's first trip changes the dtype and
+    the others keep it. A count known only at run time may be 0, where the variable keeps
+    its dtype: refused, as before; a count of 0 known while tracing runs nothing, as Python."""
+    n = it.length()
+    if isinstance(n, (int, np.integer)) and n == 0:
+        _reject_else(opts, "for", loc)
+        return
+    if not isinstance(n, (int, np.integer)):
+        _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc)
+        return
+    failures = []
+    if _try_staged(lambda: _staged_for(it, extra_test, body, get_state, set_state, names,
+                                       nouts, opts, loc), get_state, set_state, failures):
+        return
+    if not staged_loop.changes_dtype(failures[0]):
+        raise failures[0]
+    _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc,
+                peel=True)
+
+
+def _peeled(it, n, extra_test, body, state, peel=False):
     """Runs the first trip of a staged `for` by itself where a variable it carries is None
-    before it and the trip count is known while tracing (`best = None`, then `if best is
-    None or v < best: best = v`; `prev = None ... prev = v`): in Python the first trip
-    sees None and the others a number, which is what the first trip traced alone and the
-    loop over the rest stage (a loop state cannot be None on some trips). True when it
-    ran. (A count known only at run time may be 0, leaving None: refused by the state.)"""
-    if not any(v is None for v in state) or not isinstance(n, (int, np.integer)) or n < 1:
+    before it (or ``peel``: one whose dtype the trip changes) and the trip count is known
+    while tracing (`best = None`, then `if best is None or v < best: best = v`; `prev =
+    None ... prev = v`): in Python the first trip sees None and the others a number, which
+    is what the first trip traced alone and the loop over the rest stage (a loop state
+    cannot be None on some trips). True when it ran. (A count known only at run time may
+    be 0, leaving None: refused by the state.)"""
+    if not (peel or any(v is None for v in state)) or not isinstance(
+            n, (int, np.integer)) or n < 1:
         return False
     if extra_test is not None and core.is_symbolic(extra_test()):
         return False  # (stopped by a tensor before the loop: not a first trip for sure)
@@ -343,14 +376,15 @@ def _items(iter_):
     return iter_
 
 
-def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc):
+def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, loc,
+                peel=False):
     _reject_else(opts, "for", loc)
     n = it.length()
     counter = [0]  # a Python int, as `range` counts: weak once staged
     state = get_state()[:nouts]
     if isinstance(n, (int, np.integer)) and n == 0 and any(v is None for v in state):
         return  # (no trip, known while tracing: the None stays, as Python's)
-    if _peeled(it, n, extra_test, body, state):
+    if _peeled(it, n, extra_test, body, state, peel):
         counter[0] = 1
         if extra_test is not None and not core.is_symbolic(extra_test()) and not extra_test():
             return  # (a `break` in the first trip, on a Python value)

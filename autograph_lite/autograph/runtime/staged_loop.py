@@ -54,6 +54,14 @@ def _is_weak(value):
     return core.is_symbolic(value) and value.type.weak
 
 
+def changes_dtype(e):
+    """Whether ``e`` is _check_body's refusal of a loop variable whose dtype a trip changes
+    (`s = x[0]` of an int32 `x`, then `s = alpha * v + (1 - alpha) * s`): a staged `for`
+    with a trip count known while tracing then runs its first trip by itself and stages the
+    rest (loops.py ``_staged_for_peeling``)."""
+    return getattr(e, "changes_dtype", False)
+
+
 def _check_body(names, before, after, weak, loc):
     for name, b, a, w in zip(names, before, after, weak):
         if not core.is_carriable(a):
@@ -61,9 +69,11 @@ def _check_body(names, before, after, weak, loc):
         if w or not core.is_tensor(a):
             continue
         if core.dtype_of(a) != core.dtype_of(b):
-            raise TypeError(f"'{name}' changes dtype from {b.dtype} to {a.dtype} in the staged "
-                            f"loop at {loc}; a loop variable must keep one dtype (cast it "
-                            f"before the loop or in the body)")
+            e = TypeError(f"'{name}' changes dtype from {b.dtype} to {a.dtype} in the staged "
+                          f"loop at {loc}; a loop variable must keep one dtype (cast it "
+                          f"before the loop or in the body)")
+            e.changes_dtype = True
+            raise e
         if core.rank_of(a) != core.rank_of(b) and core.rank_of(b) is not None:
             raise ValueError(f"'{name}' changes rank from {core.rank_of(b)} to "
                              f"{core.rank_of(a)} in the staged loop at {loc}; a loop variable "
