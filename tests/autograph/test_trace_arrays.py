@@ -1045,3 +1045,16 @@ def test_a_while_that_runs_at_trace_time_without_end_is_refused_not_left_to_fill
                        r"\.py:\d+ .* staged over 65536 ops without ending; it could not be "
                        r"staged as a loop instead, because: TypeError: .*str\(\)"):
         f(np.arange(3.0), 10**7)
+
+
+def grids_of_a_size(n, m):
+    x, y = np.mgrid[0:n, 0:n]
+    a, b = np.ogrid[0:n, 1:n:2]
+    return (x + y, np.mgrid[-1:1:complex(0, n), -1:1:complex(0, m)], a * b,
+            np.mgrid[0:n:2, 0.0:1.0:0.25], np.mgrid[0:1:n * 1j], np.mgrid[0:1:complex(0, 1), 0:m])
+
+
+def test_mgrid_and_ogrid_with_bounds_known_at_run_time():
+    """`np.mgrid[0:n, 0:n]` of a relaxed `n` raised NumPy's internal AttributeError on every
+    call (session 49; one axis worked): staged as nd_grid computes it."""
+    agree(grids_of_a_size, [(3, 4), (5, 2), (2, 2), (1, 3)])

@@ -222,6 +222,9 @@ def getitem(target, key):
         raise TypeError(f"{name}[...] of a tensor (at {where_.caller()}) has no staged form "
                         f"(NumPy's index trick converts its items itself); write {instead} "
                         f"instead, with 1-d arrays for numbers")
+    if (target is np.mgrid or target is np.ogrid) and has_symbolic(key):
+        from autograph_lite.autograph.runtime import index_grids
+        return index_grids.grid(target is np.ogrid, key)
     if type(target) is np.flatiter:  # (`a.flat[k]` of a NumPy array of trace time)
         base = resolve(target.base)
         if not isinstance(base, np.ndarray):
