@@ -1026,8 +1026,7 @@ class Function:
     def _leaf_names(self, args):
         names = []
         for name, a in zip(self._param_names, args):
-            n = len(nest.flatten(a))
-            names += [name] if n == 1 else [f"{name}_{i}" for i in range(n)]
+            names += nest.leaf_paths(a, name)  # (`bufs[0]`, `st['u']`: for messages)
         return names + [None] * (len(nest.flatten(args)) - len(names))
 
     def _note_retrace(self, key):

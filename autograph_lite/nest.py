@@ -40,6 +40,27 @@ def flatten(structure):
     return out
 
 
+def leaf_paths(structure, name):
+    """The leaves' paths as the user writes them (`bufs[0]`, `st['u']`, `p.x`), in flatten
+    order: ``name`` itself for a leaf."""
+    out = []
+
+    def visit(x, path):
+        if isinstance(x, dict):
+            for k in sorted(x, key=repr):
+                visit(x[k], f"{path}[{k!r}]")
+        elif isinstance(x, tuple) and hasattr(x, "_fields"):
+            for f, v in zip(x._fields, x):
+                visit(v, f"{path}.{f}")
+        elif isinstance(x, (tuple, list)):
+            for i, v in enumerate(x):
+                visit(v, f"{path}[{i}]")
+        else:
+            out.append(path)
+    visit(structure, name)
+    return out
+
+
 def pack_as(structure, leaves):
     """Rebuilds ``structure`` with ``leaves`` in flatten order."""
     it = iter(leaves)

@@ -158,6 +158,11 @@ def add_into(out, x):
     out += x
 
 
+def write_first_of_two(bufs):
+    bufs[0][0] = 5.0
+    return bufs[1].sum()
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_arguments_that_cannot_be_written_are_refused(backend):
     f = ag.defun(add_into, backend=backend)
@@ -174,6 +179,11 @@ def test_arguments_that_cannot_be_written_are_refused(backend):
     b = np.arange(5.0)
     with pytest.raises(ValueError, match="'out' and 'x' share memory"):
         f(b[:4], b[1:])
+    # (session 49: the items of a list argument were named 'bufs_0', 'bufs_1')
+    g = ag.defun(write_first_of_two, backend=backend)
+    with pytest.raises(ValueError, match=r"arguments 'bufs\[0\]' and 'bufs\[1\]' share "
+                                         r"memory .* \(e.g. bufs\[1\].copy\(\)\)"):
+        g([a, a])
     c = np.zeros(8)
     f(c[::2], c[1::2] + 1.0)                         # the same base, disjoint elements
     f(c[::2], c[1::2])
