@@ -1320,7 +1320,20 @@ def defun(func=None, input_signature=None, *, autograph=True, backend="cpu"):
         return lambda f: Function(f, input_signature, autograph, backend)
     if isinstance(func, Function):
         func = func.python_function
+    if _callable_instance(func):  # (`ag.defun(model)`: its __call__, bound, reads the
+        return Function(func.__call__, input_signature, autograph, backend,  # object's
+                        name=type(func).__name__)                    # state on every call)
     return Function(func, input_signature, autograph, backend)
+
+
+def _callable_instance(func):
+    """Whether ``func`` is an instance of a user's class with a ``__call__`` written in Python
+    (`ag.defun(model)`): compiled as the bound method, whose object is read on every call
+    (held_state.py); as a plain callable its state was read once, at the first trace
+    (session 49: a later `model.w[0] = 10` or `model.b = 7.0` was not seen, silently)."""
+    call = getattr(type(func), "__call__", None)
+    return (not isinstance(func, (type, functools.partial)) and not inspect.isroutine(func)
+            and inspect.isfunction(call))
 
 
 

@@ -918,3 +918,41 @@ def test_a_bound_method_passed_changes_its_object_in_staged_code(backend):
         for a in (np.arange(1.0, 4.0), -np.arange(1.0, 4.0), np.arange(2.0)):
             assert float(f(mine.g, a)) == fn(python.g, a)
             assert mine.count == python.count
+
+
+class _Linear:
+    def __init__(self):
+        self.w, self.b = np.array([1.0, 2.0]), 0.5
+
+    def __call__(self, x):
+        return x @ self.w + self.b
+
+
+class _RunningMean:
+    def __init__(self):
+        self.mu, self.n = np.zeros(2), 0
+
+    def __call__(self, x):
+        self.n += 1
+        self.mu += (x - self.mu) / self.n
+        return x - self.mu
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_callable_object_compiled_whole_reads_its_state_on_every_call(backend):
+    """`ag.defun(model)` of an object with `__call__` read the object's state once, at the
+    first trace (session 49: `model.w[0] = 10.0` and `model.b = 7.0` were not seen, and a
+    write into `self.mu` was refused as a captured array); it is the bound `__call__`."""
+    m = _Linear()
+    f, x = ag.defun(m, backend=backend), np.ones(2)
+    assert float(f(x)) == 3.5
+    m.w[0] = 10.0
+    assert float(f(x)) == 12.5
+    m.b = 7.0
+    assert float(f(x)) == 19.0
+    mine, plain = _RunningMean(), _RunningMean()
+    g = ag.defun(mine, backend=backend)
+    for v in ([1.0, 2.0], [3.0, 5.0], [-1.0, 0.5]):
+        np.testing.assert_array_equal(g(np.array(v)).numpy(), plain(np.array(v)))
+        np.testing.assert_array_equal(mine.mu, plain.mu)
+        assert mine.n == plain.n
