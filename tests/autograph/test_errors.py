@@ -1,6 +1,7 @@
 """SPEC section 3 errors: each names the variable and points at this file's line."""
 
 import random
+import heapq
 import statistics
 
 import numpy as np
@@ -510,6 +511,29 @@ def test_the_standard_library_on_a_tensor_says_so_at_the_user_s_line():
         ag.defun(_stdlib_mean)(np.array([5.0, 1.0, 4.0]))
     assert "statistics.mean() at" in str(e.value) and line_of(_stdlib_mean, "the-call") in \
         str(e.value) and "np.mean" in str(e.value)
+
+
+def _heap_of_tensors(x):
+    h = []
+    for v in x:
+        heapq.heappush(h, v)  # the-push
+    return h[0]
+
+
+def _heap_of_numbers(x):
+    h = [3, 1, 2]
+    heapq.heapify(h)
+    return x * heapq.heappop(h)
+
+
+def test_heapq_on_traced_values_is_refused_by_name():
+    # (session 49: in a staged loop the message was about `h[0]` changed in place)
+    for n in (3, 50):   # (unrolled, staged)
+        with pytest.raises(NotImplementedError) as e:
+            ag.defun(_heap_of_tensors, backend="interpreter")(np.arange(float(n)))
+        assert "heapq.heappush at" in str(e.value) and line_of(
+            _heap_of_tensors, "the-push") in str(e.value) and "np.argmin" in str(e.value)
+    np.testing.assert_array_equal(ag.defun(_heap_of_numbers)(np.arange(3.0)), np.arange(3.0))
 
 
 def test_a_users_raise_met_while_tracing_notes_the_users_line():

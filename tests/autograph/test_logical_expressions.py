@@ -63,3 +63,28 @@ def test_errors_in_a_staged_right_operand_are_raised_by_the_runs_that_evaluate_i
                    [(np.array([-1.0, 2.0]), m, 0), (np.array([-3.0]), m, 0),
                     (np.array([2.0]), m, 1), (np.array([-2.0]), m, 2)])
     assert any("boolean negative" in message for _, _, message in raised)
+
+
+def tuples_ordered(x):
+    return ((x[0], 1) < (x[1], 0), (x[0], 1) >= (x[1], 0), (x[0],) <= (x[0], x[1]),
+            [x[0], 2] > [x[1], 1], (x[0], 1) < (x[0], 2))
+
+
+def best_value_and_index(x):
+    best = (x[0], 0)
+    for i in range(1, len(x)):
+        cand = (x[i], i)
+        if cand < best:          # (the first smallest value, by its index)
+            best = cand
+    return best, max((v, i) for i, v in enumerate(x)), min((v, -i) for i, v in enumerate(x))
+
+
+def test_tuples_holding_tensors_are_ordered_as_python_orders_them():
+    """`(d, i) < best` asked a tensor's truth while tracing, a TypeError (session 49): the
+    first pair that is not equal decides, else the lengths; `max`/`min` of such tuples
+    pick the first that no later one beats."""
+    import numpy as np
+    agree(tuples_ordered, [(np.array([1.0, 1.0]),), (np.array([0.0, 1.0]),),
+                           (np.array([2.0, np.nan]),), (np.array([np.nan, 1.0]),)])
+    agree(best_value_and_index, [(np.array([3.0, 1.0, 1.0, 5.0]),),
+                                 (np.array([2.0, 2.0, 0.5]),), (np.array([np.nan, 1.0, 3.0]),)])

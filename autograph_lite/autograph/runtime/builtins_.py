@@ -24,7 +24,7 @@ from autograph_lite.trace import sizes
 
 def _any_staged(args):
     return any(core.is_symbolic(a) or isinstance(a, (iteration.StagedIter, data.TensorList))
-               for a in args)
+               or (type(a) is tuple and _any_staged(a)) for a in args)
 
 
 def len_(x):
@@ -241,6 +241,8 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
         return _pythons(python_fn, *args, **kwargs)
     if len(args) == 1:
         return _reduce_rows(python_fn, args[0])
+    if all(type(a) is tuple for a in args):  # (`max((v, i) for i, v in enumerate(x))`)
+        return _reduce_tuples(python_fn, args)
     for a in args:
         check_one_element(python_fn, a)
     if all(_is_integer(a) for a in args):  # (no NaN, no -0.0: the same as NumPy's, which
@@ -252,6 +254,28 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     for x in args[1:]:
         out = np.where(beats(x, out), x, out)
     return _python_if_all(out, args)
+
+
+def _reduce_tuples(python_fn, items):
+    """`min`/`max` of tuples holding traced values (the `(value, index)` idiom): the first
+    that no later one beats in Python's order of tuples (logical.order), picked item by
+    item by selects where that order is known only at run time (session 49: Python's own
+    comparison asked a tensor's truth)."""
+    op = "<" if python_fn is min else ">"
+    best = items[0]
+    for x in items[1:]:
+        take = logical.order(op, x, best)
+        if take is None:  # (no traced value in either: Python's own comparison)
+            take = x < best if python_fn is min else x > best
+        if not core.is_symbolic(take):
+            best = x if take else best
+        elif len(x) != len(best):
+            raise TypeError(f"{python_fn.__name__}() of tuples of different lengths holding "
+                            f"tensors picks one whose length would be known only when the "
+                            f"function runs; give the tuples one length")
+        else:
+            best = tuple(v if v is b else np.where(take, v, b) for v, b in zip(x, best))
+    return best
 
 
 def _holds(t, k):

@@ -255,6 +255,9 @@ def converted_call(f, args, kwargs=None, recursive=True):
             _staged_draw(f, traced)
     if any(type(a) is np.ndarray for a in args):  # (a NumPy array of trace time that a
         args = tuple(map(trace_arrays.resolve, args))  # staged write made a box: the box)
+    if getattr(f, "__module__", None) in ("heapq", "_heapq") and (
+            trace_arrays.in_region() or numpy_calls._has_symbolic(args)):
+        _heapq_on_tensors(f)
     if _reads_containers(f):  # (`sum(arrs)` after `arrs[0][i] = t` in a staged loop)
         args = tuple(map(trace_arrays.resolved_items, args))
         kwargs = {k: v if k == "out" else trace_arrays.resolved_items(v)
@@ -320,6 +323,19 @@ def _cached(f, args, kwargs):
         root.outside_arrays = list(getattr(root, "outside_arrays", ())) + [
             (a, name) for a, _ in slots.arrays_in([(out, name)])]
     return out
+
+
+def _heapq_on_tensors(f):
+    """Refuses heapq on traced values or inside a staged branch or loop: a heap is kept in
+    order by comparing its items while tracing, where a traced value's order is known only
+    when the function runs (in a staged loop the list's change was refused by a message
+    about `h[0]` that never named heapq: session 49)."""
+    raise NotImplementedError(
+        f"heapq.{getattr(f, '__name__', 'function')} at {where.caller(3)} keeps a Python list "
+        f"in heap order by comparing its items while tracing, and here they are traced "
+        f"values (or the list changes inside a staged branch or loop), whose order is known "
+        f"only when the function runs; keep the priorities in a NumPy array and pick the "
+        f"smallest with np.argmin (with a mask of the items taken, as Dijkstra's visited set)")
 
 
 def _stdlib_on_tensors(f, args, kwargs):

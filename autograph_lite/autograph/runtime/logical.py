@@ -6,6 +6,8 @@ the result is an operand's value, not a bool: `a and b` is `b if a else a` (`x[0
 x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 """
 
+import operator
+
 import numpy as np
 
 from autograph_lite.tensor import holds_symbolic
@@ -192,6 +194,34 @@ def eq(a, b):
                 held = one if held is True else dispatch.apply("logical_and", held, one)
         return dispatch.apply("as_weak", held) if core.is_symbolic(held) else held
     return COMPARE("==", a, b)
+
+
+ORDERINGS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def order(op, a, b):
+    """`a < b` (`<=`, `>`, `>=`) of two tuples (or two lists) holding traced values, as
+    Python orders sequences, staged: the first pair that is not equal decides (a pair that
+    is one object is equal), else the lengths. The `(value, index)` idiom (`if (d, i) <
+    best:`) asked a tensor's truth while tracing: a TypeError (session 49). None when
+    Python's own comparison applies (no traced value, or not two sequences of one kind)."""
+    if not (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple))
+            and isinstance(a, tuple) == isinstance(b, tuple)
+            and not isinstance(a, list_values.ListTensor)
+            and not isinstance(b, list_values.ListTensor) and holds_symbolic((a, b))):
+        return None
+    result = ORDERINGS[op](len(a), len(b))
+    for x, y in reversed(list(zip(a, b))):  # (the first pair decides: it is read last)
+        if x is y:
+            continue
+        same = list_values.truth(eq(x, y))
+        if not core.is_symbolic(same):
+            if not same:
+                result = list_values.truth(COMPARE(op, x, y))
+            continue
+        decided = list_values.truth(COMPARE(op, x, y))
+        result = dispatch.apply("where", same, result, decided)
+    return dispatch.apply("as_weak", result) if core.is_symbolic(result) else result
 
 
 def ne(a, b):

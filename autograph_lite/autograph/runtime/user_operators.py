@@ -141,7 +141,8 @@ def compare(op, a, b):
     `NotImplemented` (`__gt__` for `<`), identity for `==`/`!=` where both do."""
     name, reflected, fn = _COMPARISONS[op]
     if not (data.is_users(a) or data.is_users(b)):
-        return _plain(fn, a, b)
+        ordered = logical.order(op, a, b) if op in logical.ORDERINGS else None
+        return _plain(fn, a, b) if ordered is None else ordered
     result = _protocol(a, b, f"__{name}__", f"__{reflected}__", True)
     if result is not NotImplemented:
         return result
