@@ -1058,3 +1058,32 @@ def test_mgrid_and_ogrid_with_bounds_known_at_run_time():
     """`np.mgrid[0:n, 0:n]` of a relaxed `n` raised NumPy's internal AttributeError on every
     call (session 49; one axis worked): staged as nd_grid computes it."""
     agree(grids_of_a_size, [(3, 4), (5, 2), (2, 2), (1, 3)])
+
+
+class _Scorer:
+    def __init__(self):
+        self.k = 2.0
+
+    def score(self, cfg, name, v):
+        return v * cfg["a"] + len(name) * self.k
+
+
+def _score(cfg, name, v):
+    return v * cfg["a"] + len(name) * 2.0
+
+
+def python_values_passed_in_a_staged_loop(x):
+    m, cfg, name, fn = _Scorer(), {"a": 3.0}, "abc", np.sqrt
+    total, k = x[0] * 0, 0
+    while total < 50:
+        total = total + m.score(cfg, name, fn(x[k % 3])) + _score(cfg, name, x[k % 3])
+        k += 1
+    return total, k, name
+
+
+def test_a_python_value_a_call_is_given_in_a_staged_loop_is_not_loop_state():
+    """The names a call is given are rebound after it (in case it wrote an array they
+    hold), which made a str given to a helper or method a loop variable of a staged `while`,
+    refused ("holds a str, which cannot be a tensor"); one the loop leaves as it was is
+    not carried (session 49). One the loop changes is still refused."""
+    agree(python_values_passed_in_a_staged_loop, [(np.arange(1.0, 4.0),), (np.ones(3),)])

@@ -11,6 +11,7 @@ the trial only asks what type a variable takes when it is set.
 
 import contextlib
 import sys
+import types
 
 import numpy as np
 
@@ -267,8 +268,22 @@ def _untouched(before, after):
 
 def passes_through(before, value):
     """Whether initial_values left the loop value ``value`` (from ``before``) as the Python
-    list itself: the loop does not carry it, and the name keeps the list."""
-    return isinstance(before, list) and value is before
+    list itself, or as the Python atom itself (``_atom``): the loop does not carry it, and
+    the name keeps it."""
+    return (isinstance(before, list) or _atom(before)) and value is before
+
+
+# Python values no loop can carry, which a name may hold unchanged through a staged loop:
+# the converter rebinds the names a call is given (`score(cfg, name, v)`: `name =
+# ag__.resolve(name)`, converters/shared_names.py), which makes them loop variables; one
+# that one traced iteration leaves as the very object it was is not carried (session 49:
+# a str passed to a helper or method in a staged `while` was refused as loop state)
+_ATOMS = (str, bytes, type(None), types.FunctionType, types.BuiltinFunctionType,
+          types.MethodType, types.ModuleType, type, range, slice)
+
+
+def _atom(value):
+    return isinstance(value, _ATOMS)
 
 
 def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16):
@@ -277,7 +292,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     list: staged_loop leaves both out of the loop);
     `capacity` is the number of rows a list's buffer has room for at first (a `for`
     loop's trip count)."""
-    need = [i for i, v in enumerate(values) if is_undefined(v) or isinstance(v, list)]
+    need = [i for i, v in enumerate(values)
+            if is_undefined(v) or isinstance(v, list) or _atom(v)]
     if not need:
         return list(values)
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
@@ -287,6 +303,12 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
         if isinstance(values[i], list) and _untouched(values[i], after):
             continue  # (the same list, as it was: passed through, see passes_through)
+        if _atom(values[i]):
+            if after is values[i] or traced is None:
+                continue  # (the same atom: passed through)
+            raise TypeError(f"'{names[i]}' is a loop variable of the staged loop at {loc}, "
+                            f"but before the loop it holds a {type(values[i]).__name__}, "
+                            f"which cannot be a tensor; give it a tensor (or number) value")
         if isinstance(values[i], list):
             out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
                                     capacity)
