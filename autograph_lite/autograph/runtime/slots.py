@@ -284,8 +284,9 @@ class Watch:
                     carriable = (k in before and k in now and core.is_tensor_like(before[k])
                                  and core.is_tensor_like(now[k]) and is_composite(slot))
                     changed.append((owner, kind, k, slot, carriable))
-                    if type(c) is list and k not in before and grown is None:
-                        grown = path
+                    if type(c) is list and k not in before and grown is None and \
+                            not _held_by_a_module(path):  # (a module's list: storing one
+                        grown = path                      # back would rebind it)
                     if k in before and k in now and not carriable and is_composite(slot) \
                             and not core.is_tensor_like(before[k]) \
                             and core.is_tensor_like(now[k]):
@@ -317,6 +318,17 @@ class Watch:
         if all(c[4] for c in changed):
             raise NewSlots([c[:4] for c in changed], refusal)
         raise refusal
+
+
+def _held_by_a_module(path):
+    """Whether the first name of ``path`` (`user_module.REG`) is a module the user's
+    converted code holds."""
+    root = path.split(".", 1)[0].split("[", 1)[0]
+    for f in data.converted_frames(sys._getframe(1)):
+        value = f.f_locals.get(root, f.f_globals.get(root))
+        if value is not None:
+            return isinstance(value, types.ModuleType)
+    return False
 
 
 def reachable(frame):
