@@ -266,7 +266,7 @@ def _reduce_tuples(python_fn, items):
     for x in items[1:]:
         take = logical.order(op, x, best)
         if take is None:  # (no traced value in either: Python's own comparison)
-            take = x < best if python_fn is min else x > best
+            take = logical.ORDERINGS[op](x, best)
         if not core.is_symbolic(take):
             best = x if take else best
         elif len(x) != len(best):

@@ -11,19 +11,12 @@ open one (ogrid: each axis shaped to broadcast).
 """
 import numpy as np
 
-from autograph_lite import dtypes, numpy_api
-from autograph_lite.ops import dispatch
+from autograph_lite import numpy_api
 from autograph_lite.autograph.runtime import core
 
 
 def _np(func, *args, **kwargs):
     return numpy_api.array_function(func, args, kwargs)
-
-
-def _for_result_type(v):
-    if core.is_symbolic(v):
-        return dtypes.weak_stand_in(v.dtype) if dispatch.weak_scalar(v) else v.dtype
-    return v
 
 
 def _is_complex(step):
@@ -56,10 +49,10 @@ def grid(sparse, key):
     """``np.ogrid[key]`` (sparse) or ``np.mgrid[key]`` with tensors among its bounds."""
     if type(key) is not tuple:  # (one slice: an arange, as NumPy's one-axis path)
         size, start, step, values = _axis(key)
-        typ = np.result_type(*map(_for_result_type, [0] + values))
+        typ = numpy_api.result_type(0, *values)
         return _np(np.arange, size, dtype=typ) * step + start
     axes = [_axis(p) for p in key]
-    typ = np.result_type(*map(_for_result_type, [0] + [v for a in axes for v in a[3]]))
+    typ = numpy_api.result_type(0, *[v for a in axes for v in a[3]])
     sizes = [a[0] for a in axes]
     out = []
     for k, (size, start, step, _) in enumerate(axes):

@@ -306,9 +306,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         if _atom(values[i]):
             if after is values[i] or traced is None:
                 continue  # (the same atom: passed through)
-            raise TypeError(f"'{names[i]}' is a loop variable of the staged loop at {loc}, "
-                            f"but before the loop it holds a {type(values[i]).__name__}, "
-                            f"which cannot be a tensor; give it a tensor (or number) value")
+            from autograph_lite.autograph.runtime import staged_loop  # (it imports this)
+            raise staged_loop.not_tensor(names[i], values[i], loc, "before the loop")
         if isinstance(values[i], list):
             out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
                                     capacity)
