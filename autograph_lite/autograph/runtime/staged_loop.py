@@ -18,16 +18,10 @@ from autograph_lite.autograph.runtime import (core, data, list_values, logical, 
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
-def not_tensor(name, value, loc, when):
-    return TypeError(f"'{name}' is a loop variable of the staged loop at {loc}, but {when} "
-                     f"it holds a {type(value).__name__}, which cannot be a tensor; give it "
-                     f"a tensor (or number) value")
-
-
 def _prepare(values, names, loc):
     for name, v in zip(names, values):
         if not core.is_carriable(v):
-            raise not_tensor(name, v, loc, "before the loop")
+            raise trial.not_tensor(name, v, loc, "before the loop")
     # a NumPy array entering the loop (`out = np.zeros(n)`) is allocated by the kernel; one
     # a tuple holds (`pr = (t0, z)`) enters as the same box as its other names (`t0`), so
     # the loop's writes through those are seen through the tuple (the alias analysis links
@@ -65,7 +59,7 @@ def changes_dtype(e):
 def _check_body(names, before, after, weak, loc):
     for name, b, a, w in zip(names, before, after, weak):
         if not core.is_carriable(a):
-            raise not_tensor(name, a, loc, "after an iteration")
+            raise trial.not_tensor(name, a, loc, "after an iteration")
         if w or not core.is_tensor(a):
             continue
         if core.dtype_of(a) != core.dtype_of(b):

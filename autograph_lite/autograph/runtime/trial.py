@@ -266,6 +266,14 @@ def _untouched(before, after):
             and all(a is b for a, b in zip(after, before)))
 
 
+def not_tensor(name, value, loc, when):
+    """The refusal of a loop variable that holds a value no loop can carry (staged_loop.py
+    checks what enters and leaves a trip; initial_values, an atom a trip changes)."""
+    return TypeError(f"'{name}' is a loop variable of the staged loop at {loc}, but {when} "
+                     f"it holds a {type(value).__name__}, which cannot be a tensor; give it "
+                     f"a tensor (or number) value")
+
+
 def passes_through(before, value):
     """Whether initial_values left the loop value ``value`` (from ``before``) as the Python
     list itself, or as the Python atom itself (``_atom``): the loop does not carry it, and
@@ -306,8 +314,7 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         if _atom(values[i]):
             if after is values[i] or traced is None:
                 continue  # (the same atom: passed through)
-            from autograph_lite.autograph.runtime import staged_loop  # (it imports this)
-            raise staged_loop.not_tensor(names[i], values[i], loc, "before the loop")
+            raise not_tensor(names[i], values[i], loc, "before the loop")
         if isinstance(values[i], list):
             out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
                                     capacity)
