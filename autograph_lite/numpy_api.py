@@ -990,7 +990,46 @@ def call_front(impl, func, args, kwargs, name):
         raise with_location(e, user_location()) from None
 
 
+def _named_from_out(func, args, kwargs):
+    """NumPy's arguments from `out` on (`np.max(x, 0, o)`, `x.sum(0, None, o)`: `out` by
+    position) passed by their NumPy names: a staged form has no `out` slot (session 50: a
+    positional `out` was taken as the staged `keepdims`, and nothing was written)."""
+    position = _out_position(func)
+    if position is None or len(args) <= position:
+        return args, kwargs
+    names = _OUT_PARAMETERS[func][position:]
+    moved = dict(zip(names, args[position:]))
+    twice = [k for k in moved if k in kwargs]
+    if twice or len(args) - position > len(names):
+        raise TypeError(f"{_np_name(func)}() got multiple values for argument '{twice[0]}'"
+                        if twice else f"{_np_name(func)}() takes at most "
+                        f"{len(_OUT_PARAMETERS[func])} positional arguments")
+    if moved["out"] is None:  # (NumPy's default: no out)
+        del moved["out"]
+    return args[:position], {**kwargs, **moved}
+
+
+_OUT_PARAMETERS = {}  # NumPy function -> its positional parameter names (one with `out`)
+
+
+def _out_position(func):
+    """Where `out` is among `func`'s positional parameters (a NumPy function), or None."""
+    try:
+        names = _OUT_PARAMETERS.get(func)
+    except TypeError:  # (an unhashable callable)
+        return None
+    if names is None:
+        try:
+            params = inspect.signature(func).parameters.values()
+        except (TypeError, ValueError):
+            params = ()
+        names = _OUT_PARAMETERS[func] = tuple(
+            p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+    return names.index("out") if "out" in names else None
+
+
 def _call_front(impl, func, args, kwargs, name):
+    args, kwargs = _named_from_out(func, args, kwargs)
     try:
         rule = OUT_RULES.get(func) if kwargs.get("out") is not None else None
         if rule is not None:

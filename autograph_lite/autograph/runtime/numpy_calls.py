@@ -10,6 +10,7 @@ also what NumPy gives for stacking the rows of an array along axis 0. Inside the
 that appends to it, the list is a TensorList (data.py): its stack is its rows so far.
 """
 
+import inspect
 import itertools
 import sys
 
@@ -167,8 +168,12 @@ def overload(f):
     if any(f is g for g in _LIST_JOINS):
         return _join_of_list(f)
     if any(f is g for g in _WRITERS):  # (dispatched on the written array alone)
-        def copyto(dst, src, *args, **kwargs):
-            return f(data.for_write(dst, _has_symbolic((src,))), src, *args, **kwargs)
+        def copyto(*args, **kwargs):  # (by NumPy's own names: `np.put(w, ind=i, v=v)`)
+            bound = inspect.signature(f).bind(*args, **kwargs)
+            bound.apply_defaults()
+            dst, *rest = bound.arguments.values()
+            dst = data.for_write(dst, _has_symbolic(rest))
+            return f(dst, *rest)
         return copyto
     if isinstance(getattr(f, "__self__", None), np.ufunc) and f.__name__ == "at":
         def at(a, indices, *args, **kwargs):  # (nor np.add.at on index arrays in a tuple)
