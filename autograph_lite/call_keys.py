@@ -10,6 +10,16 @@ import numpy as np
 from . import nest
 
 OUT = object()  # a tensor slot in a result's template (the rest are Python values)
+OPTIONAL = object()  # two slots, a value and whether it is set: the value or None (below)
+
+
+class Optional:
+    """A result that is None on some runs and a value on others (AutoGraph's MaybeNone:
+    `idx = None`, then set in a staged loop): the kernel returns `value` and `is_set`, the
+    call gives the value or None (function.py, concrete.py). Attributes `value`, `is_set`
+    are the subclass's."""
+
+    __slots__ = ()
 
 
 WEAK = {int: ("weak", int), float: ("weak", float)}  # a relaxed Python scalar's key part

@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from . import contiguity, held_state, nest, partial_raise
-from .call_keys import OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
+from .call_keys import OPTIONAL, OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import export_runtime, interpreter
 from .tensor import EagerTensor, TensorSpec, unshared
 from .variables import Variable, captures_of
@@ -59,6 +59,7 @@ class ConcreteFunction:
         # the top-level arguments that are graph inputs, in order, when every input is
         # one (the others are Python values the key fixes); None otherwise (nesting)
         self._plain = _input_positions(graph, function, key)
+        self._optional = any(t is OPTIONAL for t in template)  # (a leaf None on some runs)
         self._single = (len(template) == 1 and template[0] is OUT
                         and not isinstance(structured, (tuple, list, dict)))
         # relaxed Python scalar arguments (function.py ``_scalar_key``): weak 0-d inputs
@@ -219,6 +220,8 @@ class ConcreteFunction:
             raw = ()
         outs = [w(r) for w, r in zip(self._wrappers, raw)]
         it = iter(outs)
+        if self._optional:
+            return nest.pack_as(self._structured, [_optional(t, it) for t in self._template])
         leaves = [next(it) if t is OUT else t for t in self._template]
         return nest.pack_as(self._structured, leaves)
 
@@ -340,6 +343,17 @@ class ConcreteFunction:
         else:
             self._call = kernel  # no wrapper at all between the call and the kernel
         return out
+
+
+def _optional(t, it):
+    """A result leaf: the next output (OUT), the value or None (OPTIONAL: the next two
+    outputs, the value and whether it is set), or a Python value."""
+    if t is OUT:
+        return next(it)
+    if t is OPTIONAL:
+        value, is_set = next(it), next(it)
+        return value if bool(is_set) else None
+    return t
 
 
 def _input_positions(graph, function, key):

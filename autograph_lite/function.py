@@ -29,6 +29,7 @@ from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_v
 from .concrete import ConcreteFunction
 from .variables import SymbolicVariable, Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
+from .call_keys import OPTIONAL, Optional
 from .call_keys import layout_of as _layout_of, layouts_fit
 from .trace import random_states, sizes
 from .trace.context import (block_fast_path, current_graph, device_scope, fast_path_blockers,
@@ -748,6 +749,9 @@ class Function:
                 if isinstance(r, (Tensor, np.ndarray, np.generic, bool, int, float, complex)):
                     graph.outputs.append(as_value(graph, r))
                     template.append(_OUT)
+                elif isinstance(r, Optional):  # (None on some runs: the value and a flag)
+                    graph.outputs += [as_value(graph, r.value), as_value(graph, r.is_set)]
+                    template.append(OPTIONAL)
                 elif isinstance(r, staged_text.StagedText):
                     raise TypeError(f"{self._name} returns a string made from a traced value "
                                     f"(an f-string, str() or repr() of a tensor), whose text "

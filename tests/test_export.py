@@ -87,9 +87,20 @@ def fills_then_checks(out, x):
     return out
 
 
+def first_negative(x):
+    """A result None on some runs (runtime/unset.py MaybeNone): the module returns None or
+    the index, as the function does."""
+    idx = None
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            idx = i
+            break
+    return idx, x.sum()
+
+
 FUNCTIONS = {f.__name__: ag.defun(f) for f in
              (fill_loop, collatz_steps, with_state, linear, through_view, with_callback,
-              fills_then_checks)}
+              fills_then_checks, first_negative)}
 
 SPD = np.array([[4.0, 1.0], [1.0, 3.0]])
 
@@ -107,6 +118,8 @@ CASES = {
                    None),
     "linear": ((SPD, np.ones((2, 2))), [(SPD, np.array([[1.0, 2.0], [3.0, 4.0]]))], None),
     "through_view": ((np.zeros((2, 3)),), [(np.arange(6.0).reshape(2, 3),)], None),
+    "first_negative": ((ag.TensorSpec([None], ag.float64),),
+                       [(np.array([1.0, -2.0, -3.0]),), (np.ones(2),)], None),
     "fills_then_checks": ((np.zeros(3), np.ones(3)),
                           [(np.zeros(3), np.ones(3)), (np.zeros(3), np.full(3, 5.0))], None),
 }

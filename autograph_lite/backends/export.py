@@ -27,7 +27,7 @@ import re
 import numpy as np
 
 from .. import contiguity
-from ..call_keys import OUT
+from ..call_keys import OPTIONAL, OUT
 from ..ops import callback
 from . import cpu, export_runtime
 
@@ -250,8 +250,14 @@ def _structure_expr(structured, template, graph, single, classes, taken):
 
     def leaf():
         t = next(it)
+        if t is OPTIONAL:  # (None on some runs: the value where its flag is set)
+            value, (k, _) = one(), next(outs)
+            return f"({value} if _r[{k}] else None)"
         if t is not OUT:
             return _literal(t)
+        return one()
+
+    def one():
         k, v = next(outs)
         raw = single or f"_r[{k}]"
         return f"np.{v.type.dtype.name}({raw})" if v.type.ndim == 0 else raw

@@ -22,7 +22,7 @@ from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime.data import is_library_code
 from autograph_lite.autograph.runtime import (builtins_, core, data, list_values, math_calls,
                                               numpy_calls, slots, staging, text_formats,
-                                              trace_arrays, where)
+                                              trace_arrays, unset, where)
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.trace import context, random_states
 
@@ -247,6 +247,7 @@ _COMPARING = {
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
+    args = _maybe_none_given(f, args, kwargs)
     if f is next and args or getattr(f, "__name__", None) in ("__next__", "send"):
         slots.advancing(args[0] if f is next else getattr(f, "__self__", None))
     if isinstance(getattr(f, "__self__", None), _RANDOM_STATES):
@@ -255,6 +256,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
             _staged_draw(f, traced)
     if any(type(a) is np.ndarray for a in args):  # (a NumPy array of trace time that a
         args = tuple(map(trace_arrays.resolve, args))  # staged write made a box: the box)
+    if any(type(v) is np.ndarray for k, v in kwargs.items() if k != "out"):
+        kwargs = {k: v if k == "out" else trace_arrays.resolve(v) for k, v in kwargs.items()}
     if getattr(f, "__module__", None) in ("heapq", "_heapq") and (
             trace_arrays.in_region() or numpy_calls._has_symbolic(args)):
         _heapq_on_tensors(f)
@@ -307,6 +310,30 @@ def converted_call(f, args, kwargs=None, recursive=True):
                              getattr(type(f), "__call__", None))):  # object's own __eq__)
         return _as_it_is(lambda: fn(*lead, *args, **kwargs), f, (args, kwargs))
     return fn(*lead, *args, **kwargs)
+
+
+# builtins that raise a TypeError on None, by the MaybeNone dunder they call (unset.py)
+_ON_NONE = ((abs, "abs"), (int, "int"), (float, "float"), (len, "len"), (iter, "iter"))
+
+
+def _maybe_none_given(f, args, kwargs):
+    """`args`, where a variable that is None on some runs (unset.MaybeNone) is given: to the
+    user's own functions as it is (traced with it, `x is None` staged); to a builtin that
+    raises a TypeError on None (`int(idx)`) as its value, after the check that raises it;
+    to anything else refused: NumPy, the other builtins and libraries do something else
+    with None than with a value (`np.asarray(None)` is an object array, `print` prints it),
+    which a compiled function cannot choose at run time."""
+    given = [a for a in (*args, *kwargs.values()) if isinstance(a, unset.MaybeNone)]
+    if not given:
+        return args
+    fn = getattr(f, "__func__", f)
+    if inspect.isfunction(fn) and not is_library_code(fn):
+        return args
+    for g, op in _ON_NONE:  # (`int(idx)`: Python's TypeError where it is None)
+        if f is g and len(args) == 1 and not kwargs:
+            return (args[0].used(op),)
+    name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
+    raise unset.refused(given[0].name, f"passing it to {name} (at {where.caller(3)})")
 
 
 def _cached(f, args, kwargs):
@@ -483,7 +510,7 @@ def getitem(target, key):
     method = getattr(type(target), "__getitem__", None)
     if inspect.isfunction(method) and not is_library_code(method):
         return trace_arrays.resolve(converted_call(method, (target, key)))
-    return trace_arrays.getitem(target, key)
+    return trace_arrays.getitem(target, unset.index_key(key))
 
 
 def user_setitem(target):

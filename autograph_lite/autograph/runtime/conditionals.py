@@ -13,6 +13,7 @@ from autograph_lite.api import core as api
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
                                               staging, trial, unset, user_raises, where)
+from autograph_lite.autograph.runtime.unset import MaybeNone
 from autograph_lite.autograph.runtime.variables import (ReturnedNone, Undefined,
                                                          UndefinedReturnValue, is_undefined)
 
@@ -196,6 +197,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
     staged_names = []
+    optional = []  # (positions that may be None after the `if`: _flag_optional)
 
     def trace(which):
         # Each branch starts from its own copy of the lists and arrays: one mutated in
@@ -231,12 +233,15 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 if trial.active():
                     _fill_one_sided(traced)
                 _returning_none(traced, init)
+                _optional_nones(traced, order, init, names)
                 _check_all(traced, names, init, flag, loc)
-            first = _flag_unset(traced[order[0]], init, flag)
+            first, optional[:] = _flag_optional(_flag_unset(traced[order[0]], init, flag),
+                                                init)
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],
                                           [names[i] for i in positions])
-            mine = _flag_unset(traced[which], init, flag)
+            mine, _ = _flag_optional(_flag_unset(traced[which], init, flag), init,
+                                     set(optional))
             # an array of trace time from before the `if`, handed on: the buffer it is
             return tuple(data.leaving_region([mine[i] for i in positions],
                                              [names[i] for i in positions], alive))
@@ -245,10 +250,11 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     with where.located("staged `if`", loc):
         merged = control.cond(cond, branch(True), branch(False),
                                      output_names=staged_names)
-    final = list(_flag_unset(traced[order[0]], init, flag))
+    final = list(_flag_optional(_flag_unset(traced[order[0]], init, flag), init)[0])
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
-    final = [unset.unflagged(name, v) for name, v in zip(names, final)]
+    final = [unset.unflagged(name, v, i in optional) for i, (name, v) in enumerate(zip(names,
+                                                                                       final))]
     # A dict neither branch rebound (each wrote into its own copy, or left it) is, in
     # Python, the dict from before the `if`, which other names may hold: it takes the
     # merged items in place (the merge packs a new dict). If one branch wrote into it and
@@ -544,6 +550,56 @@ def _placeholder_wanted(v):
             and not isinstance(v, ReturnedNone))
 
 
+def _none_beside(name, v, other):
+    """`v` of one branch, a None where the other branch gives a tensor: a MaybeNone that is
+    None (unset.py), as `idx = None ... if x[i] < 0: idx = i` leaves it."""
+    if v is None and not isinstance(other, ReturnedNone):
+        beside = unset.none_beside(name, other, trial.zeros_like)
+        return v if beside is None else beside
+    return v
+
+
+def _optional_nones(traced, order, init, names):
+    """Both branches traced: a None in one where the other gives a tensor becomes a
+    MaybeNone that is None, when the first branch traced hands the core this variable with
+    a flag (it was None or a MaybeNone before the `if`, or the first branch's value is a
+    MaybeNone); otherwise the first branch's plain tensor leaves no room for a flag, and
+    the pair is refused (_check_pair)."""
+    for which in order:  # (`idx = None` in a branch, where it was a MaybeNone before)
+        traced[which] = tuple(_none_beside(names[i], v, init[i])
+                              if isinstance(init[i], MaybeNone) else v
+                              for i, v in enumerate(traced[which]))
+    first, second = traced[order[0]], traced[not order[0]]
+    done = list(second)
+    for i, (f, v) in enumerate(zip(first, second)):
+        flagged = unset.may_be_none(init[i]) or isinstance(f, MaybeNone)
+        if v is None and flagged:
+            done[i] = _none_beside(names[i], v, f)
+        elif isinstance(v, MaybeNone) and not flagged and f is not None:
+            # (the first branch handed the core a plain value: `if idx is None: r = -1
+            # else: r = idx`, where idx is never None in the second branch)
+            done[i] = v.set_here()
+    traced[not order[0]] = tuple(done)
+
+
+def _flag_optional(values, init, like=None):
+    """Positions that may be None leave the branches as (value, is_set) (unset.Flagged):
+    those that were None or a MaybeNone before the `if`, or are a MaybeNone now, or that the
+    first branch traced (`like`) handed on so. Returns (values, those positions)."""
+    out, optional = list(values), set()
+    for i, v in enumerate(values):
+        if not (unset.may_be_none(init[i]) or isinstance(v, MaybeNone)
+                or (like is not None and i in like)):
+            continue
+        if v is None and isinstance(init[i], MaybeNone):  # (`idx = None` in this branch)
+            v = MaybeNone(init[i].name, trial.zeros_like(init[i].value), np.False_)
+        if isinstance(v, (MaybeNone, unset.Flagged)) or (
+                core.is_carriable(v) and not unset.is_unset_kind(v) and v is not None):
+            out[i] = unset.flagged(v, none=True)
+            optional.add(i)
+    return tuple(out), optional
+
+
 def _name_one_sided(which, traced, other_branch, get_state, set_state, init, names,
                     deleted, loc):
     """The first branch traced left a variable unset: the SPEC's error names the branch
@@ -552,7 +608,8 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
     the current branch's region, its writes into arrays from before the `if` would stay
     in this branch (the other branch's `r0[i] += 1` applied on runs taking this one)."""
     mine = traced[which]
-    unset_here = {i for i, v in enumerate(mine) if is_undefined(v)}
+    unset_here = {i for i, v in enumerate(mine)
+                  if is_undefined(v) or (v is None and not isinstance(init[i], MaybeNone))}
     if not unset_here:
         return
     try:
@@ -568,8 +625,8 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
     # no return, an array of trace time it hands on being a box only by now: seed 9886
     # of the "numpy" grammar)
     mine = traced[which] = tuple(
-        trial.zeros_like(o) if _placeholder_wanted(v) and core.is_carriable(o) else v
-        for v, o in zip(mine, other))
+        trial.zeros_like(o) if _placeholder_wanted(v) and core.is_carriable(o)
+        else _none_beside(names[i], v, o) for i, (v, o) in enumerate(zip(mine, other)))
     pair = {which: mine, (not which): other}
     if trial.active():
         _fill_one_sided(pair)

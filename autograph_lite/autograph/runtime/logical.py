@@ -12,7 +12,7 @@ import numpy as np
 
 from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, data, list_values, where
+from autograph_lite.autograph.runtime import core, data, list_values, unset, where
 
 # user_operators.compare (installed there: it imports this module): Python's comparison,
 # the user's objects' dunders converted
@@ -157,6 +157,8 @@ def is_(a, b):
     weak) is True or False by its value, and one that stands for a NumPy bool is np.True_
     or np.False_ (the singletons NumPy's bools are): `bool(t) is True`, `x.any() is
     np.True_`, `case True:` (identity with the tensor object held none of them)."""
+    if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
+        return unset.identity(a, b)  # (`idx is None` of a variable None on some runs)
     if core.is_symbolic(b) and not core.is_symbolic(a):
         a, b = b, a
     kind = _bool_kind(a)

@@ -121,7 +121,8 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
     # one that may be unset after an iteration (it was before, or the body may `del` it)
     # carries a staged flag beside its value (unset.py)
     deleted = opts.get("deleted", ())
-    flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted]
+    flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted
+             or unset.may_be_none(init[k])]  # (None before it, or on some runs: MaybeNone)
     final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
                    carried, flags, watch)[:nouts]
     # lists this loop turned into TensorLists leave it as the stacked tensor
@@ -140,7 +141,7 @@ def _loop_reachable():
 def _is_set_before(value):
     if isinstance(value, unset.MaybeUnset):
         return value.is_set
-    return np.bool_(not unset.is_unset_kind(value))
+    return np.bool_(not unset.is_unset_kind(value) and value is not None)
 
 
 def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags,
@@ -161,7 +162,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         for k, v in zip(carried, vs):
             state[k] = list_values.keep_kind(init[k], v)
         for k, is_set in zip(flags, vs[len(carried):]):
-            state[k] = unset.MaybeUnset(names[k], vs[slot[k]], is_set)
+            kind = unset.MaybeNone if unset.may_be_none(init[k]) else unset.MaybeUnset
+            state[k] = kind(names[k], vs[slot[k]], is_set)
         return tuple(state) + rest
 
     def cond(*vs):
@@ -185,7 +187,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                                   [names[k] for k in carried], _loop_reachable())
         out_flags = []
         for k in flags:
-            pair = unset.flagged(state[k], stand_in=vs[slot[k]])
+            pair = unset.flagged(state[k], stand_in=vs[slot[k]],
+                                 none=unset.may_be_none(init[k]))
             out[slot[k]] = pair.value
             out_flags.append(pair.is_set)
         out = tuple(out) + tuple(out_flags)

@@ -311,6 +311,10 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
         if isinstance(values[i], list) and _untouched(values[i], after):
             continue  # (the same list, as it was: passed through, see passes_through)
+        if values[i] is None and (isinstance(after, unset.MaybeNone) or (
+                core.is_carriable(after) and not isinstance(after, (tuple, dict)))):
+            out[i] = zeros_like(unset.value_of(after))  # (None on some runs: unset.MaybeNone)
+            continue
         if _atom(values[i]):
             if after is values[i] or traced is None:
                 continue  # (the same atom: passed through)

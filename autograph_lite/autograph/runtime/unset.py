@@ -32,6 +32,7 @@ import operator
 
 import numpy as np
 
+from autograph_lite import call_keys
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import core
 
@@ -75,28 +76,156 @@ class MaybeUnset:
             raise error(text(self.name))
         return self.value
 
+    def used(self, op, other=None):
+        """The value, for operation `op` (a key of _SYMBOLS) with `other`: checked set."""
+        return self.read()
+
     # A read that is not a name load (`x += 1`, whose read the converter does not wrap)
     # reaches these: the checked value, then the operation, as Python does.
     def __getattr__(self, attr):
         if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
-        return getattr(self.read(), attr)
+        return getattr(self.used("getattr", attr), attr)
 
     for _op in ("add sub mul truediv floordiv mod pow matmul and_ or_ xor lshift rshift "
                 "lt le gt ge").split():
         _fn = getattr(operator, _op)
         _name = _op.rstrip("_")
-        locals()[f"__{_name}__"] = (lambda f: lambda self, o: f(self.read(), o))(_fn)
+        locals()[f"__{_name}__"] = (
+            lambda f, n: lambda self, o: f(self.used(n, o), o))(_fn, _name)
         if _op not in ("lt", "le", "gt", "ge"):
-            locals()[f"__r{_name}__"] = (lambda f: lambda self, o: f(o, self.read()))(_fn)
+            locals()[f"__r{_name}__"] = (
+                lambda f, n: lambda self, o: f(o, self.used(n, o)))(_fn, _name)
     for _op in ("neg pos abs invert getitem len iter bool float int index contains "
                 "call").split():
         _fn = {"len": len, "iter": iter, "bool": bool, "float": float, "int": int,
                "index": operator.index, "call": lambda v, *a, **k: v(*a, **k)}.get(
                    _op, getattr(operator, _op, None))
-        locals()[f"__{_op}__"] = (lambda f: lambda self, *a, **k: f(self.read(), *a, **k))(
-            _fn)
+        locals()[f"__{_op}__"] = (
+            lambda f, n: lambda self, *a, **k: f(self.used(n), *a, **k))(_fn, _op)
     del _op, _fn, _name
+
+
+# Python's TypeError for an operation on None, by operation (`other`: the other operand)
+_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//",
+            "mod": "%", "pow": "** or pow()", "matmul": "@", "and": "&", "or": "|",
+            "xor": "^", "lshift": "<<", "rshift": ">>"}
+_ORDERS = {"lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_UNARY = {"neg": "bad operand type for unary -: 'NoneType'",
+          "pos": "bad operand type for unary +: 'NoneType'",
+          "abs": "bad operand type for abs(): 'NoneType'",
+          "invert": "bad operand type for unary ~: 'NoneType'",
+          "getitem": "'NoneType' object is not subscriptable",
+          "len": "object of type 'NoneType' has no len()",
+          "iter": "'NoneType' object is not iterable",
+          "float": "float() argument must be a string or a real number, not 'NoneType'",
+          "int": "int() argument must be a string, a bytes-like object or a real number, "
+                 "not 'NoneType'",
+          "index": "'NoneType' object cannot be interpreted as an integer",
+          "contains": "argument of type 'NoneType' is not iterable",
+          "call": "'NoneType' object is not callable"}
+
+
+def _type_name(x):
+    """The name Python's error gives the type of `x` (a tensor: the Python or NumPy type it
+    stands for)."""
+    if core.is_tensor_like(x) and not isinstance(x, (int, float, bool, complex)):
+        if getattr(x, "ndim", 0):
+            return "numpy.ndarray"
+        kind = core.numpy_type(x) if core.is_symbolic(x) else type(x)
+        return kind.__name__ if kind in (bool, int, float, complex) else f"numpy.{kind.__name__}"
+    return type(x).__name__
+
+
+class MaybeNone(MaybeUnset, call_keys.Optional):
+    """Variable `name` after a staged `if` or loop that left it None on some runs and a value
+    on others (`idx = None`, then `for i ...: if x[i] < 0: idx = i; break`): `value` where
+    `is_set` (a staged bool), a stand-in of its type where it is None.
+
+    Unlike a MaybeUnset it is a value, read and handed on as it is (`ld` gives it back): `x
+    is None` is the staged `not is_set` (logical.is_); `==`/`!=` are Python's (None equals
+    only None); an operation Python would refuse on None (`idx + 1`, `idx < 3`, `x[idx]` of
+    it, `int(idx)`) stages a check that raises Python's TypeError on the runs where it is
+    None, then works on the value; returned, it is None or the value (function.py
+    ``_optional_leaf``). Anything that would do something else with None (a call of a NumPy
+    or library function, an index into an array, its truth) is refused while tracing."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"<{self.name}: None or a value at run time>"
+
+    def read(self, free=False):
+        return self
+
+    def used(self, op, other=None):
+        if op == "bool":
+            raise refused(self.name, "its truth (`if x:`, `not x`)")
+        if op == "getattr":
+            error, text = AttributeError, f"'NoneType' object has no attribute '{other}'"
+        elif op in _ORDERS:
+            error, text = TypeError, (f"'{_ORDERS[op]}' not supported between instances of "
+                                      f"'NoneType' and '{_type_name(other)}'")
+        elif op in _SYMBOLS:
+            error, text = TypeError, (f"unsupported operand type(s) for {_SYMBOLS[op]}: "
+                                      f"'NoneType' and '{_type_name(other)}'")
+        else:
+            error, text = TypeError, _UNARY[op]
+        return self.required(error, text)
+
+    def required(self, error, text):
+        """The value, after a staged check that raises `error(text)` where it is None."""
+        if core.is_symbolic(self.is_set):
+            dispatch.apply("assert", self.is_set, message=text, error=error.__name__)
+        elif not self.is_set:
+            raise error(text)
+        return self.value
+
+    def __eq__(self, other):
+        if other is None:
+            return dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
+        if isinstance(other, MaybeNone) or not core.is_tensor_like(other):
+            raise refused(self.name, f"its comparison with {_type_name(other)}")
+        return dispatch.apply("logical_and", self.is_set,
+                              dispatch.apply("equal", self.value, other))
+
+    def __ne__(self, other):
+        if other is None:
+            return dispatch.apply("as_weak", self.is_set)
+        if isinstance(other, MaybeNone) or not core.is_tensor_like(other):
+            raise refused(self.name, f"its comparison with {_type_name(other)}")
+        return dispatch.apply("logical_or", dispatch.apply("logical_not", self.is_set),
+                              dispatch.apply("not_equal", self.value, other))
+
+    __hash__ = None
+
+    def __array__(self, *args, **kwargs):
+        raise refused(self.name, "its conversion to a NumPy array")
+
+    def set_here(self):
+        """The value where a staged branch hands it on beside a plain value (`if idx is
+        None: r = -1 else: r = idx`, where it is never None): a staged check refuses the
+        runs where it is None after all (Python would hand None on, which the merge has no
+        room for)."""
+        text = (f"'{self.name}' is None here, where the staged `if` it is handed on by has "
+                f"a value in its other branch, and the compiled function was made for a "
+                f"value: test `{self.name} is None` before this `if`, or set it on every "
+                f"path")
+        return self.required(NotImplementedError, text)
+
+    def is_none(self):
+        """`x is None`: staged (a bool standing for a Python bool)."""
+        return dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
+
+
+def refused(name, what):
+    """The trace-time refusal of a use of a maybe-None variable with no staged form."""
+    return NotImplementedError(
+        f"'{name}' is None on some runs and a value on others (a staged `if` or loop "
+        f"decided it), and {what} would do something else with None than with a value, "
+        f"which a compiled function cannot choose at run time; test `{name} is None` (or "
+        f"`is not None`) in an `if` first, or give it a number instead of None with a "
+        f"flag beside it")
 
 
 class Flagged(tuple):
@@ -140,8 +269,8 @@ class Undefined:
 
 def is_unset_kind(value):
     """Whether `value` stands for a variable without a value now (`Undefined`) or maybe
-    without one at run time (`MaybeUnset`)."""
-    return isinstance(value, (Undefined, MaybeUnset))
+    without one at run time (`MaybeUnset`; a MaybeNone has a value, maybe None)."""
+    return isinstance(value, (Undefined, MaybeUnset)) and not isinstance(value, MaybeNone)
 
 
 def stand_in(value):
@@ -159,22 +288,81 @@ def value_of(value):
     return value.value if isinstance(value, MaybeUnset) else value
 
 
-def flagged(value, stand_in=None):
+def flagged(value, stand_in=None, none=False):
     """A branch's or an iteration's value of a flagged variable as (value, is_set): a set
     value is set (a Python True, which the core does not stage when both sides agree);
-    `Undefined` (deleted) is unset, with `stand_in` as its value (None: cannot say)."""
+    `Undefined` (deleted) is unset, with `stand_in` as its value (None: cannot say); so is
+    None where the variable may be None (`none`: MaybeNone)."""
+    if isinstance(value, Flagged):
+        return value
     if isinstance(value, MaybeUnset):
         return Flagged(value.value, value.is_set)
-    if isinstance(value, Undefined):
+    if isinstance(value, Undefined) or (none and value is None):
         return None if stand_in is None else Flagged(stand_in, np.False_)
     return Flagged(value, True)
 
 
-def unflagged(name, value):
+def unflagged(name, value, none=False):
     """The variable after the construct: the value where the flag is known True, else a
-    MaybeUnset."""
+    MaybeUnset (`none`: a MaybeNone; None where the flag is known False)."""
     if not isinstance(value, Flagged):
         return value
     if value.is_set is True or (isinstance(value.is_set, np.bool_) and value.is_set):
         return value.value
-    return MaybeUnset(name, value.value, value.is_set)
+    if none and (value.is_set is False or isinstance(value.is_set, np.bool_)):
+        return None
+    return (MaybeNone if none else MaybeUnset)(name, value.value, value.is_set)
+
+
+def may_be_none(value):
+    """Whether a variable holding `value` before a staged `if` or loop is carried as a
+    MaybeNone when the construct gives it a value (None now, or None on some runs)."""
+    return value is None or isinstance(value, MaybeNone)
+
+
+def none_beside(name, value, zeros_like):
+    """None where the other branch or the loop gives `value` (a tensor, or a MaybeNone): a
+    MaybeNone that is None, with `zeros_like(value)` standing in; None itself when `value`
+    is no tensor (the variable is then not a MaybeNone)."""
+    value = value_of(value)
+    if not core.is_tensor_like(value) or isinstance(value, (str, bytes)):
+        return None
+    return MaybeNone(name, zeros_like(value), np.False_)
+
+
+def identity(a, b):
+    """`a is b` where one is a MaybeNone: staged against None; refused against anything
+    else (whose identity with the value is not known while tracing)."""
+    x, other = (a, b) if isinstance(a, MaybeNone) else (b, a)
+    if other is None:
+        return x.is_none()
+    if other is x:
+        return True
+    raise refused(x.name, "its identity with another object (`is`)")
+
+
+def operate(forward, reflected, a, b):
+    """`a op b` where one is a MaybeNone (op's dunder names `forward` and `reflected`):
+    Python's TypeError where it is None, the operation on its value elsewhere."""
+    if isinstance(a, MaybeNone):
+        return getattr(a, forward)(b)
+    return getattr(b, reflected)(a)
+
+
+def index_key(key):
+    """An index holding a MaybeNone (`x[idx]`): its value, after a staged check that raises
+    where it is None (NumPy would add an axis there: np.newaxis; refused at run time
+    rather than answered differently)."""
+    items = key if type(key) is tuple else (key,)
+    if not any(isinstance(k, MaybeNone) for k in items):
+        return key
+    out = []
+    for k in items:
+        if isinstance(k, MaybeNone):
+            text = (f"'{k.name}' is None here, and an index of None adds an axis "
+                    f"(np.newaxis), which the compiled function does not do: it was "
+                    f"compiled for '{k.name}' holding a number; test `{k.name} is None` "
+                    f"before indexing")
+            k = k.required(NotImplementedError, text)
+        out.append(k)
+    return tuple(out) if type(key) is tuple else out[0]

@@ -25,7 +25,7 @@ import numpy as np
 from autograph_lite import errors
 from autograph_lite.ops import dispatch
 from autograph_lite.autograph.runtime import (core, data, list_values, logical, staging,
-                                              trace_arrays)
+                                              trace_arrays, unset)
 
 _BINARY = {"+": ("add", operator.add), "-": ("sub", operator.sub),
            "*": ("mul", operator.mul), "/": ("truediv", operator.truediv),
@@ -102,6 +102,8 @@ def _method(obj, name):
 def binary(op, a, b):
     """``a op b`` (op: "+", "*", ...)."""
     name, fn = _BINARY[op]
+    if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
+        return unset.operate(f"__{name}__", f"__r{name}__", a, b)
     if not (data.is_users(a) or data.is_users(b)):
         return _plain(fn, a, b)
     result = _protocol(a, b, f"__{name}__", f"__r{name}__", False)
@@ -114,7 +116,7 @@ def binary(op, a, b):
 def unary(op, a):
     """``op a`` (op: "-", "+", "~")."""
     name, fn = _UNARY[op]
-    if not data.is_users(a):
+    if not data.is_users(a) or isinstance(a, unset.MaybeNone):
         return _plain(fn, a)
     method = staging.dunder(a, f"__{name}__")
     if method is None:
@@ -126,6 +128,10 @@ def unary(op, a):
 def inplace(op, a, b):
     """``a op= b`` (op: "+=", ...): ``__iop__``, else the binary operator."""
     name, fn = _INPLACE[op]
+    if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
+        if core.rank_of(unset.value_of(a)):  # (in place into an array that may be None)
+            raise unset.refused(a.name, f"`{op}` into it")
+        return binary(op[:-1], a, b)
     if not (data.is_users(a) or data.is_users(b)):
         return _plain(fn, a, b)
     method = staging.dunder(a, f"__i{name}__") if data.is_users(a) else None
@@ -140,6 +146,8 @@ def compare(op, a, b):
     """``a op b`` (op: "<", "==", ...): the reflected method too where the first gives
     `NotImplemented` (`__gt__` for `<`), identity for `==`/`!=` where both do."""
     name, reflected, fn = _COMPARISONS[op]
+    if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
+        return unset.operate(f"__{name}__", f"__{reflected}__", a, b)
     if not (data.is_users(a) or data.is_users(b)):
         ordered = logical.order(op, a, b) if op in logical.ORDERINGS else None
         return _plain(fn, a, b) if ordered is None else ordered

@@ -1,0 +1,219 @@
+"""Variables that are None on some runs and a value on others (runtime/unset.py MaybeNone):
+`idx = None`, then set under a tensor condition in a staged `if` or loop, the most common
+refusal the probes met (sessions 47-49). Each function runs as plain Python (the oracle)
+and through ag.defun on the interpreter and cpu backends, over calls that take both paths:
+results (None where Python gives None), exceptions (Python's TypeError where None meets
+an operator), and arguments after each call must agree (tests/differential.py)."""
+import numpy as np
+import pytest
+
+import autograph_lite as ag
+from differential import agree
+
+NEG = (np.array([1.0, -2.0, 3.0, -4.0]),)
+POS = (np.array([1.0, 2.0, 3.0]),)
+FIRST = (np.array([-1.0, 7.0, 3.0]),)
+
+
+def first_above(x, t):
+    idx = None
+    i = 0
+    while i < x.shape[0]:
+        if x[i] > t:
+            idx = i
+            break
+        i += 1
+    return idx
+
+
+def test_index_found_or_none_is_returned_as_python_gives_it():
+    agree(first_above, calls=[(np.array([1.0, 5.0, 3.0]), 2.0), (np.array([1.0, 2.0]), 4.0),
+                              (np.array([9.0]), 0.0)])
+
+
+def largest(x):
+    best = None
+    i = 0
+    while i < x.shape[0]:
+        if best is None or x[i] > best:  # (`or` of a staged `is None`: lazy, as Python's)
+            best = x[i]
+        i += 1
+    return best
+
+
+def test_running_best_starting_from_none():
+    agree(largest, calls=[NEG, POS, (np.zeros(0),)])
+
+
+def last_negative(x):
+    """The last negative's index, or None (a helper's MaybeNone, handed to its caller)."""
+    idx = None
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            idx = i
+    return idx
+
+
+def checked_then_used(x):
+    idx = None
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            idx = i
+    if idx is None:
+        return 0.0
+    return x[idx] * 2 + (idx == 1) - (idx != 3)
+
+
+def test_used_after_an_is_none_test_returns_early():
+    agree(checked_then_used, calls=[NEG, POS, FIRST])
+
+
+def comparisons(x):
+    idx = last_negative(x)
+    return idx == 1, idx != 1, idx is None, idx is not None, None == idx
+
+
+def test_equality_and_identity_with_none_are_pythons():
+    agree(comparisons, calls=[NEG, POS, FIRST])
+
+
+def arithmetic(x):
+    idx = last_negative(x)
+    idx += 1
+    return idx * 2, int(idx), idx < 3
+
+
+def test_arithmetic_on_none_raises_pythons_type_error_on_those_runs():
+    errors = []
+    agree(arithmetic, calls=[NEG, POS, FIRST], errors=errors)
+    assert errors and all("'NoneType'" in message for _, _, message in errors)
+
+
+def last_negative_and_count(x):
+    idx = None
+    count = 0
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            idx = i
+            count += 1
+        elif x[i] > 2.5:
+            idx = None  # (set back to None: a MaybeNone before this `if`)
+    return idx, count
+
+
+def test_reset_to_none_and_returned_in_a_tuple():
+    agree(last_negative_and_count, calls=[NEG, POS, FIRST])
+
+
+def _or_default(v, d):
+    if v is None:
+        return d
+    return v * 10
+
+
+def through_a_helper(x):
+    idx = last_negative(x)
+    return _or_default(idx, -5)
+
+
+def test_given_to_the_users_helper_which_tests_it():
+    agree(through_a_helper, calls=[NEG, POS])
+
+
+def best_row(m, t):
+    best = None
+    for r in range(m.shape[0]):
+        if m[r].sum() > t:
+            best = m[r] * 2
+    return best
+
+
+def test_an_array_that_may_be_none():
+    m = np.arange(6.0).reshape(3, 2)
+    agree(best_row, calls=[(m, 4.0), (m, 40.0)])
+
+
+def first_negative_position(m):
+    pos = None
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] < 0 and pos is None:
+                pos = i * 10 + j
+    return pos
+
+
+def test_nested_loops():
+    agree(first_negative_position, calls=[(np.array([[1.0, -2.0], [-3.0, 4.0]]),),
+                                          (np.ones((2, 2)),)])
+
+
+def value_then_none(x):
+    best = x[0]
+    for i in range(x.shape[0]):
+        if x[i] < 0:
+            best = None
+    return best
+
+
+def test_a_value_set_to_none_by_a_branch():
+    agree(value_then_none, calls=[NEG, POS])
+
+
+def above_until(x, t):
+    lo = None
+    i = 0
+    s = 0.0
+    while s < t:
+        s += x[i % x.shape[0]]
+        if s > 2:
+            lo = s
+        i += 1
+    return lo, i
+
+
+def test_set_in_a_while_loop_whose_test_is_a_tensor():
+    agree(above_until, calls=[(np.array([1.0, 0.5]), 3.0), (np.array([0.1, 0.2]), 0.25)])
+
+
+def printed(x):
+    idx = last_negative(x)
+    print(idx)
+
+
+def truth(x):
+    idx = last_negative(x)
+    return 1 if idx else 0
+
+
+def indexed(x):
+    idx = last_negative(x)
+    return x[idx]
+
+
+@pytest.mark.parametrize("fn, what", [(printed, "passing it to print"),
+                                      (truth, "its truth")])
+def test_uses_that_treat_none_apart_are_refused_naming_the_variable(fn, what):
+    with pytest.raises(NotImplementedError, match=f"'idx' is None on some runs.*{what}"):
+        ag.defun(fn)(*NEG)
+
+
+def test_an_index_that_is_none_at_run_time_is_refused_not_a_new_axis():
+    f = ag.defun(indexed)
+    assert float(f(*NEG)) == -4.0
+    with pytest.raises(NotImplementedError, match="'idx' is None here.*np.newaxis"):
+        f(*POS)  # (NumPy: x[None], a new axis)
+
+
+def array_uses(m):
+    b = None
+    for r in range(m.shape[0]):
+        if m[r, 0] > 1:
+            b = m[r]
+    return b[0] + len(b) - abs(-b[1]), -b, b.sum()
+
+
+def test_an_array_that_may_be_none_raises_pythons_errors_where_it_is():
+    m = np.arange(6.0).reshape(3, 2)
+    errors = []
+    agree(array_uses, calls=[(m,), (-m,)], errors=errors)
+    assert errors and all("'NoneType'" in message for _, _, message in errors)
