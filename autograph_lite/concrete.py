@@ -59,7 +59,8 @@ class ConcreteFunction:
         # the top-level arguments that are graph inputs, in order, when every input is
         # one (the others are Python values the key fixes); None otherwise (nesting)
         self._plain = _input_positions(graph, function, key)
-        self._optional = any(t is OPTIONAL for t in template)  # (a leaf None on some runs)
+        self._optional = any(t is OPTIONAL or (type(t) is tuple and t and t[0] is OPTIONAL)
+                             for t in template)  # (a leaf None on some runs)
         self._single = (len(template) == 1 and template[0] is OUT
                         and not isinstance(structured, (tuple, list, dict)))
         # relaxed Python scalar arguments (function.py ``_scalar_key``): weak 0-d inputs
@@ -347,12 +348,17 @@ class ConcreteFunction:
 
 def _optional(t, it):
     """A result leaf: the next output (OUT), the value or None (OPTIONAL: the next two
-    outputs, the value and whether it is set), or a Python value."""
+    outputs, the value and whether it is set; (OPTIONAL, structure, n): n outputs packed
+    as the structure, then the flag), or a Python value."""
     if t is OUT:
         return next(it)
     if t is OPTIONAL:
         value, is_set = next(it), next(it)
         return value if bool(is_set) else None
+    if type(t) is tuple and t and t[0] is OPTIONAL:  # (a tuple: its leaves, then the flag)
+        _, like, n = t
+        leaves = [next(it) for _ in range(n)]
+        return nest.pack_as(like, leaves) if bool(next(it)) else None
     return t
 
 

@@ -750,8 +750,10 @@ class Function:
                     graph.outputs.append(as_value(graph, r))
                     template.append(_OUT)
                 elif isinstance(r, Optional):  # (None on some runs: the value and a flag)
-                    graph.outputs += [as_value(graph, r.value), as_value(graph, r.is_set)]
-                    template.append(OPTIONAL)
+                    parts = nest.flatten(r.value)
+                    graph.outputs += [as_value(graph, v) for v in parts + [r.is_set]]
+                    template.append(OPTIONAL if len(parts) == 1 and parts[0] is r.value
+                                    else (OPTIONAL, r.value, len(parts)))
                 elif isinstance(r, staged_text.StagedText):
                     raise TypeError(f"{self._name} returns a string made from a traced value "
                                     f"(an f-string, str() or repr() of a tensor), whose text "

@@ -175,8 +175,11 @@ class SymbolicTensor(Tensor):
                 f"[inputs], Tout)")
         if name.startswith("_"):  # (`_value` of one being made or copied: no recursion)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        kind = dtypes.weak_python_type(self.dtype) if self.type.weak and not self.ndim \
-            else None
+        # (a 0-d one: a Python number's method, or a NumPy scalar's, `int(a[0]).bit_length()`
+        # of an int array being a strong int64: session 50, a bare AttributeError)
+        kind = None if self.ndim else dtypes.weak_python_type(self.dtype)
+        if kind is not None and not hasattr(kind, name) and not self.type.weak:
+            kind = self.dtype.type
         if kind is not None and hasattr(kind, name):
             at = user_location()  # (`int(x[0]).bit_length()`: a Python number's method)
             raise UnstagedAttributeError(

@@ -250,6 +250,9 @@ def _structure_expr(structured, template, graph, single, classes, taken):
 
     def leaf():
         t = next(it)
+        if type(t) is tuple and t and t[0] is OPTIONAL:
+            raise ValueError("cannot export a result that is None on some runs and a tuple "
+                             "on others; return the tuple's items and a flag")
         if t is OPTIONAL:  # (None on some runs: the value where its flag is set)
             value, (k, _) = one(), next(outs)
             return f"({value} if _r[{k}] else None)"

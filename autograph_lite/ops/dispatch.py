@@ -352,7 +352,12 @@ def _python_int_beyond(op, name, args, loc):
         with np.errstate(all="ignore"):
             probe = np.asarray(op.eager(*sample))
     except OverflowError as e:  # NumPy's own words, raised by the runs that reach it
-        raise errors.with_location(errors.numpy_error(OverflowError(str(e))), loc) from None
+        hint = (f" (Python int {huge[0]} does not fit int64, the type of a number the "
+                f"compiled function computes, `int(x[i])` of an integer array included: "
+                f"README, Python numbers)" if huge and not any(t.ndim for t in tensors)
+                else "")  # (`int(a[0]) * 2**63`: session 50, CPython's words alone)
+        raise errors.with_location(errors.numpy_error(OverflowError(f"{e}{hint}")),
+                                   loc) from None
     except Exception:  # noqa: BLE001 - not an elementwise op: const() refuses the int
         return None
     x = tensors[0]

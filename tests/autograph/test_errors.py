@@ -70,14 +70,14 @@ def test_python_branch_keeps_python_error():
         autograph.convert(f)(False)
 
 
-def test_return_in_one_branch_only():
+def test_return_in_one_branch_then_falling_off_the_end_is_none_there():
+    # (refused until session 50, "returns a value only in its true branch")
     def f(x):
-        if x > 0:  # the-if
+        if x > 0:
             return x
         x = x + 1
-    with pytest.raises(ValueError, match="returns a value only in its true branch") as e:
-        ag.defun(f)(np.float64(1.0))
-    assert line_of(f, "the-if") in str(e.value)
+    g = ag.defun(f)
+    assert float(g(np.float64(1.0))) == 1.0 and g(np.float64(-1.0)) is None
 
 
 def test_loop_variable_changes_dtype():

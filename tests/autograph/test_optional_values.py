@@ -217,3 +217,76 @@ def test_an_array_that_may_be_none_raises_pythons_errors_where_it_is():
     errors = []
     agree(array_uses, calls=[(m,), (-m,)], errors=errors)
     assert errors and all("'NoneType'" in message for _, _, message in errors)
+
+
+def smallest_with_ties(x):
+    best = None
+    i = 0
+    while i < x.shape[0]:
+        cand = (x[i], -i)
+        if best is None or cand < best:  # (tuples ordered as Python orders them)
+            best = cand
+        i += 1
+    if best is None:
+        return -1.0, 0
+    d, j = best
+    return d, -j
+
+
+def last_negative_cell(m):
+    pos = None
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j] < 0:
+                pos = (i, j)
+    return pos, (pos[0] if pos is not None else -1)
+
+
+def test_a_tuple_that_may_be_none():
+    agree(smallest_with_ties, calls=[NEG, POS, (np.array([2.0, 1.0, 1.0]),), (np.zeros(0),)])
+    agree(last_negative_cell, calls=[(np.array([[1.0, -2.0], [3.0, 4.0]]),),
+                                     (np.ones((2, 3)),)])
+
+
+def safe_ratio(a, b):
+    if b == 0:
+        return None
+    return a / b
+
+
+def found_or_none(x, t):
+    i = 0
+    while i < x.shape[0]:
+        if x[i] < 0:
+            return None  # (a None returned, then a value, both in one staged loop)
+        if x[i] > t:
+            return i
+        i += 1
+    return -1
+
+
+def test_a_function_returning_none_on_some_runs():
+    agree(safe_ratio, calls=[(np.float64(1.0), np.float64(0.0)),
+                             (np.float64(3.0), np.float64(2.0))])
+    agree(found_or_none, calls=[(np.array([1.0, -2.0, 3.0]), 2.0),
+                                (np.array([1.0, 2.0, 5.0]), 4.0), (np.array([1.0, 2.0]), 4.0)])
+
+
+def none_or_total(x):
+    s = x.sum()
+    r = None if s > 0 else s
+    return r, (-1.0 if r is None else r * 2)
+
+
+def first_negative_or_falls_off(x):
+    i = 0
+    while i < x.shape[0]:
+        if x[i] < 0:
+            return x[i]
+        i += 1
+    # (falls off its end: None)
+
+
+def test_a_conditional_expression_and_falling_off_the_end_give_none():
+    agree(none_or_total, calls=[NEG, POS, FIRST])
+    agree(first_negative_or_falls_off, calls=[NEG, POS, (np.zeros(0),)])

@@ -75,12 +75,15 @@ def choose(cond, true_fn, false_fn, what, loc):
     # would be made while tracing, for every run: no state carries it here, refused)
     watch = slots.Watch(set(), loc, what)
     chosen = []  # (the lists or dicts the two give: `(a if c else b).append(v)`)
+    seen, optional = {}, []  # (what each gave; the stand-in where one gives None: below)
 
     def leaving(fn, which):  # (an array of trace time from before: the buffer it is)
         def run():
             try:
                 with staging.region(loc), watch.active():
-                    value = fn()
+                    value = seen[which] = fn()
+                    if optional:  # (`None if c else v`: (value, is_set), unset.py)
+                        value = unset.flagged(value, trial.zeros_like(optional[0]), True)
             except Exception as e:
                 if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
                     e.ag_branch = which
@@ -103,6 +106,11 @@ def choose(cond, true_fn, false_fn, what, loc):
         with where.located(what, loc):
             return control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
     except Exception as e:
+        if _none_beside_a_value(seen) and not optional:
+            optional.append(unset.value_of(next(v for v in seen.values() if v is not None)))
+            with where.located(what, loc):
+                merged = control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
+            return unset.unflagged(f"the value of the {what} at {loc}", merged, none=True)
         if not _raises_in_one_branch(e, loc):
             raise
         user_raises.raise_when(cond if e.ag_branch else logical.not_(cond), e,
@@ -110,6 +118,16 @@ def choose(cond, true_fn, false_fn, what, loc):
                                (lambda: (), lambda values: None, ()),
                                f"the {what} at {loc}", loc)
         return (false_fn if e.ag_branch else true_fn)()
+
+
+def _none_beside_a_value(seen):
+    """Whether one side of a conditional expression gave None and the other a value a
+    MaybeNone can hold (`None if s > 0 else s`: the staged cond refused the pair, and is
+    staged again with each side giving (value, is_set), a zero standing in for the None)."""
+    values = list(seen.values())
+    return len(values) == 2 and any(v is None for v in values) and any(
+        v is not None and unset.none_beside("", v, trial.zeros_like) is not None
+        for v in values)
 
 
 logical.CHOOSE = choose  # (`a and b`, `a or b` of a tensor `a`)
@@ -166,11 +184,15 @@ def _check_pair(name, t, f, before, loc):
     if isinstance(t, (tuple, dict)) and core.is_carriable(t) and core.is_carriable(f):
         return  # structures: the core compares them leaf by leaf
     if core.is_tensor_like(t) != core.is_tensor_like(f) or not core.is_tensor_like(t):
+        none = ("; None is carried beside a number or an array only, and only where the "
+                "variable was None before the `if` or the first branch sets it to None "
+                "(README: variables that are None on some runs)"
+                if t is None or f is None else "")
         raise TypeError(f"'{name}' is {_describe(t)} in the true branch and {_describe(f)} "
                         f"in the false branch of the `if` at {loc}; a staged `if` needs "
                         f"tensors (or the same Python object) in both branches: which one "
                         f"it holds would depend on a tensor (code a status as a number, "
-                        f"and a missing value as a number with a flag)")
+                        f"and a missing value as a number with a flag){none}")
     # Different dtypes are fine: the core promotes them NumPy-style, as `np.where` would.
     if core.rank_of(t) != core.rank_of(f) and core.rank_of(t) is not None:
         raise ValueError(f"'{name}' has rank {core.rank_of(t)} in the true branch but "
@@ -468,7 +490,11 @@ def _settle_lists(traced, init, names, loc):
                 f"'{names[i]}' is a Python list that the branches of the staged `if` at "
                 f"{loc} change differently ({how}); a list cannot depend on a tensor "
                 f"condition: append to it in a staged loop (where it becomes a tensor "
-                f"list), or keep the values in tensors (np.where, ag.cond)")
+                f"list), or keep the values in tensors (np.where, ag.cond); a list used "
+                f"as a stack or queue (`pop()` of what a data-dependent branch pushed: "
+                f"iterative quicksort, flood fill) has no staged form either: keep it in "
+                f"a NumPy array with a `top` index (`stack[top] = v; top += 1`, then "
+                f"`top -= 1; v = stack[top]`)")
         if not trial.active():
             orig[:] = merged
             merged = orig
@@ -551,9 +577,10 @@ def _placeholder_wanted(v):
 
 
 def _none_beside(name, v, other):
-    """`v` of one branch, a None where the other branch gives a tensor: a MaybeNone that is
-    None (unset.py), as `idx = None ... if x[i] < 0: idx = i` leaves it."""
-    if v is None and not isinstance(other, ReturnedNone):
+    """`v` of one branch, a None (or a None returned) where the other branch gives a tensor:
+    a MaybeNone that is None (unset.py), as `idx = None ... if x[i] < 0: idx = i` leaves
+    it."""
+    if unset.is_none(v) and not isinstance(other, UndefinedReturnValue):
         beside = unset.none_beside(name, other, trial.zeros_like)
         return v if beside is None else beside
     return v
@@ -573,7 +600,7 @@ def _optional_nones(traced, order, init, names):
     done = list(second)
     for i, (f, v) in enumerate(zip(first, second)):
         flagged = unset.may_be_none(init[i]) or isinstance(f, MaybeNone)
-        if v is None and flagged:
+        if unset.is_none(v) and flagged:
             done[i] = _none_beside(names[i], v, f)
         elif isinstance(v, MaybeNone) and not flagged and f is not None:
             # (the first branch handed the core a plain value: `if idx is None: r = -1
@@ -591,7 +618,8 @@ def _flag_optional(values, init, like=None):
         if not (unset.may_be_none(init[i]) or isinstance(v, MaybeNone)
                 or (like is not None and i in like)):
             continue
-        if v is None and isinstance(init[i], MaybeNone):  # (`idx = None` in this branch)
+        if unset.is_none(v) and isinstance(init[i], MaybeNone):
+            # (`idx = None` in this branch)
             v = MaybeNone(init[i].name, trial.zeros_like(init[i].value), np.False_)
         if isinstance(v, (MaybeNone, unset.Flagged)) or (
                 core.is_carriable(v) and not unset.is_unset_kind(v) and v is not None):

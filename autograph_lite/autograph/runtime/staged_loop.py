@@ -141,7 +141,7 @@ def _loop_reachable():
 def _is_set_before(value):
     if isinstance(value, unset.MaybeUnset):
         return value.is_set
-    return np.bool_(not unset.is_unset_kind(value) and value is not None)
+    return np.bool_(not unset.is_unset_kind(value) and not unset.is_none(value))
 
 
 def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags,

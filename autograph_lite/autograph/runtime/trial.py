@@ -311,8 +311,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
         if isinstance(values[i], list) and _untouched(values[i], after):
             continue  # (the same list, as it was: passed through, see passes_through)
-        if values[i] is None and (isinstance(after, unset.MaybeNone) or (
-                core.is_carriable(after) and not isinstance(after, (tuple, dict)))):
+        if unset.is_none(values[i]) and core.is_carriable(after) and not isinstance(after,
+                                                                                  dict):
             out[i] = zeros_like(unset.value_of(after))  # (None on some runs: unset.MaybeNone)
             continue
         if _atom(values[i]):

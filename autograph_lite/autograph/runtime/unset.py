@@ -158,6 +158,11 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
     def read(self, free=False):
         return self
 
+    def __getattr__(self, attr):  # (a private name: the package's own probes, never staged)
+        if attr.startswith("_"):
+            raise AttributeError(attr)
+        return getattr(self.used("getattr", attr), attr)
+
     def used(self, op, other=None):
         if op == "bool":
             raise refused(self.name, "its truth (`if x:`, `not x`)")
@@ -241,6 +246,31 @@ class Flagged(tuple):
     is_set = property(lambda self: tuple.__getitem__(self, 1))
 
 
+class UndefinedReturnValue:
+    """The return value before a `return` ran; `retval` turns it into None.
+
+    `falls_off`: the function may end without a return (then returning None), so a staged
+    `if` must not give this a placeholder value in the branch that does not return.
+    """
+
+    __slots__ = ("falls_off",)
+
+    def __init__(self, falls_off=False):
+        self.falls_off = falls_off
+
+    def __repr__(self):
+        return "<no return value>"
+
+
+class ReturnedNone(UndefinedReturnValue):
+    """The return value after a staged `if` one branch of which returned None (`if x[i] <
+    0: return`) while the other goes on (conditionals.py): None wherever the function
+    returns; a later `return` of a value merging with it makes the return value a
+    MaybeNone (`may_be_none`)."""
+
+    __slots__ = ()
+
+
 class Undefined:
     """The value of variable `name` before anything set it."""
 
@@ -297,7 +327,7 @@ def flagged(value, stand_in=None, none=False):
         return value
     if isinstance(value, MaybeUnset):
         return Flagged(value.value, value.is_set)
-    if isinstance(value, Undefined) or (none and value is None):
+    if isinstance(value, Undefined) or (none and is_none(value)):
         return None if stand_in is None else Flagged(stand_in, np.False_)
     return Flagged(value, True)
 
@@ -316,8 +346,17 @@ def unflagged(name, value, none=False):
 
 def may_be_none(value):
     """Whether a variable holding `value` before a staged `if` or loop is carried as a
-    MaybeNone when the construct gives it a value (None now, or None on some runs)."""
-    return value is None or isinstance(value, MaybeNone)
+    MaybeNone when the construct gives it a value: None now, None on some runs, or the
+    return value of a function that returned None (ReturnedNone) or may fall off its end
+    (`if s > 0: return s`, then nothing: `is_none`)."""
+    return isinstance(value, MaybeNone) or is_none(value)
+
+
+def is_none(value):
+    """None, or a return value that is the function's None where it returns: one returned
+    (ReturnedNone), or none yet in a function that may fall off its end."""
+    return value is None or isinstance(value, ReturnedNone) or (
+        isinstance(value, UndefinedReturnValue) and value.falls_off)
 
 
 def none_beside(name, value, zeros_like):
@@ -325,7 +364,8 @@ def none_beside(name, value, zeros_like):
     MaybeNone that is None, with `zeros_like(value)` standing in; None itself when `value`
     is no tensor (the variable is then not a MaybeNone)."""
     value = value_of(value)
-    if not core.is_tensor_like(value) or isinstance(value, (str, bytes)):
+    if not (core.is_tensor_like(value) or (isinstance(value, tuple) and core.is_carriable(
+            value))) or isinstance(value, (str, bytes)):
         return None
     return MaybeNone(name, zeros_like(value), np.False_)
 
@@ -341,12 +381,18 @@ def identity(a, b):
     raise refused(x.name, "its identity with another object (`is`)")
 
 
-def operate(forward, reflected, a, b):
-    """`a op b` where one is a MaybeNone (op's dunder names `forward` and `reflected`):
-    Python's TypeError where it is None, the operation on its value elsewhere."""
+def operands(op, a, b):
+    """`a` and `b` of `a op b` (op: a key of _SYMBOLS or _ORDERS), each MaybeNone as its
+    value, after the check that raises Python's TypeError where it is None (`a == b`, `a
+    != b` of one: its own __eq__/__ne__)."""
     if isinstance(a, MaybeNone):
-        return getattr(a, forward)(b)
-    return getattr(b, reflected)(a)
+        a = a.used(op, b)
+    if isinstance(b, MaybeNone):
+        b = b.used(_REFLECTED.get(op, op), a)
+    return a, b
+
+
+_REFLECTED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
 def index_key(key):

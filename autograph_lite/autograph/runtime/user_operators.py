@@ -103,7 +103,7 @@ def binary(op, a, b):
     """``a op b`` (op: "+", "*", ...)."""
     name, fn = _BINARY[op]
     if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
-        return unset.operate(f"__{name}__", f"__r{name}__", a, b)
+        a, b = unset.operands(name, a, b)
     if not (data.is_users(a) or data.is_users(b)):
         return _plain(fn, a, b)
     result = _protocol(a, b, f"__{name}__", f"__r{name}__", False)
@@ -146,8 +146,12 @@ def compare(op, a, b):
     """``a op b`` (op: "<", "==", ...): the reflected method too where the first gives
     `NotImplemented` (`__gt__` for `<`), identity for `==`/`!=` where both do."""
     name, reflected, fn = _COMPARISONS[op]
+    if op in ("==", "!=") and isinstance(b, unset.MaybeNone):
+        return getattr(b, f"__{name}__")(a)  # (None equals only None: MaybeNone.__eq__)
+    if op in ("==", "!=") and isinstance(a, unset.MaybeNone):
+        return getattr(a, f"__{name}__")(b)
     if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
-        return unset.operate(f"__{name}__", f"__{reflected}__", a, b)
+        a, b = unset.operands(name, a, b)
     if not (data.is_users(a) or data.is_users(b)):
         ordered = logical.order(op, a, b) if op in logical.ORDERINGS else None
         return _plain(fn, a, b) if ordered is None else ordered

@@ -9,31 +9,7 @@ check that raises the same error at run time.
 
 from autograph_lite.autograph.runtime import core, unset, where
 from autograph_lite.autograph.runtime.unset import Undefined  # noqa: F401  (ag__.Undefined)
-
-
-class UndefinedReturnValue:
-    """The return value before a `return` ran; `retval` turns it into None.
-
-    `falls_off`: the function may end without a return (then returning None), so a staged
-    `if` must not give this a placeholder value in the branch that does not return.
-    """
-
-    __slots__ = ("falls_off",)
-
-    def __init__(self, falls_off=False):
-        self.falls_off = falls_off
-
-    def __repr__(self):
-        return "<no return value>"
-
-
-class ReturnedNone(UndefinedReturnValue):
-    """The return value after a staged `if` one branch of which returned None (`if x[i] <
-    0: return`) while the other goes on (conditionals.py): None wherever the function
-    returns, so it is no loop or branch state (a tensor cannot carry None); a later
-    `return` of a value merging with it is refused (`_check_pair`)."""
-
-    __slots__ = ()
+from autograph_lite.autograph.runtime.unset import ReturnedNone, UndefinedReturnValue  # noqa: F401
 
 
 def retval(value, do_return=None):
@@ -42,7 +18,8 @@ def retval(value, do_return=None):
     paths that did not return) cannot stand for Python's None there."""
     if isinstance(value, UndefinedReturnValue):
         return None
-    if do_return is not None and value is not None and core.is_symbolic(do_return):
+    if do_return is not None and value is not None and core.is_symbolic(do_return) and (
+            not isinstance(value, unset.MaybeNone)):  # (a MaybeNone: None where it fell off)
         raise ValueError(
             f"the function defined at {where.caller()} returns a value from inside a staged "
             f"loop or `if` but may also reach its end without a `return` (returning None "
