@@ -290,3 +290,124 @@ def first_negative_or_falls_off(x):
 def test_a_conditional_expression_and_falling_off_the_end_give_none():
     agree(none_or_total, calls=[NEG, POS, FIRST])
     agree(first_negative_or_falls_off, calls=[NEG, POS, (np.zeros(0),)])
+
+
+def total_or_none(x):
+    s = x.sum()
+    if s > 0:
+        r = s * 2
+    else:
+        r = None  # (None in the second branch traced: the `if` is staged again, flagged)
+    return r
+
+
+def test_none_given_by_the_second_branch_only():
+    agree(total_or_none, calls=[NEG, POS, FIRST])
+
+
+def marked_where_found(x):
+    idx = last_negative(x)
+    out = np.zeros_like(x)
+    if idx is not None:  # (idx is its value in this branch: NumPy calls, stores, text)
+        out[idx] = np.sqrt(idx + 1.0)
+        print("found", idx, f"{idx}")
+    return out, (idx if idx is not None else -1), x[:idx].sum()
+
+
+def test_narrowed_by_is_not_none_and_slices_bounded_by_it():
+    agree(marked_where_found, calls=[NEG, POS, FIRST])
+
+
+def scaled_in_place(out, x):
+    s = x.sum()
+    scale = None
+    if s > 2:
+        scale = s
+    if scale is not None:
+        out += scale  # (into the caller's 0-d array)
+    best = None
+    for i in range(x.shape[0]):
+        if x[i] > 0.5:
+            best = x[i:].copy()
+    if best is not None:
+        best[0] = 100.0
+    return best
+
+
+def test_writes_through_and_with_a_value_that_may_be_none():
+    agree(scaled_in_place, calls=[(np.array(1.0), np.ones(3)), (np.array(1.0), np.zeros(3)),
+                                  (np.array(2.0), np.ones(4))])
+
+
+def none_first(x):
+    if x.sum() > 2:
+        r = None  # (unset before the `if`: None or the value after it, not unset)
+    else:
+        r = x[0]
+    return r
+
+
+def walk(nxt, start):
+    cur = start
+    steps = 0
+    while cur is not None:
+        if steps > nxt[cur] + 100:
+            return steps
+        steps += 1
+        if nxt[cur] < 0:
+            cur = None
+        else:
+            cur = nxt[cur]
+    return -1
+
+
+def dropped(x):
+    cur = x[0]
+    i = 1
+    while i < x.shape[0]:
+        if x[i] < 0:
+            cur = None  # (a value before the loop, None after some trips)
+        elif cur is None:
+            cur = x[i]
+        i += 1
+    return cur
+
+
+def repeats(x):
+    prev, count = None, 0
+    for v in x:
+        if v == prev:  # (a tensor against None: False, as NumPy's)
+            count += 1
+        prev = v
+    return count, x[0] == None, x != None  # noqa: E711
+
+
+def test_none_set_first_late_or_compared():
+    agree(none_first, calls=[NEG, POS, (-POS[0],)])
+    agree(walk, calls=[(np.array([1, 2, -1]), np.int64(0)), (np.array([-1]), np.int64(0))])
+    agree(dropped, calls=[NEG, POS, FIRST])
+    agree(repeats, calls=[(np.array([1.0, 1.0, 2.0]),), (np.array([3.0, 2.0]),)])
+
+
+class Holder:
+    def __init__(self):
+        self.v = None
+
+
+def kept_on_an_object(h, x):
+    if x.sum() > 2:
+        h.v = x.sum()
+    return 0
+
+
+def formatted(x):
+    return f"at {last_negative(x)}"
+
+
+@pytest.mark.parametrize("fn, args, what", [
+    (kept_on_an_object, (Holder(), POS[0]), "storing it in the attribute 'v'"),
+    (formatted, NEG, "its text")])
+def test_stores_and_text_that_would_hold_the_stand_in_are_refused(fn, args, what):
+    # (the object kept the MaybeNone itself, and the text was its repr: session 50's probe)
+    with pytest.raises(NotImplementedError, match=f"None on some runs.*{what}"):
+        ag.defun(fn)(*args)

@@ -326,6 +326,9 @@ def _maybe_none_given(f, args, kwargs):
     given = [a for a in (*args, *kwargs.values()) if isinstance(a, unset.MaybeNone)]
     if not given:
         return args
+    if all(a.is_set is True for a in given):  # (known set here, `if idx is not None:`)
+        kwargs.update({k: unset.plain(v) for k, v in kwargs.items()})
+        return tuple(map(unset.plain, args))
     fn = getattr(f, "__func__", f)
     if inspect.isfunction(fn) and not is_library_code(fn):
         return args
@@ -486,6 +489,7 @@ def setattr_(obj, name, value):
     """`obj.name = value` in converted code (converters/attribute_stores.py): a property's
     setter of the user's class, or its `__setattr__`, runs converted, as a method call
     does; anything else is Python's `setattr`."""
+    value = unset.stored(value, f"the attribute '{name}' of an object")
     prop = data.class_attribute(type(obj), name)
     if (isinstance(prop, property) and inspect.isfunction(prop.fset)
             and not is_library_code(prop.fset) and not isinstance(obj, type)):
@@ -507,6 +511,7 @@ def setattr_(obj, name, value):
 def getitem(target, key):
     """`target[key]` read in converted code: a user's class's `__getitem__` runs converted
     (as a method call does); anything else as trace_arrays.getitem reads it."""
+    target = unset.plain(target)  # (a MaybeNone known set here: its value)
     method = getattr(type(target), "__getitem__", None)
     if inspect.isfunction(method) and not is_library_code(method):
         return trace_arrays.resolve(converted_call(method, (target, key)))

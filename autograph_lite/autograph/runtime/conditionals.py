@@ -80,8 +80,9 @@ def choose(cond, true_fn, false_fn, what, loc):
     def leaving(fn, which):  # (an array of trace time from before: the buffer it is)
         def run():
             try:
-                with staging.region(loc), watch.active():
-                    value = seen[which] = fn()
+                with staging.region(loc), watch.active(), \
+                        unset.narrowed(cond, which) as settled:
+                    value = seen[which] = settled((fn(),))[0]
                     if optional:  # (`None if c else v`: (value, is_set), unset.py)
                         value = unset.flagged(value, trial.zeros_like(optional[0]), True)
             except Exception as e:
@@ -220,6 +221,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     # run, and the core reads them after both, so each branch refills this same list.
     staged_names = []
     optional = []  # (positions that may be None after the `if`: _flag_optional)
+    forced = set()  # (positions the first branch flags: a None given late, _FlaggedLate)
 
     def trace(which):
         # Each branch starts from its own copy of the lists and arrays: one mutated in
@@ -228,8 +230,10 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         given = tuple(trial.copy_for_trial(v) for v in init)
         set_state(given)
         try:
-            with staging.region(loc), mutation.scope() as log, watch.active():
+            with staging.region(loc), mutation.scope() as log, watch.active(), \
+                    unset.narrowed(cond, which) as settled:
                 (body if which else orelse)()
+                set_state(settled(get_state()))
         except Exception as e:
             if getattr(e, "ag_user_raise", False) and not hasattr(e, "ag_branch"):
                 e.ag_branch = which  # (if_stmt)
@@ -251,14 +255,17 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 _name_one_sided(which, traced, orelse if which else body, get_state,
                                 set_state, init, names, flag, loc)
             if len(traced) == 2:
+                late = _nones_given_late(traced, order, init, forced)
+                if late:
+                    raise _FlaggedLate(late)
                 _settle_lists(traced, init, names, loc)
                 if trial.active():
                     _fill_one_sided(traced)
                 _returning_none(traced, init)
-                _optional_nones(traced, order, init, names)
+                _optional_nones(traced, order, init, names, forced)
                 _check_all(traced, names, init, flag, loc)
             first, optional[:] = _flag_optional(_flag_unset(traced[order[0]], init, flag),
-                                                init)
+                                                init, forced)
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],
                                           [names[i] for i in positions])
@@ -269,10 +276,18 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                                              [names[i] for i in positions], alive))
         return run
 
-    with where.located("staged `if`", loc):
-        merged = control.cond(cond, branch(True), branch(False),
-                                     output_names=staged_names)
-    final = list(_flag_optional(_flag_unset(traced[order[0]], init, flag), init)[0])
+    while True:
+        try:
+            with where.located("staged `if`", loc):
+                merged = control.cond(cond, branch(True), branch(False),
+                                      output_names=staged_names)
+            break
+        except _FlaggedLate as e:  # (staged again, the first branch flagging them)
+            forced |= e.positions
+            traced.clear(), order.clear(), fates.clear()
+            set_state(init)
+    final = list(_flag_optional(_flag_unset(traced[order[0]], init, flag), init,
+                                forced)[0])
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
     final = [unset.unflagged(name, v, i in optional) for i, (name, v) in enumerate(zip(names,
@@ -401,6 +416,8 @@ def _flag_unset(values, init, deleted):
             stand_in = unset.stand_in(unset.value_of(init[i]))
             if stand_in is not None:
                 out[i] = unset.Flagged(stand_in, np.False_)
+        elif isinstance(v, MaybeNone):
+            continue  # (None or a value: _flag_optional; `r = None` where r was unset)
         elif (unset.is_unset_kind(init[i]) or i in deleted) and (
                 isinstance(v, unset.MaybeUnset)
                 or (core.is_carriable(v) and not unset.is_unset_kind(v))):
@@ -586,7 +603,28 @@ def _none_beside(name, v, other):
     return v
 
 
-def _optional_nones(traced, order, init, names):
+class _FlaggedLate(Exception):
+    """The second branch traced gives None (or a MaybeNone) where the first gave a plain
+    value, which it handed the core without a flag (`if s > 0: r = s else: r = None`; `if
+    idx is None: r = -1 else: r = idx`): staged_if stages the `if` again, the first branch
+    flagging `positions` (MaybeNone)."""
+
+    def __init__(self, positions):
+        super().__init__(positions)
+        self.positions = positions
+
+
+def _nones_given_late(traced, order, init, forced):
+    """Positions where the second branch traced gives None and the first a value it handed
+    the core without a flag (see _FlaggedLate)."""
+    first, second = traced[order[0]], traced[not order[0]]
+    return {i for i, (f, v) in enumerate(zip(first, second))
+            if (unset.is_none(v) or isinstance(v, MaybeNone)) and i not in forced
+            and not unset.may_be_none(init[i]) and not isinstance(f, MaybeNone)
+            and f is not None and unset.none_beside("", f, trial.zeros_like) is not None}
+
+
+def _optional_nones(traced, order, init, names, forced=()):
     """Both branches traced: a None in one where the other gives a tensor becomes a
     MaybeNone that is None, when the first branch traced hands the core this variable with
     a flag (it was None or a MaybeNone before the `if`, or the first branch's value is a
@@ -599,13 +637,9 @@ def _optional_nones(traced, order, init, names):
     first, second = traced[order[0]], traced[not order[0]]
     done = list(second)
     for i, (f, v) in enumerate(zip(first, second)):
-        flagged = unset.may_be_none(init[i]) or isinstance(f, MaybeNone)
+        flagged = unset.may_be_none(init[i]) or isinstance(f, MaybeNone) or i in forced
         if unset.is_none(v) and flagged:
             done[i] = _none_beside(names[i], v, f)
-        elif isinstance(v, MaybeNone) and not flagged and f is not None:
-            # (the first branch handed the core a plain value: `if idx is None: r = -1
-            # else: r = idx`, where idx is never None in the second branch)
-            done[i] = v.set_here()
     traced[not order[0]] = tuple(done)
 
 

@@ -21,7 +21,8 @@ from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, list_values, staging, trace_arrays, where
+from autograph_lite.autograph.runtime import (core, list_values, staging, trace_arrays,
+                                              unset, where)
 
 _LIBRARY_ROOTS = {"numpy", "numba", "scipy", "autograph_lite", "gast", "llvmlite", "pytest",
                   "_pytest", "hypothesis"}
@@ -734,6 +735,11 @@ def setitem(target, key, value, op=None, name=None):
     array sees it, as in NumPy. A NumPy array of trace time written with a traced value
     (or at a traced index, or inside a staged branch or loop) becomes a box first
     (`lift`). `name`: the target's variable name, for error messages."""
+    # (None on some runs: the value where known set; a target checked, a value refused)
+    target = unset.written(unset.plain(target))
+    value = unset.stored(value, "an array" if core.is_tensor_like(target) else
+                         "the item of a container")
+    key = unset.index_key(key)
     if type(target) is np.flatiter:  # (`a.flat[k] = v` of a NumPy array of trace time)
         return _flat_setitem(target, key, value, op, name)
     # (a list holding tensors, `traj[i] = [x, y, z]`, is their stack)

@@ -256,6 +256,6 @@ def compare_chain(left, ops, operands):
 
 def not_(a):
     a = list_values.truth(a)
-    if core.is_symbolic(a):
-        return dispatch.apply("logical_not", a)
+    if core.is_symbolic(a):  # (`not (x is None)`: a test of x still, unset.narrowed)
+        return unset.negated(a, dispatch.apply("logical_not", a))
     return not a

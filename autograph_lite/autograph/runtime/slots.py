@@ -26,7 +26,7 @@ import numpy as np
 
 from autograph_lite import mutation
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, data, where
+from autograph_lite.autograph.runtime import core, data, unset, where
 from autograph_lite.autograph.runtime.unset import Undefined
 
 
@@ -47,7 +47,8 @@ def holds_slots(base, kind):
     if kind == "item":
         return isinstance(base, dict) or type(base) is list
     return ((hasattr(base, "__dict__") or bool(data.slot_names(type(base))))
-            and not isinstance(base, data.NOT_OBJECTS) and not core.is_tensor(base))
+            and not isinstance(base, data.NOT_OBJECTS) and not core.is_tensor(base)
+            and not isinstance(base, unset.MaybeUnset))  # (a value: unset.py)
 
 
 def get_slot(base, kind, key, name):
@@ -88,6 +89,8 @@ def set_slot(base, kind, key, value):
             obj.pop(key, None)
         return
     obj = base()
+    value = unset.stored(value, f"the attribute '{key}' of an object" if kind == "attr"
+                         else f"the item {key!r} of a container")
     if kind == "attr" and _set_through_descriptor(obj, key):
         vars(obj).update(value)
     elif kind == "attr":

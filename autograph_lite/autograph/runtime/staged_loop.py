@@ -123,8 +123,15 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
     deleted = opts.get("deleted", ())
     flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted
              or unset.may_be_none(init[k])]  # (None before it, or on some runs: MaybeNone)
-    final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
-                   carried, flags, watch)[:nouts]
+    late = set()  # (a plain value the body may set to None: staged again, _NoneLate)
+    while True:
+        try:
+            final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
+                           carried, flags + sorted(late - set(flags)), watch, late)[:nouts]
+            break
+        except _NoneLate as e:
+            late.add(e.position)
+            set_state(init)
     # lists this loop turned into TensorLists leave it as the stacked tensor
     # (not those it passed through, nor an outer loop's TensorList: that loop stacks it)
     final = tuple(f.listed()
@@ -144,10 +151,21 @@ def _is_set_before(value):
     return np.bool_(not unset.is_unset_kind(value) and not unset.is_none(value))
 
 
+class _NoneLate(Exception):
+    """The body sets a loop variable with a plain value before the loop to None (on some
+    runs: `cur = x[0]`, then `if x[i] < 0: cur = None`): the loop is staged again with it
+    carried as a MaybeNone (its flag True at entry)."""
+
+    def __init__(self, position):
+        super().__init__(position)
+        self.position = position
+
+
 def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags,
-           watch):
+           watch, late=()):
     """Stages the loop; returns the state after it. `flags`: positions carried with a flag
-    saying whether the variable is set (the flags are extra loop variables)."""
+    saying whether the variable is set (the flags are extra loop variables); `late`: those
+    of them that hold a value before the loop but may be None after a trip."""
     nouts = len(names)
     rest = init[nouts:]
     names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags]
@@ -162,7 +180,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         for k, v in zip(carried, vs):
             state[k] = list_values.keep_kind(init[k], v)
         for k, is_set in zip(flags, vs[len(carried):]):
-            kind = unset.MaybeNone if unset.may_be_none(init[k]) else unset.MaybeUnset
+            kind = (unset.MaybeNone if unset.may_be_none(init[k]) or k in late
+                    else unset.MaybeUnset)
             state[k] = kind(names[k], vs[slot[k]], is_set)
         return tuple(state) + rest
 
@@ -185,10 +204,20 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         # an array of trace time from before the loop, handed back: the buffer it is
         out = data.leaving_region([state[k] for k in carried],
                                   [names[k] for k in carried], _loop_reachable())
+        for k in carried:
+            if k not in flags and (isinstance(state[k], unset.MaybeNone) or (
+                    unset.is_none(state[k]) and core.is_tensor_like(values[k]))):
+                raise _NoneLate(k)
+            if (isinstance(state[k], unset.MaybeNone) and unset.is_unset_kind(init[k])
+                    and names[k] not in opts.get("deleted", ())):
+                raise NotImplementedError(
+                    f"'{names[k]}' has no value before the staged loop at {loc} and may be "
+                    f"None after a trip of it: whether it is unset (the loop may run no "
+                    f"trip) or None would depend on a tensor; set it to None before the loop")
         out_flags = []
         for k in flags:
             pair = unset.flagged(state[k], stand_in=vs[slot[k]],
-                                 none=unset.may_be_none(init[k]))
+                                 none=unset.may_be_none(init[k]) or k in late)
             out[slot[k]] = pair.value
             out_flags.append(pair.is_set)
         out = tuple(out) + tuple(out_flags)

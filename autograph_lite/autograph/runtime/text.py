@@ -4,11 +4,12 @@ On Python values each is the Python construct itself: `formatted` is `format(val
 spec)` after the conversion, `fstring` joins the pieces."""
 
 from autograph_lite.staged_text import Piece, StagedText, text
-from autograph_lite.autograph.runtime import core, list_values
+from autograph_lite.autograph.runtime import core, list_values, unset
 
 
 def formatted(value, conversion=-1, spec=""):
     """`{value!conversion:spec}` of an f-string."""
+    value = unset.plain(value)  # (None on some runs, known set here: its value's text)
     if type(value) in CONTAINERS and holds(value):
         if spec:  # (Python's, for a list/tuple/dict)
             raise TypeError(f"unsupported format string passed to "

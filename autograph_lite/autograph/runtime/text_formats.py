@@ -21,7 +21,7 @@ import string
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import builtins_, core, text
+from autograph_lite.autograph.runtime import builtins_, core, text, unset
 
 _MARK = "\x00"  # (stands for a traced field in Formatter's output; absent from formats)
 _CONVERSIONS = {None: -1, "s": 115, "r": 114, "a": 97}  # (!s, !r, !a: ord of the letter)
@@ -103,6 +103,8 @@ _DIRECTIVE = re.compile(r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-+ #0]*)(?P<width>\
 
 def percent_format(fmt, values):
     """``fmt % values`` for a string literal ``fmt``."""
+    values = (tuple(map(unset.plain, values)) if type(values) is tuple
+              else unset.plain(values))  # (None on some runs, known set here: its value)
     items = values if type(values) is tuple else (values,)
     if not (any(_traced(v) for v in items) or (isinstance(values, dict) and any(
             _traced(v) for v in values.values()))):

@@ -28,6 +28,7 @@ and Python's error, naming the variable, wherever Python raises it.
   zero, which promotes to the other branch's dtype and so keeps it).
 """
 
+import contextlib
 import operator
 
 import numpy as np
@@ -164,7 +165,7 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         return getattr(self.used("getattr", attr), attr)
 
     def used(self, op, other=None):
-        if op == "bool":
+        if op == "bool" and self.is_set is not True:
             raise refused(self.name, "its truth (`if x:`, `not x`)")
         if op == "getattr":
             error, text = AttributeError, f"'NoneType' object has no attribute '{other}'"
@@ -207,20 +208,84 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
     def __array__(self, *args, **kwargs):
         raise refused(self.name, "its conversion to a NumPy array")
 
-    def set_here(self):
-        """The value where a staged branch hands it on beside a plain value (`if idx is
-        None: r = -1 else: r = idx`, where it is never None): a staged check refuses the
-        runs where it is None after all (Python would hand None on, which the merge has no
-        room for)."""
-        text = (f"'{self.name}' is None here, where the staged `if` it is handed on by has "
-                f"a value in its other branch, and the compiled function was made for a "
-                f"value: test `{self.name} is None` before this `if`, or set it on every "
-                f"path")
-        return self.required(NotImplementedError, text)
+    def __str__(self):  # (`f"{idx}"`, `"%s" % idx`, print: None's text on some runs)
+        if self.is_set is True:
+            return str(self.value)
+        raise refused(self.name, "its text (str(), an f-string, % formatting)")
+
+    def __format__(self, spec):
+        if self.is_set is True:
+            return format(self.value, spec)
+        raise refused(self.name, "its text (str(), an f-string, % formatting)")
 
     def is_none(self):
-        """`x is None`: staged (a bool standing for a Python bool)."""
-        return dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
+        """`x is None`: staged (a bool standing for a Python bool), remembered as a test of
+        it (`narrowed`)."""
+        test = dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
+        return _remember(test, self, True) if core.is_symbolic(test) else test
+
+
+# {id of a staged `x is None` (or its negation): (that bool, the MaybeNone x, whether True
+# means None)}: a staged `if` on it narrows x in the branch where x is not None (below)
+_TESTS = {}
+
+
+def _remember(test, x, none_when_true):
+    if len(_TESTS) > 512:  # (a trace's own; older ones are not asked again)
+        del _TESTS[next(iter(_TESTS))]
+    _TESTS[id(test)] = (test, x, none_when_true)
+    return test
+
+
+def negated(test, result):
+    """`result`, the staged `not test`: a test of the same MaybeNone, the other way."""
+    entry = _TESTS.get(id(test))
+    if entry is not None and entry[0] is test:
+        _remember(result, entry[1], not entry[2])
+    return result
+
+
+@contextlib.contextmanager
+def narrowed(cond, which):
+    """Traces the branch `which` (True: the one run where `cond` holds) of a staged `if` or
+    conditional expression on `cond`. Where `cond` is `x is None` (or `x is not None`) of a
+    MaybeNone and this branch runs only where x is not None, x is its value in it, as
+    Python's x is there: `if idx is not None: out[idx] = 1.0`, `np.sqrt(idx)`, `print(idx)`
+    work (outside, they are refused: None would do something else)."""
+    entry = _TESTS.get(id(cond))
+    if entry is None or entry[0] is not cond or which == entry[2]:
+        yield lambda values: values
+        return
+    x = entry[1]
+    saved, x.is_set = x.is_set, True
+    try:  # (what the branch hands on: x as its value, `r = idx if idx is not None else 0`)
+        yield lambda values: tuple(x.value if v is x else v for v in values)
+    finally:
+        x.is_set = saved
+
+
+def plain(x):
+    """`x`, or the value of a MaybeNone known set here (narrowed)."""
+    return x.value if isinstance(x, MaybeNone) and x.is_set is True else x
+
+
+def stored(value, into):
+    """`value` to store `into` an object's attribute, a container's item or an array (a
+    description): a MaybeNone is refused (the object outlives the call, or NumPy would
+    store None's nan), but where it is known set (narrowed): its value."""
+    value = plain(value)
+    if isinstance(value, MaybeNone):
+        raise refused(value.name, f"storing it in {into} (keep it in a local variable, and "
+                                  f"store it under `if {value.name} is not None:`)")
+    return value
+
+
+def written(target):
+    """The array to write into where `target` may be None (`best[0] = 100.0`): its value,
+    after the check that raises Python's TypeError where it is None."""
+    if not isinstance(target, MaybeNone):
+        return target
+    return target.required(TypeError, "'NoneType' object does not support item assignment")
 
 
 def refused(name, what):
@@ -395,16 +460,37 @@ def operands(op, a, b):
 _REFLECTED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
+def _slice_bounds(k):
+    """A slice with a bound that may be None (`x[:end]`): where it is None, the bound
+    NumPy's None means (past either end: clipped), for a step known while tracing."""
+    step = plain(k.step)
+    if isinstance(step, MaybeNone) or not (step is None or type(step) is int):
+        raise refused((step if isinstance(step, MaybeNone) else k.start if isinstance(
+            k.start, MaybeNone) else k.stop).name, "a slice's bound, with this step")
+    up = step is None or step > 0
+    ends = ((0, 2 ** 63 - 1) if up else (2 ** 63 - 1, -2 ** 63))
+    bounds = []
+    for b, end in zip((plain(k.start), plain(k.stop)), ends):
+        if isinstance(b, MaybeNone):
+            b = dispatch.apply("where", b.is_set, b.value, end)
+        bounds.append(b)
+    return slice(bounds[0], bounds[1], step)
+
+
 def index_key(key):
     """An index holding a MaybeNone (`x[idx]`): its value, after a staged check that raises
     where it is None (NumPy would add an axis there: np.newaxis; refused at run time
     rather than answered differently)."""
     items = key if type(key) is tuple else (key,)
-    if not any(isinstance(k, MaybeNone) for k in items):
+    if not any(isinstance(k, MaybeNone) or (type(k) is slice and any(
+            isinstance(b, MaybeNone) for b in (k.start, k.stop, k.step))) for k in items):
         return key
     out = []
     for k in items:
-        if isinstance(k, MaybeNone):
+        k = plain(k)
+        if type(k) is slice:
+            k = _slice_bounds(k)
+        elif isinstance(k, MaybeNone):
             text = (f"'{k.name}' is None here, and an index of None adds an axis "
                     f"(np.newaxis), which the compiled function does not do: it was "
                     f"compiled for '{k.name}' holding a number; test `{k.name} is None` "

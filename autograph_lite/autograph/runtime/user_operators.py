@@ -128,8 +128,11 @@ def unary(op, a):
 def inplace(op, a, b):
     """``a op= b`` (op: "+=", ...): ``__iop__``, else the binary operator."""
     name, fn = _INPLACE[op]
-    if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
-        if core.rank_of(unset.value_of(a)):  # (in place into an array that may be None)
+    a, b = unset.plain(a), unset.plain(b)  # (known set here: the values)
+    if isinstance(b, unset.MaybeNone):  # (Python's TypeError where it is None)
+        b = b.used(name, a)
+    if isinstance(a, unset.MaybeNone):
+        if core.rank_of(a.value):  # (in place into an array that may be None)
             raise unset.refused(a.name, f"`{op}` into it")
         return binary(op[:-1], a, b)
     if not (data.is_users(a) or data.is_users(b)):
@@ -152,6 +155,12 @@ def compare(op, a, b):
         return getattr(a, f"__{name}__")(b)
     if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
         a, b = unset.operands(name, a, b)
+    if op in ("==", "!=") and (a is None) != (b is None) and core.is_symbolic(
+            b if a is None else a):  # (`v == prev`, prev None: NumPy's all False)
+        t = b if a is None else a
+        same = dispatch.apply("equal", t, t)
+        return (dispatch.apply("logical_and", same, False) if op == "=="
+                else dispatch.apply("logical_or", same, True))
     if not (data.is_users(a) or data.is_users(b)):
         ordered = logical.order(op, a, b) if op in logical.ORDERINGS else None
         return _plain(fn, a, b) if ordered is None else ordered
