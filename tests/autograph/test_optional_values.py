@@ -411,3 +411,48 @@ def test_stores_and_text_that_would_hold_the_stand_in_are_refused(fn, args, what
     # (the object kept the MaybeNone itself, and the text was its repr: session 50's probe)
     with pytest.raises(NotImplementedError, match=f"None on some runs.*{what}"):
         ag.defun(fn)(*args)
+
+
+def last_two(x):
+    prev, cur = None, None
+    i = 0
+    while i < x.shape[0]:
+        prev, cur = cur, x[i]  # (prev gets a value from cur's on the second trip only)
+        i += 1
+    return prev, cur
+
+
+def head_until(x, marks):
+    k = None
+    for i in range(marks.shape[0]):
+        if marks[i] > 0:
+            k = marks[i]
+            break
+    return x[:k].sum(), x[:k:-1].sum(), x[k:].sum()
+
+
+def test_handed_on_between_two_variables_and_a_narrow_slice_bound():
+    agree(last_two, calls=[(np.array([-1.0, 2.0, -3.0, -4.0]),), (np.array([1.0]),),
+                           (np.zeros(0),), (np.array([5.0, 6.0]),)])
+    x = np.arange(10.0)
+    agree(head_until, calls=[(x, np.array([0, 3], np.int32)), (x, np.array([0, 0], np.int32)),
+                             (x, np.array([5], np.int8))])
+
+
+def guarded(x):
+    idx = last_negative(x)
+    found = (idx, x[idx]) if idx is not None else (-1, 0.0)  # (a tuple holding it)
+    k = 7 if x.sum() > 3 else idx  # (beside a maybe-None value)
+    total = 0
+    for i in range(idx if idx is not None else 0):
+        total += i
+    if idx is not None and idx > 0:
+        total += idx * 2
+    if idx is None:
+        raise ValueError("no negative")
+    assert idx is not None
+    return found, k, total, np.sqrt(idx + 1.0), (idx, x[idx])
+
+
+def test_guards_narrow_after_them():
+    agree(guarded, calls=[NEG, POS, FIRST, (np.array([10.0, -1.0]),)])

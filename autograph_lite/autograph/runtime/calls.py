@@ -313,7 +313,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
 
 
 # builtins that raise a TypeError on None, by the MaybeNone dunder they call (unset.py)
-_ON_NONE = ((abs, "abs"), (int, "int"), (float, "float"), (len, "len"), (iter, "iter"))
+_ON_NONE = ((abs, "abs"), (int, "int"), (float, "float"), (len, "len"), (iter, "iter"),
+            (range, "index"))
 
 
 def _maybe_none_given(f, args, kwargs):

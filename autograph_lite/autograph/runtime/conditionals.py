@@ -39,6 +39,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, names, nouts, deleted=()):
                                    body if e.ag_branch else orelse,
                                    (get_state, set_state, init), f"the staged `if` at {loc}",
                                    loc)
+            unset.narrow_after(cond, not e.ag_branch)  # (`if x is None: raise`: x is set)
             (orelse if e.ag_branch else body)()
     elif cond:
         body()
@@ -108,7 +109,8 @@ def choose(cond, true_fn, false_fn, what, loc):
             return control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
     except Exception as e:
         if _none_beside_a_value(seen) and not optional:
-            optional.append(unset.value_of(next(v for v in seen.values() if v is not None)))
+            optional.append(unset.value_of(next(
+                v for v in seen.values() if not unset.is_none(v))))
             with where.located(what, loc):
                 merged = control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
             return unset.unflagged(f"the value of the {what} at {loc}", merged, none=True)
@@ -118,17 +120,18 @@ def choose(cond, true_fn, false_fn, what, loc):
                                true_fn if e.ag_branch else false_fn,
                                (lambda: (), lambda values: None, ()),
                                f"the {what} at {loc}", loc)
+        unset.narrow_after(cond, not e.ag_branch)
         return (false_fn if e.ag_branch else true_fn)()
 
 
 def _none_beside_a_value(seen):
-    """Whether one side of a conditional expression gave None and the other a value a
-    MaybeNone can hold (`None if s > 0 else s`: the staged cond refused the pair, and is
+    """Whether one side of a conditional expression gave None (or a MaybeNone) and the
+    other a value a MaybeNone can hold (`None if s > 0 else s`: the staged cond refused the pair, and is
     staged again with each side giving (value, is_set), a zero standing in for the None)."""
     values = list(seen.values())
-    return len(values) == 2 and any(v is None for v in values) and any(
-        v is not None and unset.none_beside("", v, trial.zeros_like) is not None
-        for v in values)
+    return len(values) == 2 and any(v is None or isinstance(v, MaybeNone) for v in values) and (
+        all(v is None or unset.none_beside("", v, trial.zeros_like) is not None
+            for v in values)) and not all(v is None for v in values)
 
 
 logical.CHOOSE = choose  # (`a and b`, `a or b` of a tensor `a`)
@@ -253,7 +256,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                                       names, alive)
             if (not which) not in traced:
                 _name_one_sided(which, traced, orelse if which else body, get_state,
-                                set_state, init, names, flag, loc)
+                                set_state, init, names, flag, loc, cond)
             if len(traced) == 2:
                 late = _nones_given_late(traced, order, init, forced)
                 if late:
@@ -663,7 +666,7 @@ def _flag_optional(values, init, like=None):
 
 
 def _name_one_sided(which, traced, other_branch, get_state, set_state, init, names,
-                    deleted, loc):
+                    deleted, loc, cond=None):
     """The first branch traced left a variable unset: the SPEC's error names the branch
     that sets it, so the other branch is looked at now, before the core sees an unset
     output. It is traced into a thrown-away scratch graph (trial.scratch_run): traced in
@@ -674,9 +677,10 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
                   if is_undefined(v) or (v is None and not isinstance(init[i], MaybeNone))}
     if not unset_here:
         return
-    try:
-        other = trial.scratch_run(init, other_branch, get_state, set_state,
-                                  tuple(mine) + tuple(init[len(mine):]))
+    try:  # (narrowed as the other branch is: `if i is None: return None`, `return i, x[i]`)
+        with unset.narrowed(cond, not which) as settled:
+            other = settled(trial.scratch_run(init, other_branch, get_state, set_state,
+                                              tuple(mine) + tuple(init[len(mine):])))
     except Exception as e:
         if getattr(e, "ag_user_raise", False):
             return  # the other branch raises (if_stmt stages it): it hands nothing on
@@ -717,6 +721,7 @@ def assert_stmt(test, msg=None):
     test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)
     if core.is_symbolic(test) and msg is None:
         api.assert_(test, f"assertion failed at {where.caller()}")
+        unset.narrow_after(test, True)  # (`assert x is not None`: x is set from here)
     elif core.is_symbolic(test):
         def failed():
             raise staging.user_raise(AssertionError(msg()))

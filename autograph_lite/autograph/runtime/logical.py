@@ -66,8 +66,9 @@ def and_(a_fn, b_fn):
     if c is not None:
         # (a bool `a` is False where it is not taken: the constant, which ir/bounds.py and
         # the ownership analysis read, e.g. `while i < len(x) and ...` proves `x[i]`)
-        return CHOOSE(c, _operand(b_fn), _constant_if_bool(a, False), "`and`",
-                      where.caller())
+        c = unset.same_test(a, c)  # (`x is not None and ...`: narrows x, unset.narrowed)
+        return unset.joined(c, CHOOSE(c, _operand(b_fn), _constant_if_bool(a, False),
+                                      "`and`", where.caller()), True)
     return b_fn() if a else a
 
 
@@ -75,7 +76,9 @@ def or_(a_fn, b_fn):
     a = a_fn()
     c = _staged_truth(a)
     if c is not None:
-        return CHOOSE(c, _constant_if_bool(a, True), _operand(b_fn), "`or`", where.caller())
+        c = unset.same_test(a, c)
+        return unset.joined(c, CHOOSE(c, _constant_if_bool(a, True), _operand(b_fn), "`or`",
+                                      where.caller()), False)
     return a if a else b_fn()
 
 

@@ -294,6 +294,36 @@ def _atom(value):
     return isinstance(value, _ATOMS)
 
 
+def _gets_value(value):
+    return core.is_carriable(unset.value_of(value)) and not isinstance(value, dict)
+
+
+def _nones_handed_on(values, traced, body, get_state, set_state, rest, nouts):
+    """`traced` (one trip's values), where a variable None before the loop that one trip
+    leaves None may get a value on a later trip from another that the first trip gave one
+    (`prev = cur; cur = x[i]`, both None before): traced again from those values, until no
+    more get one (session 50: `prev` was taken for None throughout, silently)."""
+    if traced is None:
+        return traced
+    for _ in range(len(values)):
+        nones = [i for i, v in enumerate(values[:nouts]) if v is None]
+        grown = [i for i in nones if _gets_value(traced[i])]
+        stayed = [i for i in nones if unset.is_none(traced[i])]
+        if not grown or not stayed:
+            return traced
+        again = list(values)
+        for i in grown:
+            again[i] = zeros_like(unset.value_of(traced[i]))
+        later = _trace_one_iteration(tuple(again), body, get_state, set_state, rest, nouts)
+        newly = [i for i in stayed if later is not None and _gets_value(later[i])]
+        if not newly:
+            return traced
+        traced = list(traced)
+        for i in newly:
+            traced[i] = later[i]
+    return traced
+
+
 def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16):
     """Loop values the core can carry: undefined ones and lists replaced (see above; one the
     loop never sets stays undefined, and a list one iteration leaves as it was stays the
@@ -305,6 +335,7 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     if not need:
         return list(values)
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
+    traced = _nones_handed_on(values, traced, body, get_state, set_state, rest, nouts)
     out = list(values)
     for i in need:
         # (set by an inner staged loop: its type is that of the value, unset.py)

@@ -30,6 +30,8 @@ and Python's error, naming the variable, wherever Python raises it.
 
 import contextlib
 import operator
+import os
+import sys
 
 import numpy as np
 
@@ -138,6 +140,9 @@ def _type_name(x):
     return type(x).__name__
 
 
+_PACKAGE = os.path.dirname(call_keys.__file__) + os.sep  # (autograph_lite's own files)
+
+
 class MaybeNone(MaybeUnset, call_keys.Optional):
     """Variable `name` after a staged `if` or loop that left it None on some runs and a value
     on others (`idx = None`, then `for i ...: if x[i] < 0: idx = i; break`): `value` where
@@ -159,8 +164,10 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
     def read(self, free=False):
         return self
 
-    def __getattr__(self, attr):  # (a private name: the package's own probes, never staged)
-        if attr.startswith("_"):
+    def __getattr__(self, attr):
+        # (the package's own probes, `hasattr(v, "dtype")`, a private name: not the user's
+        # read, which stages Python's AttributeError where it is None)
+        if attr.startswith("_") or sys._getframe(1).f_code.co_filename.startswith(_PACKAGE):
             raise AttributeError(attr)
         return getattr(self.used("getattr", attr), attr)
 
@@ -222,46 +229,93 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         """`x is None`: staged (a bool standing for a Python bool), remembered as a test of
         it (`narrowed`)."""
         test = dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
-        return _remember(test, self, True) if core.is_symbolic(test) else test
+        return _remember(test, self, False) if core.is_symbolic(test) else test
 
 
-# {id of a staged `x is None` (or its negation): (that bool, the MaybeNone x, whether True
-# means None)}: a staged `if` on it narrows x in the branch where x is not None (below)
+# {id of a staged bool that tests a MaybeNone: (that bool, the MaybeNone x, the branch in
+# which x is not None)}: `x is None` (False), `not` of a test (the other), `t and b` of a
+# test whose True branch narrows (True), `t or b` of one whose False branch does (False).
+# A staged `if` or conditional expression on it narrows x in that branch (below).
 _TESTS = {}
 
 
-def _remember(test, x, none_when_true):
+def _remember(test, x, not_none_in):
+    if not core.is_symbolic(test):
+        return test
     if len(_TESTS) > 512:  # (a trace's own; older ones are not asked again)
         del _TESTS[next(iter(_TESTS))]
-    _TESTS[id(test)] = (test, x, none_when_true)
+    _TESTS[id(test)] = (test, x, not_none_in)
     return test
+
+
+def _test_of(test):
+    entry = _TESTS.get(id(test))
+    return entry if entry is not None and entry[0] is test else None
 
 
 def negated(test, result):
     """`result`, the staged `not test`: a test of the same MaybeNone, the other way."""
-    entry = _TESTS.get(id(test))
-    if entry is not None and entry[0] is test:
+    entry = _test_of(test)
+    if entry is not None:
         _remember(result, entry[1], not entry[2])
     return result
+
+
+def same_test(test, result):
+    """`result`, the staged truth of `test` (another object): the same test."""
+    entry = _test_of(test)
+    if entry is not None and result is not test:
+        _remember(result, entry[1], entry[2])
+    return result
+
+
+def joined(test, result, when):
+    """`result`, the staged `test and b` (`when` True) or `test or b` (False): where it is
+    `when`, `test` was too, so a test whose `when` branch narrows narrows the result's."""
+    entry = _test_of(test)
+    if entry is not None and entry[2] == when:
+        _remember(result, entry[1], when)
+    return result
+
+
+def narrow_after(test, holds):
+    """The trace goes on only where `test` is `holds` (the other runs raised: `if x is
+    None: raise ...`, `assert x is not None`): where that branch narrows x, x is its value
+    from here on."""
+    entry = _test_of(test)
+    if entry is not None and entry[2] == holds:
+        entry[1].is_set = True
 
 
 @contextlib.contextmanager
 def narrowed(cond, which):
     """Traces the branch `which` (True: the one run where `cond` holds) of a staged `if` or
-    conditional expression on `cond`. Where `cond` is `x is None` (or `x is not None`) of a
-    MaybeNone and this branch runs only where x is not None, x is its value in it, as
-    Python's x is there: `if idx is not None: out[idx] = 1.0`, `np.sqrt(idx)`, `print(idx)`
-    work (outside, they are refused: None would do something else)."""
-    entry = _TESTS.get(id(cond))
-    if entry is None or entry[0] is not cond or which == entry[2]:
+    conditional expression on `cond`. Where `cond` tests a MaybeNone x and this branch
+    runs only where x is not None, x is its value in it, as Python's x is there: `if idx
+    is not None: out[idx] = 1.0`, `np.sqrt(idx)`, `print(idx)` work (outside, they are
+    refused: None would do something else)."""
+    entry = _test_of(cond)
+    if entry is None or which != entry[2]:
         yield lambda values: values
         return
     x = entry[1]
     saved, x.is_set = x.is_set, True
     try:  # (what the branch hands on: x as its value, `r = idx if idx is not None else 0`)
-        yield lambda values: tuple(x.value if v is x else v for v in values)
+        yield lambda values: tuple(_settled(v, x) for v in values)
     finally:
         x.is_set = saved
+
+
+def _settled(v, x):
+    """`v` with MaybeNone `x` as its value, also inside tuples (`return i, x[i]`)."""
+    if v is x:
+        return x.value
+    if type(v) is tuple or (isinstance(v, tuple) and hasattr(v, "_fields")
+                            and not isinstance(v, Flagged)):
+        items = [_settled(e, x) for e in v]
+        if any(a is not b for a, b in zip(items, v)):
+            return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
+    return v
 
 
 def plain(x):
@@ -472,7 +526,10 @@ def _slice_bounds(k):
     bounds = []
     for b, end in zip((plain(k.start), plain(k.stop)), ends):
         if isinstance(b, MaybeNone):
-            b = dispatch.apply("where", b.is_set, b.value, end)
+            if np.dtype(core.dtype_of(b.value)).kind not in "iu":  # (NumPy's TypeError)
+                raise refused(b.name, "a slice's bound, holding no integer")
+            value = dispatch.apply("cast", b.value, dtype=np.dtype(np.int64))  # (the ends:
+            b = dispatch.apply("where", b.is_set, value, end)  # int64's, not wrapped)
         bounds.append(b)
     return slice(bounds[0], bounds[1], step)
 
