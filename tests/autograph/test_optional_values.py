@@ -456,3 +456,16 @@ def guarded(x):
 
 def test_guards_narrow_after_them():
     agree(guarded, calls=[NEG, POS, FIRST, (np.array([10.0, -1.0]),)])
+
+
+def asserted_on_some_runs(x):
+    idx = last_negative(x)
+    if x.sum() > 100:
+        assert idx is not None  # (narrows idx inside this branch only)
+    return idx
+
+
+def test_a_guard_inside_a_staged_branch_narrows_only_there():
+    # (it narrowed for the rest of the trace: the runs not taking the branch returned the
+    # stand-in 0 where Python returns None, silently)
+    agree(asserted_on_some_runs, calls=[NEG, POS, (np.array([200.0, 2.0]),)])

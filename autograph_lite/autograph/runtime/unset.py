@@ -37,7 +37,7 @@ import numpy as np
 
 from autograph_lite import call_keys
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core
+from autograph_lite.autograph.runtime import core, staging
 
 
 def message(name):
@@ -281,9 +281,10 @@ def joined(test, result, when):
 def narrow_after(test, holds):
     """The trace goes on only where `test` is `holds` (the other runs raised: `if x is
     None: raise ...`, `assert x is not None`): where that branch narrows x, x is its value
-    from here on."""
+    from here on. Only outside staged branches and loop bodies: inside one, the runs that
+    do not take it (or a loop's zero trips) reach the code after it with x maybe None."""
     entry = _test_of(test)
-    if entry is not None and entry[2] == holds:
+    if entry is not None and entry[2] == holds and not staging.active():
         entry[1].is_set = True
 
 
