@@ -98,15 +98,18 @@ except ImportError:  # run as `python -m tests.autograph.random_programs`
 
 N_INT = 3            # v0..v2
 N_FLOAT = 2          # f0..f1
+N_OPT = 2            # o0..o1 (the "optionals" grammar: None on some runs)
 INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
 GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects", "raises",
-            "bounds", "dtypes")
+            "bounds", "dtypes", "optionals")
 OBJECT_GRAMMARS = ("objects", "raises", "bounds")  # (an object argument, `ob`)
 RAISE_GRAMMARS = ("raises", "bounds")  # (Python raising is no generator error)
 # (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
-# walrus `while` tests among its branches and loops, a stream of its own)
+# walrus `while` tests among its branches and loops, a stream of its own; optionals: the
+# scalars grammar with variables None on some runs, o0 and o1, set, reset, handed on,
+# tested and returned in its branches and loops, a stream of its own)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
 # one a difference needs).
 FEATURES = {
@@ -166,6 +169,7 @@ class Generator:
         self.raises = grammar in RAISE_GRAMMARS
         self.bounds = grammar == "bounds"
         self.statements = grammar == "statements"
+        self.optionals = grammar == "optionals"
         self.features = set(FEATURES) - set(without)
         self.lines = []
         self.loop_id = 0
@@ -177,6 +181,9 @@ class Generator:
 
     def int_atom(self, scope):
         r = self.rng
+        if self.optionals and r.random() < 0.12:  # (read only where it is not None)
+            k = r.randrange(N_OPT)
+            return f"(o{k} if o{k} is not None else {r.randint(-3, 5)})"
         if self.containers and r.random() < 0.08:
             return "ob.c" if self.held_object and r.random() < 0.5 else 'st["k"]'
         if self.arrays and r.random() < 0.08:
@@ -338,6 +345,7 @@ class Generator:
         floats = ", ".join(self.float_expr(scope, 1) for _ in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
         tail += ', al["s"], st["k"], ob.t, hold[0], ob.w' if self.containers else ""
+        tail += "".join(f", o{k}" for k in range(N_OPT)) if self.optionals else ""
         return f"({ints}, {floats}{tail}{', out' if self.has_out else ''})"
 
     def return_stmt(self, scope):
@@ -345,6 +353,9 @@ class Generator:
 
     def assign(self, indent, scope):
         r = self.rng
+        if self.optionals and r.random() < 0.35:
+            self.optional_statement(indent, scope)
+            return
         if self.containers and r.random() < 0.3:
             self.container_statement(indent, scope)
             return
@@ -386,6 +397,34 @@ class Generator:
                 index = "0"   # a Python index (and maybe value): NumPy's in-place write
             value = self.float_expr(scope, 1) if r.random() < 0.7 else repr(r.choice([0.5, -2.0]))
             self.emit(indent, f"out[{index}] {r.choice(['=', '+='])} {value}")
+
+    def optional_statement(self, indent, scope):
+        """The "optionals" grammar: o0, o1 (None before anything sets them) set to a value
+        or None, handed from one to the other (`o1 = o0`: a value on a later trip only),
+        set where still None, and read only where Python reads them without a TypeError
+        (after `is not None`, in `x if o is not None else y`)."""
+        r = self.rng
+        k, j, t = r.randrange(N_OPT), r.randrange(N_OPT), r.randrange(N_INT)
+        kind = r.random()
+        if kind < 0.2:
+            self.emit(indent, f"o{k} = None")
+        elif kind < 0.4:
+            self.emit(indent, f"o{k} = ({self.int_expr(scope)}) % {MOD}")
+        elif kind < 0.5:
+            self.emit(indent, f"o{j} = o{k}")
+        elif kind < 0.65:
+            self.emit(indent, f"if o{k} is None:")
+            self.emit(indent + 1, f"o{k} = ({self.int_expr(scope, 1)}) % {MOD}")
+        elif kind < 0.8:
+            self.emit(indent, f"if o{k} is not None and o{k} > {self.int_expr(scope, 1)}:")
+            self.emit(indent + 1, f"v{t} = (v{t} + o{k}) % {MOD}")
+        elif kind < 0.9:
+            self.emit(indent, f"v{t} = (v{t} + (0 if o{k} is None else o{k} * 2)) % {MOD}")
+        else:
+            self.emit(indent, f"if o{k} is None:")
+            self.emit(indent + 1, f"v{t} = (v{t} + 1) % {MOD}")
+            self.emit(indent, "else:")
+            self.emit(indent + 1, f"v{t} = (o{k} - v{t}) % {MOD}")
 
     def container_statement(self, indent, scope):
         """The "containers" grammar: items of a dict (`st`, also seen as `al`) and of a list
@@ -705,6 +744,8 @@ class Generator:
             self.emit(1, f"v{k} = {init}")
         self.emit(1, "f0 = x")
         self.emit(1, f"f1 = {r.choice([0.5, -1.0, 2.25])!r}")
+        for k in range(N_OPT if self.optionals else 0):
+            self.emit(1, f"o{k} = None")
         if self.arrays:
             trace_time = "trace_time" in self.features
             self.emit(1, "r0 = " + r.choice([f"np.zeros({L})" if trace_time else "u * 0.0",
@@ -738,6 +779,7 @@ class Generator:
         floats = ", ".join(f"f{k}" for k in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
         tail += ', al["s"], st["k"], ob.t, hold[0], ob.w' if self.containers else ""
+        tail += "".join(f", o{k}" for k in range(N_OPT)) if self.optionals else ""
         self.emit(1, f"return ({ints}, {floats}{tail}{', out' if self.has_out else ''})")
         return "\n".join(self.lines) + "\n"
 

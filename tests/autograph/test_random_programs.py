@@ -103,6 +103,11 @@ SAMPLE = [
     # integer dtype's range, undefined in the cpu kernel (saturated, or a branch not taken)
     *_cases("dtypes", (), "interpreter", (5, 47)),
     *_cases("dtypes", (), "cpu", (5, 47, 110)),
+    # session 50: variables None on some runs (o0, o1) set, reset, handed on, tested and
+    # returned; seeds of 0-29 that compile (the others return a tuple holding a None on
+    # some paths: refused, note 50)
+    *_cases("optionals", (), "interpreter", (1, 5, 6, 7, 8, 9)),
+    *_cases("optionals", (), "cpu", (5, 11)),
 ]
 
 
