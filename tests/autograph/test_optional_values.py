@@ -469,3 +469,14 @@ def test_a_guard_inside_a_staged_branch_narrows_only_there():
     # (it narrowed for the rest of the trace: the runs not taking the branch returned the
     # stand-in 0 where Python returns None, silently)
     agree(asserted_on_some_runs, calls=[NEG, POS, (np.array([200.0, 2.0]),)])
+
+
+def compared_with_none(x):
+    idx = last_negative(x)
+    if idx != None:  # noqa: E711 (a test that narrows, as `is not None`)
+        return np.sqrt(idx + 1.0)
+    return -1.0
+
+
+def test_equality_with_none_narrows_as_identity_does():
+    agree(compared_with_none, calls=[NEG, POS])

@@ -195,8 +195,8 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         return self.value
 
     def __eq__(self, other):
-        if other is None:
-            return dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
+        if other is None:  # (`x == None`: as `x is None`, a test that narrows)
+            return self.is_none()
         if isinstance(other, MaybeNone) or not core.is_tensor_like(other):
             raise refused(self.name, f"its comparison with {_type_name(other)}")
         return dispatch.apply("logical_and", self.is_set,
@@ -204,7 +204,8 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
 
     def __ne__(self, other):
         if other is None:
-            return dispatch.apply("as_weak", self.is_set)
+            test = self.is_none()
+            return negated(test, dispatch.apply("logical_not", test))
         if isinstance(other, MaybeNone) or not core.is_tensor_like(other):
             raise refused(self.name, f"its comparison with {_type_name(other)}")
         return dispatch.apply("logical_or", dispatch.apply("logical_not", self.is_set),
