@@ -480,3 +480,16 @@ def compared_with_none(x):
 
 def test_equality_with_none_narrows_as_identity_does():
     agree(compared_with_none, calls=[NEG, POS])
+
+
+def tuple_holding_none(x):
+    r = (1, None)
+    if x.sum() > 0:
+        r = (2, x[0])
+    return r
+
+
+def test_a_tuple_holding_none_on_some_runs_is_refused_saying_so():
+    # (the message said "a tuple in the true branch and a tuple in the false branch")
+    with pytest.raises(TypeError, match="'r' is a tuple holding None in one branch"):
+        ag.defun(tuple_holding_none)(*POS)

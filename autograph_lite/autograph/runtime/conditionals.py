@@ -165,6 +165,13 @@ def _check_pair(name, t, f, before, loc):
                 f"function cannot do; return a value of the same kind on every path (an "
                 f"empty array, a flag with the result)")
         value = t if which == "true" else f
+        if _holds_none(value):
+            raise TypeError(
+                f"the function returns a tuple holding None under the staged `if` at {loc} "
+                f"on some runs and other values on others: a tuple that holds None on some "
+                f"runs and a value on others is not carried yet (a single value that may "
+                f"be None is: README, variables that are None on some runs); return a "
+                f"value or a flag in its place")
         if not core.is_carriable(value):  # (a string, a list: no tensor can stand for it)
             raise TypeError(
                 f"the function returns {_describe(value)} under the staged `if` at {loc} on "
@@ -187,6 +194,12 @@ def _check_pair(name, t, f, before, loc):
         return
     if isinstance(t, (tuple, dict)) and core.is_carriable(t) and core.is_carriable(f):
         return  # structures: the core compares them leaf by leaf
+    if isinstance(t, tuple) and isinstance(f, tuple) and (_holds_none(t) or _holds_none(f)):
+        raise TypeError(f"'{name}' is a tuple holding None in one branch of the staged `if` "
+                        f"at {loc} and a tuple holding a value in its place in the other: a "
+                        f"tuple that holds None on some runs is not carried yet (a single "
+                        f"value that may be None is: README, variables that are None on "
+                        f"some runs); keep the item in a variable of its own")
     if core.is_tensor_like(t) != core.is_tensor_like(f) or not core.is_tensor_like(t):
         none = ("; None is carried beside a number or an array only, and only where the "
                 "variable was None before the `if` or the first branch sets it to None "
@@ -202,6 +215,12 @@ def _check_pair(name, t, f, before, loc):
         raise ValueError(f"'{name}' has rank {core.rank_of(t)} in the true branch but "
                          f"{core.rank_of(f)} in the false branch of the `if` at {loc}; both "
                          f"branches must give it the same rank")
+
+
+def _holds_none(value):
+    """Whether `value` is a tuple holding None (or a MaybeNone) among its items."""
+    return isinstance(value, tuple) and any(
+        v is None or isinstance(v, MaybeNone) or _holds_none(v) for v in value)
 
 
 def _staged_positions(values):
