@@ -73,10 +73,15 @@ class MaybeUnset:
     def read(self, free=False):
         """The value, after a staged check that raises Python's error where it is unset."""
         error, text = (NameError, free_message) if free else (UnboundLocalError, message)
+        return self.required(error, text(self.name))
+
+    def required(self, error, text):
+        """The value, after a staged check that raises `error(text)` where it is not set
+        (a MaybeNone: where it is None)."""
         if core.is_symbolic(self.is_set):
-            dispatch.apply("assert", self.is_set, message=text(self.name), error=error.__name__)
+            dispatch.apply("assert", self.is_set, message=text, error=error.__name__)
         elif not self.is_set:
-            raise error(text(self.name))
+            raise error(text)
         return self.value
 
     def used(self, op, other=None):
@@ -185,14 +190,6 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         else:
             error, text = TypeError, _UNARY[op]
         return self.required(error, text)
-
-    def required(self, error, text):
-        """The value, after a staged check that raises `error(text)` where it is None."""
-        if core.is_symbolic(self.is_set):
-            dispatch.apply("assert", self.is_set, message=text, error=error.__name__)
-        elif not self.is_set:
-            raise error(text)
-        return self.value
 
     def __eq__(self, other):
         if other is None:  # (`x == None`: as `x is None`, a test that narrows)
