@@ -486,10 +486,61 @@ def tuple_holding_none(x):
     r = (1, None)
     if x.sum() > 0:
         r = (2, x[0])
+    v = r[1]  # (the item: a MaybeNone of its own, runtime/optional_items.py)
+    if v is not None:
+        return v * 2, r
+    return -1.0, r
+
+
+def returns_none_in_one_return_only(x):
+    if x[0] > 0:
+        return (x[0], None)
+    return (x[1], x[2])
+
+
+def best_pair_in_a_staged_loop(x):
+    best = (0.0, None)
+    i = 0
+    while i < x.shape[0]:
+        if x[i] > best[0]:
+            best = (x[i], i)
+        i += 1
+    return best
+
+
+def pair_with_previous_returned_from_a_loop(x):
+    prev = None  # (None in the pair on the first trip, a value on later ones)
+    i = 0
+    while i < x.shape[0]:
+        if x[i] < 0:
+            return (i, prev)
+        prev = x[i]
+        i += 1
+    return (-1, prev)
+
+
+def nested_items(x):
+    r = ((x[0], None), None)
+    if x[1] > 0:
+        r = ((x[1], 1), x[2])
     return r
 
 
-def test_a_tuple_holding_none_on_some_runs_is_refused_saying_so():
-    # (the message said "a tuple in the true branch and a tuple in the false branch")
-    with pytest.raises(TypeError, match="'r' is a tuple holding None in one branch"):
-        ag.defun(tuple_holding_none)(*POS)
+@pytest.mark.parametrize("fn", [tuple_holding_none, returns_none_in_one_return_only,
+                                best_pair_in_a_staged_loop,
+                                pair_with_previous_returned_from_a_loop, nested_items])
+def test_items_of_a_tuple_that_are_none_on_some_runs(fn):
+    agree(fn, calls=[NEG, POS, FIRST, (np.array([2.0, -1.0, 5.0]),)])
+
+
+def tuple_or_none_holding_none(x):
+    best = None
+    if x[0] > 0:
+        best = (x[0], None)
+    return best
+
+
+def test_a_tuple_that_may_be_none_holding_none_is_refused_saying_so():
+    with pytest.raises(TypeError, match="a tuple that may be None is carried only when none "
+                                        "of its items is None itself"):
+        ag.defun(tuple_or_none_holding_none)(*POS)

@@ -11,8 +11,9 @@ import numpy as np
 from autograph_lite import control, mutation, nest
 from autograph_lite.api import core as api
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
-                                              staging, trial, unset, user_raises, where)
+from autograph_lite.autograph.runtime import (core, data, list_values, logical,
+                                              optional_items, slots, staging, trial, unset,
+                                              user_raises, where)
 from autograph_lite.autograph.runtime.unset import MaybeNone
 from autograph_lite.autograph.runtime.variables import (ReturnedNone, Undefined,
                                                          UndefinedReturnValue, is_undefined)
@@ -194,6 +195,10 @@ def _check_pair(name, t, f, before, loc):
         return
     if isinstance(t, (tuple, dict)) and core.is_carriable(t) and core.is_carriable(f):
         return  # structures: the core compares them leaf by leaf
+    if (optional_items.is_tuple(t) and optional_items.is_tuple(f)
+            and optional_items.carriable(t) and optional_items.carriable(f)
+            and not optional_items.none_beside_value(t, f)):
+        return  # (items None on some runs: MaybeNone items, carried flagged)
     if isinstance(t, tuple) and isinstance(f, tuple) and (_holds_none(t) or _holds_none(f)):
         raise TypeError(f"'{name}' is a tuple holding None in one branch of the staged `if` "
                         f"at {loc} and a tuple holding a value in its place in the other: a "
@@ -201,10 +206,13 @@ def _check_pair(name, t, f, before, loc):
                         f"value that may be None is: README, variables that are None on "
                         f"some runs); keep the item in a variable of its own")
     if core.is_tensor_like(t) != core.is_tensor_like(f) or not core.is_tensor_like(t):
-        none = ("; None is carried beside a number or an array only, and only where the "
-                "variable was None before the `if` or the first branch sets it to None "
-                "(README: variables that are None on some runs)"
+        none = ("; None is carried beside a number, an array or a tuple of them only, and "
+                "only where the variable was None before the `if` or the first branch sets "
+                "it to None (README: variables that are None on some runs)"
                 if t is None or f is None else "")
+        if none and (_holds_none(t) or _holds_none(f)):
+            none = ("; a tuple that may be None is carried only when none of its items is "
+                    "None itself: give the item a number (and a flag) instead")
         raise TypeError(f"'{name}' is {_describe(t)} in the true branch and {_describe(f)} "
                         f"in the false branch of the `if` at {loc}; a staged `if` needs "
                         f"tensors (or the same Python object) in both branches: which one "
@@ -224,8 +232,9 @@ def _holds_none(value):
 
 
 def _staged_positions(values):
-    """Positions the core must merge: tensor-like values (the rest must be identical)."""
-    return [i for i, v in enumerate(values) if core.is_carriable(v)]
+    """Positions the core must merge: tensor-like values, tuples of them whose items may be
+    None (optional_items.py; the rest must be identical)."""
+    return [i for i, v in enumerate(values) if optional_items.carriable(v)]
 
 
 def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, deleted=()):
@@ -242,8 +251,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
     staged_names = []
-    optional = []  # (positions that may be None after the `if`: _flag_optional)
-    forced = set()  # (positions the first branch flags: a None given late, _FlaggedLate)
+    optional = []  # (paths that may be None after the `if`: _flag_optional)
+    forced = {}  # (paths the first branch flags: a None given late, _FlaggedLate)
 
     def trace(which):
         # Each branch starts from its own copy of the lists and arrays: one mutated in
@@ -286,13 +295,11 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 _returning_none(traced, init)
                 _optional_nones(traced, order, init, names, forced)
                 _check_all(traced, names, init, flag, loc)
-            first, optional[:] = _flag_optional(_flag_unset(traced[order[0]], init, flag),
-                                                init, forced)
+            first, optional[:] = _flagged(traced[order[0]], init, flag, forced)
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],
                                           [names[i] for i in positions])
-            mine, _ = _flag_optional(_flag_unset(traced[which], init, flag), init,
-                                     set(optional))
+            mine, _ = _flagged(traced[which], init, flag, {p: forced.get(p) for p in optional})
             # an array of trace time from before the `if`, handed on: the buffer it is
             return tuple(data.leaving_region([mine[i] for i in positions],
                                              [names[i] for i in positions], alive))
@@ -305,15 +312,14 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                                       output_names=staged_names)
             break
         except _FlaggedLate as e:  # (staged again, the first branch flagging them)
-            forced |= e.positions
+            forced.update(e.positions)
             traced.clear(), order.clear(), fates.clear()
             set_state(init)
-    final = list(_flag_optional(_flag_unset(traced[order[0]], init, flag), init,
-                                forced)[0])
+    final = list(_flagged(traced[order[0]], init, flag, forced)[0])
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
-    final = [unset.unflagged(name, v, i in optional) for i, (name, v) in enumerate(zip(names,
-                                                                                       final))]
+    final = [_unflagged(name, v, (i,) in optional) for i, (name, v) in enumerate(zip(names,
+                                                                                    final))]
     # A dict neither branch rebound (each wrote into its own copy, or left it) is, in
     # Python, the dict from before the `if`, which other names may hold: it takes the
     # merged items in place (the merge packs a new dict). If one branch wrote into it and
@@ -442,7 +448,7 @@ def _flag_unset(values, init, deleted):
             continue  # (None or a value: _flag_optional; `r = None` where r was unset)
         elif (unset.is_unset_kind(init[i]) or i in deleted) and (
                 isinstance(v, unset.MaybeUnset)
-                or (core.is_carriable(v) and not unset.is_unset_kind(v))):
+                or (optional_items.carriable(v) and not unset.is_unset_kind(v))):
             out[i] = unset.flagged(v)
     return tuple(out)
 
@@ -575,8 +581,8 @@ def _placeholder_return_value(which, traced, body, orelse, get_state, set_state,
             return
     filled = list(mine)
     for i in slots:
-        if core.is_carriable(other[i]):
-            filled[i] = trial.zeros_like(other[i])
+        if optional_items.carriable(other[i]):
+            filled[i] = optional_items.placeholder(names[i], other[i], trial.zeros_like)
     traced[which] = tuple(filled)
 
 
@@ -615,6 +621,14 @@ def _placeholder_wanted(v):
             and not isinstance(v, ReturnedNone))
 
 
+def _nones_beside(name, v, other):
+    """`v` with _none_beside of each None item beside the item of `other` there
+    (optional_items.py); _none_beside of `v` itself when it is no tuple."""
+    return optional_items.map_items(
+        lambda p, a, b: a if b is optional_items.NOTHING
+        else _none_beside(optional_items.item_name(name, p), a, b), v, other)
+
+
 def _none_beside(name, v, other):
     """`v` of one branch, a None (or a None returned) where the other branch gives a tensor:
     a MaybeNone that is None (unset.py), as `idx = None ... if x[i] < 0: idx = i` leaves
@@ -629,7 +643,7 @@ class _FlaggedLate(Exception):
     """The second branch traced gives None (or a MaybeNone) where the first gave a plain
     value, which it handed the core without a flag (`if s > 0: r = s else: r = None`; `if
     idx is None: r = -1 else: r = idx`): staged_if stages the `if` again, the first branch
-    flagging `positions` (MaybeNone)."""
+    flagging `positions`, paths of optional_items.py (MaybeNone)."""
 
     def __init__(self, positions):
         super().__init__(positions)
@@ -637,50 +651,130 @@ class _FlaggedLate(Exception):
 
 
 def _nones_given_late(traced, order, init, forced):
-    """Positions where the second branch traced gives None and the first a value it handed
-    the core without a flag (see _FlaggedLate)."""
+    """{path (optional_items.py): its stand-in} where the second branch traced gives None
+    and the first a value it handed the core without a flag (the stand-in None: the
+    first's value stands in), or where the first gave None, unflagged, and the second a
+    value, or a MaybeNone (zeros of it stand in; the scratch trace of _name_one_sided or
+    _placeholder_return_value saw None there too). See _FlaggedLate."""
     first, second = traced[order[0]], traced[not order[0]]
-    return {i for i, (f, v) in enumerate(zip(first, second))
-            if (unset.is_none(v) or isinstance(v, MaybeNone)) and i not in forced
-            and not unset.may_be_none(init[i]) and not isinstance(f, MaybeNone)
-            and f is not None and unset.none_beside("", f, trial.zeros_like) is not None}
+    late = {}
+
+    def item(i, path, f, v, before):
+        if (i,) + path in forced or f is optional_items.NOTHING:
+            return f
+        if ((unset.is_none(v) or isinstance(v, MaybeNone))
+                and not unset.may_be_none(before) and not isinstance(f, MaybeNone)
+                and f is not None and unset.none_beside("", f, trial.zeros_like) is not None):
+            late[(i,) + path] = None
+        elif (f is None and not isinstance(before, MaybeNone) and v is not None
+              and unset.none_beside("", v, trial.zeros_like) is not None):
+            late[(i,) + path] = trial.zeros_like(unset.value_of(v))
+        return f
+    for i, (f, v) in enumerate(zip(first, second)):
+        if _whole(i, f, init, forced):
+            item(i, (), f, v, init[i])
+        else:
+            optional_items.map_items(lambda p, *fvb, i=i: item(i, p, *fvb), f, v, init[i])
+    return late
 
 
-def _optional_nones(traced, order, init, names, forced=()):
+def _whole(i, first, init, forced):
+    """Whether variable `i` is carried flagged as a whole (it may be None itself), not item
+    by item: what it was before the `if`, the first branch's value of it, or `forced`."""
+    return (unset.may_be_none(init[i]) or isinstance(first, MaybeNone) or (i,) in forced
+            or not optional_items.is_tuple(first))
+
+
+def _given_first(values, names, forced):
+    """The first branch's values with each None at a path `forced` gives a stand-in for (a
+    None it gave where the second gives a value: _nones_given_late) a MaybeNone that is
+    None."""
+    def item(i, path, v):
+        stand_in = forced.get((i,) + path)
+        if v is not None or stand_in is None:
+            return v
+        return MaybeNone(optional_items.item_name(names[i], path), stand_in, np.False_)
+    return tuple(optional_items.map_items(lambda p, v, i=i: item(i, p, v), v)
+                 for i, v in enumerate(values))
+
+
+def _optional_nones(traced, order, init, names, forced):
     """Both branches traced: a None in one where the other gives a tensor becomes a
-    MaybeNone that is None, when the first branch traced hands the core this variable with
-    a flag (it was None or a MaybeNone before the `if`, or the first branch's value is a
-    MaybeNone); otherwise the first branch's plain tensor leaves no room for a flag, and
-    the pair is refused (_check_pair)."""
+    MaybeNone that is None, when the first branch traced hands the core this variable (or
+    this item of a tuple: optional_items.py) with a flag (it was None or a MaybeNone before
+    the `if`, or the first branch's value is a MaybeNone, or `forced` flags it); otherwise
+    the first branch's plain tensor leaves no room for a flag, and the pair is refused
+    (_check_pair)."""
     for which in order:  # (`idx = None` in a branch, where it was a MaybeNone before)
-        traced[which] = tuple(_none_beside(names[i], v, init[i])
-                              if isinstance(init[i], MaybeNone) else v
-                              for i, v in enumerate(traced[which]))
+        traced[which] = tuple(
+            optional_items.map_items(
+                lambda p, v, b, i=i: _none_beside(optional_items.item_name(names[i], p), v, b)
+                if isinstance(b, MaybeNone) else v, v, init[i])
+            for i, v in enumerate(traced[which]))
+    traced[order[0]] = _given_first(traced[order[0]], names, forced)
     first, second = traced[order[0]], traced[not order[0]]
     done = list(second)
+
+    def item(i, path, v, f, before):
+        if unset.is_none(v) and (unset.may_be_none(before) or isinstance(f, MaybeNone)
+                                 or (i,) + path in forced):
+            return _none_beside(optional_items.item_name(names[i], path), v, f)
+        return v
     for i, (f, v) in enumerate(zip(first, second)):
-        flagged = unset.may_be_none(init[i]) or isinstance(f, MaybeNone) or i in forced
-        if unset.is_none(v) and flagged:
-            done[i] = _none_beside(names[i], v, f)
+        if _whole(i, f, init, forced):
+            done[i] = item(i, (), v, f, init[i])
+        else:
+            done[i] = optional_items.map_items(lambda p, *vfb, i=i: item(i, p, *vfb), v, f,
+                                               init[i])
     traced[not order[0]] = tuple(done)
 
 
-def _flag_optional(values, init, like=None):
-    """Positions that may be None leave the branches as (value, is_set) (unset.Flagged):
-    those that were None or a MaybeNone before the `if`, or are a MaybeNone now, or that the
-    first branch traced (`like`) handed on so. Returns (values, those positions)."""
+def _flagged(values, init, deleted, like=None):
+    """A branch's values as the core takes them: items of tuples that may be None flagged
+    (_flag_optional), then variables that may be unset (_flag_unset), then variables that
+    may be None. Returns (values, the paths flagged as may be None)."""
+    values, items = _flag_optional(values, init, like, items=True)
+    values, whole = _flag_optional(_flag_unset(values, init, deleted), init, like)
+    return values, items | whole
+
+
+def _unflagged(name, v, whole):
+    """The variable after the `if`, from the core's merge of `_flagged` values (`whole`: it
+    was flagged as may be None itself)."""
+    if isinstance(v, unset.Flagged):
+        v = unset.Flagged(optional_items.unflagged(name, v.value), v.is_set)
+    return optional_items.unflagged(name, unset.unflagged(name, v, whole))
+
+
+def _flag_optional(values, init, like=None, items=False):
+    """Variables (`items`: items of tuples, paths of optional_items.py) that may be None
+    leave the branches as (value, is_set) (unset.Flagged): those that were None or a
+    MaybeNone before the `if`, or are a MaybeNone now, or that the first branch traced
+    (`like`) handed on so. Returns (values, those paths)."""
     out, optional = list(values), set()
-    for i, v in enumerate(values):
-        if not (unset.may_be_none(init[i]) or isinstance(v, MaybeNone)
-                or (like is not None and i in like)):
-            continue
-        if unset.is_none(v) and isinstance(init[i], MaybeNone):
+
+    def item(path, v, before):
+        if not (unset.may_be_none(before) or isinstance(v, MaybeNone)
+                or (like is not None and path in like)):
+            return v
+        if unset.is_none(v) and isinstance(before, MaybeNone):
             # (`idx = None` in this branch)
-            v = MaybeNone(init[i].name, trial.zeros_like(init[i].value), np.False_)
+            v = MaybeNone(before.name, trial.zeros_like(before.value), np.False_)
+        elif v is None and like is not None and like.get(path) is not None:
+            v = MaybeNone("", like[path], np.False_)  # (None given first: _FlaggedLate)
         if isinstance(v, (MaybeNone, unset.Flagged)) or (
                 core.is_carriable(v) and not unset.is_unset_kind(v) and v is not None):
-            out[i] = unset.flagged(v, none=True)
-            optional.add(i)
+            optional.add(path)
+            return unset.flagged(v, none=True)
+        return v
+    for i, v in enumerate(values):
+        if _whole(i, v, init, () if like is None else like) == items:
+            continue
+        if items:
+            out[i] = optional_items.map_items(lambda p, *vb, i=i: item((i,) + p, *vb), v,
+                                              init[i])
+        else:
+            out[i] = item((i,), v, init[i])
     return tuple(out), optional
 
 
@@ -694,15 +788,19 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
     mine = traced[which]
     unset_here = {i for i, v in enumerate(mine)
                   if is_undefined(v) or (v is None and not isinstance(init[i], MaybeNone))}
-    if not unset_here:
+    # (a tuple holding None: its None items typed, beside the other's values; the real
+    # trace of the other branch is checked against this one as every pair is)
+    items_here = {i for i, v in enumerate(mine) if optional_items.holds_none(v, raw=True)}
+    if not unset_here | items_here:
         return
     try:  # (narrowed as the other branch is: `if i is None: return None`, `return i, x[i]`)
         with unset.narrowed(cond, not which) as settled:
             other = settled(trial.scratch_run(init, other_branch, get_state, set_state,
                                               tuple(mine) + tuple(init[len(mine):])))
     except Exception as e:
-        if getattr(e, "ag_user_raise", False):
-            return  # the other branch raises (if_stmt stages it): it hands nothing on
+        if getattr(e, "ag_user_raise", False) or not unset_here:
+            return  # the other branch raises (if_stmt stages it): it hands nothing on; (or
+            # only None items were to be typed: the real trace raises what it raises)
         raise
     other = _unchanged_as_original(other[:len(mine)], init)
     # (a return value this branch lacks where the other may return one: the placeholder
@@ -710,8 +808,9 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
     # no return, an array of trace time it hands on being a box only by now: seed 9886
     # of the "numpy" grammar)
     mine = traced[which] = tuple(
-        trial.zeros_like(o) if _placeholder_wanted(v) and core.is_carriable(o)
-        else _none_beside(names[i], v, o) for i, (v, o) in enumerate(zip(mine, other)))
+        optional_items.placeholder(names[i], o, trial.zeros_like)
+        if _placeholder_wanted(v) and optional_items.carriable(o)
+        else _nones_beside(names[i], v, o) for i, (v, o) in enumerate(zip(mine, other)))
     pair = {which: mine, (not which): other}
     if trial.active():
         _fill_one_sided(pair)

@@ -13,8 +13,9 @@ import numpy as np
 
 from autograph_lite import control, mutation
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, list_values, logical, slots,
-                                              staging, trial, unset, user_raises, where)
+from autograph_lite.autograph.runtime import (core, data, list_values, logical,
+                                              optional_items, slots, staging, trial, unset,
+                                              user_raises, where)
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -123,14 +124,17 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
     deleted = opts.get("deleted", ())
     flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted
              or unset.may_be_none(init[k])]  # (None before it, or on some runs: MaybeNone)
-    late = set()  # (a plain value the body may set to None: staged again, _NoneLate)
+    # (a plain value, or an item of a tuple, the body may set to None: staged again with
+    # it flagged, _NoneLate; paths of optional_items.py)
+    late = set()
     while True:
         try:
+            more = sorted({p[0] for p in late if len(p) == 1} - set(flags))
             final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
-                           carried, flags + sorted(late - set(flags)), watch, late)[:nouts]
+                           carried, flags + more, watch, late)[:nouts]
             break
         except _NoneLate as e:
-            late.add(e.position)
+            late.add(e.path)
             set_state(init)
     # lists this loop turned into TensorLists leave it as the stacked tensor
     # (not those it passed through, nor an outer loop's TensorList: that loop stacks it)
@@ -153,12 +157,60 @@ def _is_set_before(value):
 
 class _NoneLate(Exception):
     """The body sets a loop variable with a plain value before the loop to None (on some
-    runs: `cur = x[0]`, then `if x[i] < 0: cur = None`): the loop is staged again with it
-    carried as a MaybeNone (its flag True at entry)."""
+    runs: `cur = x[0]`, then `if x[i] < 0: cur = None`), or an item of one (`path`, of
+    optional_items.py): the loop is staged again with it carried as a MaybeNone (its flag
+    True at entry)."""
 
-    def __init__(self, position):
-        super().__init__(position)
-        self.position = position
+    def __init__(self, path):
+        super().__init__(path)
+        self.path = path
+
+
+def _item_paths(values, carried, late):
+    """{position: the paths in it of the tuple items carried flagged}: MaybeNone items
+    before the loop (None ones too: trial.initial_values gave them a stand-in), and those
+    `late` names."""
+    out = {}
+    for k in carried:
+        paths = {p for p in late if len(p) > 1 and p[0] == k}
+        if optional_items.is_tuple(values[k]):
+            paths |= {(k,) + p for p, e in optional_items.items(values[k])
+                      if isinstance(e, unset.MaybeNone)}
+        if paths:
+            out[k] = paths
+    return out
+
+
+def _with_flagged_items(k, v, paths):
+    """Loop value `v` of position `k` with the items at `paths` as (value, is_set)."""
+    return optional_items.map_items(
+        lambda p, e: unset.Flagged(e.value, e.is_set) if isinstance(e, unset.MaybeNone)
+        else unset.Flagged(e, True) if (k,) + p in paths else e, v)
+
+
+def _items_flagged_after(k, v, entered, paths):
+    """Loop value `v` of position `k` after a trip, with the items at `paths` as (value,
+    is_set); where one is None, the value it `entered` the trip with stands in."""
+    def item(p, e, s):
+        if (k,) + p not in paths:
+            return e
+        return unset.flagged(e, stand_in=s.value if isinstance(s, unset.Flagged) else None,
+                             none=True)
+    return optional_items.map_items(item, v, entered)
+
+
+def _items_late(k, v, before, paths):
+    """A `_NoneLate` for the first item of `v` (position `k`, after a trip) that is None or
+    a MaybeNone where the loop carries a plain value (`before`)."""
+    if not optional_items.is_tuple(v):
+        return None
+    for p, e in optional_items.items(v):
+        if (k,) + p in paths:
+            continue
+        if isinstance(e, unset.MaybeNone) or (
+                unset.is_none(e) and core.is_tensor_like(optional_items.at(before, p))):
+            return _NoneLate((k,) + p)
+    return None
 
 
 def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags,
@@ -169,7 +221,9 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     nouts = len(names)
     rest = init[nouts:]
     names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags]
-    start = [unset.value_of(values[k]) for k in carried]
+    items = _item_paths(values, carried, late)
+    start = [_with_flagged_items(k, unset.value_of(values[k]), items.get(k, ()))
+             for k in carried]
     values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags]
     weak = [_is_weak(init[k]) for k in carried] + [False] * len(flags)
     slot = {k: i for i, k in enumerate(carried)}
@@ -179,8 +233,10 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         state = list(values)
         for k, v in zip(carried, vs):
             state[k] = list_values.keep_kind(init[k], v)
+            if k in items:
+                state[k] = optional_items.unflagged(names[k], state[k])
         for k, is_set in zip(flags, vs[len(carried):]):
-            kind = (unset.MaybeNone if unset.may_be_none(init[k]) or k in late
+            kind = (unset.MaybeNone if unset.may_be_none(init[k]) or (k,) in late
                     else unset.MaybeUnset)
             state[k] = kind(names[k], vs[slot[k]], is_set)
         return tuple(state) + rest
@@ -207,17 +263,22 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         for k in carried:
             if k not in flags and (isinstance(state[k], unset.MaybeNone) or (
                     unset.is_none(state[k]) and core.is_tensor_like(values[k]))):
-                raise _NoneLate(k)
+                raise _NoneLate((k,))
+            e = k not in flags and _items_late(k, state[k], values[k], items.get(k, ()))
+            if e:
+                raise e
             if (isinstance(state[k], unset.MaybeNone) and unset.is_unset_kind(init[k])
                     and names[k] not in opts.get("deleted", ())):
                 raise NotImplementedError(
                     f"'{names[k]}' has no value before the staged loop at {loc} and may be "
                     f"None after a trip of it: whether it is unset (the loop may run no "
                     f"trip) or None would depend on a tensor; set it to None before the loop")
+        for k, paths in items.items():
+            out[slot[k]] = _items_flagged_after(k, out[slot[k]], vs[slot[k]], paths)
         out_flags = []
         for k in flags:
             pair = unset.flagged(state[k], stand_in=vs[slot[k]],
-                                 none=unset.may_be_none(init[k]) or k in late)
+                                 none=unset.may_be_none(init[k]) or (k,) in late)
             out[slot[k]] = pair.value
             out_flags.append(pair.is_set)
         out = tuple(out) + tuple(out_flags)

@@ -19,8 +19,8 @@ from autograph_lite import contiguity, dtypes, mutation, numpy_api, python_numbe
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, list_values, slots, staging,
-                                              trace_arrays, unset)
+from autograph_lite.autograph.runtime import (core, data, list_values, optional_items, slots,
+                                              staging, trace_arrays, unset)
 from autograph_lite.autograph.runtime.variables import ReturnedNone, Undefined, is_undefined
 
 _DEPTH = [0]
@@ -61,6 +61,11 @@ def _rebuild(like, parts):
 
 
 def _placeholder_input(g, value):
+    if value is None:  # (an item of a tuple None on some runs: optional_items.py)
+        return None
+    if isinstance(value, unset.MaybeNone):
+        return unset.MaybeNone(value.name, _placeholder_input(g, value.value),
+                               _placeholder_input(g, value.is_set))
     if isinstance(value, tuple):
         return _rebuild(value, [_placeholder_input(g, v) for v in value])
     if isinstance(value, dict):
@@ -72,7 +77,12 @@ def _placeholder_input(g, value):
 
 
 def zeros_like(value):
-    """A constant zero of the type of `value` (None sizes become 0)."""
+    """A constant zero of the type of `value` (None sizes become 0); in a tuple, None for a
+    None item and a MaybeNone that is None for one (optional_items.py)."""
+    if value is None:
+        return None
+    if isinstance(value, unset.MaybeNone):
+        return unset.MaybeNone(value.name, zeros_like(value.value), np.False_)
     if isinstance(value, tuple):
         return _rebuild(value, [zeros_like(v) for v in value])
     if isinstance(value, dict):
@@ -207,7 +217,7 @@ def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
     afterwards."""
     def start(g):
         trial = tuple(_TrialList(v) if isinstance(v, list)
-                      else _placeholder_input(g, v) if core.is_carriable(v) else v
+                      else _placeholder_input(g, v) if optional_items.carriable(v) else v
                       for v in values)
         return trial + tuple(rest)
 
@@ -331,7 +341,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
     `capacity` is the number of rows a list's buffer has room for at first (a `for`
     loop's trip count)."""
     need = [i for i, v in enumerate(values)
-            if is_undefined(v) or isinstance(v, list) or _atom(v)]
+            if is_undefined(v) or isinstance(v, list) or _atom(v)
+            or optional_items.holds_none(v, raw=True)]
     if not need:
         return list(values)
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
@@ -342,6 +353,9 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         after = unset.value_of(traced[i]) if traced is not None else Undefined(names[i])
         if isinstance(values[i], list) and _untouched(values[i], after):
             continue  # (the same list, as it was: passed through, see passes_through)
+        if optional_items.is_tuple(values[i]):  # (holding None: optional_items.py)
+            out[i] = optional_items.typed_nones(names[i], values[i], after, zeros_like)
+            continue
         if unset.is_none(values[i]) and core.is_carriable(after) and not isinstance(after,
                                                                                   dict):
             out[i] = zeros_like(unset.value_of(after))  # (None on some runs: unset.MaybeNone)
@@ -361,9 +375,9 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
             if isinstance(after, ReturnedNone):
                 out[i] = after
             continue
-        elif is_undefined(after) or not core.is_carriable(after):
+        elif is_undefined(after) or not optional_items.carriable(after):
             raise ValueError(f"'{names[i]}' has no value before the staged loop at {loc} and "
                              f"the loop needs one; give it a value before the loop")
-        else:
-            out[i] = zeros_like(after)
+        else:  # (items of a tuple None on some runs: MaybeNone items, optional_items.py)
+            out[i] = optional_items.placeholder(names[i], after, zeros_like)
     return out
