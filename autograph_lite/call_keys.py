@@ -10,7 +10,17 @@ import numpy as np
 from . import nest
 
 OUT = object()  # a tensor slot in a result's template (the rest are Python values)
-OPTIONAL = object()  # two slots, a value and whether it is set: the value or None (below)
+
+
+class OptionalSlot:
+    """A result leaf that is None on some runs (a template entry, beside OUT): the kernel's
+    next `n` outputs, the value (`structure` None) or the leaves of a tuple packed as
+    `structure`, then whether it is set; the call gives the value or None."""
+
+    __slots__ = ("structure", "n")
+
+    def __init__(self, structure=None, n=1):
+        self.structure, self.n = structure, n
 
 
 class Optional:

@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from . import contiguity, held_state, nest, partial_raise
-from .call_keys import OPTIONAL, OUT, compile_notice, is_weak_part, layouts_fit, weak_arguments
+from .call_keys import OUT, OptionalSlot, compile_notice, is_weak_part, layouts_fit, weak_arguments
 from .backends import export_runtime, interpreter
 from .tensor import EagerTensor, TensorSpec, unshared
 from .variables import Variable, captures_of
@@ -59,7 +59,7 @@ class ConcreteFunction:
         # the top-level arguments that are graph inputs, in order, when every input is
         # one (the others are Python values the key fixes); None otherwise (nesting)
         self._plain = _input_positions(graph, function, key)
-        self._optional = any(t is OPTIONAL or (type(t) is tuple and t and t[0] is OPTIONAL)
+        self._optional = any(isinstance(t, OptionalSlot)
                              for t in template)  # (a leaf None on some runs)
         self._single = (len(template) == 1 and template[0] is OUT
                         and not isinstance(structured, (tuple, list, dict)))
@@ -347,18 +347,14 @@ class ConcreteFunction:
 
 
 def _optional(t, it):
-    """A result leaf: the next output (OUT), the value or None (OPTIONAL: the next two
-    outputs, the value and whether it is set; (OPTIONAL, structure, n): n outputs packed
-    as the structure, then the flag), or a Python value."""
+    """A result leaf: the next output (OUT), the value or None (an OptionalSlot: its
+    outputs, then the flag), or a Python value."""
     if t is OUT:
         return next(it)
-    if t is OPTIONAL:
-        value, is_set = next(it), next(it)
-        return value if bool(is_set) else None
-    if type(t) is tuple and t and t[0] is OPTIONAL:  # (a tuple: its leaves, then the flag)
-        _, like, n = t
-        leaves = [next(it) for _ in range(n)]
-        return nest.pack_as(like, leaves) if bool(next(it)) else None
+    if isinstance(t, OptionalSlot):
+        leaves = [next(it) for _ in range(t.n)]
+        value = leaves[0] if t.structure is None else nest.pack_as(t.structure, leaves)
+        return value if bool(next(it)) else None
     return t
 
 

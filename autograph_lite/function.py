@@ -29,7 +29,7 @@ from .tensor import EagerTensor, SymbolicTensor, Tensor, TensorSpec, is_tensor_v
 from .concrete import ConcreteFunction
 from .variables import SymbolicVariable, Variable, captures_of
 from .call_keys import OUT as _OUT, WEAK as _WEAK, fits as _fits, is_weak_part
-from .call_keys import OPTIONAL, Optional
+from .call_keys import Optional, OptionalSlot
 from .call_keys import layout_of as _layout_of, layouts_fit
 from .trace import random_states, sizes
 from .trace.context import (block_fast_path, current_graph, device_scope, fast_path_blockers,
@@ -752,8 +752,8 @@ class Function:
                 elif isinstance(r, Optional):  # (None on some runs: the value and a flag)
                     parts = nest.flatten(r.value)
                     graph.outputs += [as_value(graph, v) for v in parts + [r.is_set]]
-                    template.append(OPTIONAL if len(parts) == 1 and parts[0] is r.value
-                                    else (OPTIONAL, r.value, len(parts)))
+                    template.append(OptionalSlot() if len(parts) == 1 and parts[0] is r.value
+                                    else OptionalSlot(r.value, len(parts)))
                 elif isinstance(r, staged_text.StagedText):
                     raise TypeError(f"{self._name} returns a string made from a traced value "
                                     f"(an f-string, str() or repr() of a tensor), whose text "

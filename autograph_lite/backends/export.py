@@ -27,7 +27,7 @@ import re
 import numpy as np
 
 from .. import contiguity
-from ..call_keys import OPTIONAL, OUT
+from ..call_keys import OUT, OptionalSlot
 from ..ops import callback
 from . import cpu, export_runtime
 
@@ -250,10 +250,10 @@ def _structure_expr(structured, template, graph, single, classes, taken):
 
     def leaf():
         t = next(it)
-        if type(t) is tuple and t and t[0] is OPTIONAL:
+        if isinstance(t, OptionalSlot) and t.structure is not None:
             raise ValueError("cannot export a result that is None on some runs and a tuple "
                              "on others; return the tuple's items and a flag")
-        if t is OPTIONAL:  # (None on some runs: the value where its flag is set)
+        if isinstance(t, OptionalSlot):  # (None on some runs: the value where its flag is set)
             value, (k, _) = one(), next(outs)
             return f"({value} if _r[{k}] else None)"
         if t is not OUT:

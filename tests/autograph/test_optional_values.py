@@ -544,3 +544,160 @@ def test_a_tuple_that_may_be_none_holding_none_is_refused_saying_so():
     with pytest.raises(TypeError, match="a tuple that may be None is carried only when none "
                                         "of its items is None itself"):
         ag.defun(tuple_or_none_holding_none)(*POS)
+
+
+def square_roots_where_both_given(x, y):
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        v = None
+        w = None
+        if x[i] > 0:
+            v = x[i]
+        if y[i] > 0:
+            w = y[i]
+        if v is not None and w is not None:  # (narrows both: unset.joined)
+            out[i] = np.sqrt(v) + np.sqrt(w)
+        elif v is None or w is None:
+            out[i] -= 1.0
+    return out
+
+
+def skipping_missing_values(x, y):
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        v = None
+        w = None
+        if x[i] > 0:
+            v = x[i]
+        if y[i] > 0:
+            w = y[i]
+        if v is None:
+            continue  # (the rest of the body runs where v is not None)
+        if w is None:
+            continue
+        out[i] = np.sqrt(v) * np.sqrt(w)
+    return out
+
+
+def flag_set_where_given(x, y):
+    v = None
+    if x[0] > 0:
+        v = x[0]
+    found = False
+    if v is not None:
+        found = True
+    if found:
+        return np.sqrt(v)
+    return -2.0
+
+
+def linked_walk(x, nxt):
+    cur = None
+    if x.shape[0] > 0 and x[0] > 0:
+        cur = 0
+    total = 0.0
+    while cur is not None:  # (a trip runs where cur is not None: narrowed in the body)
+        total += np.sqrt(x[cur]) + np.sqrt(cur)
+        if nxt[cur] > cur:
+            cur = nxt[cur]
+        else:
+            cur = None
+    return total
+
+
+def test_narrowed_in_the_body_of_a_while_loop_on_it():
+    agree(linked_walk, calls=[(np.array([1.0, 4.0, 9.0]), np.array([1, 2, -1])),
+                              (np.array([-1.0]), np.array([-1])),
+                              (np.array([4.0, 1.0]), np.array([-1, 0]))])
+
+
+TWO_ROWS = [(np.array([1.0, -2.0, 3.0, 4.0]), np.array([1.0, 2.0, -3.0, 4.0])),
+            (np.array([-1.0]), np.array([1.0])), (np.array([4.0]), np.array([9.0]))]
+
+
+@pytest.mark.parametrize("fn", [square_roots_where_both_given, skipping_missing_values,
+                                flag_set_where_given])
+def test_narrowed_by_tests_joined_and_by_continue(fn):
+    agree(fn, calls=TWO_ROWS)
+
+
+def either_may_be_given(x, y):
+    v = None
+    w = None
+    if x[0] > 0:
+        v = x[0]
+    if y[0] > 0:
+        w = y[0]
+    if v is None and w is None:
+        return -1.0
+    return np.sqrt(v)  # (v may still be None here: not narrowed)
+
+
+def test_a_test_that_does_not_rule_none_out_does_not_narrow():
+    with pytest.raises(NotImplementedError, match="'v' is None on some runs"):
+        ag.defun(either_may_be_given)(*TWO_ROWS[0])
+
+
+# Session 51's probe: code under a None test that runs only on later trips of a staged loop
+# (the first trip sees the variable as it is before the loop) set values the loop did not
+# carry: the return value and a list's rows were lost, silently (trial._none_on_some_trips)
+def first_descent(x):
+    prev = None
+    for j in range(x.shape[0]):
+        if prev is not None and x[j] < prev:
+            return j
+        prev = x[j]
+    return -1
+
+
+def steps_between(x):
+    d = []
+    prev = None
+    for j in range(x.shape[0]):
+        if prev is not None:
+            d.append(x[j] - prev)
+        prev = x[j]
+    return len(d), np.array(d)
+
+
+def trip_after_it_became_none(x):
+    cur = x[0]
+    for i in range(x.shape[0]):
+        if cur is None:
+            return i
+        if x[i] < 0:
+            cur = None
+    return -1
+
+
+def repeat_of_the_best(x):
+    best = (0.0, None)
+    for i in range(x.shape[0]):
+        if best[1] is not None and x[i] == best[0]:
+            return (best[1], i)
+        if x[i] > best[0]:
+            best = (x[i], i)
+    return (-1, -1)
+
+
+def first_cell_above(a, t):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j] > t:
+                return (i, j), a[i, j]  # (the pair is None on the other path)
+    return None, None
+
+
+LATER_TRIPS = [(np.array([1.0, 3.0, 2.0]),), (np.array([1.0, 3.0, 4.0, 20.0, 0.5]),),
+               (np.array([5.0, 5.0, -1.0, 2.0]),), (np.array([2.0]),)]
+
+
+@pytest.mark.parametrize("fn", [first_descent, steps_between, trip_after_it_became_none,
+                                repeat_of_the_best])
+def test_code_under_a_none_test_that_runs_on_later_trips_only(fn):
+    agree(fn, calls=LATER_TRIPS)
+
+
+def test_a_pair_that_is_none_on_some_paths():
+    m = np.array([[1.0, 2.0], [3.0, 4.0]])
+    agree(first_cell_above, calls=[(m, 2.5), (m, 10.0), (np.ones((3, 1)), 0.5)])

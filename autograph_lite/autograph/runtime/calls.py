@@ -247,7 +247,7 @@ _COMPARING = {
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}
-    args = _maybe_none_given(f, args, kwargs)
+    args, kwargs = _maybe_none_given(f, args, kwargs)
     if f is next and args or getattr(f, "__name__", None) in ("__next__", "send"):
         slots.advancing(args[0] if f is next else getattr(f, "__self__", None))
     if isinstance(getattr(f, "__self__", None), _RANDOM_STATES):
@@ -323,19 +323,19 @@ def _maybe_none_given(f, args, kwargs):
     raises a TypeError on None (`int(idx)`) as its value, after the check that raises it;
     to anything else refused: NumPy, the other builtins and libraries do something else
     with None than with a value (`np.asarray(None)` is an object array, `print` prints it),
-    which a compiled function cannot choose at run time."""
+    which a compiled function cannot choose at run time. Returns (args, kwargs)."""
     given = [a for a in (*args, *kwargs.values()) if isinstance(a, unset.MaybeNone)]
     if not given:
-        return args
+        return args, kwargs
     if all(a.is_set is True for a in given):  # (known set here, `if idx is not None:`)
-        kwargs.update({k: unset.plain(v) for k, v in kwargs.items()})
-        return tuple(map(unset.plain, args))
+        return (tuple(map(unset.plain, args)),
+                {k: unset.plain(v) for k, v in kwargs.items()})
     fn = getattr(f, "__func__", f)
     if inspect.isfunction(fn) and not is_library_code(fn):
-        return args
+        return args, kwargs
     for g, op in _ON_NONE:  # (`int(idx)`: Python's TypeError where it is None)
         if f is g and len(args) == 1 and not kwargs:
-            return (args[0].used(op),)
+            return (args[0].used(op),), kwargs
     name = getattr(f, "__qualname__", None) or getattr(f, "__name__", None) or repr(f)
     raise unset.refused(given[0].name, f"passing it to {name} (at {where.caller(3)})")
 

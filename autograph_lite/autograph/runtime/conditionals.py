@@ -225,6 +225,24 @@ def _check_pair(name, t, f, before, loc):
                          f"branches must give it the same rank")
 
 
+def _flags_as_tests(cond, traced, final):
+    """A variable one branch sets to True and the other to False (the `continue_`, `break_`
+    and `do_return` flags of `if v is None: continue`, a user's `found = True`) is `cond`
+    itself after the `if`, or its negation: when `cond` tests a MaybeNone, so does it
+    (unset.py), and `if not continue_:`, which guards the rest of the loop body, narrows
+    `v` to its value there, as Python's `v` is. One set to True where the other keeps a
+    test (a second `if w is None: continue`) is `cond or` that test, and narrows both."""
+    for t, f, v in zip(traced[True], traced[False], final):
+        if not core.is_symbolic(v) or t is f:
+            continue
+        if type(t) is bool and type(f) is bool:
+            (unset.same_test if t else unset.negated)(cond, v)
+        elif t is True and core.is_symbolic(f):  # (`cond or f`: a second `continue`)
+            unset.joined((cond, f), v, False)
+        elif f is False and core.is_symbolic(t):  # (`cond and t`)
+            unset.joined((cond, t), v, True)
+
+
 def _holds_none(value):
     """Whether `value` is a tuple holding None (or a MaybeNone) among its items."""
     return isinstance(value, tuple) and any(
@@ -320,6 +338,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         final[i] = v
     final = [_unflagged(name, v, (i,) in optional) for i, (name, v) in enumerate(zip(names,
                                                                                     final))]
+    _flags_as_tests(cond, traced, final)
     # A dict neither branch rebound (each wrote into its own copy, or left it) is, in
     # Python, the dict from before the `if`, which other names may hold: it takes the
     # merged items in place (the merge packs a new dict). If one branch wrote into it and
@@ -771,8 +790,9 @@ def _flag_optional(values, init, like=None, items=False):
         if _whole(i, v, init, () if like is None else like) == items:
             continue
         if items:
-            out[i] = optional_items.map_items(lambda p, *vb, i=i: item((i,) + p, *vb), v,
-                                              init[i])
+            out[i] = optional_items.map_items(
+                lambda p, *vb, i=i: item((i,) + p, *vb), v, init[i],
+                stop={p[1:] for p in like or () if p[0] == i})
         else:
             out[i] = item((i,), v, init[i])
     return tuple(out), optional

@@ -40,10 +40,12 @@ def truth(a):
     return dispatch.apply("not_equal", a, 0)
 
 
-def _operand(fn):
-    """The right operand, as a staged branch gives it: a bool stays a bool tensor."""
+def _operand(fn, seen):
+    """The right operand, as a staged branch gives it: a bool stays a bool tensor; `seen`
+    gets it (a test of a MaybeNone: `x is not None and y is not None` narrows both)."""
     def run():
         b = fn()
+        seen.append(b)
         return as_bool(b) if isinstance(b, (bool, np.bool_)) else b
     return run
 
@@ -67,8 +69,10 @@ def and_(a_fn, b_fn):
         # (a bool `a` is False where it is not taken: the constant, which ir/bounds.py and
         # the ownership analysis read, e.g. `while i < len(x) and ...` proves `x[i]`)
         c = unset.same_test(a, c)  # (`x is not None and ...`: narrows x, unset.narrowed)
-        return unset.joined(c, CHOOSE(c, _operand(b_fn), _constant_if_bool(a, False),
-                                      "`and`", where.caller()), True)
+        seen = []
+        result = CHOOSE(c, _operand(b_fn, seen), _constant_if_bool(a, False), "`and`",
+                        where.caller())
+        return unset.joined((c, seen[-1] if seen else None), result, True)
     return b_fn() if a else a
 
 
@@ -77,8 +81,10 @@ def or_(a_fn, b_fn):
     c = _staged_truth(a)
     if c is not None:
         c = unset.same_test(a, c)
-        return unset.joined(c, CHOOSE(c, _constant_if_bool(a, True), _operand(b_fn), "`or`",
-                                      where.caller()), False)
+        seen = []
+        result = CHOOSE(c, _constant_if_bool(a, True), _operand(b_fn, seen), "`or`",
+                        where.caller())
+        return unset.joined((c, seen[-1] if seen else None), result, False)
     return a if a else b_fn()
 
 

@@ -47,12 +47,16 @@ def _rebuild(like, items):
     return type(like)(*items) if hasattr(like, "_fields") else tuple(items)
 
 
-def map_items(fn, v, *beside, path=()):
+def map_items(fn, v, *beside, path=(), stop=()):
     """`v` with `fn(path, item, *the items of beside at that path)` in place of each item
-    that is no tuple, at any depth; `fn((), v, *beside)` when `v` is no tuple."""
-    if not is_tuple(v):
+    that is no tuple, at any depth; `fn((), v, *beside)` when `v` is no tuple. A tuple is
+    an item too where a value beside it is None or a MaybeNone there (`return (i, j), v`
+    beside `return None, None`: the pair may be None), or at the paths `stop` names."""
+    if not is_tuple(v) or path in stop or any(b is None or isinstance(b, MaybeNone)
+                                              for b in beside):
         return fn(path, v, *beside)
-    return _rebuild(v, [map_items(fn, e, *(_item(b, k) for b in beside), path=path + (k,))
+    return _rebuild(v, [map_items(fn, e, *(_item(b, k) for b in beside), path=path + (k,),
+                                  stop=stop)
                         for k, e in enumerate(v)])
 
 
@@ -127,6 +131,7 @@ def typed_nones(name, v, after, zeros_like):
         if e is not None:
             return e
         a = unset.value_of(a)
-        stand_in = zeros_like(a) if core.is_tensor_like(a) else False
+        stand_in = (zeros_like(a) if a is not NOTHING and a is not None
+                    and core.is_carriable(a) else False)
         return MaybeNone(item_name(name, path), stand_in, np.False_)
     return map_items(item, v, after)

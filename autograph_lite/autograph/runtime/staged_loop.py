@@ -113,25 +113,26 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
     init = tuple(get_state())
     rest = init[nouts:]
     names = names[:nouts]
-    values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
-                                  nouts, loc, opts.get("trip_count", 16))
-    # a variable the loop never sets (still undefined), or a list it leaves as it was, is
-    # not carried: it keeps its value
-    carried = [k for k, v in enumerate(values)
-               if not is_undefined(v) and not trial.passes_through(init[k], v)]
-    # one that may be unset after an iteration (it was before, or the body may `del` it)
-    # carries a staged flag beside its value (unset.py)
     deleted = opts.get("deleted", ())
-    flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted
-             or unset.may_be_none(init[k])]  # (None before it, or on some runs: MaybeNone)
     # (a plain value, or an item of a tuple, the body may set to None: staged again with
     # it flagged, _NoneLate; paths of optional_items.py)
     late = set()
     while True:
+        # (typed again once `late` grows: code under its None test runs on later trips)
+        values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
+                                      nouts, loc, opts.get("trip_count", 16), late)
+        # a variable the loop never sets (still undefined), or a list it leaves as it was,
+        # is not carried: it keeps its value
+        carried = [k for k, v in enumerate(values)
+                   if not is_undefined(v) and not trial.passes_through(init[k], v)]
+        # one that may be unset after an iteration (it was before, or the body may `del`
+        # it) carries a staged flag beside its value (unset.py); so does one None before
+        # it, or on some runs (MaybeNone), or that a trip may set to None (`late`)
+        flags = [k for k in carried if unset.is_unset_kind(init[k]) or names[k] in deleted
+                 or unset.may_be_none(init[k]) or (k,) in late]
         try:
-            more = sorted({p[0] for p in late if len(p) == 1} - set(flags))
             final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
-                           carried, flags + more, watch, late)[:nouts]
+                           carried, flags, watch, late)[:nouts]
             break
         except _NoneLate as e:
             late.add(e.path)
@@ -185,7 +186,8 @@ def _with_flagged_items(k, v, paths):
     """Loop value `v` of position `k` with the items at `paths` as (value, is_set)."""
     return optional_items.map_items(
         lambda p, e: unset.Flagged(e.value, e.is_set) if isinstance(e, unset.MaybeNone)
-        else unset.Flagged(e, True) if (k,) + p in paths else e, v)
+        else unset.Flagged(e, True) if (k,) + p in paths else e, v,
+        stop={p[1:] for p in paths})
 
 
 def _items_flagged_after(k, v, entered, paths):
@@ -196,7 +198,7 @@ def _items_flagged_after(k, v, entered, paths):
             return e
         return unset.flagged(e, stand_in=s.value if isinstance(s, unset.Flagged) else None,
                              none=True)
-    return optional_items.map_items(item, v, entered)
+    return optional_items.map_items(item, v, entered, stop={p[1:] for p in paths})
 
 
 def _items_late(k, v, before, paths):
@@ -207,8 +209,10 @@ def _items_late(k, v, before, paths):
     for p, e in optional_items.items(v):
         if (k,) + p in paths:
             continue
+        b = optional_items.at(before, p)
         if isinstance(e, unset.MaybeNone) or (
-                unset.is_none(e) and core.is_tensor_like(optional_items.at(before, p))):
+                unset.is_none(e) and b is not optional_items.NOTHING
+                and optional_items.carriable(b) and b is not None):
             return _NoneLate((k,) + p)
     return None
 
@@ -239,14 +243,24 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
             kind = (unset.MaybeNone if unset.may_be_none(init[k]) or (k,) in late
                     else unset.MaybeUnset)
             state[k] = kind(names[k], vs[slot[k]], is_set)
-        return tuple(state) + rest
+        return list(state) + list(rest)
+
+    narrow = set()  # (variables the test rules None out of: `while cur is not None:`)
 
     def cond(*vs):
-        set_state(full(vs))
-        return logical.as_bool(test())
+        state = full(vs)
+        set_state(state)
+        c = test()
+        xs = unset.narrowing(c, True)
+        narrow.clear()
+        narrow.update(k for k, v in enumerate(state) if any(v is x for x in xs))
+        return logical.as_bool(c)
 
     def loop_body(*vs):
-        set_state(full(vs))
+        state = full(vs)
+        for k in narrow:  # (a trip runs only where the test held: they are set in it)
+            state[k].is_set = True
+        set_state(state)
         items_before = {k: dict(vs[slot[k]]) for k in carried if type(init[k]) is dict}
         with staging.region(loc), watch.active():
             body()

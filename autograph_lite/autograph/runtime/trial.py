@@ -217,8 +217,9 @@ def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
     afterwards."""
     def start(g):
         trial = tuple(_TrialList(v) if isinstance(v, list)
-                      else _placeholder_input(g, v) if optional_items.carriable(v) else v
-                      for v in values)
+                      else _placeholder_input(g, v)
+                      if optional_items.carriable(v) or isinstance(v, unset.MaybeNone)
+                      else v for v in values)
         return trial + tuple(rest)
 
     try:
@@ -334,12 +335,46 @@ def _nones_handed_on(values, traced, body, get_state, set_state, rest, nouts):
     return traced
 
 
-def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16):
+def _none_on_some_trips(values, traced, names, late, body, get_state, set_state, rest,
+                        nouts):
+    """`traced` (one trip's values), traced again where a variable (or an item of a tuple)
+    is None on some trips and a value on others: None before the loop and given a value by
+    a trip (`prev = None ... prev = x[j]`), or a value that a trip may set to None
+    (`late`). The first trip traced saw it as it is before the loop, so code under its
+    None test (`if prev is not None and x[j] < prev: return j`, `d.append(x[j] - prev)`)
+    ran on no path of it, and what only that code sets (the return value, a list's rows)
+    looked unset by the loop: lost (session 51's probe). The second trip sees it as a
+    MaybeNone whose flag is a placeholder, so both sides of its tests are traced."""
+    if traced is None:
+        return traced
+
+    def maybe(path, v, after):
+        path = tuple(path)
+        if v is None and _gets_value(after):
+            return unset.MaybeNone(optional_items.item_name(names[path[0]], path[1:]),
+                                   zeros_like(unset.value_of(after)), np.False_)
+        if path in late and v is not None and optional_items.carriable(v):
+            return unset.MaybeNone(optional_items.item_name(names[path[0]], path[1:]), v,
+                                   np.True_)
+        return v
+    again = tuple(optional_items.map_items(lambda p, v, a, i=i: maybe((i,) + p, v, a),
+                                           values[i], traced[i],
+                                           stop={p[1:] for p in late if p[0] == i})
+                  if i < len(traced) else values[i] for i in range(len(values)))
+    if all(a is b for a, b in zip(again, values)):
+        return traced
+    later = _trace_one_iteration(again, body, get_state, set_state, rest, nouts)
+    return traced if later is None else later
+
+
+def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16,
+                   late=()):
     """Loop values the core can carry: undefined ones and lists replaced (see above; one the
     loop never sets stays undefined, and a list one iteration leaves as it was stays the
     list: staged_loop leaves both out of the loop);
     `capacity` is the number of rows a list's buffer has room for at first (a `for`
-    loop's trip count)."""
+    loop's trip count); `late`: paths (optional_items.py) of values a trip may set to None
+    (staged_loop._NoneLate)."""
     need = [i for i, v in enumerate(values)
             if is_undefined(v) or isinstance(v, list) or _atom(v)
             or optional_items.holds_none(v, raw=True)]
@@ -347,6 +382,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         return list(values)
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
     traced = _nones_handed_on(values, traced, body, get_state, set_state, rest, nouts)
+    traced = _none_on_some_trips(values, traced, names, late, body, get_state, set_state,
+                                 rest, nouts)
     out = list(values)
     for i in need:
         # (set by an inner staged loop: its type is that of the value, unset.py)

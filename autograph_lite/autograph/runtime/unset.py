@@ -227,22 +227,23 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         """`x is None`: staged (a bool standing for a Python bool), remembered as a test of
         it (`narrowed`)."""
         test = dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
-        return _remember(test, self, False) if core.is_symbolic(test) else test
+        return _remember(test, (self,), False) if core.is_symbolic(test) else test
 
 
-# {id of a staged bool that tests a MaybeNone: (that bool, the MaybeNone x, the branch in
-# which x is not None)}: `x is None` (False), `not` of a test (the other), `t and b` of a
-# test whose True branch narrows (True), `t or b` of one whose False branch does (False).
-# A staged `if` or conditional expression on it narrows x in that branch (below).
+# {id of a staged bool that tests MaybeNones: (that bool, the MaybeNones xs, the branch
+# in which none of them is None)}: `x is None` (False), `not` of a test (the other), `t and
+# b` of tests whose True branches narrow (True: the xs of both), `t or b` of ones whose
+# False branches do (False). A staged `if` or conditional expression on it narrows the xs
+# in that branch (below).
 _TESTS = {}
 
 
-def _remember(test, x, not_none_in):
+def _remember(test, xs, not_none_in):
     if not core.is_symbolic(test):
         return test
     if len(_TESTS) > 512:  # (a trace's own; older ones are not asked again)
         del _TESTS[next(iter(_TESTS))]
-    _TESTS[id(test)] = (test, x, not_none_in)
+    _TESTS[id(test)] = (test, xs, not_none_in)
     return test
 
 
@@ -267,13 +268,24 @@ def same_test(test, result):
     return result
 
 
-def joined(test, result, when):
-    """`result`, the staged `test and b` (`when` True) or `test or b` (False): where it is
-    `when`, `test` was too, so a test whose `when` branch narrows narrows the result's."""
-    entry = _test_of(test)
-    if entry is not None and entry[2] == when:
-        _remember(result, entry[1], when)
+def joined(tests, result, when):
+    """`result`, the staged `a and b` (`when` True) or `a or b` (False) of `tests` (a, b;
+    `b` None where it is not known): where it is `when`, each of them was too, so the xs of
+    each test whose `when` branch narrows are narrowed in the result's."""
+    xs = ()
+    for test in tests:
+        entry = _test_of(test) if test is not None else None
+        if entry is not None and entry[2] == when:
+            xs += tuple(x for x in entry[1] if not any(x is y for y in xs))
+    if xs:
+        _remember(result, xs, when)
     return result
+
+
+def narrowing(test, holds):
+    """The MaybeNones that `test` rules None out of where it is `holds` (none: ())."""
+    entry = _test_of(test)
+    return entry[1] if entry is not None and entry[2] == holds else ()
 
 
 def narrow_after(test, holds):
@@ -283,7 +295,8 @@ def narrow_after(test, holds):
     do not take it (or a loop's zero trips) reach the code after it with x maybe None."""
     entry = _test_of(test)
     if entry is not None and entry[2] == holds and not staging.active():
-        entry[1].is_set = True
+        for x in entry[1]:
+            x.is_set = True
 
 
 @contextlib.contextmanager
@@ -297,12 +310,21 @@ def narrowed(cond, which):
     if entry is None or which != entry[2]:
         yield lambda values: values
         return
-    x = entry[1]
-    saved, x.is_set = x.is_set, True
+    xs = entry[1]
+    saved = [x.is_set for x in xs]
+    for x in xs:
+        x.is_set = True
     try:  # (what the branch hands on: x as its value, `r = idx if idx is not None else 0`)
-        yield lambda values: tuple(_settled(v, x) for v in values)
+        yield lambda values: tuple(_settled_all(v, xs) for v in values)
     finally:
-        x.is_set = saved
+        for x, was in zip(xs, saved):
+            x.is_set = was
+
+
+def _settled_all(v, xs):
+    for x in xs:
+        v = _settled(v, x)
+    return v
 
 
 def _settled(v, x):

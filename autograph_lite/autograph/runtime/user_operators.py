@@ -149,10 +149,10 @@ def compare(op, a, b):
     """``a op b`` (op: "<", "==", ...): the reflected method too where the first gives
     `NotImplemented` (`__gt__` for `<`), identity for `==`/`!=` where both do."""
     name, reflected, fn = _COMPARISONS[op]
-    if op in ("==", "!=") and isinstance(b, unset.MaybeNone):
-        return getattr(b, f"__{name}__")(a)  # (None equals only None: MaybeNone.__eq__)
-    if op in ("==", "!=") and isinstance(a, unset.MaybeNone):
-        return getattr(a, f"__{name}__")(b)
+    if op in ("==", "!=") and (isinstance(a, unset.MaybeNone) or isinstance(b,
+                                                                         unset.MaybeNone)):
+        x, other = (b, a) if isinstance(b, unset.MaybeNone) else (a, b)
+        return getattr(x, f"__{name}__")(other)  # (None equals only None: MaybeNone.__eq__)
     if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
         a, b = unset.operands(name, a, b)
     if op in ("==", "!=") and (a is None) != (b is None) and core.is_symbolic(
