@@ -565,12 +565,8 @@ def square_roots_where_both_given(x, y):
 def skipping_missing_values(x, y):
     out = np.zeros(x.shape[0])
     for i in range(x.shape[0]):
-        v = None
-        w = None
-        if x[i] > 0:
-            v = x[i]
-        if y[i] > 0:
-            w = y[i]
+        v = x[i] if x[i] > 0 else None
+        w = y[i] if y[i] > 0 else None
         if v is None:
             continue  # (the rest of the body runs where v is not None)
         if w is None:
