@@ -552,3 +552,17 @@ def test_setting_the_shape_of_a_traced_array_is_refused_by_name():
     # (a raw AttributeError about a property of SymbolicTensor before session 46)
     with pytest.raises(NotImplementedError, match=r"setting \.shape of a traced array"):
         ag.defun(_sets_the_shape, backend="interpreter")(np.ones(6))
+
+
+def list_item_of_a_tuple(x):
+    t = (0.0, [0, 0])
+    if x[0] > 1:  # the-if
+        t = (x[0], [1, 1])
+    return t[0]
+
+
+def test_a_tuple_item_no_branch_can_carry_is_named():
+    with pytest.raises(TypeError) as e:
+        ag.defun(list_item_of_a_tuple)(np.array([2.0]))
+    assert "'t[1]' is a list in the true branch and a list in the false branch" in str(e.value)
+    assert line_of(list_item_of_a_tuple, "the-if") in str(e.value)

@@ -88,3 +88,13 @@ def test_tuples_holding_tensors_are_ordered_as_python_orders_them():
                            (np.array([2.0, np.nan]),), (np.array([np.nan, 1.0]),)])
     agree(best_value_and_index, [(np.array([3.0, 1.0, 1.0, 5.0]),),
                                  (np.array([2.0, 2.0, 0.5]),), (np.array([np.nan, 1.0, 3.0]),)])
+
+
+def none_among_tensors(x):
+    # (each item `is None` or `== None`, as Python scans: a tensor equals None nowhere)
+    return None in (x[0], 1), None in [x[0], x[1]], x[0] in (None, 2.0)
+
+
+def test_none_searched_among_tensors_is_not_found():
+    import numpy as np
+    agree(none_among_tensors, [(np.array([1.0, 2.0]),), (np.array([2.0, 0.0]),)])

@@ -199,6 +199,11 @@ def _check_pair(name, t, f, before, loc):
             and optional_items.carriable(t) and optional_items.carriable(f)
             and not optional_items.none_beside_value(t, f)):
         return  # (items None on some runs: MaybeNone items, carried flagged)
+    if (optional_items.is_tuple(t) and optional_items.is_tuple(f) and len(t) == len(f)
+            and not (_holds_none(t) or _holds_none(f))):
+        for k, (a, b) in enumerate(zip(t, f)):  # (the item no staged `if` can carry)
+            if not (optional_items.carriable(a) and optional_items.carriable(b)):
+                _check_pair(f"{name}[{k}]", a, b, optional_items.at(before, (k,)), loc)
     if isinstance(t, tuple) and isinstance(f, tuple) and (_holds_none(t) or _holds_none(f)):
         raise TypeError(f"'{name}' is a tuple holding None in one branch of the staged `if` "
                         f"at {loc} and a tuple holding a value in its place in the other: a "

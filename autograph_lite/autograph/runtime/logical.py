@@ -154,7 +154,7 @@ def _equal(a, b):
                 continue
             equal = and_(lambda pair=pair: pair, lambda equal=equal: equal)
         return equal
-    return a == b
+    return COMPARE("==", a, b)  # (a tensor == None: False, as NumPy's)
 
 
 def not_in(item, container):
