@@ -697,3 +697,15 @@ def test_code_under_a_none_test_that_runs_on_later_trips_only(fn):
 def test_a_pair_that_is_none_on_some_paths():
     m = np.array([[1.0, 2.0], [3.0, 4.0]])
     agree(first_cell_above, calls=[(m, 2.5), (m, 10.0), (np.ones((3, 1)), 0.5)])
+
+
+def same_first_negative(x, y):
+    a = last_negative(x)
+    b = last_negative(y)
+    return a == b, a != b  # (None equals None only; values compare)
+
+
+def test_two_values_that_may_be_none_compared():
+    neg, pos = NEG[0], POS[0]
+    agree(same_first_negative, calls=[(neg, neg), (neg, pos), (pos, pos), (pos, neg),
+                                      (neg, np.array([-1.0, 5.0]))])

@@ -194,7 +194,9 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
     def __eq__(self, other):
         if other is None:  # (`x == None`: as `x is None`, a test that narrows)
             return self.is_none()
-        if isinstance(other, MaybeNone) or not core.is_tensor_like(other):
+        if isinstance(other, MaybeNone):  # (None equals None; values compare)
+            return _both_or_neither(self, other)
+        if not core.is_tensor_like(other):
             raise refused(self.name, f"its comparison with {_type_name(other)}")
         return dispatch.apply("logical_and", self.is_set,
                               dispatch.apply("equal", self.value, other))
@@ -203,7 +205,9 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         if other is None:
             test = self.is_none()
             return negated(test, dispatch.apply("logical_not", test))
-        if isinstance(other, MaybeNone) or not core.is_tensor_like(other):
+        if isinstance(other, MaybeNone):
+            return dispatch.apply("logical_not", _both_or_neither(self, other))
+        if not core.is_tensor_like(other):
             raise refused(self.name, f"its comparison with {_type_name(other)}")
         return dispatch.apply("logical_or", dispatch.apply("logical_not", self.is_set),
                               dispatch.apply("not_equal", self.value, other))
@@ -228,6 +232,22 @@ class MaybeNone(MaybeUnset, call_keys.Optional):
         it (`narrowed`)."""
         test = dispatch.apply("as_weak", dispatch.apply("logical_not", self.is_set))
         return _remember(test, (self,), False) if core.is_symbolic(test) else test
+
+
+def _both_or_neither(a, b):
+    """`a == b` of two MaybeNones of single values (numbers): True where both are None,
+    their values' equality where both are set, False where one is None. An array's `==`
+    with None is elementwise (False everywhere), which one bool cannot stand for: refused."""
+    for x in (a, b):
+        if getattr(x.value, "ndim", 0):
+            raise refused(x.name, "its comparison with another value that may be None "
+                                  "(an array: `==` with None is elementwise)")
+    set_a, set_b = a.is_set, b.is_set
+    neither = dispatch.apply("logical_and", dispatch.apply("logical_not", set_a),
+                             dispatch.apply("logical_not", set_b))
+    both = dispatch.apply("logical_and", set_a, set_b)
+    return dispatch.apply("logical_or", neither, dispatch.apply(
+        "logical_and", both, dispatch.apply("equal", a.value, b.value)))
 
 
 # {id of a staged bool that tests MaybeNones: (that bool, the MaybeNones xs, the branch
