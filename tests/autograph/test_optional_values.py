@@ -709,3 +709,16 @@ def test_two_values_that_may_be_none_compared():
     neg, pos = NEG[0], POS[0]
     agree(same_first_negative, calls=[(neg, neg), (neg, pos), (pos, pos), (pos, neg),
                                       (neg, np.array([-1.0, 5.0]))])
+
+
+def found_as_a_dict(x):
+    idx = last_negative(x)
+    if idx is not None:
+        res = {"i": idx, "v": x[idx]}  # (a dict made where idx is known set)
+    else:
+        res = {"i": -1, "v": 0.0}
+    return res["i"], res["v"]
+
+
+def test_a_dict_made_where_the_value_is_narrowed():
+    agree(found_as_a_dict, calls=[NEG, POS, FIRST])

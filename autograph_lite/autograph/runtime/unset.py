@@ -348,9 +348,12 @@ def _settled_all(v, xs):
 
 
 def _settled(v, x):
-    """`v` with MaybeNone `x` as its value, also inside tuples (`return i, x[i]`)."""
+    """`v` with MaybeNone `x` as its value, also inside tuples (`return i, x[i]`) and in a
+    dict the branch made (`res = {"i": idx, "v": x[idx]}`)."""
     if v is x:
         return x.value
+    if type(v) is dict and any(e is x for e in v.values()):
+        return {k: _settled(e, x) for k, e in v.items()}
     if type(v) is tuple or (isinstance(v, tuple) and hasattr(v, "_fields")
                             and not isinstance(v, Flagged)):
         items = [_settled(e, x) for e in v]
