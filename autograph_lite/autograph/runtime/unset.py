@@ -373,8 +373,8 @@ def stored(value, into):
     store None's nan), but where it is known set (narrowed): its value."""
     value = plain(value)
     if isinstance(value, MaybeNone):
-        raise refused(value.name, f"storing it in {into} (keep it in a local variable, and "
-                                  f"store it under `if {value.name} is not None:`)")
+        raise refused(value.name, f"storing it in {into} (store it under an `if` that "
+                                  f"tests it `is not None`)")
     return value
 
 
@@ -387,13 +387,18 @@ def written(target):
 
 
 def refused(name, what):
-    """The trace-time refusal of a use of a maybe-None variable with no staged form."""
+    """The trace-time refusal of a use of a maybe-None variable with no staged form (`name`
+    a variable, an item `best[1]`, or a description: `the value of the ... at file:line`)."""
+    code = name.replace("[", "").replace("]", "").replace(".", "").isidentifier()
+    subject = f"'{name}'" if code else name
+    test = (f"test `{name} is None` (or `is not None`) in an `if` first" if code else
+            "give it to a variable and test that `is None` (or `is not None`) in an `if` "
+            "first")
     return NotImplementedError(
-        f"'{name}' is None on some runs and a value on others (a staged `if` or loop "
+        f"{subject} is None on some runs and a value on others (a staged `if` or loop "
         f"decided it), and {what} would do something else with None than with a value, "
-        f"which a compiled function cannot choose at run time; test `{name} is None` (or "
-        f"`is not None`) in an `if` first, or give it a number instead of None with a "
-        f"flag beside it")
+        f"which a compiled function cannot choose at run time; {test}, or give it a "
+        f"number instead of None with a flag beside it")
 
 
 class Flagged(tuple):
