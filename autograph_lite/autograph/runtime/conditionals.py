@@ -127,8 +127,9 @@ def choose(cond, true_fn, false_fn, what, loc):
 
 def _none_beside_a_value(seen):
     """Whether one side of a conditional expression gave None (or a MaybeNone) and the
-    other a value a MaybeNone can hold (`None if s > 0 else s`: the staged cond refused the pair, and is
-    staged again with each side giving (value, is_set), a zero standing in for the None)."""
+    other a value a MaybeNone can hold (`None if s > 0 else s`: the staged cond refused the
+    pair, and is staged again with each side giving (value, is_set), a zero standing in for
+    the None)."""
     values = list(seen.values())
     return len(values) == 2 and any(v is None or isinstance(v, MaybeNone) for v in values) and (
         all(v is None or unset.none_beside("", v, trial.zeros_like) is not None
@@ -166,13 +167,13 @@ def _check_pair(name, t, f, before, loc):
                 f"function cannot do; return a value of the same kind on every path (an "
                 f"empty array, a flag with the result)")
         value = t if which == "true" else f
-        if _holds_none(value):
+        if optional_items.holds_none(value):
             raise TypeError(
                 f"the function returns a tuple holding None under the staged `if` at {loc} "
-                f"on some runs and other values on others: a tuple that holds None on some "
-                f"runs and a value on others is not carried yet (a single value that may "
-                f"be None is: README, variables that are None on some runs); return a "
-                f"value or a flag in its place")
+                f"on some runs and no such tuple (None: it may fall off its end) on "
+                f"others: a result that may be None is carried only when it holds no None "
+                f"itself (README, variables that are None on some runs); return a value or "
+                f"a flag in place of the None item")
         if not core.is_carriable(value):  # (a string, a list: no tensor can stand for it)
             raise TypeError(
                 f"the function returns {_describe(value)} under the staged `if` at {loc} on "
@@ -200,11 +201,12 @@ def _check_pair(name, t, f, before, loc):
             and not optional_items.none_beside_value(t, f)):
         return  # (items None on some runs: MaybeNone items, carried flagged)
     if (optional_items.is_tuple(t) and optional_items.is_tuple(f) and len(t) == len(f)
-            and not (_holds_none(t) or _holds_none(f))):
+            and not (optional_items.holds_none(t) or optional_items.holds_none(f))):
         for k, (a, b) in enumerate(zip(t, f)):  # (the item no staged `if` can carry)
             if not (optional_items.carriable(a) and optional_items.carriable(b)):
                 _check_pair(f"{name}[{k}]", a, b, optional_items.at(before, (k,)), loc)
-    if isinstance(t, tuple) and isinstance(f, tuple) and (_holds_none(t) or _holds_none(f)):
+    if isinstance(t, tuple) and isinstance(f, tuple) and (optional_items.holds_none(t)
+                                                          or optional_items.holds_none(f)):
         raise TypeError(f"'{name}' is a tuple holding None in one branch of the staged `if` "
                         f"at {loc} and a tuple holding a value in its place in the other: a "
                         f"tuple that holds None on some runs is not carried yet (a single "
@@ -215,7 +217,7 @@ def _check_pair(name, t, f, before, loc):
                 "only where the variable was None before the `if` or the first branch sets "
                 "it to None (README: variables that are None on some runs)"
                 if t is None or f is None else "")
-        if none and (_holds_none(t) or _holds_none(f)):
+        if none and (optional_items.holds_none(t) or optional_items.holds_none(f)):
             none = ("; a tuple that may be None is carried only when none of its items is "
                     "None itself: give the item a number (and a flag) instead")
         raise TypeError(f"'{name}' is {_describe(t)} in the true branch and {_describe(f)} "
@@ -246,12 +248,6 @@ def _flags_as_tests(cond, traced, final):
             unset.joined((cond, f), v, False)
         elif f is False and core.is_symbolic(t):  # (`cond and t`)
             unset.joined((cond, t), v, True)
-
-
-def _holds_none(value):
-    """Whether `value` is a tuple holding None (or a MaybeNone) among its items."""
-    return isinstance(value, tuple) and any(
-        v is None or isinstance(v, MaybeNone) or _holds_none(v) for v in value)
 
 
 def _staged_positions(values):
