@@ -406,3 +406,42 @@ def test_a_list_read_in_the_loop_appending_to_it_gives_its_rows_so_far():
     agree(gram_schmidt, calls=[(np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 1.0],
                                           [0.0, 1.0, 1.0]]),),
                                (np.array([[2.0, 0.0], [1.0, 1.0]]),)], rtol=1e-12)
+
+
+# Session 51's probe: a test on a list's length or truth that is False on the first trip of
+# a staged loop (the list is empty, or short, before it) decided code that runs on later
+# trips only; the loop was typed from the first trip, so what that code set (the return
+# value, another list's rows) was not carried, and a zero or an empty list came back,
+# silently (trial._later_trips traces a second trip with the list as the loop carries it)
+def first_drop(x):
+    hist = []
+    for i in range(x.shape[0]):
+        if hist and x[i] < hist[-1]:
+            return i
+        hist.append(x[i])
+    return -1
+
+
+def doubled_after_the_first(x):
+    window = []
+    out = []
+    for i in range(x.shape[0]):
+        window.append(x[i])
+        if len(window) >= 2:
+            out.append(x[i] * 2)
+    return np.array(out, dtype=np.float64)
+
+
+def partial_sum_once_long(x):
+    f = [0.0]
+    for i in range(x.shape[0]):
+        if len(f) > 2 and x[i] < 0:
+            return f[-1]
+        f.append(f[-1] + x[i])
+    return -1.0
+
+
+@pytest.mark.parametrize("fn", [first_drop, doubled_after_the_first, partial_sum_once_long])
+def test_a_list_test_that_holds_on_later_trips_only(fn):
+    agree(fn, calls=[(np.array([1.0, 3.0, 2.0, 5.0]),), (np.array([0.0, 1.0, 1.5, 7.0]),),
+                     (np.array([-1.0, 2.0, -3.0, 4.0, 5.0]),), (np.array([2.0]),)])

@@ -636,7 +636,7 @@ def test_a_test_that_does_not_rule_none_out_does_not_narrow():
 
 # Session 51's probe: code under a None test that runs only on later trips of a staged loop
 # (the first trip sees the variable as it is before the loop) set values the loop did not
-# carry: the return value and a list's rows were lost, silently (trial._none_on_some_trips)
+# carry: the return value and a list's rows were lost, silently (trial._later_trips)
 def first_descent(x):
     prev = None
     for j in range(x.shape[0]):

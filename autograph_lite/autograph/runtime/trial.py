@@ -335,16 +335,19 @@ def _nones_handed_on(values, traced, body, get_state, set_state, rest, nouts):
     return traced
 
 
-def _none_on_some_trips(values, traced, names, late, body, get_state, set_state, rest,
-                        nouts):
-    """`traced` (one trip's values), traced again where a variable (or an item of a tuple)
-    is None on some trips and a value on others: None before the loop and given a value by
-    a trip (`prev = None ... prev = x[j]`), or a value that a trip may set to None
-    (`late`). The first trip traced saw it as it is before the loop, so code under its
-    None test (`if prev is not None and x[j] < prev: return j`, `d.append(x[j] - prev)`)
-    ran on no path of it, and what only that code sets (the return value, a list's rows)
-    looked unset by the loop: lost (session 51's probe). The second trip sees it as a
-    MaybeNone whose flag is a placeholder, so both sides of its tests are traced."""
+def _later_trips(values, traced, names, late, body, get_state, set_state, rest, nouts,
+                 loc, capacity):
+    """`traced` (one trip's values), traced again where a trip changes what the first trip
+    traced decided in Python: a variable (or an item of a tuple) None on some trips and a
+    value on others (None before the loop and given a value by a trip, `prev = None ...
+    prev = x[j]`, or a value a trip may set to None, `late`), or a list a trip appends to
+    (its length and truth, `if hist and x[i] < hist[-1]:`, `if len(window) >= k:`). The
+    first trip saw them as they are before the loop, so code under such a test (`if prev is
+    not None and x[j] < prev: return j`, `d.append(x[j] - prev)`) ran on no path of it,
+    and what only that code sets (the return value, a list's rows) looked unset by the
+    loop: lost, silently (session 51's probes). The second trip sees each as the loop will
+    carry it (a MaybeNone whose flag is a placeholder, a TensorList of placeholder rows and
+    length), so both sides of those tests are traced."""
     if traced is None:
         return traced
 
@@ -357,14 +360,22 @@ def _none_on_some_trips(values, traced, names, late, body, get_state, set_state,
             return unset.MaybeNone(optional_items.item_name(names[path[0]], path[1:]), v,
                                    np.True_)
         return v
-    again = tuple(optional_items.map_items(lambda p, v, a, i=i: maybe((i,) + p, v, a),
-                                           values[i], traced[i],
-                                           stop={p[1:] for p in late if p[0] == i})
-                  if i < len(traced) else values[i] for i in range(len(values)))
+    again = [optional_items.map_items(lambda p, v, a, i=i: maybe((i,) + p, v, a), values[i],
+                                      traced[i], stop={p[1:] for p in late if p[0] == i})
+             for i in range(len(values))]
+    for i, v in enumerate(values):
+        element = _new_element(v, traced[i]) if isinstance(v, list) else None
+        if element is not None and core.is_tensor_like(element):  # (a list that grows)
+            again[i] = as_tensor_list(v, element, names[i], loc, capacity)
     if all(a is b for a, b in zip(again, values)):
         return traced
-    later = _trace_one_iteration(again, body, get_state, set_state, rest, nouts)
-    return traced if later is None else later
+    later = _trace_one_iteration(tuple(again), body, get_state, set_state, rest, nouts)
+    if later is None:
+        return traced
+    # (a list the first trip appended to keeps that trip's row: its items' kind, Python
+    # numbers or not, PythonNumberRows, is read from it)
+    return [t if isinstance(v, list) and isinstance(t, list) and len(t) > len(v) else a
+            for v, t, a in zip(values, traced, later)]
 
 
 def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, capacity=16,
@@ -382,8 +393,8 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
         return list(values)
     traced = _trace_one_iteration(values, body, get_state, set_state, rest, nouts)
     traced = _nones_handed_on(values, traced, body, get_state, set_state, rest, nouts)
-    traced = _none_on_some_trips(values, traced, names, late, body, get_state, set_state,
-                                 rest, nouts)
+    traced = _later_trips(values, traced, names, late, body, get_state, set_state, rest,
+                          nouts, loc, capacity)
     out = list(values)
     for i in need:
         # (set by an inner staged loop: its type is that of the value, unset.py)
