@@ -607,12 +607,24 @@ def test_narrowed_in_the_body_of_a_while_loop_on_it():
                               (np.array([4.0, 1.0]), np.array([-1, 0]))])
 
 
+def flag_cleared_where_missing(x, y):
+    v = None
+    if x[0] > 0:
+        v = x[0]
+    ok = y[0] > 0
+    if v is None:
+        ok = False  # (ok is `not (v is None) and ok` now: where it holds, v is set)
+    if ok:
+        return np.sqrt(v)
+    return -3.0
+
+
 TWO_ROWS = [(np.array([1.0, -2.0, 3.0, 4.0]), np.array([1.0, 2.0, -3.0, 4.0])),
             (np.array([-1.0]), np.array([1.0])), (np.array([4.0]), np.array([9.0]))]
 
 
 @pytest.mark.parametrize("fn", [square_roots_where_both_given, skipping_missing_values,
-                                flag_set_where_given])
+                                flag_set_where_given, flag_cleared_where_missing])
 def test_narrowed_by_tests_joined_and_by_continue(fn):
     agree(fn, calls=TWO_ROWS)
 

@@ -239,15 +239,18 @@ def _flags_as_tests(cond, traced, final):
     (unset.py), and `if not continue_:`, which guards the rest of the loop body, narrows
     `v` to its value there, as Python's `v` is. One set to True where the other keeps a
     test (a second `if w is None: continue`) is `cond or` that test, and narrows both."""
+    narrowing = unset.narrowing
     for t, f, v in zip(traced[True], traced[False], final):
         if not core.is_symbolic(v) or t is f:
             continue
-        if type(t) is bool and type(f) is bool:
-            (unset.same_test if t else unset.negated)(cond, v)
-        elif t is True and core.is_symbolic(f):  # (`cond or f`: a second `continue`)
-            unset.joined((cond, f), v, False)
-        elif f is False and core.is_symbolic(t):  # (`cond and t`)
-            unset.joined((cond, t), v, True)
+        # v is `cond and t or not cond and f`: where it holds (or fails), what must have
+        # held (or failed) too, when one side is a Python bool
+        holds = (narrowing(cond, True) + narrowing(t, True) if f is False
+                 else narrowing(cond, False) + narrowing(f, True) if t is False else ())
+        fails = (narrowing(cond, False) + narrowing(f, False) if t is True
+                 else narrowing(cond, True) + narrowing(t, False) if f is True else ())
+        if bool(holds) != bool(fails):
+            unset.narrows(v, holds or fails, bool(holds))
 
 
 def _staged_positions(values):

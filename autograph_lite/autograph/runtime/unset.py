@@ -302,9 +302,19 @@ def joined(tests, result, when):
     return result
 
 
+def narrows(result, xs, when):
+    """Remembers staged bool `result` as a test that rules None out of the MaybeNones `xs`
+    where it is `when` (conditionals._flags_as_tests)."""
+    unique = ()
+    for x in xs:
+        if not any(x is y for y in unique):
+            unique += (x,)
+    _remember(result, unique, when)
+
+
 def narrowing(test, holds):
     """The MaybeNones that `test` rules None out of where it is `holds` (none: ())."""
-    entry = _test_of(test)
+    entry = _test_of(test) if core.is_symbolic(test) else None
     return entry[1] if entry is not None and entry[2] == holds else ()
 
 
