@@ -95,12 +95,6 @@ def item_name(name, path):
     return name + "".join(f"[{k}]" for k in path)
 
 
-def flagged(v):
-    """`v` with each MaybeNone item as the core's (value, is_set) pair."""
-    return map_items(lambda p, e: Flagged(e.value, e.is_set) if isinstance(e, MaybeNone)
-                     else e, v)
-
-
 def unflagged(name, v):
     """`v` after a construct: each (value, is_set) item the value where it is known set,
     None where it is known unset, else a MaybeNone (unset.unflagged)."""
@@ -117,9 +111,7 @@ def placeholder(name, value, zeros_like):
     def item(path, e):
         if e is None:
             return MaybeNone(item_name(name, path), False, np.False_)
-        if isinstance(e, MaybeNone):
-            return MaybeNone(e.name, zeros_like(e.value), np.False_)
-        return zeros_like(e)
+        return zeros_like(e)  # (of a MaybeNone: one that is None, trial.zeros_like)
     return map_items(item, value)
 
 
