@@ -239,8 +239,10 @@ def other_change(x):
 
 
 def test_a_list_changed_otherwise_under_a_staged_if_is_refused():
-    with pytest.raises(ValueError, match="'items' is a Python list that the branches of the "
-                                         "staged `if` .* change differently"):
+    # (it looks like an item write beside an append, `counts[-1] += 1` / `counts.append(1)`,
+    # which is staged: the slice write is what is refused, at its line)
+    with pytest.raises(NotImplementedError, match="a slice or several items of a list .* "
+                                                  "written at .*test_lists.py"):
         ag.defun(other_change, backend="interpreter")(np.ones(2))
 
 
@@ -445,3 +447,54 @@ def partial_sum_once_long(x):
 def test_a_list_test_that_holds_on_later_trips_only(fn):
     agree(fn, calls=[(np.array([1.0, 3.0, 2.0, 5.0]),), (np.array([0.0, 1.0, 1.5, 7.0]),),
                      (np.array([-1.0, 2.0, -3.0, 4.0, 5.0]),), (np.array([2.0]),)])
+
+
+# Run-length encoding: one branch writes the list's last item (`counts[-1] += 1`), the
+# other appends; refused before (the list-as-stack advice, which did not fit), in an
+# unrolled loop and in a staged one. An item of a list carried as a row buffer is one row
+# of it (TensorList.written), at Python's index (negative from the length; out of range,
+# NumPy's IndexError of the rows)
+def run_lengths(x):
+    vals = [x[0]]
+    counts = [1]
+    for i in range(1, x.shape[0]):
+        if x[i] == vals[-1]:
+            counts[-1] += 1
+        else:
+            vals.append(x[i])
+            counts.append(1)
+    return np.array(vals), np.array(counts), counts[-1]
+
+
+def run_maxima(x, k):
+    runs = [x[0], x[0]]
+    for i in range(1, x.shape[0]):
+        if x[i] > x[i - 1]:
+            runs[k] = max(runs[k], x[i])
+        else:
+            runs.append(x[i])
+    return np.array(runs), len(runs)
+
+
+def test_an_item_written_beside_an_append_is_a_row_of_the_list():
+    agree(run_lengths, calls=[(np.array([1.0, 1.0, 2.0, 2.0, 2.0, 3.0]),),
+                              (np.array([4.0, 4.0, 4.0]),), (np.array([5.0]),),
+                              (np.repeat(np.arange(14.0), 3),)])  # (40 trips: staged)
+    agree(run_maxima, calls=[(np.array([1.0, 3.0, 2.0, 5.0, 6.0, 1.0]), -1),
+                             (np.array([3.0, 2.0, 1.0]), 0), (np.array([1.0, 2.0]), 1),
+                             (np.array([1.0, 2.0, 1.0]), 3), (np.array([1.0, 0.0]), -4)])
+
+
+def test_an_item_write_that_would_change_the_lists_kind_is_refused():
+    def halves(x):
+        counts = [1]
+        for i in range(1, x.shape[0]):
+            if x[i] > 0:
+                counts[-1] += 0.5  # (Python's list holds 1.5: int rows cannot)
+            else:
+                counts.append(1)
+        return counts[-1]
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(TypeError, match=r"carries as int64 rows cannot take a float64 "
+                                            r"item at .*test_lists.py"):
+            ag.defun(halves, backend=backend)(np.array([1.0, -1.0, 2.0]))

@@ -445,10 +445,12 @@ def _items_as_tuples(after, given, relisted, names, loc):
 
 
 def _appended_rows(orig, grown):
-    """The tensors list ``grown`` appended to the items of ``orig``; None when it changed
-    otherwise."""
-    if not (isinstance(grown, list) and len(grown) >= len(orig)
-            and all(a is b for a, b in zip(orig, grown))):
+    """The tensors list ``grown`` appended to the items of ``orig`` (whose items it may
+    have written with tensors: `counts[-1] += 1` beside `counts.append(1)`, which the
+    TensorList's item write stages); None when it changed otherwise."""
+    if not (isinstance(grown, list) and len(grown) >= len(orig)) or not all(
+            a is b or (core.is_tensor_like(a) and core.is_tensor_like(b))
+            for a, b in zip(orig, grown)):
         return None
     rows = grown[len(orig):]
     return rows if all(core.is_tensor_like(v) for v in rows) else None

@@ -197,12 +197,41 @@ class TensorList(tuple):
     def pushed(self, x, where="a list's append in a staged loop or branch"):
         """The list with ``x`` as a new row (`list_append`)."""
         mutation.held_by_copy(_as_box(x), where)
+        return type(self)(dispatch.apply("list_push", self.buffer, self.length,
+                                         self._row(x)), self.length + 1)
+
+    def _row(self, x, what="row"):
+        """``x`` as a row of the buffer: of its dtype where NumPy casts it so (same_kind);
+        another kind (a float into int rows) would lose its value: a TypeError."""
         buf = self.buffer
         row = x if core.is_tensor(x) else np.asarray(x)
-        if core.dtype_of(row) != buf.dtype and np.can_cast(row.dtype, buf.dtype, "same_kind"):
-            row = api.cast(row, buf.dtype)
-        return type(self)(dispatch.apply("list_push", buf, self.length, row),
-                          self.length + 1)
+        if core.dtype_of(row) == buf.dtype:
+            return row
+        if not np.can_cast(core.dtype_of(row), buf.dtype, "same_kind"):
+            raise TypeError(
+                f"a list that a staged loop or branch carries as {buf.dtype} rows cannot "
+                f"take a {core.dtype_of(row)} {what} at {errors.user_location()} (Python's "
+                f"list would hold it as it is); give the list's items one type from the "
+                f"start (`counts = [1.0]`), or cast the value")
+        return api.cast(row, buf.dtype)
+
+    def written(self, key, value, op=None, where="an item write in a staged loop or branch"):
+        """The list with its item ``key`` set to ``value`` (or ``item op= value``), as
+        `counts[-1] += 1` beside `counts.append(1)` writes it (run-length encoding): the
+        row of the buffer, Python's negative index counting from the length, an index out
+        of range NumPy's IndexError of the rows."""
+        if isinstance(key, (slice, tuple, list)) or (
+                core.is_tensor_like(key) and core.rank_of(key)):
+            raise NotImplementedError(
+                f"a slice or several items of a list that a staged loop or branch carries "
+                f"as a row buffer are written at {errors.user_location()}: only one item "
+                f"(`rows[k] = v`, `rows[-1] += v`) is staged; keep the values in a NumPy "
+                f"array instead")
+        if op is not None:  # (an item read as the list reads it: a Python number's rules)
+            value = AUGMENTED[op](self[key], value)
+        mutation.held_by_copy(_as_box(value), where)
+        mutation.write(self.stacked(), key, self._row(value, "item"))
+        return self
 
 
 class PythonNumberRows(TensorList):
@@ -739,6 +768,8 @@ def setitem(target, key, value, op=None, name=None):
     target = unset.written(unset.plain(target))
     value = unset.stored(value, "an array" if core.is_tensor_like(target) else
                          "the item of a container")
+    if isinstance(target, TensorList):  # (as list_append: another name would not see it)
+        return _sole(target, name).written(unset.index_key(key), value, op)
     key = unset.index_key(key)
     if type(target) is np.flatiter:  # (`a.flat[k] = v` of a NumPy array of trace time)
         return _flat_setitem(target, key, value, op, name)
