@@ -137,6 +137,19 @@ def _holds_mutable(x):
     return kind is tuple and any(_holds_mutable(v) for v in x)
 
 
+def _lists_in(values, names, depth=0):
+    """(id, (list, path)) of the lists ``values`` (named ``names``) are or hold, in their
+    lists, tuples and dicts."""
+    for name, v in zip(names, values):
+        kind = nest.kind(v)
+        if kind is list:
+            yield id(v), (v, name)
+        if depth < 4 and kind in (list, tuple, dict):
+            keys = list(v) if kind is dict else range(len(v))
+            yield from _lists_in([v[k] for k in keys], [f"{name}[{k!r}]" for k in keys],
+                                 depth + 1)
+
+
 class _NumbersFound(BaseException):
     """A trace found Python numbers of the objects it was called with that it changes
     (held_state.bound_numbers): it is undone (its Snapshot restores them) and traced again
@@ -672,6 +685,9 @@ class Function:
                 contiguity.mark_input(value, i, bool(x.flags.c_contiguous))
             sym.append(_argument_box(value, x, names[i]))
         sym_args = nest.pack_as(args, sym)
+        # (a list of the caller's that staged code appends to becomes a tensor list the
+        # name is rebound to: the caller's would not change, trial.refuse_shared refuses)
+        graph.caller_lists = dict(_lists_in(sym_args, self._param_names))
         # the arrays the user's objects among the arguments hold: inputs too, read on each
         # call by their paths (held_state.py), each standing for its box (mutation.hold)
         held, held_boxes, numbers = [], [], {}

@@ -113,6 +113,10 @@ class Graph:
         # value id -> (lo, hi): where a Python int's overflow check bounds it once it has
         # passed (python_numbers._note_range): root graphs only
         self.int_ranges = {}
+        # id -> (list, argument path) of the caller's lists among the arguments, which a
+        # staged loop or branch must not rebind into a tensor list (trial.refuse_shared):
+        # root graphs only
+        self.caller_lists = {}
 
     def add_input(self, type_, hint=None):
         v = Value(type_, self, None, len(self.inputs), hint)

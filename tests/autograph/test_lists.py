@@ -498,3 +498,30 @@ def test_an_item_write_that_would_change_the_lists_kind_is_refused():
         with pytest.raises(TypeError, match=r"carries as int64 rows cannot take a float64 "
                                             r"item at .*test_lists.py"):
             ag.defun(halves, backend=backend)(np.array([1.0, -1.0, 2.0]))
+
+
+# Session 52's probe: a list the caller passed, appended to under a staged `if` or in a
+# staged loop, became a tensor list its name was rebound to, and the caller's list stayed
+# empty, silently (an append Python ran at trace time was refused as SPEC §3 says)
+def appends_to_the_callers_list(x, out):
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            out.append(x[i])
+    return 0
+
+
+def appends_to_a_copy(x, out):
+    out = list(out)
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            out.append(x[i])
+    return np.array(out)
+
+
+def test_a_callers_list_appended_to_in_staged_code_is_refused():
+    for x in (np.array([1.0, -2.0, 3.0]), np.linspace(-1.0, 1.0, 40)):  # (unrolled, staged)
+        with pytest.raises(TypeError, match=r"'out' is the list the caller passed as 'out', "
+                                            r"which the staged code at .*test_lists.py"):
+            ag.defun(appends_to_the_callers_list, backend="interpreter")(x, [])
+    agree(appends_to_a_copy, calls=[(np.linspace(-1.0, 1.0, 40), [0.5]),
+                                    (np.array([1.0, -2.0]), [])])

@@ -452,3 +452,104 @@ def test_another_modules_variables_and_a_helpers_defaults_are_reached():
                 ag.defun(fn, backend=backend)(np.array([3.0, 1.0]))
         assert user_module.REG == [] and user_module.D == {} and not user_module.ARR.any()
         assert append_to_default.__defaults__ == ([],)
+
+
+# Session 52's probe. A Python `range` loop of more than 32 trips traces one trip into a
+# scratch graph to decide whether to stage it (trial.iteration_stages); what that trip
+# took from an iterator or a set, or wrote into a Counter, was not put back, and the loop,
+# unrolled after all, got every item one late, silently. Such a trip is refused now
+# (slots.advancing; a Counter, OrderedDict or defaultdict is kept and put back as a dict
+# is), and the loop unrolled, as Python runs it.
+def adds_the_next_item(x):
+    it = iter(range(100))
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        out[i] = x[i] + next(it)
+    return out
+
+
+def adds_a_popped_item(x):
+    s = set(range(100))
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        out[i] = x[i] + s.pop()
+    return out
+
+
+def adds_a_count(x):
+    import collections
+    c = collections.Counter()
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        c[i % 3] += 1
+        out[i] = x[i] + c[0]
+    return out
+
+
+# and a dict reordered in a staged loop or branch (`v = d.pop(k); d[k] = v`,
+# `move_to_end`): the structures the core compares hold keys, not their order, so the
+# reorder happened once, or on every path; refused (a loop is then unrolled)
+def adds_the_rotated_first(x):
+    d = {k: float(k) for k in range(5)}
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        k = next(iter(d))
+        v = d.pop(k)
+        d[k] = v
+        out[i] = x[i] + v
+    return out
+
+
+def moves_to_the_end(x):
+    import collections
+    d = collections.OrderedDict((k, float(k)) for k in range(5))
+    out = np.zeros(x.shape[0])
+    for i in range(x.shape[0]):
+        k = next(iter(d))
+        out[i] = x[i] + d[k]
+        d.move_to_end(k)
+    return out
+
+
+@pytest.mark.parametrize("fn", [adds_the_next_item, adds_a_popped_item, adds_a_count,
+                                adds_the_rotated_first, moves_to_the_end])
+def test_a_trial_trip_takes_nothing_from_outside_state(fn):
+    assert agree(fn, [(np.zeros(40),), (np.arange(36.0),)]) == []
+
+
+def reorders_in_a_branch(x):
+    d = {"b": 0.0, "a": 1.0}
+    if x[0] > 0:
+        v = d.pop("b")
+        d["b"] = v
+    return list(d)
+
+
+def builds_in_another_order(x):
+    if x[0] > 0:
+        d = {"b": x[0], "a": x[1]}
+    else:
+        d = {"a": x[1], "b": x[0]}
+    return list(d)
+
+
+def pops_from_a_set_in_a_branch(x):
+    s = set(range(10))
+    t = 0.0
+    if x[0] > 0:
+        t = x[0] + s.pop()
+    return t
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_what_no_staged_region_carries_is_refused(backend):
+    for fn, error, said in [
+            (reorders_in_a_branch, ValueError, r"'d' is a dict whose keys are in the order "
+                                               r"\['a', 'b'\] in the true branch and \['b', "
+                                               r"'a'\] in the false one of the staged `if`"),
+            (builds_in_another_order, ValueError, r"'d' is a dict whose keys are in the "
+                                                  r"order \['b', 'a'\] in the true branch"),
+            (pops_from_a_set_in_a_branch, NotImplementedError,
+             r"set.pop\(\) at .*test_outside_state.py:\d+ takes an item of the set 's'")]:
+        with pytest.raises(error, match=said):
+            ag.defun(fn, backend=backend)(np.array([1.0, 2.0]))

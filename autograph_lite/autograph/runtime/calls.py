@@ -250,6 +250,8 @@ def converted_call(f, args, kwargs=None, recursive=True):
     args, kwargs = _maybe_none_given(f, args, kwargs)
     if f is next and args or getattr(f, "__name__", None) in ("__next__", "send"):
         slots.advancing(args[0] if f is next else getattr(f, "__self__", None))
+    elif getattr(f, "__name__", None) == "pop" and type(getattr(f, "__self__", None)) is set:
+        slots.advancing(f.__self__, "set.pop()")
     if isinstance(getattr(f, "__self__", None), _RANDOM_STATES):
         traced = _traced(args, kwargs)
         if traced or trace_arrays.in_region():

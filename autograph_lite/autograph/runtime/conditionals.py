@@ -195,6 +195,8 @@ def _check_pair(name, t, f, before, loc):
     if t is f or (isinstance(t, Undefined) and isinstance(f, Undefined)):
         return
     if isinstance(t, (tuple, dict)) and core.is_carriable(t) and core.is_carriable(f):
+        slots.check_dict_order(t, f, name, loc, "staged `if`",
+                               ("in the true branch", "in the false one"))
         return  # structures: the core compares them leaf by leaf
     if (optional_items.is_tuple(t) and optional_items.is_tuple(f)
             and optional_items.carriable(t) and optional_items.carriable(f)
@@ -515,8 +517,8 @@ def _unchanged_as_original(values, init):
             continue
         if isinstance(orig, list) and isinstance(v, list) and _same_items(v, orig):
             out[i] = orig
-        elif type(orig) is dict and type(v) is dict and v.keys() == orig.keys() and all(
-                v[k] is orig[k] for k in orig):
+        elif type(orig) is dict and type(v) is dict and list(v) == list(orig) and all(
+                v[k] is orig[k] for k in orig):  # (in its order: a reordered one, refused)
             out[i] = orig
         elif isinstance(v, np.ndarray):
             source = mutation.original(v, graph)

@@ -214,6 +214,40 @@ def dict_fate(start, given, now, name, loc, what):
     return "rebound"
 
 
+def key_orders(v, depth=0):
+    """``v``'s dicts, lists and tuples as they are now, their other items None: what
+    ``check_dict_order`` compares, kept while a trip writes the dicts in place."""
+    if depth > 8:
+        return None
+    if type(v) in data.DICTS:
+        return {k: key_orders(x, depth + 1) for k, x in v.items()}
+    if type(v) in (tuple, list):
+        return type(v)(key_orders(x, depth + 1) for x in v)
+    return None
+
+
+def check_dict_order(a, b, name, loc, what, sides, depth=0):
+    """Refuses values ``a`` and ``b`` of ``name`` (the two branches of a staged `if`, what
+    enters and leaves a staged loop's trip: ``sides``, how to say each) holding, at one
+    place, dicts of the same keys in another order (`v = d.pop(k); d[k] = v`, `{"b": ..,
+    "a": ..}` in one branch): the structures the core compares hold keys, not their order,
+    and one order was kept on every path (session 52's probe: `list(d)` came out wrong)."""
+    if depth > 8:
+        return
+    if type(a) in data.DICTS and type(b) in data.DICTS and a.keys() == b.keys():
+        if list(a) != list(b):
+            raise ValueError(
+                f"'{name}' is a dict whose keys are in the order {list(a)} {sides[0]} and "
+                f"{list(b)} {sides[1]} of the {what} at {loc}; a staged branch or loop "
+                f"carries a dict's items, not their order, which would depend on a tensor: "
+                f"keep its keys in one order on every path (sort them where it matters)")
+        for k in a:
+            check_dict_order(a[k], b[k], f"{name}[{k!r}]", loc, what, sides, depth + 1)
+    elif type(a) in (tuple, list) and type(b) is type(a) and len(a) == len(b):
+        for k, (x, y) in enumerate(zip(a, b)):
+            check_dict_order(x, y, f"{name}[{k}]", loc, what, sides, depth + 1)
+
+
 def refill(original, new):
     """``original`` (a dict from before a staged region) holding the items of ``new`` (the
     dict the region's merge or loop made): the object every other name sees."""
@@ -280,6 +314,15 @@ class Watch:
         changed, became, grown = [], None, None
         for key, (c, path, before, owner, kind) in self.seen.items():
             now = dict(data.items_of(c))
+            if type(c) in data.DICTS and before.keys() == now.keys() and \
+                    list(before) != list(now):  # (a dict's order, no item carries it)
+                self.snapshot.restore()
+                raise NotImplementedError(
+                    f"the {what} at {loc} reorders the dict '{path}' (`d.pop(k)` then "
+                    f"`d[k] = v`, `move_to_end`, `popitem`): no staged branch or loop "
+                    f"carries a dict's order, and the change would happen once, while "
+                    f"tracing, for all paths and trips: keep the order in a NumPy array "
+                    f"(of keys or positions) or change it outside the {what}")
             for k in sorted(set(before) | set(now), key=repr):
                 if (key, k) not in self.covered and (
                         k not in before or k not in now or before[k] is not now[k]):
@@ -379,7 +422,7 @@ class Snapshot:
                 self.seen, self.bags, self.iterators = {}, {}, {}  # (too much: not checked)
                 self.complete = False
                 return
-            if type(x) is dict or type(x) is list:
+            if type(x) in data.DICTS or type(x) is list:
                 self.seen[id(x)] = (x, path, dict(data.items_of(x)), x, "item")
             elif data.is_users(x):
                 attributes = data.attributes(x)
@@ -472,13 +515,54 @@ _UNBOUND = object()  # (a module variable the trace made: removed again)
 _WATCHING = []  # the Watches of the staged regions being traced, outermost first
 
 
-def advancing(it):
+# the Snapshots of the scratch traces running (trial.scratch_run): what they reach of
+# before them must not change where it cannot be put back (``advancing``)
+_SCRATCH = []
+
+
+@contextlib.contextmanager
+def scratch(snapshot):
+    """``with scratch(reachable(frame)):`` around a scratch trace that is thrown away."""
+    _SCRATCH.append(snapshot)
+    try:
+        yield
+    finally:
+        _SCRATCH.remove(snapshot)
+
+
+def _holding(table, obj):
+    """The entry {id: (object, path, ...)} ``table`` has for ``obj`` itself, or None."""
+    held = table.get(id(obj))
+    return held if held is not None and held[0] is obj else None
+
+
+def advancing(it, how="next()"):
     """Refuses `next(it)` (`it.__next__()`, `it.send(v)`) inside a staged branch or loop of
     an iterator from before it: Python would advance it on every trip, the trace advances it
-    once (every trip would get the same item)."""
+    once (every trip would get the same item); and inside a scratch trace (trial.py), which
+    could not put it back (session 52: a loop unrolled after a trial trip took every item
+    one late, silently). ``how`` = "set.pop()": ``it`` is a set, whose next pop a pop put
+    back does not give back (CPython keeps where the last one took its item)."""
+    for snapshot in _SCRATCH:
+        held = _holding(snapshot.bags if how == "set.pop()" else snapshot.iterators, it)
+        if held is not None:
+            raise NotImplementedError(
+                f"{how} at {where.caller(3)} takes an item of '{held[1]}', made before the "
+                f"loop, in a trace of one trip that is thrown away, which could not give "
+                f"it back")
     for watch in _WATCHING:
-        held = watch.snapshot.iterators.get(id(it))
-        if held is not None and held[0] is it:
+        if how == "set.pop()":
+            held = _holding(watch.snapshot.bags, it)
+            if held is not None:
+                raise NotImplementedError(
+                    f"set.pop() at {where.caller(3)} takes an item of the set '{held[1]}', "
+                    f"made before the staged {watch.what} at {watch.loc}; no staged branch "
+                    f"or loop carries a set, and the change would happen once, while "
+                    f"tracing, for all paths and trips: keep such values in a NumPy array "
+                    f"or change it outside the {watch.what}")
+            continue
+        held = _holding(watch.snapshot.iterators, it)
+        if held is not None:
             why = ("every branch is traced, so it would advance as if each ran; take "
                    "the item before the `if` (`item = next(it)`) where both branches may "
                    "use it" if watch.what == "`if`" else

@@ -262,10 +262,14 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
             state[k].is_set = True
         set_state(state)
         items_before = {k: dict(vs[slot[k]]) for k in carried if type(init[k]) is dict}
+        orders = {k: slots.key_orders(vs[slot[k]]) for k in carried}
         with staging.region(loc), watch.active():
             body()
         watch.check(loc, "staged loop")
         state = get_state()
+        for k in carried:  # (a dict's order, which no loop variable carries)
+            slots.check_dict_order(orders[k], slots.key_orders(state[k]), names[k], loc,
+                                   "staged loop", ("before a trip", "after it"))
         for k in carried:  # a dict the body wrote in place (not one it made): see below
             if type(init[k]) is dict and slots.dict_fate(
                     items_before[k], vs[slot[k]], state[k], names[k], loc,

@@ -111,7 +111,17 @@ class _TrialList(list):
 
 def refuse_shared(items, name, loc):
     """Refuses list ``items`` of variable ``name`` that staged code at ``loc`` changes
-    (appends to) where another name or container holds it too (data.other_names)."""
+    (appends to) where another name or container holds it too (data.other_names), or
+    the caller, who passed it (function.py ``caller_lists``)."""
+    graph = context.current_graph()
+    caller = graph_ir.root_graph(graph).caller_lists.get(id(items)) if graph else None
+    if caller is not None and caller[0] is items:
+        raise TypeError(
+            f"'{name}' is the list the caller passed as '{caller[1]}', which the staged code "
+            f"at {loc} appends to; a compiled Function cannot change the caller's Python "
+            f"containers (the list would become a tensor of its rows the caller never "
+            f"sees): return the new list instead (`{name} = list({name})` first), or pass "
+            f"a NumPy array, which it writes into as NumPy does")
     others = data.other_names(items, name)
     if others:
         raise ValueError(
@@ -194,7 +204,7 @@ def scratch_run(values, run, get_state, set_state, restore, start=None, nodes=No
     (`self.v = ...` of a method it calls: a scratch tensor) is put back."""
     before = slots.reachable(sys._getframe(1))
     try:
-        with _scratch_graph() as g:
+        with _scratch_graph() as g, slots.scratch(before):
             set_state(start(g) if start else tuple(copy_for_trial(v) for v in values))
             with staging.region():
                 run()
