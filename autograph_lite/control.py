@@ -44,6 +44,9 @@ def _path_dtype(what):
         seen.append(what)
 
 
+DIFFERENT_STRUCTURES = "the true and false branches of ag.cond return different structures"
+
+
 def _describe(names, i):
     return f"'{names[i]}'" if names and i < len(names) else f"#{i}"
 
@@ -79,8 +82,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None, *, output_names=None):
         branches.append(g)
     t_res, f_res = results
     if not nest.same_structure(t_res, f_res):
-        raise ValueError(f"the true and false branches of ag.cond return different "
-                         f"structures: {_shape_str(t_res)} vs {_shape_str(f_res)}")
+        raise ValueError(f"{DIFFERENT_STRUCTURES}: {_shape_str(t_res)} vs {_shape_str(f_res)}")
     t_leaves, f_leaves = nest.flatten(t_res), nest.flatten(f_res)
     out_leaves, staged = [], []
     for i, (a, b) in enumerate(zip(t_leaves, f_leaves)):

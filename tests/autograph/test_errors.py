@@ -1,6 +1,7 @@
 """SPEC section 3 errors: each names the variable and points at this file's line."""
 
 import random
+import re
 import heapq
 import statistics
 
@@ -566,3 +567,59 @@ def test_a_tuple_item_no_branch_can_carry_is_named():
         ag.defun(list_item_of_a_tuple)(np.array([2.0]))
     assert "'t[1]' is a list in the true branch and a list in the false branch" in str(e.value)
     assert line_of(list_item_of_a_tuple, "the-if") in str(e.value)
+
+
+# Session 52's probe: these were the core's dump of the whole state's structures
+# (`('tuple', (('tuple', ('.',)),)) vs ...`), or advice that did not fit, or named the
+# generated functions holding a closure's variable (`'out' of if_body()`)
+def grows_a_tuple(x):
+    path = ()
+    for i in range(x.shape[0]):
+        if x[i] > 0:  # the-if
+            path = path + (i,)
+    return len(path)
+
+
+def adds_a_key(x):
+    d = {"a": x[0]}
+    if x[0] > 0:  # the-if
+        d = {"a": x[0], "b": x[1]}
+    return len(d)
+
+
+def appends_pairs(x):
+    rows = []
+    for i in range(x.shape[0]):
+        if x[i] > 0:  # the-if
+            rows.append([x[i], float(i)])
+    return len(rows)
+
+
+def _append_to(out, v):
+    out.append(v)
+
+
+def appends_through_a_helper(x):
+    out = []
+    for i in range(x.shape[0]):
+        if x[i] > 0:  # the-if
+            _append_to(out, x[i])
+    return len(out)
+
+
+@pytest.mark.parametrize("fn, error, said", [
+    (grows_a_tuple, ValueError, "'path' is a tuple of 1 item in the true branch and a tuple "
+                                "of 0 items in the false branch of the staged `if` at"),
+    (adds_a_key, ValueError, "'d' is a dict with the keys ['a', 'b'] in the true branch and "
+                             "a dict with the keys ['a'] in the false branch"),
+    (appends_pairs, NotImplementedError, "'rows' is a Python list that the staged code at "
+                                         ".*{} appends a list of tensors to"),
+    (appends_through_a_helper, ValueError, "'out' of appends_through_a_helper() holds the "
+                                           "same list")])
+def test_a_structure_a_staged_if_cannot_merge_is_named(fn, error, said):
+    with pytest.raises(error) as e:
+        ag.defun(fn, backend="interpreter")(np.array([1.0, -1.0, 2.0]))
+    assert re.search(re.escape(said).replace(re.escape(".*{}"), ".*" + line_of(fn, "the-if")),
+                     str(e.value)), str(e.value)
+    assert line_of(fn, "the-if") in str(e.value)
+    assert "if_body" not in str(e.value) and "('tuple'" not in str(e.value)

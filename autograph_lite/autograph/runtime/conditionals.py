@@ -339,6 +339,10 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             forced.update(e.positions)
             traced.clear(), order.clear(), fates.clear()
             set_state(init)
+        except ValueError as e:  # (the core's, of the whole state: the variable named)
+            if len(traced) == 2 and str(e).startswith(control.DIFFERENT_STRUCTURES):
+                _name_structure_difference(traced, names, loc)
+            raise
     final = list(_flagged(traced[order[0]], init, flag, forced)[0])
     for i, v in zip(_staged_positions(final), merged):
         final[i] = v
@@ -556,6 +560,8 @@ def _settle_lists(traced, init, names, loc):
                     item = t[k] if k < len(t) else f[k]
                     merged.append(trial.zeros_like(item) if core.is_carriable(item) else item)
         else:
+            for row in (t if len(t) > len(f) else f)[len(orig):]:
+                trial.check_row(row, names[i], loc)  # (what the advice below misses)
             how = (f"its length is {len(t)} in the true branch and {len(f)} in the false one"
                    if len(t) != len(f) else "its items differ between the branches")
             raise ValueError(
@@ -845,6 +851,47 @@ def _name_one_sided(which, traced, other_branch, get_state, set_state, init, nam
         traced[which] = pair[which]
     _returning_none(pair, init)
     _check_all(pair, names, init, deleted, loc, only=unset_here)
+
+
+def _name_structure_difference(traced, names, loc):
+    """Raises the error of the first variable whose tuple or dict the branches left of
+    another structure (`path = path + (i,)` in one, `d.popitem()`), naming it."""
+    for name, t, f in zip(names, traced[True], traced[False]):
+        found = _first_difference(name, unset.value_of(t), unset.value_of(f))
+        if found is not None:
+            path, a, b = found
+            raise ValueError(
+                f"'{path}' is {_structure(a)} in the true branch and {_structure(b)} in the "
+                f"false branch of the staged `if` at {loc}; a staged `if` carries a tuple of "
+                f"one length and a dict of one set of keys (their items, as tensors), and "
+                f"which it holds would depend on a tensor: keep the values in a NumPy "
+                f"array with a count (`vals = np.zeros(n); k = 0`), or give it the "
+                f"same items on every path") from None
+
+
+def _first_difference(name, a, b, depth=0):
+    """(path, a, b) of the first place where ``a`` and ``b`` are tuples or dicts of
+    different structures, or None."""
+    kinds = (tuple, list, dict)
+    if depth > 8 or not (isinstance(a, kinds) or isinstance(b, kinds)):
+        return None
+    if type(a) is not type(b) or len(a) != len(b) or (
+            isinstance(a, dict) and a.keys() != b.keys()):
+        return name, a, b
+    keys = list(a) if isinstance(a, dict) else range(len(a))
+    for k in keys:
+        found = _first_difference(f"{name}[{k!r}]", a[k], b[k], depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _structure(x):
+    if isinstance(x, dict):
+        return f"a dict with the keys {sorted(x, key=repr)}"
+    if isinstance(x, (tuple, list)):
+        return f"a {type(x).__name__} of {len(x)} item{'s' if len(x) != 1 else ''}"
+    return _describe(x)
 
 
 def _check_all(traced, names, init, deleted, loc, only=None):

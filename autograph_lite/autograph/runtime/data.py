@@ -312,8 +312,8 @@ def _sole(target, name):
     others = other_names(target, name) if name is not None else ()
     if others:
         raise ValueError(
-            f"'{name}' is a list a staged loop appended to (held as a tensor of its rows), "
-            f"and {', '.join(others)} holds the same list: appending to it here would not "
+            f"'{name}' is a list a staged loop or branch appended to (held as a tensor of its "
+            f"rows), and {', '.join(others)} holds the same list: appending to it here would not "
             f"change the other name's list, as Python's append does; copy it (b = "
             f"list(a)) or append under one name")
     return target
@@ -502,10 +502,18 @@ def other_names(obj, name):
             held.discard(name)
             found.update(repr(k) for k in held)
             found.update(f"`{p}`" for p in inside)
-        else:  # (a caller's variable: another name even when spelled alike)
-            found.update(f"{k!r} of {f.f_code.co_name}()" for k in held)
-            found.update(f"`{p}` of {f.f_code.co_name}()" for p in inside)
+        else:  # (a caller's variable: another name even when spelled alike; a closure
+            # variable is its defining function's, named there: not `if_body()`'s)
+            free = f.f_code.co_freevars
+            found.update(f"{k!r} of {f.f_code.co_name}()" for k in held if k not in free)
+            found.update(f"`{p}` of {f.f_code.co_name}()" for p in inside
+                         if _root_name(p) not in free)
     return sorted(found)
+
+
+def _root_name(path):
+    """The variable a path (`d['acc']`, `h.items`) starts from."""
+    return path.split("[", 1)[0].split(".", 1)[0]
 
 
 def _held_inside(value, obj, path, budget, depth=0, seen=None):

@@ -131,17 +131,23 @@ def refuse_shared(items, name, loc):
             f"(b = list(a)) or keep one name for it")
 
 
+def check_row(element, name, loc):
+    """Refuses a row of tensors in a tuple or list, which a list that staged code appends
+    to (one array per row) cannot hold."""
+    if isinstance(element, (tuple, list)) and any(core.is_tensor_like(v) for v in element):
+        raise NotImplementedError(
+            f"'{name}' is a Python list that the staged code at {loc} appends a "
+            f"{type(element).__name__} of tensors to; such a list holds one array per row: "
+            f"append one array (`np.array((a, b))`, or `np.stack`) or keep one list per item")
+
+
 def as_tensor_list(items, element, name, loc, capacity, rows=()):
     """The TensorList form of a list (data.py): its items, then the rows the loop appends.
     Its dtype is the one ``np.array`` gives the items, ``element`` and ``rows`` (other rows
     known to be appended) together, so no item is cast to a narrower type. A list that
     another name holds too is refused: that name would not see the rows."""
     refuse_shared(items, name, loc)
-    if isinstance(element, (tuple, list)) and any(core.is_tensor_like(v) for v in element):
-        raise NotImplementedError(
-            f"'{name}' is a Python list that the staged code at {loc} appends a "
-            f"{type(element).__name__} of tensors to; such a list holds one array per row: "
-            f"append one array (`np.array((a, b))`, or `np.stack`) or keep one list per item")
+    check_row(element, name, loc)
     if element is None or not core.is_tensor_like(element):
         if items and not core.is_symbolic(items[0]):
             element = np.asarray(items[0])
