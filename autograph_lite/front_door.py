@@ -50,6 +50,17 @@ def op_method(op, attr):
     elif form == "__i":
         def method(x, o):
             return mutation.augmented(x, op, o)
+    elif attr in ("__eq__", "__ne__"):
+        ne = attr == "__ne__"
+
+        def method(x, o):
+            if o is None:  # (NumPy's: nothing equals None, elementwise; `t.count(None)`
+                # of a tuple of tensors, whose C code calls this, raised on dtype object):
+                # known while tracing where the shape is
+                if None not in x.shape:
+                    return np.full(x.shape, ne)[()]
+                return apply("logical_or" if ne else "logical_and", apply("equal", x, x), ne)
+            return apply(op, x, o)
     else:
         def method(x, *operands):
             return apply(op, x, *operands)

@@ -95,6 +95,16 @@ def none_among_tensors(x):
     return None in (x[0], 1), None in [x[0], x[1]], x[0] in (None, 2.0)
 
 
+def none_counted_among_tensors(x):
+    # (tuple.count/index and list.remove compare in C, through the Tensor's `==`: NumPy's
+    # answer, nothing equals None, elementwise; a TypeError on dtype object before session 52)
+    t = (x[0], None, x[1])
+    rest = [x[0], None, x]
+    rest.remove(None)
+    return t.count(None), t.index(None), len(rest), x == None, x != None  # noqa: E711
+
+
 def test_none_searched_among_tensors_is_not_found():
     import numpy as np
     agree(none_among_tensors, [(np.array([1.0, 2.0]),), (np.array([2.0, 0.0]),)])
+    agree(none_counted_among_tensors, [(np.array([1.0, 2.0]),), (np.array([np.nan, 0.0]),)])
