@@ -96,3 +96,22 @@ def test_a_comprehension_over_a_run_time_length_says_to_write_a_loop():
                                         r"test_generators.py:\d+ cannot be iterated by "
                                         r"Python .* Use a `for` loop"):
         ag.defun(over_tensor_range)(U, np.int64(2))
+
+
+# Session 52's probe: `any`/`all` ran every item, where Python stops at the first that
+# decides: an item past it read out of bounds (an IndexError), and the writes and counts of
+# the items past it happened (both backends)
+def stops_at_the_deciding_item(x, n, out):
+    def marked(i):
+        out[i] += 1.0
+        return x[i] > 2.0
+    return (any(x[i] > 2.0 for i in range(n)), all(x[i] < 2.0 for i in range(n)),
+            any(marked(i) for i in range(x.shape[0])),
+            all(marked(i) < 1.0 for i in range(x.shape[0]) if x[i] > 0.5))
+
+
+def test_any_and_all_stop_where_python_stops():
+    agree(stops_at_the_deciding_item, [
+        (np.array([1.0, 3.0, 0.0]), 5, np.zeros(3)),   # (x[3] would raise past the 3.0)
+        (np.array([1.0, 1.0, 1.0]), 3, np.zeros(3)),
+        (np.linspace(-1.0, 3.0, 40), 40, np.zeros(40))])  # (a staged loop: a staged stop)

@@ -4,8 +4,11 @@
 `acc = 0; for v in xs: if c(v): acc = acc + e(v)`, through the same `for_stmt`/`if_stmt`
 as the user's own loops: on Python values that is Python's loop; over a tensor (or a
 staged range, zip, enumerate) it is one staged loop whatever the length, and an `if` on a
-tensor is a staged `if`. `any`/`all` combine the items' truth (`bool(x)`, staged), without
-Python's early stop: the items must be free of side effects, as a generator's usually are.
+tensor is a staged `if`. `any`/`all` combine the items' truth (`bool(x)`, staged) and stop
+where Python's do, at the first item that decides (the loop's extra test, a staged `break`
+where the truth is a tensor): the items after it are not made, so their writes, their
+effects and their errors do not happen (session 52: they all happened, `any(x[i] > 2 for i
+in range(n))` raised an IndexError past the deciding item).
 """
 
 import builtins
@@ -45,7 +48,9 @@ def reduce_generator(fn, iterable, cond, elt, *start, unpack=False):
             conditionals.if_stmt(call(cond, v), take, lambda: None, get_state, set_state,
                                  (name,), 1)
 
-    loops.for_stmt(iterable, None, body, get_state, set_state, (name,), 1)
+    undecided = None if fn is builtins.sum else (
+        (lambda: logical.not_(acc[0])) if fn is builtins.any else (lambda: acc[0]))
+    loops.for_stmt(iterable, undecided, body, get_state, set_state, (name,), 1)
     return acc[0]
 
 
