@@ -178,8 +178,8 @@ def _note_users_line(e):
         return
     at = user_raises.raised_at(e)
     note = f"(raised at {at})"
-    if at and at not in str(e) and note not in getattr(e, "__notes__", ()):
-        e.add_note(note)  # (not where its text names the line already)
+    if at and at not in str(e) and not any(at in n for n in getattr(e, "__notes__", ())):
+        e.add_note(note)  # (not where its text or a note names the line already)
 
 
 class Function:

@@ -271,7 +271,10 @@ def agree(fn, *args, calls=None, oracle=None, functions=None, backends=BACKENDS,
             assert_outcomes_agree(got, want, f"{name} on {backend}, call {k} {_brief(call)}",
                                   rtol, atol, exact, python, stage)
             if errors is not None and got.raised is not None:
-                errors.append((backend, call, str(got.raised)))
+                # (its notes too: the line of NumPy's own error met while tracing, whose
+                # text stays NumPy's, errors.with_location)
+                errors.append((backend, call, "\n".join(
+                    [str(got.raised), *getattr(got.raised, "__notes__", ())])))
             first.setdefault(backend, got.value)
     return first
 

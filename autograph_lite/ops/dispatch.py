@@ -316,7 +316,9 @@ def _numpy_own(op, values, attrs, e):
     except type(e) as again:
         if isinstance(e, TypeError) and str(again) not in str(e):
             return e
-        return errors.numpy_error(e)
+        # (NumPy's own text, which a user's `except ValueError as e:` may read: ours had
+        # no trailing space after the shapes)
+        return errors.numpy_error(again.with_traceback(None))
     except Exception:  # noqa: BLE001 - another error: not the same failure
         return e
     return e
