@@ -49,6 +49,18 @@ object must hold what plain Python left in them (partial_raise.py); Python raisi
 generator error there. Grammar "bounds" (session 38) is "raises" whose raising statements
 are, half the time, a read or write at an index of run-time value that may be out of
 bounds (`u[(a % 10 - 5)] = x`): NumPy's IndexError after the state made before it.
+Grammar "trips" (session 52) is "scalars" (a stream of its own) with state that a loop's
+first trip sees otherwise than its later ones, since a staged loop's variables are typed by
+one trial trip from the values they hold before it: a Python bool flag `s0` and a counter
+`k0` set under staged conditions (`if c: s0 = True`, `k0 += 1`), a first-trip flag with its
+running best (`if ft: ft = False; bt = ... else: bt = max(bt, ...)`), `p0`/`p1` None
+before anything sets them and handed on (`p1 = p0; p0 = ...`, `if p0 is None or v > p0`),
+a list `h0` appended to under staged conditions (and, in half the programs, filled by a
+first loop of n trips), read by `h0[-1]`, `len(h0)` and its truth, and returned by
+`len`/`sum`/`h0[-1]`/`np.array(h0, dtype=float)`; tests on them (`trip_guard`: `if s0`,
+`k0 >= 2`, `p0 is not None and v < p0`, `h0 and v < h0[-1]`, `len(h0) >= 2`, joined with
+staged conditions) guard blocks and break/continue/return, in more (and more nested) `for`
+loops of 0, 1, 2 and more trips and in `while` tests; the state is also reset in loops.
 
 Aliasing stays static where it meets a write, which is where SPEC §3 promises NumPy's
 semantics: the array the function owns (`r0`) and the argument `u` are written, and never
@@ -103,13 +115,15 @@ INT_ARGS = ("a", "b", "n")
 MOD = 1009
 L = 4                # the length of every array of the "arrays" grammar
 GRAMMARS = ("scalars", "arrays", "numpy", "containers", "statements", "objects", "raises",
-            "bounds", "dtypes", "optionals")
+            "bounds", "dtypes", "optionals", "trips")
 OBJECT_GRAMMARS = ("objects", "raises", "bounds")  # (an object argument, `ob`)
 RAISE_GRAMMARS = ("raises", "bounds")  # (Python raising is no generator error)
 # (numpy: numpy_programs.py; statements: the scalars grammar with `match` statements and
 # walrus `while` tests among its branches and loops, a stream of its own; optionals: the
 # scalars grammar with variables None on some runs, o0 and o1, set, reset, handed on,
-# tested and returned in its branches and loops, a stream of its own)
+# tested and returned in its branches and loops, a stream of its own; trips: the scalars
+# grammar with state that a loop's first trip sees otherwise than its later ones, a stream
+# of its own)
 # The "arrays" grammar's constructs, each of which `--without` can leave out (to find which
 # one a difference needs).
 FEATURES = {
@@ -170,17 +184,28 @@ class Generator:
         self.bounds = grammar == "bounds"
         self.statements = grammar == "statements"
         self.optionals = grammar == "optionals"
+        self.trips = grammar == "trips"
         self.features = set(FEATURES) - set(without)
         self.lines = []
         self.loop_id = 0
         self.has_out = rng.random() < 0.5
         self.has_list = rng.random() < 0.5
         self.returns = rng.random() < 0.6
+        if self.trips:  # (how the list h0 is returned; np.array(h0) returned from inside
+            # a staged loop that appends to h0 is refused: "all tensors must have the same
+            # rank", session 52)
+            self.h_form = rng.choice(["sum(h0)", "(h0[-1] if h0 else -1)", "len(h0)"] + (
+                [] if self.returns else ["np.array(h0, dtype=float)"] * 2))
 
     # --- expressions -------------------------------------------------------------------
 
     def int_atom(self, scope):
         r = self.rng
+        if self.trips and r.random() < 0.12:  # (the trip state; lists read where not empty)
+            c = r.randint(-3, 5)
+            return r.choice(["k0", "len(h0)", f"(p0 if p0 is not None else {c})",
+                             f"(h0[-1] if h0 else {c})", "(1 if s0 else 0)",
+                             f"(p1 if p1 is not None else {c})"])
         if self.optionals and r.random() < 0.12:  # (read only where it is not None)
             k = r.randrange(N_OPT)
             return f"(o{k} if o{k} is not None else {r.randint(-3, 5)})"
@@ -346,6 +371,7 @@ class Generator:
         tail = ", r0, r1, t0" if self.arrays else ""
         tail += ', al["s"], st["k"], ob.t, hold[0], ob.w' if self.containers else ""
         tail += "".join(f", o{k}" for k in range(N_OPT)) if self.optionals else ""
+        tail += f", s0, k0, p0, p1, ft, bt, {self.h_form}" if self.trips else ""
         return f"({ints}, {floats}{tail}{', out' if self.has_out else ''})"
 
     def return_stmt(self, scope):
@@ -355,6 +381,9 @@ class Generator:
         r = self.rng
         if self.optionals and r.random() < 0.35:
             self.optional_statement(indent, scope)
+            return
+        if self.trips and r.random() < 0.45:
+            self.trip_statement(indent, scope)
             return
         if self.containers and r.random() < 0.3:
             self.container_statement(indent, scope)
@@ -425,6 +454,108 @@ class Generator:
             self.emit(indent + 1, f"v{t} = (v{t} + 1) % {MOD}")
             self.emit(indent, "else:")
             self.emit(indent + 1, f"v{t} = (o{k} - v{t}) % {MOD}")
+
+    def trip_guard(self, scope):
+        """A test on the "trips" grammar's state (Python values a loop's trips change:
+        false on a first trip, true on later ones), joined with a staged condition at
+        times; every read is one Python makes without a TypeError or IndexError."""
+        r = self.rng
+        e = self.int_expr(scope, 1)
+        kind = r.random()
+        if kind < 0.15:
+            g = r.choice(["s0", "not s0"])
+        elif kind < 0.3:
+            g = f"k0 {r.choice(['>=', '>=', '==', '<'])} {r.randint(1, 3)}"
+        elif kind < 0.4:
+            g = r.choice(["ft", "not ft"])
+        elif kind < 0.65:
+            g = r.choice([f"p0 is not None and {e} < p0", f"p0 is None or p0 > {e}",
+                          "p0 is not None", "p0 is None",
+                          "p1 is not None and p0 is not None and p1 < p0",
+                          f"p0 is not None and (p1 is None or p0 != {e})"])
+        else:
+            g = r.choice([f"h0 and {e} < h0[-1]", f"len(h0) >= {r.randint(1, 3)}", "not h0",
+                          "len(h0) >= 2 and h0[-1] > h0[-2]", f"h0 and h0[-1] != {e}"])
+        if r.random() < 0.35:
+            c = self.cond(scope, 1)
+            # (`c and (h0 and ...)` and `c or (h0 and ...)` of a list appended in the
+            # loop are refused: "different structures", session 52; the list's test first)
+            g = r.choice([f"({g}) and {c}", f"({g}) or {c}"] + (
+                [] if g.startswith("h0 and") else [f"{c} and ({g})", f"{c} or ({g})"]))
+        return g
+
+    def trip_statement(self, indent, scope):
+        """The "trips" grammar: state a loop's first trip sees otherwise than its later
+        ones (SPEC: a staged loop's variables are typed by one trial trip): a bool flag
+        `s0` and a counter `k0` set under staged conditions, a first-trip flag `ft` with
+        its running best `bt`, `p0`/`p1` None before anything sets them (handed on:
+        `p1 = p0; p0 = ...`), a list `h0` appended to, all tested in branches and loops
+        (`trip_guard`) with break/continue/return under the tests."""
+        r = self.rng
+        t = r.randrange(N_INT)
+        e = self.int_expr(scope, 1)
+        kind = r.random()
+        if kind < 0.1:
+            if r.random() < 0.6:
+                self.emit(indent, f"if {self.cond(scope, 1)}:")
+                indent += 1
+            self.emit(indent, r.choice(["s0 = True", "s0 = True", "s0 = not s0"]))
+        elif kind < 0.18:
+            if r.random() < 0.6:
+                self.emit(indent, f"if {self.cond(scope, 1)}:")
+                indent += 1
+            self.emit(indent, r.choice(["k0 += 1", "k0 += 1", "k0 = 0"]))
+        elif kind < 0.28:
+            self.emit(indent, "if ft:")
+            self.emit(indent + 1, "ft = False")
+            self.emit(indent + 1, f"bt = {self.float_expr(scope, 1)}")
+            self.emit(indent, "else:")
+            self.emit(indent + 1, f"bt = {r.choice(['max', 'min'])}(bt, {self.float_expr(scope, 1)})")
+        elif kind < 0.4:
+            if r.random() < 0.5:
+                self.emit(indent, "p1 = p0")
+            self.emit(indent, f"p0 = ({e}) % {MOD}")
+        elif kind < 0.47:
+            self.emit(indent, f"if p0 is None or ({e}) % {MOD} {r.choice(['>', '<'])} p0:")
+            self.emit(indent + 1, f"p0 = ({e}) % {MOD}")
+        elif kind < 0.55:
+            self.emit(indent, r.choice([
+                f"v{t} = (v{t} + (0 if p0 is None else p0)) % {MOD}",
+                # (p1 tested first: `p0 is not None and p1 is not None` where p1 is None
+                # on every path is refused, "dtype object", session 52)
+                f"v{t} = ((p0 - p1) if p1 is not None and p0 is not None else v{t}) % {MOD}"]))
+        elif kind < 0.68:
+            if r.random() < 0.6:
+                self.emit(indent, f"if {self.cond(scope, 1)}:")
+                indent += 1
+            self.emit(indent, f"h0.append(({e}) % {MOD})")
+        elif kind < 0.75:
+            test, body = r.choice([("len(h0) >= 2", f"v{t} = (h0[-1] - h0[-2]) % {MOD}"),
+                                   ("h0", f"v{t} = (v{t} + h0[-1]) % {MOD}"),
+                                   (None, f"v{t} = (v{t} + len(h0)) % {MOD}")])
+            if test:
+                self.emit(indent, f"if {test}:")
+                indent += 1
+            self.emit(indent, body)
+        elif kind < 0.92:
+            # a jump (or an assignment) under a test on the trip state
+            self.emit(indent, f"if {self.trip_guard(scope)}:")
+            jumps = (["break", "continue"] if scope["in_loop"] else []) + (
+                ["return"] if self.returns else [])
+            inner = dict(scope, depth=scope["depth"] + 1)
+            if not jumps or r.random() < 0.3:
+                self.assign(indent + 1, inner)
+            if jumps:
+                jump = r.choice(jumps)
+                self.emit(indent + 1, self.return_stmt(scope) if jump == "return" else jump)
+        elif scope["in_loop"]:
+            # the state reset (at the top of an outer loop's body, say)
+            # (not `h0 = []`: a list rebound under a staged `if` in a staged loop is
+            # refused, session 52)
+            self.emit(indent, r.choice(["s0 = False", "k0 = 0", "p0 = None", "ft = True",
+                                        "p0, p1 = None, None"]))
+        else:
+            self.emit(indent, f"v{t} = (v{t} + k0 + len(h0)) % {MOD}")
 
     def container_statement(self, indent, scope):
         """The "containers" grammar: items of a dict (`st`, also seen as `al`) and of a list
@@ -550,7 +681,12 @@ class Generator:
             last = k == count - 1
             choice = r.random()
             nested = scope["depth"] < 3 and budget > 1
-            if choice < 0.45 or not nested:
+            if self.trips and nested and r.random() < 0.2:  # (more loops, nested ones)
+                if r.random() < 0.7:
+                    self.for_stmt(indent, scope, budget - 1)
+                else:
+                    self.while_stmt(indent, scope, budget - 1)
+            elif choice < 0.45 or not nested:
                 self.assign(indent, scope)
             elif choice < 0.7:
                 self.if_stmt(indent, scope, budget - 1)
@@ -614,7 +750,10 @@ class Generator:
         if self.statements and r.random() < 0.4:
             return self.match_stmt(indent, scope, budget)
         inner = dict(scope, depth=scope["depth"] + 1)
-        self.emit(indent, f"if {self.cond(scope)}:")
+        test = self.cond(scope)
+        if self.trips and r.random() < 0.45:
+            test = self.trip_guard(scope)
+        self.emit(indent, f"if {test}:")
         self.block(indent + 1, inner, budget)
         if r.random() < 0.3:
             self.emit(indent, f"elif {self.cond(scope)}:")
@@ -705,6 +844,11 @@ class Generator:
             test = f"{self.cond(scope, 1)} and {var} < {limit}"
         else:
             test = f"{var} < {limit}"
+        if self.trips and r.random() < 0.4:  # (a test on the trip state: bounded all the same)
+            guard = self.trip_guard(scope)
+            if guard.startswith("h0 and"):  # (`c and (h0 and ...)`: refused, see trip_guard)
+                guard = "len(h0) > 0" + guard[2:]
+            test = f"{test} and ({guard})"
         self.emit(indent, f"while {test}:")
         # First statement of the body, so that a `continue` cannot skip it.
         self.emit(indent + 1, f"{var} += 1")
@@ -746,6 +890,18 @@ class Generator:
         self.emit(1, f"f1 = {r.choice([0.5, -1.0, 2.25])!r}")
         for k in range(N_OPT if self.optionals else 0):
             self.emit(1, f"o{k} = None")
+        if self.trips:
+            for line in ("s0 = False", "k0 = 0", "p0 = None", "p1 = None", "ft = True",
+                         "bt = 0.0", "h0 = []"):
+                self.emit(1, line)
+            if r.random() < 0.5:
+                # h0 a list of tensors from here, empty on the runs with n == 0 (a list
+                # first appended to in a staged loop inside a staged `if` is refused:
+                # "a tensor ... in the true branch and a list in the false branch",
+                # session 52)
+                var = f"i{self.fresh_id()}"
+                self.emit(1, f"for {var} in range(n):")
+                self.emit(2, f"h0.append(({var} * a + b) % {MOD})")
         if self.arrays:
             trace_time = "trace_time" in self.features
             self.emit(1, "r0 = " + r.choice([f"np.zeros({L})" if trace_time else "u * 0.0",
@@ -774,12 +930,19 @@ class Generator:
         for k in range(segments):
             if k == list_at:
                 self.list_segment(1, scope)
+            if self.trips and r.random() < 0.7:  # (a loop at the top: the trips' own)
+                if r.random() < 0.7:
+                    self.for_stmt(1, scope, 4)
+                else:
+                    self.while_stmt(1, scope, 4)
+                continue
             self.block(1, scope, 4 if self.arrays else 5)
         ints = ", ".join(f"v{k}" for k in range(N_INT))
         floats = ", ".join(f"f{k}" for k in range(N_FLOAT))
         tail = ", r0, r1, t0" if self.arrays else ""
         tail += ', al["s"], st["k"], ob.t, hold[0], ob.w' if self.containers else ""
         tail += "".join(f", o{k}" for k in range(N_OPT)) if self.optionals else ""
+        tail += f", s0, k0, p0, p1, ft, bt, {self.h_form}" if self.trips else ""
         self.emit(1, f"return ({ints}, {floats}{tail}{', out' if self.has_out else ''})")
         return "\n".join(self.lines) + "\n"
 

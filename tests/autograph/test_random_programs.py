@@ -110,6 +110,11 @@ SAMPLE = [
     # unflagged, where the real second gives a value (442, optional_items.py)
     *_cases("optionals", (), "interpreter", (*range(10), 430, 433, 437, 442)),
     *_cases("optionals", (), "cpu", (0, 5, 11, 442)),
+    # session 52: loops whose first trip differs from later ones (flags, counters, a first
+    # flag and a running best, variables None before the loop, a list tested by length and
+    # truth, break/continue/return under tests on them)
+    *_cases("trips", (), "interpreter", (0, 1, 2, 3, 4, 5, 6, 8, 9, 10)),
+    *_cases("trips", (), "cpu", (0, 1, 2)),
 ]
 
 
@@ -156,6 +161,10 @@ def test_generator_is_deterministic_and_varied():
                    "ob.w = ob.w * 0.5 + ", "ob.c += 1"),
         "bounds": ("assert not (", "raise IndexError('raised')", "% 10 - 5)] != 1.5e300",
                    "u[(", "ob.w[("),
+        "trips": ("s0 = True", "k0 += 1", "if ft:", "bt = max(bt, ", "p1 = p0",
+                  "if p0 is None or ", "p0 is not None and ", "h0.append(", "h0 and ",
+                  "len(h0) >= ", "h0[-1]", "if s0", "k0 >= ", "p0 = None", "while ",
+                  "break", "continue", "return ("),
     }
     for grammar, constructs in wanted.items():
         assert generate(3, grammar) == generate(3, grammar)
