@@ -650,3 +650,28 @@ def test_a_lazily_made_attribute_in_a_staged_loop_is_refused_by_name():
     with pytest.raises(NotImplementedError, match=r"the staged loop at .* makes 'opt.m' an "
                        r"array where it held a NoneType before .* make it before"):
         ag.defun(fit, backend="interpreter")(Momentum(), A, A @ np.ones(3), 0.5)
+
+
+# Session 52's probe: a dict argument a helper only reads inside a staged loop (the
+# params-dict idiom) is loop state, since the call is given it (converters/shared_names.py);
+# the loop refilled it with its tensors, so the call looked like a write into the caller's
+# dict and was refused
+def _model(p, v):
+    return p["a"] * v + p["b"]
+
+
+def fits_with_a_params_dict(x, p):
+    s = 0.0
+    i = 0
+    while i < x.shape[0] and s < 100.0:
+        s += _model(p, x[i])
+        i += 1
+    for v in x:
+        s += _model(p, v)
+    return s
+
+
+def test_a_dict_argument_a_helper_reads_in_a_staged_loop_is_left_as_it_was():
+    agree(fits_with_a_params_dict, calls=[
+        (np.array([1.0, -1.0, 2.0]), {"a": 2.0, "b": np.float64(1.0)}),
+        (np.linspace(0.0, 30.0, 40), {"a": 3.0, "b": np.float64(1.0)})])

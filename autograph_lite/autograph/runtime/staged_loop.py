@@ -231,7 +231,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags]
     weak = [_is_weak(init[k]) for k in carried] + [False] * len(flags)
     slot = {k: i for i, k in enumerate(carried)}
-    in_place = set()
+    in_place, kept = set(), {}  # (kept: k -> whether every trip left that dict as it was)
 
     def full(vs):
         state = list(values)
@@ -271,10 +271,12 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
             slots.check_dict_order(orders[k], slots.key_orders(state[k]), names[k], loc,
                                    "staged loop", ("before a trip", "after it"))
         for k in carried:  # a dict the body wrote in place (not one it made): see below
-            if type(init[k]) is dict and slots.dict_fate(
-                    items_before[k], vs[slot[k]], state[k], names[k], loc,
-                    "staged loop") != "rebound":
-                in_place.add(k)
+            if type(init[k]) is dict:
+                fate = slots.dict_fate(items_before[k], vs[slot[k]], state[k], names[k], loc,
+                                       "staged loop")
+                if fate != "rebound":
+                    in_place.add(k)
+                kept[k] = kept.get(k, True) and fate == "kept"
         # an array of trace time from before the loop, handed back: the buffer it is
         out = data.leaving_region([state[k] for k in carried],
                                   [names[k] for k in carried], _loop_reachable())
@@ -311,6 +313,10 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     # A dict carried as a structure comes out of the loop as a new dict; one the body
     # only wrote into (`d[key] += v`) is the dict from before the loop in Python, which
     # other names may hold (`e = d`): it takes the new items in place.
+    # One no trip wrote (a helper given it only reads it: `model(params, x[i])`, which
+    # makes it loop state, converters/shared_names.py) is the dict from before, its items
+    # as they were (session 52: refilled with the loop's tensors, the caller's dict
+    # argument looked written, and the call was refused).
     for k in in_place:
-        out[k] = slots.refill(init[k], out[k])
+        out[k] = init[k] if kept[k] else slots.refill(init[k], out[k])
     return tuple(out)
