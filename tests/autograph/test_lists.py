@@ -525,3 +525,31 @@ def test_a_callers_list_appended_to_in_staged_code_is_refused():
             ag.defun(appends_to_the_callers_list, backend="interpreter")(x, [])
     agree(appends_to_a_copy, calls=[(np.linspace(-1.0, 1.0, 40), [0.5]),
                                     (np.array([1.0, -2.0]), [])])
+
+
+# Helper session 52's "trips" grammar: a list a staged loop appends to inside one branch of
+# a staged `if` (the other leaves it) was refused ('a tensor ... in the true branch and a
+# list in the false branch'; '_TrialList' inside an outer staged loop): the `if` now
+# carries it as a tensor list, as for `if c: out.append(v)`
+def fills_when_asked(a, n):
+    h = [0]
+    if a > n:
+        for j in range(a):
+            h.append(j)
+    return len(h), sum(h)
+
+
+def fills_in_an_outer_loop(x, n):
+    h = []
+    for i in range(n):
+        if x[i] > 0:
+            for j in range(i):
+                h.append(x[j])
+    return len(h), np.array(h, dtype=np.float64)
+
+
+def test_a_list_a_staged_loop_appends_to_in_one_branch():
+    i64 = np.int64
+    agree(fills_when_asked, calls=[(i64(3), i64(2)), (i64(0), i64(1)), (i64(4), i64(0))])
+    agree(fills_in_an_outer_loop, calls=[(np.array([1.0, -1.0, 2.0, 3.0]), i64(4)),
+                                         (np.linspace(-1.0, 1.0, 40), i64(40))])

@@ -414,12 +414,19 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
             relisted.append(i)
             continue
         appended = [_appended_rows(orig, g) for g in grown]
-        if None in appended or (_same_items(*grown) and not split):
+        # (a staged loop in a branch hands the list on as the tensor of its rows, their
+        # number known when it runs: `if c: for j in ...: h.append(j)`; refused as a
+        # tensor beside a list before session 52): rows of its kind, how many unknown
+        appended = [trial.new_rows(orig, g) if a is None else a
+                    for a, g in zip(appended, grown)]
+        if None in appended or (all(isinstance(g, list) for g in grown)
+                                and _same_items(*grown) and not split):
             continue
         rows = appended[0] + appended[1]
         if rows and all(core.is_tensor_like(v) for v in orig):
-            out[i] = trial.as_tensor_list(orig, rows[0], names[i], loc,
-                                          max(len(g) for g in grown) - len(orig), rows)
+            out[i] = trial.as_tensor_list(orig, rows[0], names[i], loc, max(
+                len(g) if isinstance(g, list) else len(orig) + 1 for g in grown) - len(orig),
+                rows)
     return (tuple(out) if out != list(init) else init), tuple(relisted)
 
 
@@ -544,11 +551,18 @@ def _settle_lists(traced, init, names, loc):
     """
     for i, (t, f) in enumerate(zip(traced[True], traced[False])):
         orig = init[i]
-        if not (isinstance(orig, list) and isinstance(t, list) and isinstance(f, list)):
+        staged = [v for v in (t, f) if trial.new_rows(orig, v) is not None]
+        if (trial.active() and isinstance(orig, list) and len(staged) == 1
+                and any(isinstance(v, list) for v in (t, f))):
+            # (a staged loop in one branch made it the tensor of its rows, the other left
+            # it a list: a trial asks its type, which is the rows', `_lists_as_tensor_lists`)
+            trial.list_split()
+            merged = staged[0]
+        elif not (isinstance(orig, list) and isinstance(t, list) and isinstance(f, list)):
             continue
-        if t is f:
+        elif t is f:
             continue
-        if _same_items(t, f, _carried_items(names, names[i], len(orig))):
+        elif _same_items(t, f, _carried_items(names, names[i], len(orig))):
             merged = list(t)  # (an item carried on its own is set after the `if`)
         elif trial.active():
             trial.list_split()

@@ -285,6 +285,16 @@ def _new_element(before, after):
     return None
 
 
+def new_rows(before, after):
+    """[a row of the kind a staged loop appended to list ``before``], where ``after`` is
+    what it made of it (a TensorList, or the tensor of its rows); else None."""
+    if isinstance(after, list) or not (isinstance(after, data.TensorList)
+                                       or isinstance(after, list_values.ListTensor)):
+        return None
+    row = _new_element(before, after)
+    return [row] if row is not None else None
+
+
 def _untouched(before, after):
     """Whether the trial iteration left a list as it found it: the same list object (the
     body's names for it are state only because a helper call may have written through
