@@ -108,3 +108,25 @@ def test_none_searched_among_tensors_is_not_found():
     import numpy as np
     agree(none_among_tensors, [(np.array([1.0, 2.0]),), (np.array([2.0, 0.0]),)])
     agree(none_counted_among_tensors, [(np.array([1.0, 2.0]),), (np.array([np.nan, 0.0]),)])
+
+
+def counts_drops_after_positives(x):
+    hist = []
+    v = 0
+    for i in range(x.shape[0]):
+        if x[i] > 0 and hist and x[i] < hist[-1]:
+            v += 1
+        while x[i] > 5.0 and (hist and hist[-1] > 100.0):
+            hist.append(0.0)
+        hist.append(x[i])
+    return v
+
+
+def test_a_list_in_a_tested_and_stands_for_its_truth():
+    """(session 52, the trips grammar) `if c and hist and x[i] < hist[-1]:` with `c` staged:
+    the `and` of the list came back as the list where it was empty, which a staged choice
+    cannot hold beside a bool (refused: 'different structures'); in a test only the truth
+    is read (converters/logical_expressions.mark_test)."""
+    import numpy as np
+    agree(counts_drops_after_positives, [(np.array([1.0, 3.0, 2.0, -1.0, 0.5]),),
+                                         (np.linspace(-1.0, 1.0, 40),)])

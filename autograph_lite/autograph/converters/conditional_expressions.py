@@ -3,7 +3,7 @@
 Both branches stay lazy: Python evaluates one, a staged condition traces both.
 """
 
-from autograph_lite.autograph.converters import base
+from autograph_lite.autograph.converters import base, logical_expressions
 from autograph_lite.autograph.pyct import templates
 
 
@@ -12,4 +12,4 @@ class ConditionalExpressionTransformer(base.Base):
         node = self.generic_visit(node)
         return templates.replace_as_expression(
             "ag__.if_exp(test, lambda: body, lambda: orelse)",
-            test=node.test, body=node.body, orelse=node.orelse)
+            test=logical_expressions.mark_test(node.test), body=node.body, orelse=node.orelse)

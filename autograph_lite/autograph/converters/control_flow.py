@@ -18,7 +18,7 @@ nested statements are not the user's variables).
 import gast
 
 from autograph_lite.autograph.analysis import activity, composites, liveness
-from autograph_lite.autograph.converters import base, deletes
+from autograph_lite.autograph.converters import base, deletes, logical_expressions
 from autograph_lite.autograph.pyct import templates
 
 _STATE_FNS = """
@@ -203,7 +203,8 @@ class ControlFlowTransformer(base.Base):
         if deleted:  # state a branch may `del` (runtime/unset.py)
             template = template[:-1] + ", deleted)"
         call = templates.replace(
-            template, test=node.test, if_body=if_body, else_body=else_body,
+            template, test=logical_expressions.mark_test(node.test), if_body=if_body,
+            else_body=else_body,
             get_state=get_state, set_state=set_state, names=_str_tuple(names), nouts=nouts,
             deleted=_str_tuple(deleted))
         return inits + fns + call
@@ -234,7 +235,7 @@ class ControlFlowTransformer(base.Base):
         loop_test, loop_body = self.ctx.namer.new("loop_test"), self.ctx.namer.new("loop_body")
         node = self.generic_visit(node)
         fns += templates.replace("def loop_test():\n    return test", loop_test=loop_test,
-                                 test=node.test)
+                                 test=logical_expressions.mark_test(node.test))
         fns += self._body_fn(loop_body, node.body, names)
         call = templates.replace(
             "ag__.while_stmt(loop_test, loop_body, get_state, set_state, names, nouts, opts)",

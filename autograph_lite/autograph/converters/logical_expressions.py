@@ -19,9 +19,12 @@ class LogicalExpressionTransformer(base.Base):
     def visit_BoolOp(self, node):
         node = self.generic_visit(node)
         fn = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
+        # (a test, `if c and rows and x < rows[-1]:`: only its truth is read, so an
+        # operand that is a Python list may stand for its truth where the rest is staged)
+        test = ", test=True" if getattr(node, "ag_test", False) else ""
         expr = node.values[-1]
         for value in reversed(node.values[:-1]):
-            expr = templates.replace_as_expression(f"{fn}(lambda: a, lambda: b)",
+            expr = templates.replace_as_expression(f"{fn}(lambda: a, lambda: b{test})",
                                                    a=value, b=expr)
         return expr
 
@@ -59,6 +62,20 @@ class LogicalExpressionTransformer(base.Base):
         if isinstance(node.op, gast.Not):
             return templates.replace_as_expression("ag__.not_(a)", a=node.operand)
         return node
+
+
+def mark_test(node):
+    """Marks the `and`/`or` expressions whose value is only tested for its truth (an
+    `if`/`while`/`assert`/conditional expression's test, through `and`, `or` and `not`:
+    the converters of those statements call this before they wrap the test). Returns
+    ``node``."""
+    if isinstance(node, gast.BoolOp):
+        node.ag_test = True
+        for value in node.values:
+            mark_test(value)
+    elif isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not):
+        mark_test(node.operand)
+    return node
 
 
 _CALLED = {gast.Is: "ag__.is_", gast.IsNot: "ag__.is_not", gast.Eq: "ag__.eq",

@@ -8,6 +8,8 @@ x[1]` is x[0] where it is nonzero), in the dtype both promote to.
 
 import operator
 
+import collections
+
 import numpy as np
 
 from autograph_lite.tensor import holds_symbolic
@@ -62,7 +64,25 @@ def _staged_truth(a):
     return None
 
 
-def and_(a_fn, b_fn):
+def _tested(fn):
+    """``fn`` whose Python container (a list, tuple, dict, set, str) is given as its
+    truth: an operand of an `and`/`or` that is a test (converters/logical_expressions.py),
+    where only the truth is read; a container cannot be one side of a staged choice
+    (`if x[i] > 0 and hist and x[i] < hist[-1]:` was refused, session 52)."""
+    def run():
+        v = fn()
+        if isinstance(v, _CONTAINERS) and getattr(type(v), "ag_truth", None) is None:
+            return bool(v)
+        return v
+    return run
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset, str, bytes, collections.deque)
+
+
+def and_(a_fn, b_fn, test=False):
+    if test:
+        a_fn, b_fn = _tested(a_fn), _tested(b_fn)
     a = a_fn()
     c = _staged_truth(a)
     if c is not None:
@@ -76,7 +96,9 @@ def and_(a_fn, b_fn):
     return b_fn() if a else a
 
 
-def or_(a_fn, b_fn):
+def or_(a_fn, b_fn, test=False):
+    if test:
+        a_fn, b_fn = _tested(a_fn), _tested(b_fn)
     a = a_fn()
     c = _staged_truth(a)
     if c is not None:
