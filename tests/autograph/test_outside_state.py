@@ -553,3 +553,34 @@ def test_what_no_staged_region_carries_is_refused(backend):
              r"set.pop\(\) at .*test_outside_state.py:\d+ takes an item of the set 's'")]:
         with pytest.raises(error, match=said):
             ag.defun(fn, backend=backend)(np.array([1.0, 2.0]))
+
+
+# Session 52's probe: a staged loop refused part-way (here: a `with` of the user's object,
+# whose block may raise) is unrolled, from the state before the attempt; the attempt's
+# change to the object (`__enter__`'s count) was left, so every call counted one trip more
+class _Entered:
+    def __init__(self):
+        self.n = 0
+
+    def __enter__(self):
+        self.n += 1
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def counts_entries(x, c):
+    s = 0.0
+    for i in range(len(x)):
+        with c:
+            s += x[i]
+    return s, c.n
+
+
+def test_a_failed_attempt_to_stage_a_loop_leaves_the_objects_as_they_were():
+    import warnings
+    with warnings.catch_warnings():  # (c.n changes per call: a value of the signature)
+        warnings.simplefilter("ignore")
+        assert agree(counts_entries, [(np.linspace(-1.0, 1.0, 40), _Entered()),
+                                      (np.ones(35), _Entered())]) == []

@@ -241,13 +241,17 @@ def _try_staged(stage, get_state, set_state, failures=None):
     cannot be done (a body that needs its index or a variable as a Python value, a
     variable the core cannot carry), the error appended to ``failures``. Unrolling is
     Python's own semantics, so any error of the attempt sends the loop back to it: a real
-    error is raised there, where the user's program raises it."""
+    error is raised there, where the user's program raises it. What the attempt changed in
+    the Python objects the code reaches is put back too (session 52: a `with` of the
+    user's object in the loop, refused part-way, left its `__enter__`'s count one up)."""
     init = tuple(get_state())
+    reached = slots.reachable(sys._getframe(1))
     try:
         with mutation.scope():  # (a failed attempt's writes are undone on the way out)
             stage()
         return True
     except Exception as e:  # noqa: BLE001 (see the docstring)
+        reached.restore()
         set_state(init)
         if failures is not None:
             failures.append(e)
