@@ -130,3 +130,22 @@ def test_a_list_in_a_tested_and_stands_for_its_truth():
     import numpy as np
     agree(counts_drops_after_positives, [(np.array([1.0, 3.0, 2.0, -1.0, 0.5]),),
                                          (np.linspace(-1.0, 1.0, 40),)])
+
+
+def differs_when_both_given(a, n):
+    p, q = None, None
+    v = 0
+    if a > n:
+        p = a
+    if p is not None and q is not None:  # (q is None on every path: never true)
+        v = p - q
+    if q is None or p > 100:
+        v += 1
+    return v
+
+
+def test_a_tested_and_whose_python_operand_decides_is_that_value():
+    """(session 52, the trips grammar) the staged `and` traced its true branch, where `q`
+    is None, and `p - q` raised on None ("dtype object is not supported")."""
+    import numpy as np
+    agree(differs_when_both_given, [(np.int64(3), np.int64(2)), (np.int64(0), np.int64(1))])

@@ -92,6 +92,8 @@ def and_(a_fn, b_fn, test=False):
         seen = []
         result = CHOOSE(c, _operand(b_fn, seen), _constant_if_bool(a, False), "`and`",
                         where.caller())
+        if test and _python_truth(seen, False):
+            return False  # (`v is not None and w is not None`, w None on every path)
         return unset.joined((c, seen[-1] if seen else None), result, True)
     return b_fn() if a else a
 
@@ -106,8 +108,22 @@ def or_(a_fn, b_fn, test=False):
         seen = []
         result = CHOOSE(c, _constant_if_bool(a, True), _operand(b_fn, seen), "`or`",
                         where.caller())
+        if test and _python_truth(seen, True):
+            return True
         return unset.joined((c, seen[-1] if seen else None), result, False)
     return a if a else b_fn()
+
+
+def _python_truth(seen, value):
+    """Whether the right operand of a tested `and` (``value`` False) or `or` (True), as
+    ``seen``, is a Python value of that truth: the test is then that value on every run
+    (its code under the test is not traced, as Python never runs it: `if v is not None and
+    w is not None: v - w` with w None on every path raised on None, session 52)."""
+    return (bool(seen) and not core.is_symbolic(seen[-1])
+            and not isinstance(seen[-1], unset.MaybeNone)
+            and getattr(type(seen[-1]), "ag_truth", None) is None
+            and isinstance(seen[-1], (bool, np.bool_, int, float, type(None)))
+            and bool(seen[-1]) is value)
 
 
 def _constant_if_bool(a, value):
