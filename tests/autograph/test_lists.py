@@ -553,3 +553,19 @@ def test_a_list_a_staged_loop_appends_to_in_one_branch():
     agree(fills_when_asked, calls=[(i64(3), i64(2)), (i64(0), i64(1)), (i64(4), i64(0))])
     agree(fills_in_an_outer_loop, calls=[(np.array([1.0, -1.0, 2.0, 3.0]), i64(4)),
                                          (np.linspace(-1.0, 1.0, 40), i64(40))])
+
+
+def rows_so_far_when_asked(b, n):
+    h = []
+    for i in range(b):
+        h.append(i)
+        if n > i:
+            return np.array(h, dtype=np.float64)
+    return np.array(h, dtype=np.float64)
+
+
+def test_np_array_of_the_list_inside_the_loop_appending_to_it():
+    # (session 52, the trips grammar: np.array saw the row buffer and the length, two
+    # tensors, "all tensors must have the same rank, got (None,), ()")
+    i64 = np.int64
+    agree(rows_so_far_when_asked, calls=[(i64(3), i64(2)), (i64(3), i64(0)), (i64(0), i64(0))])

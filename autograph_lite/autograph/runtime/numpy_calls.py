@@ -83,6 +83,8 @@ def _array_of(f):
     ``copy=True``, a cast, or ``order="C"`` of a view that is not C-contiguous; where a
     copy is needed ``copy=False`` is NumPy's ValueError."""
     def call(obj, dtype=None, *args, **kwargs):
+        if isinstance(obj, data.TensorList):  # (inside the loop appending to it: its rows,
+            obj = obj.listed()                # not the buffer and length, session 52)
         if not _has_symbolic((obj,)):
             return f(obj, dtype, *args, **kwargs)
         if args and f is not np.array and len(args) == 1 and "order" not in kwargs:
