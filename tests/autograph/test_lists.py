@@ -569,3 +569,33 @@ def test_np_array_of_the_list_inside_the_loop_appending_to_it():
     # tensors, "all tensors must have the same rank, got (None,), ()")
     i64 = np.int64
     agree(rows_so_far_when_asked, calls=[(i64(3), i64(2)), (i64(3), i64(0)), (i64(0), i64(0))])
+
+
+# (session 52, the trips grammar) a list bound to a new list in one branch of a staged `if`
+# (a run begun again) beside an append in the other: refused, a list beside the rows
+def longest_rising_run(x):
+    run = [x[0]]
+    best = 1
+    for i in range(1, x.shape[0]):
+        if x[i] < x[i - 1]:
+            run = [x[i]]
+        else:
+            run.append(x[i])
+        best = max(best, len(run))
+    return best, np.array(run)
+
+
+def restarted(a, n):
+    h = []
+    for i in range(n):
+        if a > i:
+            h = []
+        h.append(i)
+    return len(h)
+
+
+def test_a_list_begun_again_in_one_branch():
+    agree(longest_rising_run, calls=[(np.array([1.0, 2.0, 0.5, 0.7, 0.9, 1.5, 0.1]),),
+                                     (np.linspace(-1.0, 1.0, 40),), (np.array([3.0]),)])
+    agree(restarted, calls=[(np.int64(3), np.int64(5)), (np.int64(0), np.int64(4)),
+                            (np.int64(9), np.int64(0))])

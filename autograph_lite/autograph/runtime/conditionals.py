@@ -294,7 +294,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 e.ag_branch = which  # (if_stmt)
             raise
         watch.check(loc, "staged `if`")
-        after = get_state()[:nouts]
+        after = _lists_begun_again(get_state()[:nouts], init)
         fates[which] = {i: slots.dict_fate(init[i], given[i], v, names[i], loc, "staged `if`")
                         for i, v in enumerate(after) if type(init[i]) is dict}
         traced[which] = _items_as_tuples(_unchanged_as_original(after, init), given, relisted,
@@ -428,6 +428,25 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
                 len(g) if isinstance(g, list) else len(orig) + 1 for g in grown) - len(orig),
                 rows)
     return (tuple(out) if out != list(init) else init), tuple(relisted)
+
+
+def _lists_begun_again(values, init):
+    """``values`` (a branch's) where a list a staged loop carries (a TensorList before the
+    `if`; or the tensor of its rows, after a staged region) is bound to a new list (`run = []`, `run = [x[i]]`: a run begun again) as the
+    TensorList of its items, in the buffer of before, which the other branch's is too
+    (session 52, the trips grammar: refused, a list beside the loop's rows)."""
+    out = list(values)
+    for i, (v, before) in enumerate(zip(values, init)):
+        if type(v) is not list or not all(core.is_tensor_like(x) for x in v):
+            continue
+        if isinstance(before, data.TensorList):
+            rows = type(before)(before.buffer, np.int64(0))
+            for x in v:
+                rows = rows.pushed(x)
+            out[i] = rows
+        elif isinstance(before, list_values.ListTensor):  # (one a Python loop left: the
+            out[i] = before[:0] + v                       # tensor of its rows, that kind)
+    return tuple(out)
 
 
 def _items_written(orig, grown):
