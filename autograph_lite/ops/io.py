@@ -1,9 +1,11 @@
 """Ops with side effects on the outside world: ag.print, staged asserts, const."""
 import numpy as np
 
+from ..ir import bounds
 from ..tensor import type_of_constant
 from .callback import CALLBACK_OPS
 from .check_errors import CHECK_ERRORS, PARTIAL  # noqa: F401 - (io.CHECK_ERRORS: others')
+from .index_spec import expand_spec
 from .registry import defop
 
 
@@ -99,8 +101,10 @@ def may_raise(node):
         return {BaseException}
     if node.regions:
         return set().union(*(may_raise(n) for g in node.regions for n in g.nodes))
-    if node.op in ("const", "print"):
+    if node.op in ("const", "print", "bounds_ok"):
         return set()
+    if node.op == "assert" and bounds.proves(node.inputs[0]):
+        return set()  # (a check the graph proves, which dce.py drops: ir/bounds.py)
     if node.op == "assert":
         return {CHECK_ERRORS[node.attrs.get("error", "AssertionError")]}
     if node.op == "getitem" and not indexed_at_run_time(node):
@@ -110,6 +114,10 @@ def may_raise(node):
         return set()  # (and the value's shape known to fit: checked while tracing too)
     if node.op in ("full", "empty") and None not in node.attrs["shape"]:
         return set()  # (a buffer of known sizes)
+    if node.op == "getitem" and _proven_in_range(node, 1):
+        return set()  # (`x[i]` under `for i in range(len(x))`: ir/bounds.py)
+    if node.op == "setitem" and not node.inputs[1].type.ndim and _proven_in_range(node, 2):
+        return set()
     if node.op in ("getitem", "setitem", "wrap_index"):
         return {IndexError, ValueError}
     if node.opdef.elementwise:
@@ -118,6 +126,26 @@ def may_raise(node):
     if raises is not None:
         return set(raises(node) if callable(raises) else raises)
     return set(RUNTIME_ERRORS)
+
+
+def _proven_in_range(node, first):
+    """Whether each part of the index of ``node`` (a getitem, or a setitem of one element)
+    is valid on every run: a slice, an int into a size known while tracing, or a tensor int
+    the graph proves in range (ir/bounds.py, as the emitter asks, ops/indexing.py); its
+    tensor parts are inputs from position ``first``. (A `try` or `with` around a staged
+    loop reading `x[i]` under `range(len(x))` was refused as if it might raise, session
+    52's probe.)"""
+    x, dim = node.inputs[0], 0
+    for part in expand_spec(node.attrs["spec"], x.type.ndim):
+        kind = part[0]
+        if kind == "new":
+            continue
+        if kind in ("gather", "mask") or (kind == "int" and x.type.shape[dim] is None) or (
+                kind == "tint" and not bounds.in_bounds(node.inputs[first + part[1] - 1], x,
+                                                        dim)):
+            return False
+        dim += 1
+    return True
 
 
 _RUN_TIME_INDEX = ("tint", "gather", "mask")  # (index parts a run may find invalid)

@@ -234,3 +234,38 @@ def caught_texts(x, k, y):
 
 def test_numpys_error_caught_keeps_its_text():
     agree(caught_texts, [(np.arange(3.0), 5, np.arange(2.0)), (np.arange(3.0), 1, np.ones(3))])
+
+
+class _Quiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def guarded_sums(x, c, log):
+    with c:
+        s = 0.0
+        for i in range(len(x)):
+            s += x[i]
+    try:
+        for v in x:
+            s += v
+    finally:
+        log[0] += 1
+    try:
+        for i, v in enumerate(x):
+            s += v * i
+    except IndexError:
+        s = -1.0
+    return s
+
+
+def test_a_try_or_with_around_a_loop_that_cannot_raise_compiles():
+    """(session 52's probe) the indices are proven in range (ir/bounds.py, asked by
+    io.may_raise) and the loop counter's step is no checked Python int addition: a `with`,
+    `try/finally` or `try/except IndexError` around such a loop was refused as if its code
+    might raise when the function runs."""
+    agree(guarded_sums, [(np.linspace(-1.0, 1.0, 40), _Quiet(), np.zeros(1)),
+                         (np.linspace(2.0, -1.0, 35), _Quiet(), np.zeros(1))])

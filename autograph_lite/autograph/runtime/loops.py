@@ -18,6 +18,7 @@ import threading
 import numpy as np
 
 from autograph_lite import control, mutation
+from autograph_lite.ops import dispatch
 from autograph_lite.trace import context, sizes
 from autograph_lite.autograph.runtime import (conditionals, core, data, iteration, list_values,
                                               slots, staged_loop, trace_arrays, trial, unset,
@@ -409,7 +410,9 @@ def _staged_for(it, extra_test, body, get_state, set_state, names, nouts, opts, 
     def step():
         i = counter[0]
         body(it.item(i))
-        counter[0] = i + 1
+        # (i < n, an int64: no Python int's overflow check, which a `with` or `try` around
+        # the loop would take for a run-time error, staging.try_body)
+        counter[0] = dispatch.apply("add", i, 1) if core.is_symbolic(i) else i + 1
 
     staged_loop.run(test, step, get, set_, ("<loop counter>",) + tuple(names), nouts + 1,
                     dict(opts, trip_count=n), loc)
