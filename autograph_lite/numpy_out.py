@@ -57,6 +57,10 @@ def _accumulating(name):
             if kwargs.get("dtype") is None and have.kind in "fc" and want.kind in "fc" and \
                     np.can_cast(have, want, "safe"):
                 result = impl(*args, **dict(kwargs, dtype=want))  # (NumPy's loop: out's)
+            elif kwargs.get("dtype") is None and have.kind in "iub" and want.kind in "iu" \
+                    and name != "mean":
+                pass  # (NumPy adds or multiplies in out's ints, wrapping: the low bits of
+                # ours, the same; `np.cumsum(a, out=a)` of int32, session 52's probe)
             else:
                 raise NotImplementedError(
                     f"np.{name}(..., out=) into a {want} array from a {have} result is not "

@@ -210,3 +210,19 @@ def test_in_place_writers_take_numpys_keywords():
     val=0.0)` failed with "missing 1 required positional argument: 'src'")"""
     agree(writers_by_keyword, calls=[(np.zeros(3), np.array([0.1, 0.7, 0.9])),
                                      (np.ones(3), np.array([0.8, 0.2, 0.4]))], exact=True)
+
+
+def int_accumulations_in_place(a, b, o):
+    np.cumsum(a, out=a)
+    np.cumprod(b, out=b)
+    np.sum(b, out=o)
+    return a, b, o
+
+
+def test_an_int_out_narrower_than_the_result_wraps_as_numpy():
+    # (session 52's probe: refused, "from a int64 result is not staged"; NumPy adds and
+    # multiplies in the out's ints, whose wrapped values are the low bits of ours)
+    agree(int_accumulations_in_place, calls=[
+        (np.arange(5, dtype=np.int32), np.array([200, 100, 7], np.uint8), np.zeros((), np.uint8)),
+        (np.array([100, 100, -7], np.int8), np.array([1000, 1000, 1000, 7], np.int32),
+         np.zeros((), np.int16))], exact=True)
