@@ -510,7 +510,8 @@ class Generator:
             self.emit(indent + 1, "ft = False")
             self.emit(indent + 1, f"bt = {self.float_expr(scope, 1)}")
             self.emit(indent, "else:")
-            self.emit(indent + 1, f"bt = {r.choice(['max', 'min'])}(bt, {self.float_expr(scope, 1)})")
+            pick = r.choice(['max', 'min'])
+            self.emit(indent + 1, f"bt = {pick}(bt, {self.float_expr(scope, 1)})")
         elif kind < 0.4:
             if r.random() < 0.5:
                 self.emit(indent, "p1 = p0")

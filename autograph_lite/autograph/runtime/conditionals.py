@@ -432,9 +432,10 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
 
 def _lists_begun_again(values, init):
     """``values`` (a branch's) where a list a staged loop carries (a TensorList before the
-    `if`; or the tensor of its rows, after a staged region) is bound to a new list (`run = []`, `run = [x[i]]`: a run begun again) as the
-    TensorList of its items, in the buffer of before, which the other branch's is too
-    (session 52, the trips grammar: refused, a list beside the loop's rows)."""
+    `if`: the TensorList of the new items, in the buffer of before; or the tensor of its
+    rows after a staged region: that kind) is bound to a new list (`run = []`, `run =
+    [x[i]]`: a run begun again), as the other branch's is (session 52, the trips grammar:
+    refused, a list beside the loop's rows)."""
     out = list(values)
     for i, (v, before) in enumerate(zip(values, init)):
         if type(v) is not list or not all(core.is_tensor_like(x) for x in v):
@@ -570,9 +571,9 @@ def _settle_lists(traced, init, names, loc):
     """
     for i, (t, f) in enumerate(zip(traced[True], traced[False])):
         orig = init[i]
-        staged = [v for v in (t, f) if trial.new_rows(orig, v) is not None]
-        if (trial.active() and isinstance(orig, list) and len(staged) == 1
-                and any(isinstance(v, list) for v in (t, f))):
+        staged = [v for v in (t, f) if trial.new_rows(orig, v) is not None] if (
+            trial.active() and isinstance(orig, list)) else []
+        if len(staged) == 1 and any(isinstance(v, list) for v in (t, f)):
             # (a staged loop in one branch made it the tensor of its rows, the other left
             # it a list: a trial asks its type, which is the rows', `_lists_as_tensor_lists`)
             trial.list_split()
