@@ -599,3 +599,28 @@ def test_a_list_begun_again_in_one_branch():
                                      (np.linspace(-1.0, 1.0, 40),), (np.array([3.0]),)])
     agree(restarted, calls=[(np.int64(3), np.int64(5)), (np.int64(0), np.int64(4)),
                             (np.int64(9), np.int64(0))])
+
+
+# (session 52, trips seed 392) the same inside a branch that `_lists_as_tensor_lists` traces
+# in a scratch graph (where it does not look): the inner `if` is staged again with the
+# list a tensor list (conditionals._ListLate); refused as a tensor beside a list before
+def appends_in_a_nested_branch(a, b, x):
+    k = (a + np.sum(np.stack([a, b]))) % 7
+    h = []
+    if x < 5.0:
+        if len(h) >= 2 and h[-1] > h[-2]:
+            pass
+        elif x > b:
+            for i in range(k % 5):
+                h.append(k)
+        if h and b < h[-1]:
+            b = b + 1
+    return b, (h[-1] if h else -1), len(h)
+
+
+def test_a_list_a_staged_loop_appends_to_in_a_nested_branch():
+    i64, f64 = np.int64, np.float64
+    agree(appends_in_a_nested_branch, calls=[(i64(0), i64(0), f64(0.0)),
+                                             (i64(3), i64(-2), f64(1.5)),
+                                             (i64(3), i64(6), f64(-2.5)),
+                                             (i64(4), i64(-3), f64(9.0))])

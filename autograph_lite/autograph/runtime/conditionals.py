@@ -339,6 +339,12 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             forced.update(e.positions)
             traced.clear(), order.clear(), fates.clear()
             set_state(init)
+        except _ListLate as e:  # (staged again, the list a tensor list in both)
+            k = e.position
+            init = tuple(init[:k]) + (trial.as_tensor_list(init[k], e.row, names[k], loc, 1,
+                                                           [e.row]),) + tuple(init[k + 1:])
+            traced.clear(), order.clear(), fates.clear()
+            set_state(init)
         except ValueError as e:  # (the core's, of the whole state: the variable named)
             if len(traced) == 2 and str(e).startswith(control.DIFFERENT_STRUCTURES):
                 _name_structure_difference(traced, names, loc)
@@ -572,13 +578,14 @@ def _settle_lists(traced, init, names, loc):
     for i, (t, f) in enumerate(zip(traced[True], traced[False])):
         orig = init[i]
         staged = [v for v in (t, f) if trial.new_rows(orig, v) is not None] if (
-            trial.active() and isinstance(orig, list)) else []
+            isinstance(orig, list)) else []
         if len(staged) == 1 and any(isinstance(v, list) for v in (t, f)):
             # (a staged loop in one branch made it the tensor of its rows, the other left
-            # it a list: a trial asks its type, which is the rows', `_lists_as_tensor_lists`)
+            # it a list, where `_lists_as_tensor_lists` did not see it: in a trial, or
+            # nested in a branch it traced: staged again, the list a tensor list)
             trial.list_split()
-            merged = staged[0]
-        elif not (isinstance(orig, list) and isinstance(t, list) and isinstance(f, list)):
+            raise _ListLate(i, trial.new_rows(orig, staged[0])[0])
+        if not (isinstance(orig, list) and isinstance(t, list) and isinstance(f, list)):
             continue
         elif t is f:
             continue
@@ -704,6 +711,16 @@ def _none_beside(name, v, other):
         beside = unset.none_beside(name, other, trial.zeros_like)
         return v if beside is None else beside
     return v
+
+
+class _ListLate(Exception):
+    """A list one branch made the tensor of its rows (a staged loop appended to it) and the
+    other left a list (`_settle_lists`): staged_if stages the `if` again with the list at
+    ``position`` a TensorList of rows like ``row``."""
+
+    def __init__(self, position, row):
+        super().__init__(position)
+        self.position, self.row = position, row
 
 
 class _FlaggedLate(Exception):
