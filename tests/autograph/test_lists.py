@@ -624,3 +624,26 @@ def test_a_list_a_staged_loop_appends_to_in_a_nested_branch():
                                              (i64(3), i64(-2), f64(1.5)),
                                              (i64(3), i64(6), f64(-2.5)),
                                              (i64(4), i64(-3), f64(9.0))])
+
+
+# (session 52, trips seeds 304 and 308) `h and h[-1] != v` where `h` is a list a staged
+# region carries with no row yet (a length known while tracing): `and` took the tensor
+# list's truth for a tuple's, always True, and read `h[-1]` of no rows (IndexError, then
+# an internal error)
+def guarded_last(a, b, n):
+    h = []
+    for i in range(n):
+        if (i % 5) != b:
+            pass
+        else:
+            if (h and h[-1] != (n + i)) or (b > 2):
+                b = b - 1
+            for j in range(a):
+                h.append(i)
+    return len(h), b
+
+
+def test_the_truth_of_an_empty_carried_list_in_and():
+    i64 = np.int64
+    agree(guarded_last, calls=[(i64(3), i64(0), i64(6)), (i64(2), i64(1), i64(12)),
+                               (i64(0), i64(0), i64(0))])

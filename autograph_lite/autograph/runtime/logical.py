@@ -95,7 +95,7 @@ def and_(a_fn, b_fn, test=False):
         if test and _python_truth(seen, False):
             return False  # (`v is not None and w is not None`, w None on every path)
         return unset.joined((c, seen[-1] if seen else None), result, True)
-    return b_fn() if a else a
+    return b_fn() if _known_truth(a) else a
 
 
 def or_(a_fn, b_fn, test=False):
@@ -111,7 +111,16 @@ def or_(a_fn, b_fn, test=False):
         if test and _python_truth(seen, True):
             return True
         return unset.joined((c, seen[-1] if seen else None), result, False)
-    return a if a else b_fn()
+    return a if _known_truth(a) else b_fn()
+
+
+def _known_truth(a):
+    """Python's truth of ``a``, known while tracing: a list a staged region carries
+    (data.TensorList) by its length, 0 here (a tuple's own truth, always True, read
+    `h[-1]` of its empty rows: `h and h[-1] != v`, session 52)."""
+    if getattr(type(a), "ag_truth", None) is not None:
+        return bool(list_values.truth(a))
+    return a
 
 
 def _python_truth(seen, value):
