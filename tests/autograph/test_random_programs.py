@@ -513,3 +513,22 @@ def test_return_from_staged_loop_then_falling_off_is_none(backend):
     assert f(3) is None
     g = ag.defun(f, backend=backend)
     assert g(np.int64(3)) is None and int(g(np.int64(9))) == 1 and g(np.int64(2)) is None
+
+
+def test_reducer_shrinks_a_repro_to_the_lines_that_show_its_error(tmp_path, capsys):
+    """reduce_program.py (how refusals of the big run are read): a program with an error
+    planted in its loop comes back as the loop and the line that raises, nothing else."""
+    from . import random_programs, reduce_program
+    path = random_programs._repro(str(tmp_path), 5, "scalars", (),
+                                  [("interpreter", None, "planted")])
+    with open(path) as f:
+        text = f.read()
+    planted = "        s = 'a' if f0 > v1 else 'b'\n        v1 += len(s)\n"
+    with open(path, "w") as f:
+        f.write(text.replace("        v1 += 3\n", "        v1 += 3\n" + planted, 1))
+    reduce_program.main([path, "branch output #0 is 'a'"])
+    out = capsys.readouterr().out
+    program = out.split("INPUTS =")[0].strip().splitlines()
+    assert program[0] == "def generated(a, b, n, x):"
+    assert "s = 'a' if f0 > v1 else 'b'" in program[-1]
+    assert len(program) < 10 and "v2 = 3" not in out and "return" not in out
