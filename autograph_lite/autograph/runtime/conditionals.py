@@ -577,14 +577,14 @@ def _settle_lists(traced, init, names, loc):
     """
     for i, (t, f) in enumerate(zip(traced[True], traced[False])):
         orig = init[i]
-        staged = [v for v in (t, f) if trial.new_rows(orig, v) is not None] if (
-            isinstance(orig, list)) else []
+        staged = [rows for rows in (trial.new_rows(orig, v) for v in (t, f))
+                  if rows is not None] if isinstance(orig, list) else []
         if len(staged) == 1 and any(isinstance(v, list) for v in (t, f)):
             # (a staged loop in one branch made it the tensor of its rows, the other left
             # it a list, where `_lists_as_tensor_lists` did not see it: in a trial, or
             # nested in a branch it traced: staged again, the list a tensor list)
             trial.list_split()
-            raise _ListLate(i, trial.new_rows(orig, staged[0])[0])
+            raise _ListLate(i, staged[0][0])
         if not (isinstance(orig, list) and isinstance(t, list) and isinstance(f, list)):
             continue
         elif t is f:

@@ -288,8 +288,7 @@ def _new_element(before, after):
 def new_rows(before, after):
     """[a row of the kind a staged loop appended to list ``before``], where ``after`` is
     what it made of it (a TensorList, or the tensor of its rows); else None."""
-    if isinstance(after, list) or not (isinstance(after, data.TensorList)
-                                       or isinstance(after, list_values.ListTensor)):
+    if not isinstance(after, (data.TensorList, list_values.ListTensor)):
         return None
     row = _new_element(before, after)
     return [row] if row is not None else None
