@@ -1,4 +1,5 @@
-"""generators: `sum`/`any`/`all` of a generator expression become a staged loop."""
+"""generators: `sum`/`any`/`all`/`max`/`min` of a generator expression become a staged
+loop."""
 
 import numpy as np
 import pytest
@@ -32,7 +33,8 @@ def test_shape():
         "ag__.reduce_generator(sum, u, None, lambda v: v, 10.0, unpack=False)" in src
     assert ("ag__.reduce_generator(sum, zip(u, w), None, lambda a, b: a * b, unpack=True)"
             in src)
-    assert "max((abs(v) for v in u))" in src  # (max/min: the runtime's)
+    assert "ag__.reduce_generator(max, u, None, lambda v: abs(v), unpack=False)" in src
+    assert "min([u[0], u[1] * 2.0])" in src  # (of a list: the runtime's min)
 
 
 def test_python_values_behave_as_python():
@@ -115,3 +117,43 @@ def test_any_and_all_stop_where_python_stops():
         (np.array([1.0, 3.0, 0.0]), 5, np.zeros(3)),   # (x[3] would raise past the 3.0)
         (np.array([1.0, 1.0, 1.0]), 3, np.zeros(3)),
         (np.linspace(-1.0, 3.0, 40), 40, np.zeros(40))])  # (a staged loop: a staged stop)
+
+
+def extremes(x, t, n):
+    """max/min of generators with a filter on tensors (refused as a comprehension's `if`
+    on a tensor before session 53), with `default=`, over a staged range, a tuple target."""
+    return (max(v for v in x if v > t),
+            min((v * 2.0 for v in x if v > t), default=None),
+            max((x[i] for i in range(n) if x[i] < t), default=t),
+            min(a - b for a, b in zip(x, x[::-1])),
+            max((v for v in x if v < t), default=-1.0))
+
+
+def test_max_and_min_of_a_filtered_generator_as_python():
+    """NaNs kept or skipped in the order Python's loop compares them, nothing passing the
+    filter (default, None, or Python's ValueError with its own text), a zero-trip range."""
+    x = np.array([1.0, 5.0, 2.0, 4.0])
+    errors = agree(extremes, [(x, 1.5, 4), (x, 9.0, 0), (np.array([3.0, np.nan, 2.0]), 0.0, 3),
+                           (np.array([np.nan, 3.0, 7.0]), 2.5, 2), (x[:1], 0.5, 1)])
+    assert errors and all(m.startswith("max() arg is an empty sequence (at ")
+                          for _, _, m in errors)
+
+
+def extreme_per_row(m):
+    out = np.zeros(m.shape[0])
+    for i in range(m.shape[0]):
+        out[i] = max((m[i, j] for j in range(m.shape[1]) if m[i, j] > 0), default=0.0)
+    return out
+
+
+def test_max_of_a_filtered_row_inside_a_loop():
+    agree(extreme_per_row, [(np.array([[1.0, -2.0, 3.0], [-3.0, -4.0, -1.0]]),),
+                                  (np.array([[0.5, 2.0, 7.0]]),)])
+
+
+def test_max_with_key_stays_a_generator():
+    def f(u):
+        return max((v for v in u), key=abs), max(abs(v) for v in u)
+    src = convert_only(f, GeneratorTransformer)
+    assert "max((v for v in u), key=abs)" in src
+    assert "reduce_generator(max, u" in src

@@ -1,4 +1,4 @@
-"""`sum(e for v in xs if c)` (and `any`, `all`) becomes
+"""`sum(e for v in xs if c)` (and `any`, `all`, `max`, `min`) becomes
 `ag__.reduce_generator(sum, xs, lambda v: c, lambda v: e)`.
 
 Why: Python runs a generator expression by itself, so its `if` on a tensor cannot be
@@ -16,7 +16,8 @@ import gast
 from autograph_lite.autograph.converters import assignment_expressions, base
 from autograph_lite.autograph.pyct import templates
 
-REDUCTIONS = ("sum", "any", "all")
+EXTREMES = ("max", "min")  # (with `default=`; with `key=` they stay generators)
+REDUCTIONS = ("sum", "any", "all") + EXTREMES
 
 
 def _params(target):
@@ -32,7 +33,9 @@ class GeneratorTransformer(base.Base):
     def visit_Call(self, node):
         node = self.generic_visit(node)
         f = node.func
-        if not (isinstance(f, gast.Name) and f.id in REDUCTIONS and not node.keywords
+        if not (isinstance(f, gast.Name) and f.id in REDUCTIONS
+                and all(k.arg == "default" for k in node.keywords)
+                and (not node.keywords or f.id in EXTREMES)
                 and 1 <= len(node.args) <= (2 if f.id == "sum" else 1)
                 and isinstance(node.args[0], gast.GeneratorExp)):
             return node
@@ -54,4 +57,5 @@ class GeneratorTransformer(base.Base):
             f"ag__.reduce_generator(fn, it, cond, elt, unpack={unpack})", fn=f, it=comp.iter,
             cond=cond, elt=elt)
         call.args += node.args[1:]  # (sum's start)
+        call.keywords += node.keywords  # (max's and min's default)
         return call
