@@ -714,3 +714,33 @@ def test_a_numpy_scalar_and_a_0d_array_are_different_signatures():
                 got, want = f(np.arange(3.0), y), _kind_of(np.arange(3.0), y)
                 assert_same(got[0], want[0])
                 assert got[1] == want[1]
+
+
+TABLE = np.arange(4.0)
+
+
+def returns_constants(x):
+    buf = np.zeros(3)
+    w = np.ones(2)
+    if x.sum() > 0:
+        w = w * 2
+    return buf, w, TABLE[1:], {"z": np.full(2, 3.0)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_result_written_by_the_caller_is_not_seen_by_the_next_call(backend):
+    """A result is the caller's own array: writing into it changes no later call's result
+    (session 53's probe: the interpreter returned the array a constant of the graph holds,
+    so `r = f(x); r += 1` made every later call return the written values; the cpu
+    kernel's results were its own). A global returned stays as it was."""
+    f = ag.defun(returns_constants, backend=backend)
+    x = np.ones(2)
+    for _ in range(3):
+        buf, w, tail, d = f(-x)
+        assert_same(buf, np.zeros(3))
+        assert_same(w, np.ones(2))
+        assert_same(tail, np.arange(1.0, 4.0))
+        assert_same(d["z"], np.full(2, 3.0))
+        for a in (buf, w, tail, d["z"]):
+            np.asarray(a)[...] += 1
+    assert_same(TABLE, np.arange(4.0))
