@@ -6,6 +6,7 @@ runs on the NumPy value; on a symbolic tensor it raises TypeError suggesting ag.
 import builtins
 import inspect
 import sys
+import warnings
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
@@ -987,7 +988,81 @@ def call_front(impl, func, args, kwargs, name):
     try:
         return _call_front(impl, func, args, kwargs, name)
     except _USER_ERRORS as e:
+        if name.startswith("x."):
+            attr = name[2:]
+            e = numpy_raises_too(lambda a, *rest, **kw: getattr(a, attr)(*rest, **kw), args,
+                                 kwargs, e)
+        elif func is not None and not getattr(func, "__module__", "").startswith(
+                "numpy.random"):  # (a sample would draw from NumPy's global generator)
+            e = numpy_raises_too(func, args, kwargs, e)
         raise with_location(e, user_location()) from None
+
+
+class _NoSample(Exception):
+    pass
+
+
+_SAMPLE_LIMIT = 1 << 16  # (elements of an array NumPy is asked on)
+
+
+def _sample(v):
+    """``v`` with each tensor a zero array of its shape and dtype (a weak one, the Python
+    number), each NumPy array a copy (NumPy may write into a sample)."""
+    if isinstance(v, SymbolicTensor):
+        if None in v.shape or int(np.prod(v.shape)) > _SAMPLE_LIMIT:
+            raise _NoSample
+        if v.type.weak and not v.ndim:
+            return dtypes.weak_python_type(v.dtype)(0)
+        return np.zeros(v.shape, v.dtype)[()]
+    if isinstance(v, EagerTensor):
+        return np.array(v.numpy())
+    if isinstance(v, np.ndarray):
+        return v.copy()
+    if type(v) in (list, tuple):
+        return type(v)(_sample(i) for i in v)
+    if type(v) is dict:
+        return {k: _sample(i) for k, i in v.items()}
+    if type(v) is slice:
+        return slice(_sample(v.start), _sample(v.stop), _sample(v.step))
+    return v
+
+
+def numpy_raises_too(call, args, kwargs, e):
+    """``e``, an error a front raised while tracing (an axis out of range, a float index,
+    `np.where` of two arguments), as NumPy's own (errors.numpy_error: raised by the runs
+    that reach it, so a staged branch never taken raises nothing, session 53's probe) when
+    ``call`` raises an error of its type on arguments of the same shapes and dtypes, the
+    rest as given: then the user's code raises it in plain NumPy too. Else ``e``: our own
+    refusal, an error of the trace."""
+    if getattr(e, "ag_user_raise", False) or not isinstance(e, (ValueError, IndexError,
+                                                                 TypeError)):
+        return e
+    try:
+        samples, named = _sample(tuple(args)), {k: _sample(v) for k, v in kwargs.items()}
+    except _NoSample:
+        return e
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            call(*samples, **named)
+    except type(e) as again:
+        if _raised_by_us(again):  # (a tensor the sample still held: an object's)
+            return e
+        return numpy_error(again.with_traceback(None))
+    except Exception:  # noqa: BLE001 - another error: not the same failure
+        return e
+    return e
+
+
+def _raised_by_us(e):
+    """Whether NumPy's call went through our code (a tensor's ``__index__`` refusing)."""
+    tb = e.__traceback__
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__", "")
+        if module.startswith("autograph_lite") and module != __name__:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def _named_from_out(func, args, kwargs):
@@ -1103,7 +1178,19 @@ def _size(x):
     return n
 
 
-expose("Tensor.__getitem__", getitem)
+def _getitem(x, index):
+    """``x[index]``; an index NumPy refuses for the shapes and dtypes (`x[1.5]`) raises
+    NumPy's error on the runs that reach it (numpy_raises_too)."""
+    try:
+        return getitem(x, index)
+    except (IndexError, TypeError, ValueError) as e:
+        own = numpy_raises_too(lambda a, i: a[i], (x, index), {}, e)
+        if own is e:
+            raise
+        raise with_location(own, user_location()) from None
+
+
+expose("Tensor.__getitem__", _getitem)
 expose("Tensor.T", property(lambda x: apply("transpose", x, axes=None)))
 expose("Tensor.size", property(_size))
 # (a Python int, as NumPy's: the dtype fixes it; nbytes is the size's multiple)

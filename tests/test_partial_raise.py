@@ -410,6 +410,56 @@ def test_numpy_errors_known_while_tracing_wait_for_the_runs_that_reach_them():
     assert f.experimental_get_tracing_count() == 0
 
 
+def sums_on_an_axis_it_lacks(x):
+    if x[0] > 0:
+        return np.sum(x, axis=2)
+    return x.sum()
+
+
+def sorts_on_an_axis_it_lacks(x):
+    if x[0] > 0:
+        x.sort(axis=1)
+    return x.sum()
+
+
+def indexes_by_a_float(x):
+    if x[0] > 0:
+        return x[1.5] + x[np.array([0.0])]
+    return x.sum()
+
+
+def reshapes_by_a_float(x):
+    if x[0] > 0:
+        return x.reshape(1.5, -1)
+    return x.sum()
+
+
+def asks_where_of_two(x):
+    if x[0] > 0:
+        return np.where(x > 0, x)
+    return x.sum()
+
+
+def asks_a_percentile_past_100(x):
+    if x[0] > 0:
+        return np.percentile(x, 150) + np.histogram(x, bins=-1)[0].sum()
+    return x.sum()
+
+
+@pytest.mark.parametrize("fn", [sums_on_an_axis_it_lacks, sorts_on_an_axis_it_lacks,
+                                indexes_by_a_float, reshapes_by_a_float, asks_where_of_two,
+                                asks_a_percentile_past_100])
+def test_numpy_errors_of_a_front_wait_for_the_runs_that_reach_them(fn):
+    """An error our front of a NumPy function raises while tracing (an axis out of range,
+    a float index, `np.where` of two arguments, a percentile past 100) is NumPy's own
+    when NumPy raises one of its type on arguments of the same shapes and dtypes
+    (numpy_api.numpy_raises_too): raised by the runs that reach it, NumPy's type and
+    text; in a staged branch never taken, nothing (session 53's probe: every call
+    raised)."""
+    raised = _raised(fn, [(np.array([-1.0, 2.0, 3.0]),), (X[:3],), (-X[:3],)])
+    assert raised and len(raised) == len(BACKENDS)
+
+
 class Held:
     def __init__(self):
         self.w = np.arange(4.0)

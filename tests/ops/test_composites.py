@@ -3,6 +3,8 @@ itself, three ways (plain NumPy, interpreter, cpu; arguments compared, two calls
 roll, tile, repeat, flip, pad (every staged mode), meshgrid, diff, outer, round,
 count_nonzero, var/std/average, conjugate/real/imag, einsum, convolve, interp, searchsorted,
 np.array of tensors, np.arange of a tensor. One Function per test shares its kernels across the drawn shapes (sizes relax)."""
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -625,8 +627,8 @@ def test_quantile_methods_match_numpy_bit_for_bit(family, data):
 @pytest.mark.parametrize("fn,error,match", [
     (lambda x: np.percentile(x, 150), ValueError, r"Percentiles must be in the range"),
     (lambda x: np.quantile(x, [0.5, -0.1]), ValueError, r"Quantiles must be in the range"),
-    (lambda x: np.percentile(x, x[:1].astype(np.complex128)), TypeError,
-     "q must be real numbers"),
+    (lambda x: np.percentile(x, x[:1].astype(np.complex128)), TypeError,  # (NumPy's)
+     "'floor' not supported for the input types"),
     (lambda x: np.quantile(x, 0.5, method="weibull"), NotImplementedError,
      "'linear', 'lower', 'higher', 'nearest', 'midpoint' are"),
     (lambda x: np.percentile(x.astype(np.complex128), 5), TypeError, "real numbers"),
@@ -714,9 +716,10 @@ def test_einsum_with_a_letter_repeated_in_an_operand_takes_its_diagonal():
 
 @pytest.mark.parametrize("sub,error,match", [
     ("...i->i", NotImplementedError, r"'\.\.\.'"),
-    ("ij,jk->ik", ValueError, "2 operand subscripts for 1 operands"),
-    ("ijk->i", ValueError, "name 3 axes for an operand with 2"),
-    ("ij->k", ValueError, "invalid output subscripts"),
+    # (NumPy's own errors, its words: session 53, numpy_api.numpy_raises_too)
+    ("ij,jk->ik", ValueError, "more operands provided to einstein sum function"),
+    ("ijk->i", ValueError, "too many subscripts for operand 0"),
+    ("ij->k", ValueError, "output subscript 'k' which never appeared in an input"),
 ])
 def test_einsum_refusals(sub, error, match):
     with pytest.raises(error, match=match):
@@ -745,7 +748,7 @@ def test_convolve_dtypes_and_empty_inputs_match_numpy():
     errors = []
     agree(convolutions, calls=[(np.ones(3), np.ones(2)), (np.ones(0), np.ones(2)),
                                (np.ones(3), np.ones(0))], errors=errors)
-    said = {m.split(" (at ")[0] for _, _, m in errors}
+    said = {re.split(r"\s\(at ", m)[0] for _, _, m in errors}  # (NumPy's text, a note)
     assert said == {"a cannot be empty", "v cannot be empty"}, errors
 
 
