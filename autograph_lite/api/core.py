@@ -198,13 +198,18 @@ def rank(x, name=None):
 
 
 @public("ag.print")
-def print(*inputs, sep=" ", end="\n"):  # noqa: A001
+def print(*inputs, sep=" ", end="\n", stream="stdout", flush=False):  # noqa: A001
     """Prints tensors on every call of a compiled function (eagerly: at once).
 
     Arguments that are not tensors or arrays (strings, Python numbers, other objects)
     are printed as Python prints them; their text is fixed when the function is traced.
     An f-string of traced values (staged_text.py) is formatted when the function runs.
+    ``stream``: "stdout" or "stderr", the one ``sys`` holds when the function runs.
     """
+    if stream not in ("stdout", "stderr"):
+        raise ValueError(f"ag.print: stream must be 'stdout' or 'stderr', not {stream!r}")
+    options = {} if (stream, flush) == ("stdout", False) else {"stream": stream,
+                                                              "flush": builtins.bool(flush)}
     tensors, parts = [], []
     for a in inputs:
         if is_tensor_value(a):
@@ -217,8 +222,8 @@ def print(*inputs, sep=" ", end="\n"):  # noqa: A001
         else:
             parts.append(builtins.str(a))
     if builtins.all(p is None for p in parts):
-        return apply("print", *tensors, sep=sep, end=end)
-    return apply("print", *tensors, sep=sep, end=end, parts=tuple(parts))
+        return apply("print", *tensors, sep=sep, end=end, **options)
+    return apply("print", *tensors, sep=sep, end=end, parts=tuple(parts), **options)
 
 
 @public("ag.assert_")

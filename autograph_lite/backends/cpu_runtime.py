@@ -9,6 +9,8 @@ below lower inline (no environment of their own), and the jitted helpers live in
 module, which kernels import anyway. Their code generation uses Numba's own lowering
 helpers (``make_array``, ``call_xxgemm`` ...), imported only while compiling.
 """
+import sys
+
 import numba
 import numpy as np
 from numba import types
@@ -282,6 +284,12 @@ def heaviside(x, h):
 def py_print(*args):
     """ag.print's body: formats tensors as NumPy does and prints (runs in objmode)."""
     print(*[np.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+
+
+def stream(name):
+    """``sys.stdout`` or ``sys.stderr`` as they are when the kernel prints (objmode): a
+    redirection made after the trace is followed, as by Python's print."""
+    return getattr(sys, name)
 
 
 _CONVERSIONS = {-1: None, 115: str, 114: repr, 97: ascii}

@@ -1,4 +1,6 @@
 """Ops with side effects on the outside world: ag.print, staged asserts, const."""
+import sys
+
 import numpy as np
 
 from ..ir import bounds
@@ -50,9 +52,9 @@ def _join_now(pieces):
                    for q in pieces)
 
 
-def _print_eager(*args, sep=" ", end="\n", parts=None):
+def _print_eager(*args, sep=" ", end="\n", parts=None, stream="stdout", flush=False):
     print(*[a if isinstance(a, str) else np.asarray(a) for a in _pieces(args, parts, _join_now)],
-          sep=sep, end=end)
+          sep=sep, end=end, file=getattr(sys, stream), flush=flush)
 
 
 def _objmode_names(em, values):
@@ -75,11 +77,15 @@ def _print_lower(em, node):
     items = ", ".join(_pieces(names, [p if p is None or isinstance(p, tuple) else repr(p)
                                       for p in parts], _join_later))
     sep, end = node.attrs.get("sep", " "), node.attrs.get("end", "\n")
+    stream, flush = node.attrs.get("stream", "stdout"), node.attrs.get("flush", False)
     em.objmode([em.name(v) for v in node.inputs], [],
-               [f"print({items}{',' if items else ''} sep={sep!r}, end={end!r})"])
+               [f"print({items}{',' if items else ''} sep={sep!r}, end={end!r}"
+                + (f", file=rt.stream({stream!r}), flush={flush!r})"
+                   if (stream, flush) != ("stdout", False) else ")")])
 
 
-defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None: [], eager=_print_eager,
+defop("print", infer=lambda in_types, sep=" ", end="\n", parts=None, stream="stdout",
+      flush=False: [], eager=_print_eager,
       lower=_print_lower, side_effects=True, differentiable=False,
       doc="ag.print: prints its tensors (and static text) on every call")
 

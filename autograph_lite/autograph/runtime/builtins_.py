@@ -9,6 +9,7 @@ import functools
 import itertools
 import math
 import numbers
+import sys
 import types
 
 import numpy as np
@@ -570,16 +571,51 @@ def print_(*args, **kwargs):
     """print: staged when it prints a traced value, and inside a staged branch or loop
     body (a `print("found")` there runs on the runs, and the trips, that reach it, as in
     Python; its Python values' text is fixed at trace time). Elsewhere a Python print
-    runs while tracing (SPEC: once per trace); `file=` and `flush=` keep it Python's. A
-    list, tuple or dict holding traced values prints as Python prints it, their text made
-    when the function runs (text.container_text)."""
+    runs while tracing (SPEC: once per trace). `file=sys.stdout`/`sys.stderr` (the stream
+    ``sys`` holds when it runs) and `flush=` are staged too (session 53: they printed
+    once, while tracing, from inside a staged loop); another file is refused where the
+    print must be staged. A list, tuple or dict holding traced values prints as Python
+    prints it, their text made when the function runs (text.container_text)."""
     args = tuple(text.container_text(a) for a in args)
     if _any_staged(args) or any(isinstance(a, staged_text.StagedText) for a in args) or (
-            staging.active() and set(kwargs) <= {"sep", "end"}):
-        return api.print(*args, **kwargs)
+            staging.active() and set(kwargs) <= {"sep", "end", "file", "flush"}):
+        return api.print(*args, **_staged_print_options(kwargs))
     if trial.active():  # a thrown-away scratch trace (trial.py) prints nothing
         return None
     return print(*args, **kwargs)
+
+
+def stream_write(write, args, kwargs):
+    """``sys.stdout.write(s)`` (or stderr's) as the staged print of ``s`` with no end,
+    where a print would be staged (inside a staged branch or loop, or of an f-string of
+    traced values; session 53: it wrote once, while tracing); Python's length of a text
+    known while tracing (None for an f-string of traced values, whose length is known
+    only when it runs). Returns (whether it was staged, the result)."""
+    if len(args) != 1 or kwargs or not (staging.active() or isinstance(
+            args[0], staged_text.StagedText)):
+        return False, None
+    if not isinstance(args[0], (str, staged_text.StagedText)):
+        raise TypeError(f"write() argument must be str, not {type(args[0]).__name__}")
+    print_(args[0], end="", file=write.__self__)
+    return True, len(args[0]) if isinstance(args[0], str) else None
+
+
+def _staged_print_options(kwargs):
+    options = {k: v for k, v in kwargs.items() if k in ("sep", "end")}
+    unknown = set(kwargs) - {"sep", "end", "file", "flush"}
+    if unknown:
+        raise TypeError(f"print() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    file = kwargs.get("file")
+    if file is not None and file is not sys.stdout and file is not sys.stderr:
+        raise NotImplementedError(
+            f"print(..., file={file!r}) of a value known only when the function runs, or "
+            f"inside a staged branch or loop, is not staged: only sys.stdout and "
+            f"sys.stderr are; build the text in a list and write it after the call")
+    if file is sys.stderr and file is not sys.stdout:
+        options["stream"] = "stderr"
+    if kwargs.get("flush"):
+        options["flush"] = True
+    return options
 
 
 def isinstance_(x, classinfo):

@@ -252,6 +252,11 @@ def converted_call(f, args, kwargs=None, recursive=True):
         slots.advancing(args[0] if f is next else getattr(f, "__self__", None))
     elif getattr(f, "__name__", None) == "pop" and type(getattr(f, "__self__", None)) is set:
         slots.advancing(f.__self__, "set.pop()")
+    if getattr(f, "__name__", None) == "write" and any(
+            getattr(f, "__self__", None) is s for s in (sys.stdout, sys.stderr)):
+        staged, written = builtins_.stream_write(f, args, kwargs)
+        if staged:
+            return written
     if isinstance(getattr(f, "__self__", None), _RANDOM_STATES):
         traced = _traced(args, kwargs)
         if traced or trace_arrays.in_region():
