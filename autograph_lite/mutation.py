@@ -248,12 +248,22 @@ def link_view(parent, results, node):
             results[0].ndim == 0 and ("ellipsis",) not in spec)):
         return  # a copy: advanced indexing, or indexing down to a scalar (`x[1]`, `a[()]`;
         # with an Ellipsis, `a[...]`, `x[1, ...]`, NumPy's is a 0-d view)
-    if node.op == "reshape" and not box_is_c(parent):
+    if node.op == "reshape" and not box_is_c(parent) and not _only_unit_dims_change(
+            parent.shape, results[0].shape):
         for r in results:
             uncertain_view(parent, r, node)
         return
     for k, r in enumerate(results):
         make_view(parent, r, node, k if node.opdef.multi_output else None)
+
+
+def _only_unit_dims_change(before, after):
+    """Whether a reshape from ``before`` to ``after`` (None: a size known at run time) only
+    adds or drops sizes of 1 (`x[::2].reshape(-1)` of a vector, `.reshape(-1, 1)`): NumPy's
+    is then a view whatever the strides (session 53's probe: refused as uncertain)."""
+    kept = [[d for d in shape if d != 1] for shape in (before, after)]
+    return len(kept[0]) <= 1 and len(kept[1]) <= 1 or (kept[0] == kept[1]
+                                                       and None not in kept[0])
 
 
 def make_view(parent, result, node, output=None):

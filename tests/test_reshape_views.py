@@ -108,6 +108,25 @@ def test_a_zero_d_view_is_written_in_place():
           exact=True)
 
 
+def unit_sizes_of_a_strided_view(a, m, k):
+    c = a[::2].reshape(-1)        # a vector to a vector: a view whatever the strides
+    c[0] = -5.0
+    d = a[1::2].reshape(-1, 1)    # sizes of 1 added: a view too
+    d[1:] += 10.0
+    e = m[:, 1].reshape(1, -1)    # a column, strided
+    e *= k
+    return a, m, c + 0.0, d + 0.0
+
+
+def test_a_reshape_that_only_adds_or_drops_sizes_of_1_is_a_view_of_any_strides():
+    """NumPy's reshape of a strided array is a view where only sizes of 1 change (its
+    no-copy attempt drops them first); refused as uncertain before session 53."""
+    agree(unit_sizes_of_a_strided_view,
+          calls=[(np.arange(6.0), np.arange(6.0).reshape(2, 3), np.float64(2.0)),
+                 (np.arange(8.0), np.arange(12.0).reshape(3, 4), np.float64(-1.0))],
+          exact=True)
+
+
 # -- refused: NumPy's answer depends on strides the trace cannot see ------------------------
 def write_through_reshape_of_transpose(x):
     y = x.T.reshape(-1)
