@@ -357,3 +357,21 @@ def test_a_list_of_python_ints_keeps_pythons_checks():
                                                 r"test_list_values.py"):
             f(93)                        # (Python's int grows past int64: refused)
     agree(prefix_sums, [(np.array([200, 100], np.uint8),), (np.array([1, 2, 3], np.uint8),)])
+
+
+def path_back_to_the_root(parent, k):
+    path = []
+    while k >= 0:
+        path.append(k)
+        k = parent[k]
+    also = path
+    path.reverse()
+    return np.array(path), np.array(also), len(path)
+
+
+def test_reverse_of_a_staged_list_is_in_place():
+    """`path.reverse()` after the `while` that filled it (a path rebuilt from parents):
+    the rows in the other order, seen through every name of the list (refused before
+    session 53)."""
+    agree(path_back_to_the_root, [(np.array([-1, 0, 1, 1]), np.int64(3)),
+                                  (np.array([-1, 0, 0]), np.int64(0))])

@@ -584,3 +584,28 @@ def test_a_failed_attempt_to_stage_a_loop_leaves_the_objects_as_they_were():
         warnings.simplefilter("ignore")
         assert agree(counts_entries, [(np.linspace(-1.0, 1.0, 40), _Entered()),
                                       (np.ones(35), _Entered())]) == []
+
+
+class Bin:
+    def __init__(self, th):
+        self.th = th
+
+
+def counts_first_bin_above(bins, x):
+    counts = np.zeros(len(bins), dtype=np.int64)
+    for v in x:
+        for j, b in enumerate(bins):
+            if v > b.th:
+                counts[j] += 1
+                break
+    return counts
+
+
+def test_a_break_on_a_tensor_in_a_loop_over_objects():
+    """The trips after a `break` under a tensor condition are traced under it (a staged
+    `if`): the loop's `b`, rebound to the next object there but read nowhere after, was
+    refused as "rebound to another object" (session 53's probe)."""
+    from .three_way import agree
+    x = np.array([1.0, -2.0, 3.0, 0.5])
+    agree(counts_first_bin_above, [([Bin(2.0), Bin(0.0)], x), ([Bin(-5.0)], x),
+                                   ([Bin(9.0), Bin(8.0)], x)])

@@ -101,6 +101,12 @@ class ListTensor(SymbolicTensor):
 
     extend = append
 
+    def reverse(self):
+        """list.reverse(): the rows in the other order, in place (every name of the list
+        sees it, as Python's; session 53's probe: refused, the path rebuilt by a `while`
+        over parents then reversed)."""
+        mutation.write(self, slice(None), _array("__getitem__")(self, slice(None, None, -1)))
+
     def __getattr__(self, name):
         # a list method with no staged form (`out.pop()` after the loop that filled `out`):
         # refused naming it and the line, never a raw AttributeError (tensor.py's rule)

@@ -168,6 +168,9 @@ def narrow(get_state, set_state, names, nouts, loc, what="staged loop"):
     def get():
         state = get_state()
         for i, j in through.items():
+            if i >= nouts and what != "staged loop":
+                continue  # (dead after the `if`: `for j, b in enumerate(bins)`'s `b` in a
+                # trip traced under a tensor `break`'s condition; session 53's probe)
             if state[i] is not (init[i] if j is None else state[j]):
                 kind = type(init[i]).__name__
                 said = (f"'{names[i]}', a {kind}, is rebound to another object in the "
