@@ -46,6 +46,45 @@ def python_number(v):
     return isinstance(v, SymbolicTensor) and v.type.weak and not v.type.ndim
 
 
+def python_flag(v):
+    """Whether ``v`` is a Python number of the plain run: True (on every run), False (on
+    none), or a 0-d bool tensor saying on which runs (a strong value merged from paths
+    where it is one and paths where it is not: ``SymbolicTensor._python_when``, set by the
+    staged `if` and loop that merge them)."""
+    if python_number(v):
+        return True
+    if isinstance(v, SymbolicTensor) and v._python_when is not None and not v.type.ndim:
+        return v._python_when
+    return False
+
+
+def path_flag(a, b):
+    """Where ``a`` and ``b`` are both Python numbers, when that depends on the path (a
+    0-d bool tensor); None when it does not (both are on every run, or one on none)."""
+    fa, fb = python_flag(a), python_flag(b)
+    if fa is False or fb is False or (fa is True and fb is True):
+        return None
+    return fb if fa is True else fa if fb is True else apply("logical_and", fa, fb)
+
+
+def with_python_flag(result, flag):
+    """``result`` marked a Python number on the runs ``flag`` holds (None: on none)."""
+    if isinstance(result, SymbolicTensor) and not result.type.ndim:
+        result._python_when = flag
+    return result
+
+
+def _divided_on_paths(op, a, b, flag):
+    """Python's ZeroDivisionError for ``a op b`` on the runs ``flag`` holds, where both are
+    Python numbers (`total / count` after a loop whose `total += x[i]` ran on some runs
+    only: on the others `total` is Python's 0.0); NumPy's inf or nan on the rest."""
+    kinds = _kind(a) + _kind(b)
+    if op in _DIVISION and set(kinds) <= set("if"):
+        zero = apply("equal", b, 0) if isinstance(b, SymbolicTensor) else b == 0
+        if zero is not False:
+            check(_not(_and(flag, zero)), _DIVISION[op]["f" in kinds], "ZeroDivisionError")
+
+
 def _staged_pair(a, b):
     return python_number(a) and python_number(b) and (
         isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor))
@@ -270,6 +309,10 @@ def arithmetic(op, a, b):
     numbers, NumPy's arithmetic otherwise."""
     if _staged_pair(a, b) and "b" in _kind(a) + _kind(b):
         a, b = _bool_as_int(a), _bool_as_int(b)
+    flag = path_flag(a, b)
+    if flag is not None and op not in ("power", "left_shift", "right_shift"):
+        _divided_on_paths(op, a, b, flag)
+        return with_python_flag(apply(op, a, b), flag)
     kinds = _kind(a) + _kind(b)
     if op == "true_divide" and "c" in kinds and _staged_pair(a, b):  # (NumPy: inf, nan)
         _divided_by_complex(b)
@@ -418,6 +461,11 @@ def _operators(op, name):
     def in_place(x, o):
         if python_number(x) and python_number(o):
             return arithmetic(op, x, o)  # (a number is immutable: `a += b` rebinds a)
+        flag = path_flag(x, o)
+        if flag is not None:
+            _divided_on_paths(op, x, o, flag)
+        if python_flag(x) is not False:  # (`total += x[i]`: a NumPy number from here)
+            return with_python_flag(mutation.augmented(x, op, o), flag)
         if op == "power":
             _no_negative_int_exponent(x, o)
         return mutation.augmented(x, op, o)

@@ -122,7 +122,7 @@ class SymbolicTensor(Tensor):
     It is also a *box* (mutation.py): writes through it (``x[i] = v``, ``x += v``) give
     its storage a new root Value, which every alias and view of the same array then
     reads, as NumPy's shared buffers would."""
-    __slots__ = ("_v", "_storage", "_chain", "_gen", "_born")
+    __slots__ = ("_v", "_storage", "_chain", "_gen", "_born", "_python_when", "_identity")
 
     def __init__(self, value):
         self._v = value
@@ -130,6 +130,13 @@ class SymbolicTensor(Tensor):
         self._chain = ()       # view steps from the storage's root
         self._gen = 0
         self._born = next(serials)  # the serial its storage gets (storage.Storage)
+        # a 0-d bool tensor where this strong 0-d value is a Python number of the plain run
+        # on some runs only (a merge of paths: `total = 0.0`, `total += x[i]` on some of
+        # them): python_numbers.python_flag
+        self._python_when = None
+        # which earlier object this merge of a staged branch is on which runs
+        # (autograph/runtime/identities.py), where `x is y` asks
+        self._identity = None
 
     @property
     def _value(self):

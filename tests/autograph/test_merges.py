@@ -373,3 +373,75 @@ def unreachable_return_after_breaks(a, c):
 
 def test_unreachable_return_does_not_leak_the_other_branchs_write():
     agree(unreachable_return_after_breaks, calls=_calls(4, 1), exact=True)
+
+
+# --- `is` of a merge (autograph/runtime/identities.py, session 53) ---------------------------
+
+def which_one_after_an_if(a, b, x):
+    src = a
+    if x[0] > 0:
+        src = b
+    made = a * 2.0 if x[0] > 1 else a
+    src[0] = 7.0
+    return src is a, src is b, src is not a, made is a, made is b
+
+
+def which_array_of_trace_time(x):
+    a = np.zeros(2)
+    b = np.ones(2)
+    src = b if x[0] > 0 else a
+    src[0] = 3.0
+    return src is a, src is b, a, b
+
+
+def toggles_between_two_buffers(x):
+    a = np.zeros(2)
+    b = np.ones(2)
+    cur = a
+    for v in x:
+        if v > 0:
+            cur = b if cur is a else a
+        cur[1] += 1.0
+    cur[0] = 5.0
+    return a, b, cur is a
+
+
+def ping_pong(u, n):
+    a = u.copy()
+    src, dst = u, a
+    for _ in range(n):
+        dst[1:-1] = 0.5 * (src[:-2] + src[2:])
+        src, dst = dst, src
+    if src is not u:
+        u[:] = src
+    return u, src is a, dst is u
+
+
+@pytest.mark.parametrize("fn, calls", [
+    (which_one_after_an_if, [(np.ones(2), np.zeros(2), np.array([p])) for p in
+                             (1.0, -1.0, 2.0)]),
+    (which_array_of_trace_time, [(np.array([p]),) for p in (1.0, -1.0)]),
+    (toggles_between_two_buffers, [(np.array(v),) for v in
+                                   ([1.0, 1.0, -1.0], [1.0, -1.0], [-1.0], [])]),
+    (ping_pong, [(np.array([0.0, 5.0, 1.0, 9.0, 2.0]), I64(n)) for n in (3, 2, 0)]),
+], ids=["after_an_if", "arrays_of_trace_time", "toggle_in_a_loop", "ping_pong"])
+def test_is_of_a_merge_is_which_object_the_run_took(fn, calls):
+    """`x is y` where a staged branch or loop chose which array `x` is: the condition that
+    chose `y` (before session 53 it was always False: the merge is a new box, so the
+    toggle always picked `b` and wrote into the wrong buffer, and the ping-pong copy ran
+    on every run)."""
+    agree(fn, calls=calls, exact=True)
+
+
+def compares_two_loop_variables(u, n):
+    a = np.zeros_like(u)
+    src, dst = u, a
+    for _ in range(n):
+        src, dst = dst, src
+    return src is dst
+
+
+def test_is_of_two_arrays_a_loop_made_is_refused_where_not_followed():
+    import autograph_lite as ag
+    with pytest.raises(NotImplementedError, match="`is` between arrays"):
+        ag.defun(compares_two_loop_variables)(np.ones(2), I64(2))

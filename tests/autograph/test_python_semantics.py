@@ -4,8 +4,10 @@ may leave unset (UnboundLocalError at run time, on the paths that read them); lo
 accumulators that start as Python numbers; `del`; and the user's line in every error
 raised at run time."""
 
+import io
 import math
 import numbers
+import sys
 
 import numpy as np
 import pytest
@@ -313,6 +315,56 @@ def test_a_print_of_python_values_in_a_staged_region_runs_where_python_runs_it()
     agree(prints_text_in_a_branch_and_a_loop, [(np.array([0.5, -3.0, -1.0]),),
                                                (np.array([2.0, 3.0, 1.0]),),
                                                (np.array([2.0, -3.0, 1.0]),)])
+
+
+def prints_flushed_and_written(u):
+    for v in u:
+        if v > 0:
+            print("pos", v, flush=True)
+            print("to stdout", file=sys.stdout)
+            sys.stdout.write(f"{v:.1f}\n")
+            sys.stdout.write("written\n")
+    return 0
+
+
+def test_print_with_flush_and_file_and_stdout_write_in_a_staged_loop_run_every_trip():
+    """`flush=`, `file=sys.stdout` and `sys.stdout.write` inside a staged loop printed
+    once, while tracing (session 53's probe): staged now, as a plain print is."""
+    agree(prints_flushed_and_written, [(np.array([1.0, -2.0, 3.0]),),
+                                       (np.array([-1.0, -2.0]),), (np.array([0.5]),)])
+
+
+def prints_to_stderr(u):
+    for v in u:
+        if v > 0:
+            print("pos", v, file=sys.stderr)
+    return 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_print_to_stderr_in_a_staged_loop_runs_every_trip(backend, capfd):
+    f = ag.defun(prints_to_stderr, backend=backend)
+    for u in (np.array([1.0, -2.0, 3.0]), np.array([-1.0, 2.5])):
+        f(u)
+        prints_to_stderr(u)
+        out, err = capfd.readouterr()
+        lines = err.splitlines()
+        assert out == "" and lines[:len(lines) // 2] == lines[len(lines) // 2:], err
+
+
+LOG = io.StringIO()
+
+
+def prints_to_a_file(u):
+    for v in u:
+        if v > 0:
+            print("pos", file=LOG)
+    return 0
+
+
+def test_print_to_another_file_in_a_staged_loop_is_refused():
+    with pytest.raises(NotImplementedError, match="only sys.stdout and sys.stderr"):
+        ag.defun(prints_to_a_file)(np.array([1.0]))
 
 
 def counts_through_a_closure(u):
@@ -1832,3 +1884,68 @@ def test_a_dtype_error_of_a_branch_is_raised_only_by_the_runs_that_take_it():
     assert [m.split(",")[0] for _, _, m in raised] == (
         ["The numpy boolean negative"] * 2 + ["ufunc 'bitwise_and' not supported for the "
                                               "input types"] * 2), raised
+
+
+# --- a number that is Python's on some paths only (session 53) ------------------------------
+
+def mean_of_positives(x):
+    total = 0.0
+    count = 0
+    for v in x:
+        if v > 0:
+            total += v
+            count += 1
+    return total / count
+
+
+def kept_or_first(x, k):
+    t = 0.0
+    if x[0] > 0:
+        t = x[0]
+    elif x[0] < -5:
+        t = t + 1.0
+    t /= k
+    return t
+
+
+def numpy_number_by_a_python_zero(x):
+    t = x[0]
+    c = 0
+    for v in x:
+        if v > 9:
+            c += 1
+    return t / c
+
+
+def int_sums(x, k):
+    s = 0
+    for row in x:
+        for v in row:
+            if v > 0:
+                s += v
+    return s // k, s % k, s * 2 // k
+
+
+def test_a_number_python_on_some_paths_divides_as_that_path_does():
+    """`total = 0.0` then `total += v` on some trips only: where no trip added, `total` is
+    Python's 0.0 and `total / count` of a Python 0 raises ZeroDivisionError; where one
+    did, it is NumPy's float64 (count is then no 0). It gave nan on every path before
+    session 53 (the merge took the NumPy number's dtype and forgot the Python one); now a
+    flag beside the merged value says on which runs it is Python's (python_numbers.py)."""
+    x = np.array([1.0, -2.0, 3.0])
+    raised = agree(mean_of_positives, [(x,), (-np.abs(x),), (x[:0],), (x[::-1].copy(),)])
+    assert {m.split(" (at ")[0] for _, _, m in raised} == {"float division by zero"}
+    assert len(raised) == 2 * len(BACKENDS)
+    agree(kept_or_first, [(x, 0), (-x, 0), (x * 9, 0), (x, 2), (-x * 9, 0)])
+
+
+def test_a_numpy_number_by_a_python_zero_is_numpy_s_nan_not_an_error():
+    with np.errstate(all="ignore"):
+        agree(numpy_number_by_a_python_zero, [(np.array([1.0, 2.0]),),
+                                              (np.array([0.0, 12.0]),)])
+
+
+def test_int_sums_python_on_some_paths_floor_divide_as_python():
+    m = np.array([[1, -2], [3, 4]], dtype=np.int32)
+    with np.errstate(all="ignore"):
+        agree(int_sums, [(m, 3), (-m, 0), (m, 0), (-m, 2)])

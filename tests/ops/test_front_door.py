@@ -19,7 +19,8 @@ NOT_OPS = {"Function", "Tensor", "TensorSpec", "constant", "convert_to_tensor", 
            "dtypes", "math", "nn", "random", "api"}
 # The data class's own members (tensor.py): storage, shape and Python conversions.
 DATA_CLASS = {"ndim", "shape", "dtype", "type", "numpy", "strides", "_np", "_v", "_storage",
-              "_chain", "_gen", "_born", "_value", "_refreshed", "_no_python", "__array__",
+              "_chain", "_gen", "_born", "_python_when", "_identity", "_value",
+              "_refreshed", "_no_python", "__array__",
               "__array_priority__", "__bool__", "__float__", "__int__", "__index__",
               "__len__", "__iter__", "__format__", "__getattr__", "__hash__", "__slots__",
               "tolist"}  # (eager data out, like numpy(): a symbolic tensor refuses it by name)

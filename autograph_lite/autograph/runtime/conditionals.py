@@ -8,10 +8,11 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite import control, mutation, nest
+from autograph_lite import control, mutation, nest, python_numbers
 from autograph_lite.api import core as api
+from autograph_lite.ir.graph import root_graph
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, list_values, logical,
+from autograph_lite.autograph.runtime import (core, data, identities, list_values, logical,
                                               optional_items, slots, staging, trial, unset,
                                               user_raises, where)
 from autograph_lite.autograph.runtime.unset import MaybeNone
@@ -105,9 +106,13 @@ def choose(cond, true_fn, false_fn, what, loc):
                 chosen.append(value)
             return data.leaving_region([value], [None], alive)[0]
         return run
+    since = identities.mark()
     try:
         with where.located(what, loc):
-            return control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
+            merged = control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
+        if len(seen) == 2:  # (`b if cur is a else a`: which object, by the path)
+            identities.set_after_merge(merged, seen, cond, since)
+        return merged
     except Exception as e:
         if _none_beside_a_value(seen) and not optional:
             optional.append(unset.value_of(next(
@@ -277,6 +282,12 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     staged_names = []
     optional = []  # (paths that may be None after the `if`: _flag_optional)
     forced = {}  # (paths the first branch flags: a None given late, _FlaggedLate)
+    since = identities.mark()  # (arrays made before the branches: `is` after it)
+    known = known_numbers(loc, names[:nouts])  # (a Python number in one branch only)
+    numbers = list(known)  # (this attempt's: a nested `if` of the same line may add some)
+    # (arrays a branch hands on as a merge made inside it: which earlier one, an int)
+    coded = known_numbers(loc, names[:nouts], "objects", identities.Record)
+    codes = coded.attempt()
 
     def trace(which):
         # Each branch starts from its own copy of the lists and arrays: one mutated in
@@ -319,14 +330,23 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 _returning_none(traced, init)
                 _optional_nones(traced, order, init, names, forced)
                 _check_all(traced, names, init, flag, loc)
+                late = [i for i in range(nouts) if i not in numbers and _python_on_one_path(
+                    traced[True][i], traced[False][i])]
+                if late:
+                    raise PythonLate(late)
+                codes.check(traced, nouts, since)
             first, optional[:] = _flagged(traced[order[0]], init, flag, forced)
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],
-                                          [names[i] for i in positions])
+                                          [names[i] for i in positions]) + [
+                f"<'{names[i]}' is a Python number>" for i in numbers] + [
+                f"<which array '{names[i]}' holds>" for i in codes.positions]
             mine, _ = _flagged(traced[which], init, flag, {p: forced.get(p) for p in optional})
             # an array of trace time from before the `if`, handed on: the buffer it is
             return tuple(data.leaving_region([mine[i] for i in positions],
-                                             [names[i] for i in positions], alive))
+                                             [names[i] for i in positions], alive)) + tuple(
+                python_flag_value(traced[which][i]) for i in numbers) + codes.of(
+                traced[which])
         return run
 
     while True:
@@ -337,6 +357,18 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             break
         except _FlaggedLate as e:  # (staged again, the first branch flagging them)
             forced.update(e.positions)
+            traced.clear(), order.clear(), fates.clear()
+            set_state(init)
+        except PythonLate as e:  # (staged again, each branch saying which it gives)
+            known.extend(p for p in e.positions if p not in known)
+            numbers[:] = known
+            traced.clear(), order.clear(), fates.clear()
+            set_state(init)
+        except identities.ObjectsLate as e:  # (the same, an int for which array)
+            if not e.mine(coded):
+                raise
+            e.grow(coded)
+            codes = coded.attempt()
             traced.clear(), order.clear(), fates.clear()
             set_state(init)
         except _ListLate as e:  # (staged again, the list a tensor list in both)
@@ -354,6 +386,14 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         final[i] = v
     final = [_unflagged(name, v, (i,) in optional) for i, (name, v) in enumerate(zip(names,
                                                                                     final))]
+    n_codes = len(codes.positions)
+    flags = merged[len(merged) - len(numbers) - n_codes:len(merged) - n_codes]
+    for i, is_python in zip(numbers, flags):
+        python_numbers.with_python_flag(final[i], is_python)
+    for i, v in enumerate(final):
+        identities.set_after_merge(v, {True: traced[True][i], False: traced[False][i]},
+                                   cond, since)
+    codes.attach(final, merged[len(merged) - n_codes:], since)
     _flags_as_tests(cond, traced, final)
     # A dict neither branch rebound (each wrote into its own copy, or left it) is, in
     # Python, the dict from before the `if`, which other names may hold: it takes the
@@ -721,6 +761,58 @@ class _ListLate(Exception):
     def __init__(self, position, row):
         super().__init__(position)
         self.position, self.row = position, row
+
+
+def _python_on_one_path(t, f):
+    """Whether a variable is a Python number after one branch and a NumPy number after the
+    other (`total = 0.0`, then `total += x[i]` in one branch): the merge is the NumPy
+    number's dtype, and a flag says on which runs it is Python's (python_numbers.py: `/`,
+    `//`, `%` by zero raise there)."""
+    if t is f or not all(_a_number(v) for v in (t, f)):
+        return False
+    on_t, on_f = python_numbers.python_flag(t), python_numbers.python_flag(f)
+    return on_t is not on_f
+
+
+def known_numbers(loc, names, kind="numbers", make=list):
+    """The positions of the variables a staged `if` (loop) at ``loc`` over ``names`` found
+    a Python number on one path only (PythonLate), kept for the rest of the function's
+    trace: one nested in a region traced again (an outer loop staged again for its own
+    flag) starts with them, or each level would double the traces of the levels inside.
+    (``kind``/``make``: another such record, a loop's LoopObjects' one.)"""
+    table = root_graph(context.current_graph()).__dict__.setdefault("_learnt", {})
+    key = (kind, loc, tuple(names))
+    if key not in table:
+        table[key] = make()
+    return table[key]
+
+
+def python_late(before, after):
+    """Whether a loop variable a Python number (on some runs) when it enters a trip is a
+    NumPy number (on some runs) after it: staged_loop carries a flag beside it."""
+    return (python_numbers.python_flag(before) is not False and _a_number(after)
+            and python_numbers.python_flag(after) is not True)
+
+
+def _a_number(v):
+    if core.is_symbolic(v):
+        return v.type.ndim == 0 and v.dtype.kind in "iuf"
+    return type(v) in (int, float)
+
+
+def python_flag_value(v):
+    flag = python_numbers.python_flag(v)
+    return np.bool_(flag) if isinstance(flag, bool) else flag
+
+
+class PythonLate(Exception):
+    """A variable is a Python number after one branch and not after the other (positions),
+    or after a staged loop's trip and not before it: the `if` (loop) is staged again with
+    a flag per such variable beside the branches' results (the loop's variables)."""
+
+    def __init__(self, positions):
+        super().__init__(positions)
+        self.positions = positions
 
 
 class _FlaggedLate(Exception):

@@ -14,7 +14,8 @@ import numpy as np
 
 from autograph_lite.tensor import holds_symbolic
 from autograph_lite.ops import dispatch
-from autograph_lite.autograph.runtime import core, data, list_values, unset, where
+from autograph_lite.autograph.runtime import (core, data, identities, list_values,
+                                              trace_arrays, unset, where)
 
 # user_operators.compare (installed there: it imports this module): Python's comparison,
 # the user's objects' dunders converted
@@ -215,11 +216,17 @@ def is_(a, b):
     np.True_`, `case True:` (identity with the tensor object held none of them)."""
     if isinstance(a, unset.MaybeNone) or isinstance(b, unset.MaybeNone):
         return unset.identity(a, b)  # (`idx is None` of a variable None on some runs)
+    if type(a) is np.ndarray or type(b) is np.ndarray:  # (an array of trace time that a
+        a, b = trace_arrays.resolve(a), trace_arrays.resolve(b)  # staged region made a box)
     if core.is_symbolic(b) and not core.is_symbolic(a):
         a, b = b, a
     kind = _bool_kind(a)
     if kind is not None and (kind is _bool_kind(b) or type(b) is kind):
         return dispatch.apply("as_weak", dispatch.apply("equal", a, b))
+    if core.is_symbolic(a) and core.is_symbolic(b) and a is not b and not isinstance(
+            a, list_values.ListTensor) and not isinstance(b, list_values.ListTensor):
+        same = identities.same_object(a, b)  # (a merge of a staged branch: by the path)
+        return same if isinstance(same, bool) else dispatch.apply("as_weak", same)
     return a is b
 
 

@@ -11,11 +11,11 @@ loop's line.
 
 import numpy as np
 
-from autograph_lite import control, mutation
+from autograph_lite import control, mutation, python_numbers
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import (core, data, list_values, logical,
-                                              optional_items, slots, staging, trial, unset,
-                                              user_raises, where)
+from autograph_lite.autograph.runtime import (conditionals, core, data, identities,
+                                              list_values, logical, optional_items, slots,
+                                              staging, trial, unset, user_raises, where)
 from autograph_lite.autograph.runtime.variables import is_undefined
 
 
@@ -117,6 +117,10 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
     # (a plain value, or an item of a tuple, the body may set to None: staged again with
     # it flagged, _NoneLate; paths of optional_items.py)
     late = set()
+    # (positions a Python number on entry and a NumPy one after a trip)
+    known = conditionals.known_numbers(loc, names)
+    # (the arrays from before it its variables hand on: identities.LoopObjects)
+    objects = conditionals.known_numbers(loc, names, "objects", identities.Record)
     while True:
         # (typed again once `late` grows: code under its None test runs on later trips)
         values = trial.initial_values(init[:nouts], names, body, get_state, set_state, rest,
@@ -132,10 +136,18 @@ def _run(test, body, get_state, set_state, names, nouts, opts, loc):
                  or unset.may_be_none(init[k]) or (k,) in late]
         try:
             final = _stage(test, body, get_state, set_state, names, opts, loc, init, values,
-                           carried, flags, watch, late)[:nouts]
+                           carried, flags, watch, late, list(known), objects)[:nouts]
             break
         except _NoneLate as e:
             late.add(e.path)
+            set_state(init)
+        except conditionals.PythonLate as e:
+            known.extend(p for p in e.positions if p not in known)
+            set_state(init)
+        except identities.ObjectsLate as e:
+            if not e.mine(objects):
+                raise
+            e.grow(objects)
             set_state(init)
     # lists this loop turned into TensorLists leave it as the stacked tensor
     # (not those it passed through, nor an outer loop's TensorList: that loop stacks it)
@@ -218,22 +230,35 @@ def _items_late(k, v, before, paths):
 
 
 def _stage(test, body, get_state, set_state, names, opts, loc, init, values, carried, flags,
-           watch, late=()):
+           watch, late=(), numbers=(), objects=None):
     """Stages the loop; returns the state after it. `flags`: positions carried with a flag
     saying whether the variable is set (the flags are extra loop variables); `late`: those
-    of them that hold a value before the loop but may be None after a trip."""
+    of them that hold a value before the loop but may be None after a trip; `numbers`:
+    positions carried with a flag saying whether the variable is a Python number (one on
+    entry that a trip may make a NumPy number: `total = 0.0`, `total += x[i]` on some
+    trips; python_numbers.python_flag); `objects`: the record of which arrays from before
+    the loop its variables may hold (identities.LoopObjects: an int beside each)."""
     nouts = len(names)
     rest = init[nouts:]
-    names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags]
+    numbers = [k for k in numbers if k in carried]
+    names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags] + [
+        f"<'{names[k]}' is a Python number>" for k in numbers]
     items = _item_paths(values, carried, late)
     start = [_with_flagged_items(k, unset.value_of(values[k]), items.get(k, ()))
              for k in carried]
-    values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags]
-    weak = [_is_weak(init[k]) for k in carried] + [False] * len(flags)
+    values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags] + [
+        conditionals.python_flag_value(init[k]) for k in numbers]
     slot = {k: i for i, k in enumerate(carried)}
+    held = identities.LoopObjects(objects or identities.Record(), carried,
+                                  {k: values_c[slot[k]] for k in carried})
+    names_c += [f"<which array '{names[k]}' holds>" for k in held.positions]
+    values_c += held.initial()
+    weak = [_is_weak(init[k]) for k in carried] + [False] * (len(flags) + len(numbers)
+                                                              + len(held.positions))
+    extra = len(carried) + len(flags) + len(numbers)  # (where held's ints begin)
     in_place, kept = set(), {}  # (kept: k -> whether every trip left that dict as it was)
 
-    def full(vs):
+    def full(vs, after=False):
         state = list(values)
         for k, v in zip(carried, vs):
             state[k] = list_values.keep_kind(init[k], v)
@@ -243,6 +268,9 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
             kind = (unset.MaybeNone if unset.may_be_none(init[k]) or (k,) in late
                     else unset.MaybeUnset)
             state[k] = kind(names[k], vs[slot[k]], is_set)
+        for k, is_python in zip(numbers, vs[len(carried) + len(flags):]):
+            python_numbers.with_python_flag(state[k], is_python)
+        held.attach(state, vs[extra:], carried, after)
         return list(state) + list(rest)
 
     narrow = set()  # (variables the test rules None out of: `while cur is not None:`)
@@ -301,7 +329,14 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                                  none=unset.may_be_none(init[k]) or (k,) in late)
             out[slot[k]] = pair.value
             out_flags.append(pair.is_set)
-        out = tuple(out) + tuple(out_flags)
+        late_numbers = [k for k in carried if k not in numbers and conditionals.python_late(
+            init[k], state[k])]
+        if late_numbers:
+            raise conditionals.PythonLate(late_numbers)
+        codes = held.after_trip(carried, {k: vs[slot[k]] for k in carried}, state,
+                                vs[extra:])
+        out = tuple(out) + tuple(out_flags) + tuple(
+            conditionals.python_flag_value(state[k]) for k in numbers) + tuple(codes)
         _check_body(names_c, vs, out, weak, loc)
         return out
 
@@ -309,7 +344,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         final = control.while_loop(cond, loop_body, tuple(values_c),
                                           maximum_iterations=opts.get("maximum_iterations"),
                                           loop_var_names=names_c)
-    out = list(full(final))  # (the flagged variables are MaybeUnset now)
+    out = list(full(final, after=True))  # (the flagged variables are MaybeUnset now)
     # A dict carried as a structure comes out of the loop as a new dict; one the body
     # only wrote into (`d[key] += v`) is the dict from before the loop in Python, which
     # other names may hold (`e = d`): it takes the new items in place.
