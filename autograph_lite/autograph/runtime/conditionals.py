@@ -334,7 +334,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                     traced[True][i], traced[False][i])]
                 if late:
                     raise PythonLate(late)
-                codes.check(traced, nouts, since)
+                if identities.asked_in(body):
+                    codes.check(traced, nouts, since)
             first, optional[:] = _flagged(traced[order[0]], init, flag, forced)
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],

@@ -9,16 +9,16 @@ of the arrays from before the loop it holds (staged_loop.py, -1 for one the loop
 Such a box's ``_identity`` (an ``Identity``) says which earlier object it is on which runs,
 and that elsewhere it is an object made between two serials (in a branch, by a trip), so
 `src is a` is staged as the condition that chose `a`. Where that is not followed (a merge
-of merges made inside a branch, a loop variable whose body only computes new arrays, two
-arrays both made by the loop) and the two may share a buffer, `is` is refused; where the
-buffers cannot be the same, or one was made after the other could be, it is False
-(session 53's probe: every such `is` was False, so `cur = b if cur is a else a` always
-chose `b`, and the write went into the wrong buffer).
+of merges of arrays not followed, a loop variable whose body only computes new arrays,
+two arrays both made by the loop) and the other array may be the one it holds (it is
+older), `is` is refused; where it was made later, it is False (session 53's probe: every
+such `is` was False, so `cur = b if cur is a else a` always chose `b`, and the write went
+into the wrong buffer). Loops and branches learn this (each learning stages them again)
+only in code that asks `x is y` of two non-constants (``asked_in``).
 """
 
 import numpy as np
 
-from autograph_lite import storage
 from autograph_lite.ops.dispatch import apply
 from autograph_lite.tensor import SymbolicTensor, serials
 from autograph_lite.trace.context import current_graph
@@ -42,6 +42,60 @@ class Identity:
 
 def _equal_to_each(code, objects):
     return lambda: [apply("equal", code, j) for j in range(len(objects))]
+
+
+_ASKS = {}  # generated file -> whether its code asks `x is y` of two non-constants
+
+
+def asked_in(fn):
+    """Whether the converted code ``fn`` (a loop body, a branch) belongs to asks `x is y`
+    where neither side is a constant (`is None` is not identity of arrays): only then do
+    staged loops and branches learn which arrays their variables hold (each learning stages
+    the region again, so it is not done where nothing asks; a nest of such regions would
+    be traced again at every level)."""
+    path = _user_file(fn)
+    if path not in _ASKS:
+        _ASKS[path] = _asks_identity(path)
+    return _ASKS[path]
+
+
+_OURS = __file__.rsplit("/autograph/", 1)[0]  # (the package's folder)
+
+
+def _user_file(fn, depth=3):
+    """The file of the converted code behind ``fn``: its own, or that of a function it
+    wraps (a staged `for`'s step around the loop body: loops.py), through closures."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    if not code.co_filename.startswith(_OURS) or depth == 0:
+        return code.co_filename
+    for cell in fn.__closure__ or ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:  # (an empty cell)
+            continue
+        if callable(inner) and hasattr(inner, "__code__"):
+            path = _user_file(inner, depth - 1)
+            if path is not None and not path.startswith(_OURS):
+                return path
+    return code.co_filename
+
+
+def _asks_identity(path):
+    import ast
+    try:
+        with open(path) as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, TypeError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("is_", "is_not") and isinstance(
+                    node.func.value, ast.Name) and node.func.value.id == "ag__"
+                and not any(isinstance(a, ast.Constant) for a in node.args)):
+            return True
+    return False
 
 
 def mark():
@@ -130,6 +184,8 @@ class BranchObjects:
             objects = [v for v in (t, f) if _array(v) and v._born < since]
             for v in inner:
                 objects += _earlier(v, since, {})[0]
+            if any(_ambiguous(o) for o in objects):
+                continue  # (an array of some run not followed: the merge stays UNKNOWN)
             missing = [o for o in objects if not any(o is p for p in self.objects + found)]
             if objects and i not in self.positions or missing:
                 late.append(i)
@@ -162,9 +218,11 @@ class LoopObjects:
     what to track ({"positions", "objects", "loose"}), which a trip that hands an array
     on to another variable grows (``ObjectsLate``: the loop is staged again)."""
 
-    def __init__(self, known, carried, entering):
-        """``entering``: {position: the value it enters the loop with}."""
-        self.known, self.since = known, mark()
+    def __init__(self, known, carried, entering, asked=True):
+        """``entering``: {position: the value it enters the loop with}; ``asked``: whether
+        the loop's code asks `is` (``asked_in``), else it learns only where `is` asks of a
+        variable it does not track."""
+        self.known, self.since, self.asked = known, mark(), asked
         self.objects = _visible(known.objects)
         self.positions = []
         for k in known.positions:
@@ -190,28 +248,31 @@ class LoopObjects:
         for k, code in zip(self.positions, held):
             box = state[k]
             if isinstance(box, SymbolicTensor) and box._born > self.since:
-                loose = k in self.known.loose
-                box._identity = Identity(self.objects, _equal_to_each(code, self.objects),
-                                        -1 if loose else self.since,
-                                        float("inf") if loose else box._born)
+                box._identity = UNKNOWN if k in self.known.loose else Identity(
+                    self.objects, _equal_to_each(code, self.objects), self.since, box._born)
 
     def after_trip(self, carried, entered, state, held):
         """The ints of the tracked variables after a trip; raises ObjectsLate where a
         variable the loop does not track holds an array from before it or another's."""
+        if not self.asked and not self.positions:
+            return []
         at_start = {id(entered[k]): k for k in carried if _array(entered[k])}
         codes_at_start = {id(entered[k]): c for k, c in zip(self.positions, held)}
         late, found, loose = [], [], []
         for k in carried:
             v = state[k]
-            if not _array(v) or v is entered[k]:
+            if not self.asked or not _array(v) or v is entered[k]:
                 continue
-            others = _earlier(v, self.since, at_start)
-            if k not in self.positions and (others[0] or others[1]):
+            objects, positions = _earlier(v, self.since, at_start)
+            plain = [o for o in objects if not _ambiguous(o)]
+            if len(plain) < len(objects) and k not in self.known.loose:
+                loose.append(k)  # (an array of some run not followed: -1 means unknown)
+            if k not in self.positions and (objects or positions):
                 late.append(k)
-            late += [m for m in others[1] if m not in self.positions]
-            found += [o for o in others[0] if not any(o is p for p in self.objects)]
-        if late or found:
-            raise ObjectsLate(sorted(set(late)), found, (), self.known)
+            late += [m for m in positions if m not in self.positions]
+            found += [o for o in plain if not any(o is p for p in self.objects + found)]
+        if late or found or loose:
+            raise ObjectsLate(sorted(set(late)), found, loose, self.known)
         out = []
         for k in self.positions:
             code = codes(state[k], self.objects, codes_at_start)
@@ -294,11 +355,11 @@ def same_object(x, y):
                 if same is not False:
                     answer = _or(answer, flag if same is True else apply("logical_and", flag,
                                                                          same))
-            if _overlaps(a._identity, b) and _may_share(a, b):
+            if _overlaps(a._identity, b):
                 _refuse()
             return answer
     for a, b in ((x, y), (y, x)):
-        if _ambiguous(a) and b._born < a._born and _may_share(a, b):
+        if _ambiguous(a) and b._born < a._born:  # (b may be the array a is: refused)
             if isinstance(a._identity, _Untracked):  # (a loop variable: track it)
                 raise ObjectsLate([a._identity.position], [], (), a._identity.record)
             _refuse()
@@ -332,18 +393,3 @@ def _ambiguous(v):
     box is marked where it is made, its value may be a region's later, `cur[0] += 1` of
     an argument a loop writes)."""
     return v._identity is UNKNOWN or isinstance(v._identity, _Untracked)
-
-
-def _may_share(a, b):
-    return bool(_buffers(a) & _buffers(b))
-
-
-def _buffers(v):
-    """The storages ``v`` may be at run time (a merge's options, followed)."""
-    found, todo = set(), [storage.storage_of(v)]
-    while todo:
-        s = todo.pop()
-        if s not in found:
-            found.add(s)
-            todo += [o.storage for o in s.options]
-    return found

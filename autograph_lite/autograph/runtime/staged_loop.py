@@ -250,7 +250,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         conditionals.python_flag_value(init[k]) for k in numbers]
     slot = {k: i for i, k in enumerate(carried)}
     held = identities.LoopObjects(objects or identities.Record(), carried,
-                                  {k: values_c[slot[k]] for k in carried})
+                                  {k: values_c[slot[k]] for k in carried},
+                                  identities.asked_in(body))
     names_c += [f"<which array '{names[k]}' holds>" for k in held.positions]
     values_c += held.initial()
     weak = [_is_weak(init[k]) for k in carried] + [False] * (len(flags) + len(numbers)
