@@ -74,6 +74,26 @@ def with_python_flag(result, flag):
     return result
 
 
+def chosen_flag(take, a, b, result):
+    """``result``, which is ``a`` where ``take`` holds and ``b`` elsewhere (a conditional
+    expression, `max(a, b)`), marked a Python number on the runs where the one it is was
+    one (`max(total, 0.0)` of a `total` Python's on some runs); a flag this graph cannot
+    read (made inside a branch) is dropped: NumPy's arithmetic there, as before."""
+    if not isinstance(result, SymbolicTensor) or result.type.ndim or result.type.weak:
+        return result
+    fa, fb = python_flag(a), python_flag(b)
+    if fa is False and fb is False:
+        return result
+    graph = current_graph()
+    if any(isinstance(f, SymbolicTensor) and graph is not None and not graph.can_see(
+            f._value) for f in (fa, fb)):
+        return result
+    if fa is fb:
+        return with_python_flag(result, np.bool_(True) if fa is True else fa)
+    return with_python_flag(result, apply("where", take, *[
+        np.bool_(f) if isinstance(f, bool) else f for f in (fa, fb)]))
+
+
 def _divided_on_paths(op, a, b, flag):
     """Python's ZeroDivisionError for ``a op b`` on the runs ``flag`` holds, where both are
     Python numbers (`total / count` after a loop whose `total += x[i]` ran on some runs
@@ -486,6 +506,8 @@ def _unary(op, name):
         if python_number(x):
             x = _bool_as_int(x)  # (-True is -1; NumPy refuses a bool's negative)
         result = apply(op, x)
+        if isinstance(python_flag(x), SymbolicTensor):  # (-total of a number Python's on
+            with_python_flag(result, python_flag(x))     # some runs: Python's there too)
         if python_number(x) and x.dtype.kind == "i":  # -(-2**63), abs(-2**63): 2**63
             # (x > min, not x != min: a bound bounds.proves can drop for a counter)
             check(apply("greater", x, INT64_MIN), f"Python int {name}() overflowed "

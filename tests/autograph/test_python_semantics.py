@@ -1939,6 +1939,28 @@ def test_a_number_python_on_some_paths_divides_as_that_path_does():
     agree(kept_or_first, [(x, 0), (-x, 0), (x * 9, 0), (x, 2), (-x * 9, 0)])
 
 
+def through_unary_min_max_and_ternaries(x, t):
+    total = 0.0
+    for v in x:
+        if v > t:
+            total += v
+    best = 0.0
+    for v in x:
+        best = max(best, v) if v > t else best
+    m = total if total > 0 else 0.0
+    g = max((v for v in x if v > t), default=0.0)
+    return 1 / -total + 1 / abs(total) + 1 / max(total, -1.0) + 1 / m + 1 / best + 1 / g
+
+
+def test_the_flag_follows_negation_abs_max_and_conditional_expressions():
+    """-total, abs(total), max(total, c), `total if ... else 0.0` and the default of a
+    generator's max are Python numbers on the runs where what they took was one (session
+    53's second probe: inf where Python raises)."""
+    raised = agree(through_unary_min_max_and_ternaries,
+                   [(np.arange(5.0), 2.0), (np.arange(5.0), 10.0), (np.arange(5.0), -1.0)])
+    assert raised
+
+
 def test_a_numpy_number_by_a_python_zero_is_numpy_s_nan_not_an_error():
     with np.errstate(all="ignore"):
         agree(numpy_number_by_a_python_zero, [(np.array([1.0, 2.0]),),

@@ -250,10 +250,14 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
         if any(type(a) is int and not all(_holds(t, a) for t in args if core.is_symbolic(
                 t)) for a in args):  # (`max(i8[0], 300)`: compared as Python ints do)
             args = tuple(api.cast(a, np.int64) if core.is_symbolic(a) else a for a in args)
-        return _python_if_all(functools.reduce(pairwise, args), args)  # ir/bounds.py reads
-    out = args[0]                                            # for `range(min(...))`)
+        out = functools.reduce(pairwise, args)  # (ir/bounds.py reads it for `range(min(...))`)
+        if len(args) == 2:  # (Python's on the runs where the one it picked is)
+            python_numbers.chosen_flag(beats(args[1], args[0]), args[1], args[0], out)
+        return _python_if_all(out, args)
+    out = args[0]
     for x in args[1:]:
-        out = np.where(beats(x, out), x, out)
+        take = beats(x, out)
+        out = python_numbers.chosen_flag(take, x, out, np.where(take, x, out))
     return _python_if_all(out, args)
 
 

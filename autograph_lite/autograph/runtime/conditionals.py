@@ -112,6 +112,7 @@ def choose(cond, true_fn, false_fn, what, loc):
             merged = control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
         if len(seen) == 2:  # (`b if cur is a else a`: which object, by the path)
             identities.set_after_merge(merged, seen, cond, since)
+            python_numbers.chosen_flag(cond, seen[True], seen[False], merged)
         return merged
     except Exception as e:
         if _none_beside_a_value(seen) and not optional:
