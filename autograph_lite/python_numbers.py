@@ -135,10 +135,16 @@ def _divided_by_complex(b):
         raise errors.numpy_error_at_user(ZeroDivisionError("complex division by zero"))
 
 
+_ONLY_WHERE = [None]  # (a flag: the checks made now hold only on its runs)
+
+
 def check(ok, message, error):
     """The check ``ok``: raised now when it is a Python bool known while tracing, staged
     when it is a 0-d bool tensor (numpy_vectorize.py, numpy_spaces.py and the einsum
     diagonals use it too)."""
+    where = _ONLY_WHERE[0]
+    if where is not None and ok is not True:  # (Python's error on its runs only)
+        ok = _not(where) if ok is False else apply("logical_or", _not(where), ok)
     if isinstance(ok, SymbolicTensor):
         apply("assert", ok, message=message, error=error)
     elif not ok:
@@ -330,6 +336,13 @@ def arithmetic(op, a, b):
     if _staged_pair(a, b) and "b" in _kind(a) + _kind(b):
         a, b = _bool_as_int(a), _bool_as_int(b)
     flag = path_flag(a, b)
+    if flag is not None and op == "power" and "f" in _kind(a) + _kind(b) and set(
+            _kind(a) + _kind(b)) <= set("if"):
+        _ONLY_WHERE[0] = flag  # (`total ** -1` of a total Python's 0.0 on some runs)
+        try:
+            return with_python_flag(_float_power(a, b), flag)
+        finally:
+            _ONLY_WHERE[0] = None
     if flag is not None and op not in ("power", "left_shift", "right_shift"):
         _divided_on_paths(op, a, b, flag)
         return with_python_flag(apply(op, a, b), flag)

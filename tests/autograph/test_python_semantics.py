@@ -1949,7 +1949,28 @@ def through_unary_min_max_and_ternaries(x, t):
         best = max(best, v) if v > t else best
     m = total if total > 0 else 0.0
     g = max((v for v in x if v > t), default=0.0)
-    return 1 / -total + 1 / abs(total) + 1 / max(total, -1.0) + 1 / m + 1 / best + 1 / g
+    return (1 / -total + 1 / abs(total) + 1 / max(total, -1.0) + 1 / m + 1 / best + 1 / g
+            + total ** -1)
+
+
+def powers_of_a_total(x, t, start):
+    total = start
+    for v in x:
+        if v > t:
+            total += v
+    return total ** -1, total ** 2
+
+
+def test_powers_of_a_number_python_on_some_paths_raise_as_python():
+    """`total ** -1` of Python's 0.0 is ZeroDivisionError, `1e200 ** 2` OverflowError;
+    NumPy's inf where the value is NumPy's (session 53's second probe)."""
+    with np.errstate(all="ignore"):
+        raised = agree(powers_of_a_total, [(np.arange(5.0), 2.0, 0.0),
+                                           (np.arange(5.0), 10.0, 0.0),
+                                           (np.arange(5.0), 10.0, 1e200),
+                                           (np.arange(5.0), 2.0, 1e200)])
+    assert {m.split(" (at")[0] for _, _, m in raised} == {
+        "0.0 cannot be raised to a negative power", "(34, 'Numerical result out of range')"}
 
 
 def test_the_flag_follows_negation_abs_max_and_conditional_expressions():
