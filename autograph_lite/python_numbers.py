@@ -94,15 +94,28 @@ def chosen_flag(take, a, b, result):
         np.bool_(f) if isinstance(f, bool) else f for f in (fa, fb)]))
 
 
-def _divided_on_paths(op, a, b, flag):
-    """Python's ZeroDivisionError for ``a op b`` on the runs ``flag`` holds, where both are
-    Python numbers (`total / count` after a loop whose `total += x[i]` ran on some runs
-    only: on the others `total` is Python's 0.0); NumPy's inf or nan on the rest."""
+def _checked_on_paths(op, a, b, flag):
+    """``a op b`` with Python's errors on the runs ``flag`` holds, where both are Python
+    numbers (`total / count` after a loop whose `total += x[i]` ran on some runs only: on
+    the others `total` is Python's 0.0): ZeroDivisionError of `/ // %` by zero, a float
+    `**`'s errors; NumPy's inf or nan on the rest."""
     kinds = _kind(a) + _kind(b)
+    if op == "power" and _float_pair(a, b):
+        _ONLY_WHERE[0] = flag  # (`total ** -1` of a total Python's 0.0 on some runs)
+        try:
+            return _float_power(a, b)
+        finally:
+            _ONLY_WHERE[0] = None
     if op in _DIVISION and set(kinds) <= set("if"):
         zero = apply("equal", b, 0) if isinstance(b, SymbolicTensor) else b == 0
         if zero is not False:
             check(_not(_and(flag, zero)), _DIVISION[op]["f" in kinds], "ZeroDivisionError")
+    return apply(op, a, b)
+
+
+def _float_pair(a, b):
+    kinds = _kind(a) + _kind(b)
+    return "f" in kinds and set(kinds) <= set("if")
 
 
 def _staged_pair(a, b):
@@ -336,16 +349,9 @@ def arithmetic(op, a, b):
     if _staged_pair(a, b) and "b" in _kind(a) + _kind(b):
         a, b = _bool_as_int(a), _bool_as_int(b)
     flag = path_flag(a, b)
-    if flag is not None and op == "power" and "f" in _kind(a) + _kind(b) and set(
-            _kind(a) + _kind(b)) <= set("if"):
-        _ONLY_WHERE[0] = flag  # (`total ** -1` of a total Python's 0.0 on some runs)
-        try:
-            return with_python_flag(_float_power(a, b), flag)
-        finally:
-            _ONLY_WHERE[0] = None
-    if flag is not None and op not in ("power", "left_shift", "right_shift"):
-        _divided_on_paths(op, a, b, flag)
-        return with_python_flag(apply(op, a, b), flag)
+    if flag is not None and (op != "power" or _float_pair(a, b)) and op not in (
+            "left_shift", "right_shift"):
+        return with_python_flag(_checked_on_paths(op, a, b, flag), flag)
     kinds = _kind(a) + _kind(b)
     if op == "true_divide" and "c" in kinds and _staged_pair(a, b):  # (NumPy: inf, nan)
         _divided_by_complex(b)
@@ -494,13 +500,13 @@ def _operators(op, name):
     def in_place(x, o):
         if python_number(x) and python_number(o):
             return arithmetic(op, x, o)  # (a number is immutable: `a += b` rebinds a)
-        flag = path_flag(x, o)
-        if flag is not None:
-            _divided_on_paths(op, x, o, flag)
-        if python_flag(x) is not False:  # (`total += x[i]`: a NumPy number from here)
-            return with_python_flag(mutation.augmented(x, op, o), flag)
         if op == "power":
             _no_negative_int_exponent(x, o)
+        flag = path_flag(x, o)
+        if flag is not None:
+            _checked_on_paths(op, x, o, flag)
+        if python_flag(x) is not False:  # (`total += x[i]`: a NumPy number from here)
+            return with_python_flag(mutation.augmented(x, op, o), flag)
         return mutation.augmented(x, op, o)
     for form, fn in (("", method), ("r", reflected), ("i", in_place)):
         fn.__name__ = fn.__qualname__ = f"__{form}{name}__"

@@ -1961,6 +1961,28 @@ def powers_of_a_total(x, t, start):
     return total ** -1, total ** 2
 
 
+def powers_in_place(s, x, t):
+    s **= x[0]                     # a relaxed Python int to an int64's power: NumPy's
+    total = 0.0
+    for v in x:
+        if v > t:
+            total += v
+    total **= -1
+    return s, total
+
+
+def test_powers_in_place_keep_numpys_and_pythons_errors():
+    """`s **= x[0]` of a relaxed Python int by a negative int64 is NumPy's ValueError (an
+    early return of session 53's in-place path skipped that check before it landed), and
+    `total **= -1` of a total Python's 0.0 on some runs is Python's ZeroDivisionError."""
+    xs = np.array([2, 3, 4]), np.array([-1, 3, 4]), np.array([2, 3, 4])
+    with np.errstate(all="ignore"):
+        raised = agree(powers_in_place, [(2, xs[0], 1), (3, xs[1], 1), (3, xs[2], 9)])
+    assert {m.split(" (at")[0] for _, _, m in raised} == {
+        "Integers to negative integer powers are not allowed.",
+        "0.0 cannot be raised to a negative power"}, raised
+
+
 def test_powers_of_a_number_python_on_some_paths_raise_as_python():
     """`total ** -1` of Python's 0.0 is ZeroDivisionError, `1e200 ** 2` OverflowError;
     NumPy's inf where the value is NumPy's (session 53's second probe)."""
