@@ -433,6 +433,20 @@ def test_is_of_a_merge_is_which_object_the_run_took(fn, calls):
     agree(fn, calls=calls, exact=True)
 
 
+def swaps_in_a_branch(a, b, x):
+    src, dst = a, b
+    if x[0] > 0:
+        src, dst = b, a
+    return src is dst, src is b, dst is a
+
+
+def test_is_of_two_merges_of_earlier_arrays_only_is_exact():
+    """Two variables one staged `if` swapped: neither can be an array made in a branch,
+    so `src is dst` is staged (False), not refused."""
+    agree(swaps_in_a_branch, calls=[(np.ones(2), np.zeros(2), np.array([p]))
+                                    for p in (1.0, -1.0)], exact=True)
+
+
 def compares_two_loop_variables(u, n):
     a = np.zeros_like(u)
     src, dst = u, a

@@ -251,7 +251,8 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
                 t)) for a in args):  # (`max(i8[0], 300)`: compared as Python ints do)
             args = tuple(api.cast(a, np.int64) if core.is_symbolic(a) else a for a in args)
         out = functools.reduce(pairwise, args)  # (ir/bounds.py reads it for `range(min(...))`)
-        if len(args) == 2:  # (Python's on the runs where the one it picked is)
+        if len(args) == 2 and any(python_numbers.python_flag(a) is not False
+                                  for a in args):  # (Python's where the one picked is)
             python_numbers.chosen_flag(beats(args[1], args[0]), args[1], args[0], out)
         return _python_if_all(out, args)
     out = args[0]

@@ -123,9 +123,12 @@ def set_after_merge(merged, sides, cond, since):
         elif v._identity is not None:
             merged._identity = UNKNOWN  # (a merge made inside a branch: not followed)
             return
+    # (where each branch gave an earlier array, it is no array made in a branch: the
+    # range of those is empty, so `src is dst` of a swap by one `if` is exact)
+    until = since if len(earlier) == len(sides) else merged._born
     merged._identity = Identity(
         [v for v, _ in earlier], lambda: [cond if which else apply("logical_not", cond)
-                                          for _, which in earlier], since, merged._born)
+                                          for _, which in earlier], since, until)
 
 
 def codes(value, objects, held=None):
