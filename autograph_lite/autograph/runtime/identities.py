@@ -198,13 +198,7 @@ class BranchObjects:
 
     def of(self, values):
         """The branch's ints (outputs of the `if` beside its values)."""
-        import numpy as np
-        out = []
-        for i in self.positions:
-            code = codes(values[i], self.objects)
-            out.append(np.int64(-1 if code is None else code) if not isinstance(
-                code, SymbolicTensor) else code)
-        return tuple(out)
+        return tuple(_as_code(codes(values[i], self.objects)) for i in self.positions)
 
     def attach(self, final, merged_codes, since):
         for i, code in zip(self.positions, merged_codes):
@@ -217,9 +211,9 @@ class BranchObjects:
 class LoopObjects:
     """Which of the arrays from before a staged loop each tracked variable holds: an int
     loop variable beside it (``codes``; -1 for an array a trip made), and its
-    ``Identity`` inside the body and after the loop. ``known`` is the loop's record of
-    what to track ({"positions", "objects", "loose"}), which a trip that hands an array
-    on to another variable grows (``ObjectsLate``: the loop is staged again)."""
+    ``Identity`` inside the body and after the loop. ``known`` is the loop's ``Record``
+    of what to track, which a trip that hands an array on to another variable grows
+    (``ObjectsLate``: the loop is staged again)."""
 
     def __init__(self, known, carried, entering, asked=True):
         """``entering``: {position: the value it enters the loop with}; ``asked``: whether
@@ -237,9 +231,7 @@ class LoopObjects:
         self.start = [codes(entering[k], self.objects) for k in self.positions]
 
     def initial(self):
-        import numpy as np
-        return [np.int64(-1 if c is None else c) if isinstance(c, int) or c is None else c
-                for c in self.start]
+        return [_as_code(c) for c in self.start]
 
     def attach(self, state, held, carried, after):
         """Gives each tracked variable in ``state`` (a trip's start, or ``after`` the
@@ -285,6 +277,14 @@ class LoopObjects:
         if loose:
             raise ObjectsLate([], [], loose, self.known)
         return out
+
+
+def _as_code(code):
+    """A code of ``codes`` as a loop variable or branch output: a staged int as it is, a
+    known one (or None: not followed, -1) an int64 constant."""
+    if isinstance(code, SymbolicTensor):
+        return code
+    return np.int64(-1 if code is None else code)
 
 
 def _visible(objects):
