@@ -132,6 +132,44 @@ def test_a_list_in_a_tested_and_stands_for_its_truth():
                                          (np.linspace(-1.0, 1.0, 40),)])
 
 
+def waits_while_list_is_empty(x, n):
+    h = []
+    w = 0
+    if x > 0:
+        while w < 4 and (h and n < h[-1]):
+            w += 1
+        if n > 1:
+            h.append(n)
+    return w, (h[-1] if h else -1)
+
+
+def loops_over_a_list_a_branch_carries(x, n):
+    h = []
+    w = 0
+    if x > 0:
+        while w < 3 and x > 0 and (h and n < h[-1]):
+            w += 1
+        while h:
+            w += 10
+            h.pop()
+        if n > 1:
+            h.append(n)
+    return w
+
+
+def test_a_list_a_staged_branch_carries_is_false_while_empty():
+    """(session 54, trips seed 527) a list appended to in a staged `if` is traced again as
+    a row buffer (data.TensorList, a tuple): tested empty in a `while` before the append,
+    its `and` gave the tuple, whose Python truth is always True: the loop ran its 4 trips
+    where Python's runs none (silently); beside a staged operand the same `and` was
+    refused ('different structures'). A test reads the list's length now."""
+    import numpy as np
+    calls = [(np.float64(1.0), np.int64(3)), (np.float64(-1.0), np.int64(0)),
+             (np.float64(2.0), np.int64(0))]
+    agree(waits_while_list_is_empty, calls)
+    agree(loops_over_a_list_a_branch_carries, calls)
+
+
 def differs_when_both_given(a, n):
     p, q = None, None
     v = 0

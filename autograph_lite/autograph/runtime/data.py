@@ -151,6 +151,19 @@ class TensorList(tuple):
         n = self.length
         return n > 0 if not core.is_symbolic(n) else dispatch.apply("greater", n, 0)
 
+    def __bool__(self):
+        """Python's truth where a tuple's would be taken (the tuple's own, always True,
+        ran a `while` over an empty list: session 54): the length's where it is known
+        while tracing; a length known only at run time has no Python truth."""
+        truth = self.ag_truth()
+        if core.is_symbolic(truth):
+            raise TypeError(
+                f"the truth of a list that a staged loop or branch carries (its length is "
+                f"known only when the function runs) is read as a Python bool at "
+                f"{errors.user_location() or 'its line'}; test it in an `if`, `while` or "
+                f"`and`/`or`, which are staged")
+        return bool(truth)
+
     def listed(self):
         """The list after the staged loop or branch: its stacked rows, a ListTensor."""
         return list_values.as_list(self.stacked(), self.python_numbers)

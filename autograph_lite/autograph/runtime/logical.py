@@ -69,10 +69,15 @@ def _tested(fn):
     """``fn`` whose Python container (a list, tuple, dict, set, str) is given as its
     truth: an operand of an `and`/`or` that is a test (converters/logical_expressions.py),
     where only the truth is read; a container cannot be one side of a staged choice
-    (`if x[i] > 0 and hist and x[i] < hist[-1]:` was refused, session 52)."""
+    (`if x[i] > 0 and hist and x[i] < hist[-1]:` was refused, session 52), nor can a list
+    a staged region carries (data.TensorList), whose truth is its length's, staged where
+    that is known only at run time (session 54: `while i < 4 and x > 0 and (h and v <
+    h[-1]):` in the branch appending to `h`)."""
     def run():
         v = fn()
-        if isinstance(v, _CONTAINERS) and getattr(type(v), "ag_truth", None) is None:
+        if getattr(type(v), "ag_truth", None) is not None:
+            return list_values.truth(v)
+        if isinstance(v, _CONTAINERS):
             return bool(v)
         return v
     return run

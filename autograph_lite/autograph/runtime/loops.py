@@ -150,10 +150,15 @@ def _staged_from_the_start(test, body, get_state, set_state, names, nouts, opts)
 def _users_truth(test):
     """``test`` whose result, where it is a user's object (`while queue:`), is its truth by
     its converted `__bool__`/`__len__` (runtime/user_operators.py), a staged bool where
-    that reads a tensor."""
+    that reads a tensor; where it is a list a staged region carries (`while rows:`, `while
+    i < 4 and (rows and v < rows[-1]):`, whose `and` gives the list), its length's truth
+    (a tuple's own truth, always True, ran an empty list's loop: session 54)."""
     def run():
         c = test()
-        return list_values.truth(c) if data.is_users(c) else c
+        if data.is_users(c) or getattr(type(c), "ag_truth", None) is not None or (
+                isinstance(c, list_values.ListTensor)):
+            return list_values.truth(c)
+        return c
     return run
 
 
