@@ -87,10 +87,11 @@ def user_location(depth=2, frame=None):
 def with_location(exc, loc):
     """Re-creates ``exc`` (same type) with ' (at file:line)' context appended once; NumPy's
     or Python's own error (marked by ``numpy_error``) keeps its text, which a user's
-    `except ... as e` may read (`str(e)`), and gets the line in a note."""
+    `except ... as e` may read (`str(e)`), and gets the line in a note, as does a KeyError
+    (its text is its key's repr: made again it would be a key of that text)."""
     if loc is None or loc in str(exc):
         return exc
-    if getattr(exc, "ag_user_raise", False):
+    if getattr(exc, "ag_user_raise", False) or isinstance(exc, KeyError):  # (its key)
         if f"(at {loc})" not in getattr(exc, "__notes__", ()):
             exc.add_note(f"(at {loc})")
         return exc

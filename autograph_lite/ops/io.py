@@ -195,8 +195,11 @@ def _assert_eager(pred, *values, message="assertion failed", error="AssertionErr
 def located_message(node, message):
     """`message (at file:line)`: a kernel's exception carries no location, so the user's
     line is part of the text it raises (the interpreter appends the same; ``message`` ''
-    gives the suffix alone)."""
-    return message if not node.loc or node.loc in message else f"{message} (at {node.loc})"
+    gives the suffix alone). Not of a KeyError, whose text is its key (`e.args[0]`, which
+    handlers read: the key's text as Python made it; session 54)."""
+    if not node.loc or node.loc in message or node.attrs.get("error") == "KeyError":
+        return message
+    return f"{message} (at {node.loc})"
 
 
 def emit_raise(em, node, error, message):

@@ -613,6 +613,39 @@ def test_what_a_staged_region_does_before_its_raise_happens_first():
     assert [m.split("\n")[0] for _, args, m in raised if args[1] == 1] == ["0"] * 2
 
 
+def raises_key_errors(u, n):
+    for i in range(n):
+        if u[i] > 100:
+            raise KeyError("key")
+        if u[i] < -100:
+            raise KeyError(f"key{i}")
+        if u[i] == 0:
+            raise StopIteration("done")
+    for v in u:
+        assert v > -50
+    return u.sum()
+
+
+def test_a_raised_key_error_or_bare_assert_has_pythons_args():
+    """(session 54) `e.args` of a KeyError raised under a staged condition was its text
+    made again: `("'key' (at file:line)",)` where Python's is `('key',)` (the interpreter
+    quoted it twice); a bare `assert v > 0` raised AssertionError('assertion failed at
+    ...') where Python's has no args; a StopIteration's `.value` held the line. The line
+    is in a note now."""
+    calls = [(np.array([200.0, 1.0]), I64(2)), (np.array([1.0, -200.0]), I64(2)),
+             (np.array([1.0, 0.0]), I64(2)), (np.array([1.0, -60.0]), I64(1)),
+             (np.array([1.0, 2.0]), I64(2))]
+    agree(raises_key_errors, calls)
+    for backend in BACKENDS:
+        f = ag.defun(raises_key_errors, backend=backend)
+        for _ in range(2):
+            for (u, n), args in zip(calls, [("key",), ("key1",), ("done",), ()]):
+                with pytest.raises((KeyError, StopIteration, AssertionError)) as e:
+                    f(u, n)
+                assert e.value.args == args, (backend, e.value.args)
+            assert f(*calls[4]) == 3.0
+
+
 def writes_then_raises_in_a_loop(u, n):
     for i in range(n):
         u[i] = 0.0
@@ -1064,7 +1097,8 @@ def test_run_time_errors_name_the_users_line(fn, args, source, marker, error, ba
     for _ in range(2):
         with pytest.raises(error) as e:
             f(*args)
-        text = str(e.value)
+        # (a bare assert's line is in a note: Python's AssertionError() has no args)
+        text = "\n".join([str(e.value)] + getattr(e.value, "__notes__", []))
         assert line_of(source or fn, marker) in text, text
         assert text.count(" (at ") <= 1, text  # named once, not once per enclosing region
         assert "<autograph_lite" not in text

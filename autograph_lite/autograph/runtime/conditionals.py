@@ -1058,7 +1058,13 @@ def assert_stmt(test, msg=None):
     write an array)."""
     test = list_values.truth(test)  # (of an array: NumPy's truth, not all of it)
     if core.is_symbolic(test) and msg is None:
-        api.assert_(test, f"assertion failed at {where.caller()}")
+        # (Python's AssertionError() has no arguments: the check raises a copy of one, the
+        # line in a note, not a text a user's `e.args` would read; session 54)
+        at = where.caller()
+        bare = AssertionError()
+        bare.ag_exact = True
+        bare.add_note(f"(assertion failed at {at})")
+        api.check(test, f"assertion failed at {at}", original=bare)
         unset.narrow_after(test, True)  # (`assert x is not None`: x is set from here)
     elif core.is_symbolic(test):
         def failed():
