@@ -269,3 +269,63 @@ def test_a_try_or_with_around_a_loop_that_cannot_raise_compiles():
     might raise when the function runs."""
     agree(guarded_sums, [(np.linspace(-1.0, 1.0, 40), _Quiet(), np.zeros(1)),
                          (np.linspace(2.0, -1.0, 35), _Quiet(), np.zeros(1))])
+
+
+def sums_where_the_key_is_missing(x, d):
+    try:
+        k = d["key"]
+    except KeyError:
+        s = 0.0
+        for v in x:
+            if v > 0:
+                s += v
+        k = s
+    return k
+
+
+def picks_where_the_index_is_out_of_range(x, d):
+    try:
+        y = x[5]
+    except IndexError:
+        if x[0] > 0:
+            y = 1.0
+        else:
+            y = 2.0
+    try:
+        m = d["a"]
+    except KeyError:
+        if x[0] > 0:
+            m = 1.0
+        else:
+            m = 2.0
+        k = m
+    else:
+        k = m * 2
+    finally:
+        if x[0] > 5:
+            k = 0.0
+    return y + k
+
+
+def leaves_unset_where_the_key_is_missing(x, d):
+    try:
+        y = d["a"]
+    except KeyError:
+        pass
+    return y
+
+
+def test_a_staged_statement_in_an_except_handler_binds_its_names():
+    """(session 54) a staged `for`/`if` in a handler binding a name the handler alone sets
+    (the loop variable `v`) was a SyntaxError of the converted code ('no binding for
+    nonlocal'), run unconverted with a misleading symbolic-bool TypeError; one rebinding a
+    name the `try` body failed to bind (`y = x[5]`) raised an internal NameError. The
+    handler's own writes are not bound before it, and the `try` body's names are first
+    `Undefined` (a read where one stays unset: Python's UnboundLocalError)."""
+    agree(sums_where_the_key_is_missing, [(np.array([1.0, -2.0]), {}), (np.array([-1.0]), {}),
+                                          (np.array([-1.0]), {"key": 3.0})])
+    agree(picks_where_the_index_is_out_of_range,
+          [(np.array([1.0]), {}), (np.array([-1.0]), {"a": 2.0}), (np.array([7.0]), {}),
+           (np.arange(7.0), {"a": 1.0})])
+    agree(leaves_unset_where_the_key_is_missing, [(np.array([1.0]), {}),
+                                                  (np.array([-1.0]), {"a": 2.0})])

@@ -130,8 +130,9 @@ def _defined_stmt(s, defined):
         # the body runs in order from the top; a handler may start after any of its
         # statements, `else` after all of them, `finally` after any path
         after_body = _defined_block(s.body, defined)
-        for h in s.handlers:
-            _defined_block(h.body, defined | activity.writes(s.body) | activity.writes(h))
+        for h in s.handlers:  # (its `as` name; not all the handler writes: session 54)
+            named = {h.name.id} if isinstance(h.name, gast.Name) else set()
+            _defined_block(h.body, defined | activity.writes(s.body) | named)
         _defined_block(s.orelse, after_body)
         _defined_block(s.finalbody, inner)
         return inner

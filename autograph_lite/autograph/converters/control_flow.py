@@ -189,6 +189,19 @@ class ControlFlowTransformer(base.Base):
         return templates.replace(template, fn=name, arg=arg, names=names,
                                  gnames=sorted(self.globals[-1]), body=body or [gast.Pass()])
 
+    def visit_Try(self, node):
+        """A `try` whose body may stop before it binds a name (`y = x[5]` raising): the
+        name is first bound to `ag__.Undefined('y')`, as before an `if`, so a staged
+        statement in a handler, in `finally` or after the `try` reads it in its state and
+        a read where it is still unset raises Python's UnboundLocalError (`ld`). Without,
+        the state read raised a NameError of the body function (session 54)."""
+        names = sorted(activity.writes(node.body) - node.ag_defined_in - self.globals[-1])
+        node = self.generic_visit(node)
+        if not names:
+            return node
+        src = "".join(f"{n} = ag__.Undefined({n!r})\n" for n in names)
+        return templates.replace(src) + [node]
+
     def visit_If(self, node):
         modified = activity.writes(node.body + node.orelse)
         comps = composites.of(node.body + node.orelse)
