@@ -565,7 +565,7 @@ def list_item_of_a_tuple(x):
 def test_a_tuple_item_no_branch_can_carry_is_named():
     with pytest.raises(TypeError) as e:
         ag.defun(list_item_of_a_tuple)(np.array([2.0]))
-    assert "'t[1]' is a list in the true branch and a list in the false branch" in str(e.value)
+    assert "'t[1]' is a different list object in each branch" in str(e.value)
     assert line_of(list_item_of_a_tuple, "the-if") in str(e.value)
 
 
@@ -623,3 +623,50 @@ def test_a_structure_a_staged_if_cannot_merge_is_named(fn, error, said):
                      str(e.value)), str(e.value)
     assert line_of(fn, "the-if") in str(e.value)
     assert "if_body" not in str(e.value) and "('tuple'" not in str(e.value)
+
+
+class _Result:
+    def __init__(self, value, ok):
+        self.value, self.ok = value, ok
+
+
+def _result_of(v):
+    if v > 0:  # the-result-if
+        return _Result(v, True)
+    return _Result(-v, False)
+
+
+def result_fields(x):
+    r = _result_of(x[0])
+    return r.value, r.ok
+
+
+def first_positive_result(x):
+    for i in range(x.shape[0]):
+        if x[i] > 0:  # the-loop-if
+            return _Result(x[i], True)
+    return _Result(0.0, False)
+
+
+def ranks_differ(x):
+    if x[0] > 0:  # the-rank-if
+        return 0.0
+    return x * 2
+
+
+def test_objects_made_in_each_branch_are_refused_saying_what_to_return_instead():
+    """(session 54's probe) "'retval_' is a _Result in the true branch and a _Result in
+    the false branch ... needs tensors (or the same Python object)": the converter's name,
+    and the same type twice; from a loop, "returns a _Result ... on some runs and something
+    else on others", where every path returns one."""
+    with pytest.raises(TypeError) as e:
+        ag.defun(result_fields, backend="interpreter")(np.array([2.0]))
+    text = str(e.value)
+    assert text.startswith("the return value is a different _Result object in each branch")
+    assert "namedtuple" in text and line_of(_result_of, "the-result-if") in text
+    with pytest.raises(TypeError) as e:
+        ag.defun(first_positive_result, backend="interpreter")(np.array([-1.0, 2.0]))
+    assert "returns a _Result under the staged `if`" in str(e.value)
+    assert "something else" not in str(e.value) and "namedtuple" in str(e.value)
+    with pytest.raises(ValueError, match="^the return value has rank 0 in the true branch"):
+        ag.defun(ranks_differ, backend="interpreter")(np.array([-1.0, 2.0]))

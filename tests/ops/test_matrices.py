@@ -189,3 +189,26 @@ def test_inner_of_arrays_of_any_rank_is_numpys():
                            (np.ones((2, 3, 4)), np.ones((2, 5, 3)))], errors=errors)
     assert any("shapes (2,3,4) and (2,3,5) not aligned: 4 (dim 2) != 3 (dim 1)" in m
                for _, _, m in errors), errors
+
+
+def writes_diagonal_when_large(x, t):
+    d = np.diagonal(x)
+    for i in range(d.shape[0]):
+        if d[i] > t:
+            d[i] = t
+    b = np.broadcast_to(x[0], (2, x.shape[1]))
+    if x[0, 0] > 10 * t:
+        b[0, 0] = 1.0
+    return d.sum() + b.sum()
+
+
+def test_a_write_into_a_read_only_view_raises_on_the_runs_that_reach_it():
+    """(session 54's probe) a write through np.diagonal's or np.broadcast_to's read-only
+    view under a staged `if` raised NumPy's read-only error on every call, also those whose
+    branch never writes; NumPy raises where the write runs."""
+    raised = []
+    agree(writes_diagonal_when_large, calls=[(np.eye(3), 2.0), (np.eye(3), 0.5),
+                                             (np.eye(3) * 0.1, 0.005), (np.zeros((2, 2)), 1.0)],
+          errors=raised)
+    assert raised and all("read-only" in m for *_, m in raised), raised
+    assert {c[1] for _, c, _ in raised} == {0.5, 0.005}, raised  # (not calls 0, 3)

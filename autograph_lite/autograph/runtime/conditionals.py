@@ -181,22 +181,29 @@ def _check_pair(name, t, f, before, loc):
                 f"itself (README, variables that are None on some runs); return a value or "
                 f"a flag in place of the None item")
         if not core.is_carriable(value):  # (a string, a list: no tensor can stand for it)
+            coded = (type(value) in (str, bytes, bool, int, float)
+                     or isinstance(value, (list, dict, set)))
             raise TypeError(
                 f"the function returns {_describe(value)} under the staged `if` at {loc} on "
-                f"some runs and something else on others: which it returns would depend on "
-                f"a tensor, and a compiled function returns tensors (arrays, numbers) only; "
-                f"return a number coding the answer instead")
+                f"some runs, and on the others goes on to return later: a value returned "
+                f"from inside a staged `if` or loop is carried as a number, an array or a "
+                f"tuple, namedtuple or dict of them, which {_describe(value)} is not; "
+                + ("return a number coding the answer instead" if coded else
+                   "return its fields as a tuple or a namedtuple (typing.NamedTuple), and "
+                   "make the object from them after the call"))
         raise ValueError(f"the `if` at {loc} returns a value only in its {which} branch; "
                          f"return a value in the {other} branch too")
     if isinstance(t, Undefined) != isinstance(f, Undefined):
         which = "true" if isinstance(f, Undefined) else "false"
         if not isinstance(before, Undefined):  # `del` in the other branch
             other = "false" if which == "true" else "true"
-            raise ValueError(f"'{name}' is deleted in the {other} branch of the staged `if` "
+            raise ValueError(f"{where.named(name)} "
+                             f"is deleted in the {other} branch of the staged `if` "
                              f"at {loc} but not in the {which} branch, and used after the "
                              f"`if`; a staged `if` cannot leave a variable set on one path "
                              f"only: delete it after the `if`, or in both branches")
-        raise unset.SetOnOnePath(f"'{name}' is set only in the {which} branch of the `if` "
+        raise unset.SetOnOnePath(f"{where.named(name)} "
+                                 f"is set only in the {which} branch of the `if` "
                                  f"at {loc}; give it a value before the `if`")
     if t is f or (isinstance(t, Undefined) and isinstance(f, Undefined)):
         return
@@ -215,7 +222,8 @@ def _check_pair(name, t, f, before, loc):
                 _check_pair(f"{name}[{k}]", a, b, optional_items.at(before, (k,)), loc)
     if isinstance(t, tuple) and isinstance(f, tuple) and (optional_items.holds_none(t)
                                                           or optional_items.holds_none(f)):
-        raise TypeError(f"'{name}' is a tuple holding None in one branch of the staged `if` "
+        raise TypeError(f"{where.named(name)} "
+                        f"is a tuple holding None in one branch of the staged `if` "
                         f"at {loc} and a tuple holding a value in its place in the other: a "
                         f"tuple that holds None on some runs is not carried yet (a single "
                         f"value that may be None is: README, variables that are None on "
@@ -228,15 +236,28 @@ def _check_pair(name, t, f, before, loc):
         if none and (optional_items.holds_none(t) or optional_items.holds_none(f)):
             none = ("; a tuple that may be None is carried only when none of its items is "
                     "None itself: give the item a number (and a flag) instead")
-        raise TypeError(f"'{name}' is {_describe(t)} in the true branch and {_describe(f)} "
+        if type(t) is type(f) and not core.is_tensor_like(t) and (
+                type(t) not in (str, bytes, bool, int, float, type(None))):
+            # (`r = R(v, True)` / `r = R(-v, False)`, `[x[0], x[1]]` / `[x[1], x[0]]`: the
+            # message read "a R ... and a R", session 54)
+            kind = type(t).__name__
+            raise TypeError(
+                f"{where.named(name)} is a different {kind} object in each branch of the "
+                f"staged `if` at {loc}: a staged `if` carries numbers, arrays, and tuples, "
+                f"namedtuples and dicts of them (or one object both branches share), not "
+                f"{'a list' if kind == 'list' else 'an object of a class'} made in each "
+                f"branch; give its items as a tuple or a namedtuple (typing.NamedTuple), "
+                f"or make the {kind} after the `if` from values the branches set")
+        raise TypeError(f"{where.named(name)} "
+                        f"is {_describe(t)} in the true branch and {_describe(f)} "
                         f"in the false branch of the `if` at {loc}; a staged `if` needs "
                         f"tensors (or the same Python object) in both branches: which one "
                         f"it holds would depend on a tensor (code a status as a number, "
                         f"and a missing value as a number with a flag){none}")
     # Different dtypes are fine: the core promotes them NumPy-style, as `np.where` would.
     if core.rank_of(t) != core.rank_of(f) and core.rank_of(t) is not None:
-        raise ValueError(f"'{name}' has rank {core.rank_of(t)} in the true branch but "
-                         f"{core.rank_of(f)} in the false branch of the `if` at {loc}; both "
+        raise ValueError(f"{where.named(name)} has rank {core.rank_of(t)} in the true "
+                         f"branch but {core.rank_of(f)} in the false branch of the `if` at {loc}; both "
                          f"branches must give it the same rank")
 
 

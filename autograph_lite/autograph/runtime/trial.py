@@ -20,7 +20,7 @@ from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, list_values, optional_items, slots,
-                                              staging, trace_arrays, unset)
+                                              staging, trace_arrays, unset, where)
 from autograph_lite.autograph.runtime.variables import ReturnedNone, Undefined, is_undefined
 
 _DEPTH = [0]
@@ -154,7 +154,8 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
         elif items:
             element = items[0]
         else:
-            raise ValueError(f"'{name}' is an empty list before the staged loop at {loc} and "
+            raise ValueError(f"{where.named(name)} "
+                             f"is an empty list before the staged loop at {loc} and "
                              f"the loop does not append a tensor to it; append tensors or "
                              f"give it a first element before the loop")
     values = (*items, element, *rows)
@@ -305,7 +306,8 @@ def _untouched(before, after):
 def not_tensor(name, value, loc, when):
     """The refusal of a loop variable that holds a value no loop can carry (staged_loop.py
     checks what enters and leaves a trip; initial_values, an atom a trip changes)."""
-    return TypeError(f"'{name}' is a loop variable of the staged loop at {loc}, but {when} "
+    return TypeError(f"{where.named(name)} "
+                     f"is a loop variable of the staged loop at {loc}, but {when} "
                      f"it holds a {type(value).__name__}, which cannot be a tensor; give it "
                      f"a tensor (or number) value")
 

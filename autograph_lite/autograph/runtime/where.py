@@ -25,3 +25,14 @@ def located(what, loc):
         except Exception:  # noqa: BLE001 - (NumPy's casting errors take more arguments)
             raise e from None
         raise again from e
+
+
+def named(name):
+    """A state name as an error message shows it: `'x'`, or for the variable the return
+    converter makes (`retval_`, `retval_[1]`: converters/return_statements.py) "the return
+    value" (session 54: messages named `'retval_'`)."""
+    base = name.split("[", 1)[0]
+    if base.rstrip("_0123456789") == "retval":
+        rest = name[len(base):]
+        return f"the return value{' item ' + rest if rest else ''}"
+    return f"'{name}'"
