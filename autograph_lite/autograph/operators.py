@@ -12,7 +12,7 @@ from autograph_lite.autograph.runtime.builtins_ import (OVERLOADS, abs_, bool_, 
                                                         max_, min_, print_, range_,
                                                         shape_of, sum_, zip_)
 from autograph_lite.autograph.runtime.calls import (attribute, converted_call, do_not_convert,
-                                                    getitem, setattr_)
+                                                    getitem, list_pop, setattr_)
 from autograph_lite.autograph.runtime.data import is_library_code
 from autograph_lite.autograph.runtime.conditionals import assert_stmt, if_exp, if_stmt
 from autograph_lite.autograph.runtime.generators import reduce_generator
@@ -46,7 +46,7 @@ __all__ = [
     "discarded_by_finally", "do_not_convert", "enumerate_", "eq", "float_", "for_stmt",
     "formatted", "fstring", "get_slot", "getitem", "global_write_guard", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_", "is_library_code", "is_not", "isinstance_", "ld", "len_",
-    "list_append", "list_extend", "matched_by_python", "max_", "min_", "ne",
+    "list_append", "list_extend", "list_pop", "matched_by_python", "max_", "min_", "ne",
     "nonlocal_write_guard", "not_", "not_in", "or_", "percent_format", "print_", "range_",
     "reduce_generator", "resolve", "resolved_items", "retval", "sequence_of_length",
     "set_loop_options", "set_slot", "setattr_", "setitem", "setitem_held", "shape_of", "sum_",

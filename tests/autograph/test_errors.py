@@ -461,16 +461,6 @@ def _set_in_a_staged_loop(n):
     return len(seen)
 
 
-def _pop_in_a_staged_loop(n):
-    stack = [1.0, 2.0, 3.0]
-    s = 0.0
-    i = 0
-    while i < n:
-        s += stack.pop()  # the-change
-        i += 1
-    return s
-
-
 def _concatenation_in_a_staged_loop(x, n):
     acc = [x[0]]
     for i in range(n):
@@ -482,7 +472,6 @@ def _concatenation_in_a_staged_loop(x, n):
     (_next_in_a_staged_loop, (np.int64(3),), "advances the iterator 'it', made before the "
                                              "staged loop"),
     (_set_in_a_staged_loop, (np.int64(3),), "changes the set or deque 'seen' in place"),
-    (_pop_in_a_staged_loop, (np.int64(2),), "list.pop() of a list that a staged loop carries"),
     (_concatenation_in_a_staged_loop, (np.ones(2), np.int64(2)), "write `acc.extend(items)`"),
 ])
 def test_python_state_a_staged_loop_would_change_once_is_refused(fn, args, said):

@@ -90,19 +90,36 @@ def test_arithmetic_python_refuses_on_a_list_raises():
                           for _, _, m in raised), raised
 
 
+def popped_in_a_sum(x):
+    out = appended(x)
+    return 1.0 + out.pop()                      # list-method
+
+
 def popped(x):
     out = appended(x)
-    return out.pop()                            # list-method
+    last = out.pop()
+    out.pop()
+    first = out.pop()
+    return last, first, len(out), np.array(out)
 
 
 @pytest.mark.parametrize("backend", ["interpreter", "cpu"])
 def test_a_list_method_with_no_staged_form_is_refused_naming_it(backend):
     """`out.pop()` after the staged loop that filled `out` raised a raw AttributeError
-    ('ListTensor' object has no attribute 'pop'), naming a class the user never wrote."""
-    f = ag.defun(popped, backend=backend)
+    ('ListTensor' object has no attribute 'pop'), naming a class the user never wrote;
+    inside an expression it has no staged form still (session 54), and says which has."""
+    f = ag.defun(popped_in_a_sum, backend=backend)
     with pytest.raises(TypeError, match=r"list\.pop\(\) at .*test_list_values.py:\d+ of a "
-                                        r"list filled by a staged loop"):
+                                        r"list filled by a staged loop .* on a line of its own"):
         f(np.array([1.0, -2.0, 3.0]))
+
+
+def test_a_list_a_staged_loop_filled_pops_its_last_items():
+    """(session 54) `out.pop()` on a line of its own (`v = out.pop()`, `out.pop()`, `return
+    out.pop()`): the list is the view of its other rows; an empty one raises Python's
+    IndexError on the runs that pop it."""
+    agree(popped, [(np.array([1.0, -2.0, 3.0, 4.0]),), (np.array([1.0, 2.0, 3.0]),),
+                   (np.array([1.0, -2.0, 3.0]),)])
 
 
 def printed(x):

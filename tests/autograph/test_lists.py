@@ -647,3 +647,133 @@ def test_the_truth_of_an_empty_carried_list_in_and():
     i64 = np.int64
     agree(guarded_last, calls=[(i64(3), i64(0), i64(6)), (i64(2), i64(1), i64(12)),
                                (i64(0), i64(0), i64(0))])
+
+
+# Session 54: `v = stack.pop()` (a statement of its own: converters/lists.py rebinds the
+# list) in staged loops and branches; refused before ("list.pop() of a list that a staged
+# loop carries as a row buffer"), so iterative DFS, quicksort, bracket matching and the
+# monotonic-stack algorithms needed a NumPy array and a `top` index.
+def next_greater(x):
+    out = np.full(x.shape[0], -1.0)
+    stack = []
+    for i in range(x.shape[0]):
+        while stack and x[stack[-1]] < x[i]:
+            j = stack.pop()
+            out[j] = x[i]
+        stack.append(i)
+    return out, len(stack)
+
+
+def balanced(code):
+    stack = []
+    for c in code:
+        if c == 1:
+            stack.append(c)
+        elif c == 2:
+            if not stack:
+                return False
+            stack.pop()
+    return len(stack) == 0
+
+
+def reached_by_dfs(adj, start):
+    seen = np.zeros(adj.shape[0], np.bool_)
+    stack = [start]
+    count = 0
+    while stack:
+        v = stack.pop()
+        if seen[v]:
+            continue
+        seen[v] = True
+        count += 1
+        for w in range(adj.shape[0]):
+            if adj[v, w] and not seen[w]:
+                stack.append(w)
+    return count
+
+
+def quicksorted(a):
+    a = a.copy()
+    stack = [0, a.shape[0] - 1]
+    while stack:
+        hi = stack.pop()
+        lo = stack.pop()
+        if lo >= hi:
+            continue
+        p, i = a[hi], lo
+        for j in range(lo, hi):
+            if a[j] < p:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+        a[i], a[hi] = a[hi], a[i]
+        stack.extend((lo, i - 1, i + 1, hi))
+    return a
+
+
+def popped_in_a_branch_or_past_the_end(x):
+    s = [10, 20, 30]
+    v = s.pop() if x[0] > 5 else 0
+    if x[0] > 0:
+        v += s.pop()
+    rows = []
+    for e in x:
+        if e > 0:
+            rows.append(e)
+    total = 0.0
+    while total < 5.0:
+        total += rows.pop()  # (IndexError where the positives sum to less: Python's)
+    return v, len(s), total
+
+
+def lower_hull(p):
+    lower = []
+    for i in range(p.shape[0]):
+        while len(lower) >= 2 and ((lower[-1][0] - lower[-2][0]) * (p[i, 1] - lower[-2][1])
+                                   - (lower[-1][1] - lower[-2][1]) * (p[i, 0] - lower[-2][0])
+                                   <= 0):
+            lower.pop()
+        lower.append(p[i])
+    return np.array(lower)
+
+
+def test_a_stack_pops_in_staged_loops_and_branches():
+    agree(next_greater, [(np.array([2.0, 1.0, 3.0, 0.5, 4.0]),), (np.array([5.0, 4.0]),),
+                         (np.zeros(0),)])
+    agree(balanced, [(np.array([1, 1, 2, 2]),), (np.array([1, 2, 2, 1]),),
+                     (np.array([1, 1, 2]),)])
+    adj = np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]], np.bool_)
+    agree(reached_by_dfs, [(adj, 0), (adj, 3)])
+    agree(quicksorted, [(np.array([3.0, 1.0, 2.0, 5.0, 4.0]),), (np.array([1.0]),),
+                        (np.array([2.0, 2.0, 1.0, -1.0]),)])
+    agree(popped_in_a_branch_or_past_the_end, [(np.array([6.0, 2.0]),), (np.array([1.0, -1.0]),),
+                                               (np.array([-1.0, 9.0]),)])
+    pts = np.array([[0.0, 0.0], [1.0, -1.0], [2.0, 0.5], [3.0, -2.0], [4.0, 1.0]])
+    agree(lower_hull, [(pts,), (pts[:2],), (pts[::-1].copy(),)])
+
+
+def pops_a_row_then_writes_it(x):
+    rows = []
+    for i in range(x.shape[0]):
+        if x[i, 0] > 0:
+            rows.append(x[i].copy())
+    v = rows.pop()
+    v[0] = 5.0  # the-write
+    return v
+
+
+def pops_the_front(x):
+    q = []
+    for v in x:
+        if v > 0:
+            q.append(v)
+    return q.pop(0)  # the-front
+
+
+def test_what_a_staged_pop_cannot_follow_is_refused():
+    """A popped row of arrays is a copy (the row buffer's), where Python's pop gives the
+    array appended, which other names may hold: a write into it is refused; `pop(0)` of a
+    staged list (a queue) is refused with the head-index advice."""
+    with pytest.raises(NotImplementedError, match="a write into an array popped at"):
+        ag.defun(pops_a_row_then_writes_it, backend="interpreter")(np.ones((2, 2)))
+    with pytest.raises(NotImplementedError, match=r"`q.pop\(...\)` at .* head index"):
+        ag.defun(pops_the_front, backend="interpreter")(np.ones(2))

@@ -1,4 +1,5 @@
-"""`l.append(x)` becomes `l = ag__.list_append(l, x)` (and `l.extend(xs)` list_extend).
+"""`l.append(x)` becomes `l = ag__.list_append(l, x)` (and `l.extend(xs)` list_extend;
+`v = l.pop()` is `l, v = ag__.list_pop(l)`).
 
 Rebinding the name makes the list an ordinary loop (or branch) variable: a Python list
 stays a list appended in place (same object), and in a staged loop the runtime turns it
@@ -33,6 +34,18 @@ def _append_target(stmt):
     return None
 
 
+def _pop_target(value):
+    """The list name of `name.pop()` / `name.pop(i)`, else None."""
+    if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute)):
+        return None
+    f = value.func
+    if (f.attr == "pop" and isinstance(f.value, gast.Name) and len(value.args) <= 1
+            and not value.keywords and not any(isinstance(a, gast.Starred)
+                                               for a in value.args)):
+        return f.value.id
+    return None
+
+
 class ListTransformer(base.BlockDepth, base.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -46,7 +59,42 @@ class ListTransformer(base.BlockDepth, base.Base):
 
     visit_Lambda = visit_FunctionDef
 
+    def visit_Assign(self, node):
+        """`v = l.pop()` becomes `l, v = ag__.list_pop(l, 'l')`: the list rebound, as an
+        append rebinds it (a staged loop carries a stack it pops and pushes)."""
+        name = _pop_target(node.value) if len(node.targets) == 1 else None
+        if name is None or name not in self.rebindable:
+            return self.generic_visit(node)
+        new = templates.replace(f"l, v = ag__.list_pop(l, {name!r})", l=name,
+                                v=self.visit(node.targets[0]))
+        new[0].value.args.extend(self.visit(a) for a in node.value.args)
+        return new
+
+    def visit_AugAssign(self, node):
+        """`t += l.pop()`: the item popped into a name of its own first (`t` is read after
+        the pop, as Python reads it: only the pop runs in between)."""
+        return self._pop_first(node, "value")
+
+    def visit_Return(self, node):
+        return self._pop_first(node, "value")
+
+    def _pop_first(self, node, field):
+        name = _pop_target(getattr(node, field))
+        if name is None or name not in self.rebindable:
+            return self.generic_visit(node)
+        item = self.ctx.namer.new("popped")
+        new = templates.replace(f"l, v = ag__.list_pop(l, {name!r})", l=name, v=item)
+        new[0].value.args.extend(self.visit(a) for a in getattr(node, field).args)
+        setattr(node, field, gast.Name(id=item, ctx=gast.Load(), annotation=None,
+                                       type_comment=None))
+        return new + [self.generic_visit(node)]
+
     def visit_Expr(self, node):
+        name = _pop_target(node.value)
+        if name is not None and name in self.rebindable:
+            new = templates.replace(f"l = ag__.list_pop(l, {name!r})[0]", l=name)
+            new[0].value.value.args.extend(self.visit(a) for a in node.value.args)
+            return new
         target = _append_target(node)
         if target is None or target[0] not in self.rebindable:
             return self.generic_visit(node)

@@ -244,6 +244,16 @@ _COMPARING = {
 }
 
 
+def list_pop(target, name=None, *index):
+    """`v = target.pop(...)` as converters/lists.py writes it, `target, v = list_pop(target,
+    'target')`: a list's pop (data.list_pop); another object's (a set's, a dict's, the
+    user's) is its call, converted, with that call's checks (a set popped in a staged
+    loop is refused: slots.advancing)."""
+    if data.pops_as_list(target):
+        return data.list_pop(target, name, *index)
+    return target, converted_call(target.pop, index)
+
+
 def converted_call(f, args, kwargs=None, recursive=True):
     """Calls `f(*args, **kwargs)` the autograph way (see module docstring)."""
     kwargs = kwargs or {}

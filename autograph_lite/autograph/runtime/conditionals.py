@@ -444,8 +444,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
 
 
 def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nouts, loc):
-    """The state with each Python list that the branches append different rows to made a
-    TensorList (data.py), as a staged loop makes one: `if x[i] > 0: peaks.append(i)`.
+    """The state with each Python list that the branches append different rows to (or pop
+    its last items from) made a TensorList (data.py), as a staged loop makes one: `if x[i]
+    > 0: peaks.append(i)`.
     The branches are traced once each into scratch graphs (trial.py) to see what they do
     to the lists; lists changed otherwise than by appending tensors are left as they are
     (`_settle_lists` names the difference)."""
@@ -492,10 +493,12 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
                                 and _same_items(*grown) and not split):
             continue
         rows = appended[0] + appended[1]
-        if rows and all(core.is_tensor_like(v) for v in orig):
-            out[i] = trial.as_tensor_list(orig, rows[0], names[i], loc, max(
-                len(g) if isinstance(g, list) else len(orig) + 1 for g in grown) - len(orig),
-                rows)
+        popped = any(isinstance(g, list) and len(g) < len(orig) for g in grown)
+        if (rows or popped) and all(core.is_tensor_like(v) for v in orig):
+            out[i] = trial.as_tensor_list(orig, rows[0] if rows else None, names[i], loc,
+                                          max(0, max(len(g) if isinstance(g, list)
+                                                     else len(orig) + 1 for g in grown)
+                                              - len(orig)), rows)
     return (tuple(out) if out != list(init) else init), tuple(relisted)
 
 
@@ -549,7 +552,11 @@ def _items_as_tuples(after, given, relisted, names, loc):
 def _appended_rows(orig, grown):
     """The tensors list ``grown`` appended to the items of ``orig`` (whose items it may
     have written with tensors: `counts[-1] += 1` beside `counts.append(1)`, which the
-    TensorList's item write stages); None when it changed otherwise."""
+    TensorList's item write stages), none where it is the first items of ``orig`` (the
+    others popped); None when it changed otherwise."""
+    if isinstance(grown, list) and len(grown) < len(orig) and all(
+            a is b for a, b in zip(grown, orig)):
+        return []  # (its last items popped: `if c: v = stack.pop()`, session 54)
     if not (isinstance(grown, list) and len(grown) >= len(orig)) or not all(
             a is b or (core.is_tensor_like(a) and core.is_tensor_like(b))
             for a, b in zip(orig, grown)):
@@ -672,11 +679,10 @@ def _settle_lists(traced, init, names, loc):
                 f"'{names[i]}' is a Python list that the branches of the staged `if` at "
                 f"{loc} change differently ({how}); a list cannot depend on a tensor "
                 f"condition: append to it in a staged loop (where it becomes a tensor "
-                f"list), or keep the values in tensors (np.where, ag.cond); a list used "
-                f"as a stack or queue (`pop()` of what a data-dependent branch pushed: "
-                f"iterative quicksort, flood fill) has no staged form either: keep it in "
-                f"a NumPy array with a `top` index (`stack[top] = v; top += 1`, then "
-                f"`top -= 1; v = stack[top]`)")
+                f"list), or keep the values in tensors (np.where, ag.cond); a stack "
+                f"whose branches append and pop by name (`stack.append(v)`, `v = "
+                f"stack.pop()` on a line of its own) is staged where every item is a "
+                f"number or an array")
         if not trial.active():
             orig[:] = merged
             merged = orig

@@ -169,11 +169,15 @@ class TensorList(tuple):
         return list_values.as_list(self.stacked(), self.python_numbers)
 
     def __getattr__(self, name):
-        if hasattr(list, name):  # (`stack.pop()`, `acc.insert(0, v)`, `acc.sort()`)
+        if hasattr(list, name):  # (`acc.insert(0, v)`, `acc.sort()`, a pop in a call)
+            pop = (" and `.pop()` of the last item where the list's own name is rebound "
+                   "(`v = stack.pop()`, `stack.pop()` or `total += stack.pop()` on a line "
+                   "of its own)") if name == "pop" else ""
             raise NotImplementedError(
-                f"list.{name}() of a list that a staged loop carries as a row buffer: "
-                f"only .append/.extend (and reads: indexing, len, iteration) are staged; "
-                f"keep the values in a NumPy array and a count instead")
+                f"list.{name}() at {errors.user_location() or 'its line'} of a list that a "
+                f"staged loop or branch carries as a row buffer: only .append/.extend{pop} "
+                f"(and reads: indexing, len, iteration) are staged; keep the values in a "
+                f"NumPy array and a count instead")
         raise AttributeError(f"'list' object has no attribute '{name}'")
 
     def __add__(self, other):
@@ -227,6 +231,12 @@ class TensorList(tuple):
                 f"list would hold it as it is); give the list's items one type from the "
                 f"start (`counts = [1.0]`), or cast the value")
         return api.cast(row, buf.dtype)
+
+    def popped(self):
+        """(the list without its last row, that row), as `v = rows.pop()` (list_pop)."""
+        rest, item = _last_taken(self.buffer, self.length)
+        return type(self)(self.buffer, rest), (
+            list_values.python_item(item) if self.python_numbers else item)
 
     def written(self, key, value, op=None, where="an item write in a staged loop or branch"):
         """The list with its item ``key`` set to ``value`` (or ``item op= value``), as
@@ -297,6 +307,61 @@ def list_append(target, x, name=None):
         raise AttributeError("'numpy.ndarray' object has no attribute 'append'")
     target.append(x)
     return target
+
+
+def pops_as_list(target):
+    """Whether `target.pop(...)` is a list's (list_pop), not another object's method."""
+    return isinstance(target, (TensorList, list_values.ListTensor)) or core.is_symbolic(
+        target) or (isinstance(target, list) and type(target).pop is list.pop)
+
+
+def list_pop(target, name=None, *index):
+    """`v = target.pop()` of the list variable `name`, as (the list, the item): a Python
+    list pops in place (the same list); a list that a staged loop or branch carries
+    (TensorList: a stack in a `while stack:` loop) loses its last row, one that an earlier
+    staged loop stacked (list_values.ListTensor) becomes the view of its other rows; an
+    empty one raises Python's IndexError on the runs that pop it. Only the last item of a
+    staged list: `pop(0)` is refused (a queue: keep a head index)."""
+    if isinstance(target, (TensorList, list_values.ListTensor)):
+        if index and not (len(index) == 1 and not core.is_symbolic(index[0])
+                          and operator.index(index[0]) == -1):
+            raise NotImplementedError(
+                f"`{name or 'the list'}.pop(...)` at {errors.user_location()} takes an item "
+                f"other than the last from a list that a staged loop or branch carries as a "
+                f"row buffer: only `.pop()` (the last) is staged; for a queue keep a head "
+                f"index (`head += 1`) and read `items[head]`")
+        target = _sole(target, name)
+        if isinstance(target, TensorList):
+            return target.popped()
+        python = isinstance(target, list_values.PythonNumbersList)
+        rest, item = _last_taken(target, dispatch.size_of(target, 0))
+        return list_values.as_list(target[:rest], python), (
+            list_values.python_item(item) if python else item)
+    if core.is_symbolic(target):  # (an array: NumPy's has no pop)
+        raise AttributeError("'numpy.ndarray' object has no attribute 'pop'")
+    return target, target.pop(*index)
+
+
+def _last_taken(rows, length):
+    """(length - 1, the row at length - 1 of ``rows``) of a list of ``length`` rows: Python's
+    IndexError where it is empty, on the runs that pop it; a row of arrays is a copy (the
+    row buffer's next push overwrites it), which refuses writes: Python's pop gives the
+    array that was appended, which other names may still hold."""
+    if core.is_symbolic(length):
+        api.check(dispatch.apply("greater", length, 0), "pop from empty list", "IndexError")
+    elif length <= 0:
+        raise errors.numpy_error(IndexError("pop from empty list"))
+    last = length - 1
+    item = tensor.SymbolicTensor.__getitem__(rows, last) if isinstance(
+        rows, list_values.ListTensor) else rows[last]
+    if core.rank_of(item):
+        item = numpy_api.copy(item)
+        mutation.refuse_writes(item, NotImplementedError(
+            f"a write into an array popped at {errors.user_location()} from a list that a "
+            f"staged loop or branch carries: Python's pop gives the array that was "
+            f"appended, which other names may hold and would see the write; the staged list "
+            f"holds copies: write into a copy (`v = rows.pop().copy()`)"))
+    return last, item
 
 
 def list_extend(target, items, name=None):

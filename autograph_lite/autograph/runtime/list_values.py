@@ -108,13 +108,16 @@ class ListTensor(SymbolicTensor):
         mutation.write(self, slice(None), _array("__getitem__")(self, slice(None, None, -1)))
 
     def __getattr__(self, name):
-        # a list method with no staged form (`out.pop()` after the loop that filled `out`):
-        # refused naming it and the line, never a raw AttributeError (tensor.py's rule)
+        # a list method with no staged form (`out.sort()` after the loop that filled `out`,
+        # a pop inside an expression): refused naming it and the line, never a raw
+        # AttributeError (tensor.py's rule)
         if hasattr(list, name) and not name.startswith("_"):
             at = errors.user_location()
+            pop = (" here (`v = out.pop()` on a line of its own is)" if name == "pop"
+                   else "")
             raise errors.UnstagedAttributeError(
                 f"list.{name}(){f' at {at}' if at else ''} of a list filled by a staged loop "
-                f"(a tensor of its rows) has no staged form; read its items by index "
+                f"(a tensor of its rows) has no staged form{pop}; read its items by index "
                 f"(`out[-1]`, `out[:-1]`) or keep the list a Python list (a loop over a "
                 f"Python range)")
         return SymbolicTensor.__getattr__(self, name)
