@@ -830,7 +830,8 @@ class Function:
         the function itself (not of a staged branch or loop body: every run reaches it),
         is staged as the kernel's last op, a check that always fails: when something the
         trace staged before it is seen by the caller (a write into an argument, a binding
-        into its objects, a check, a print, a callback), which Python does before raising.
+        into its objects, a check, a print, a callback), which Python does before raising,
+        or its message holds traced values (made, and their reads checked, when it runs).
         Otherwise it is raised now, as Python raises it before anything happens."""
         from .autograph.runtime import staging
         from .ops.check_errors import stand_in
@@ -838,11 +839,15 @@ class Function:
         if not (staging.python_own(e) and not getattr(e, "ag_staged", True)
                 and name is not None and current_graph() is graph):
             return False
-        if not (graph.written_inputs or any(not n.opdef.pure for n in graph.walk())
-                or (bindings is not None and bindings(0))):
-            return False
         from .api.core import check
         from .autograph.runtime import text, user_raises
+        # (a message of traced values, `raise ValueError(f"bad {u[k]}")`, is made when the
+        # function runs, and reading them may raise first: Python's IndexError of `u[k]`;
+        # made while tracing it was "bad <traced float64>", session 54's random programs)
+        if not (graph.written_inputs or any(not n.opdef.pure for n in graph.walk())
+                or (bindings is not None and bindings(0))
+                or any(text.holds(a) for a in e.args)):
+            return False
         at = user_raises.raised_at(e)
         check(False, text.exception_text(e), name, user_raises.as_raised(e, at))
         graph.nodes[-1].loc = at or graph.nodes[-1].loc

@@ -646,6 +646,31 @@ def test_a_raised_key_error_or_bare_assert_has_pythons_args():
             assert f(*calls[4]) == 3.0
 
 
+_TABLE = np.arange(4) * 0.25
+
+
+def fails_an_assert_on_every_run(u, k):
+    assert not (2.0 >= np.min(_TABLE)), f"checked {u[k]}"
+    return u
+
+
+def raises_on_every_run(u, k):
+    raise ValueError(f"bad {u[k]}")
+
+
+def test_a_raise_every_run_reaches_makes_its_message_of_traced_values_when_it_runs():
+    """(session 54, random program raises 971) a failed Python-valued `assert` or a bare
+    `raise` whose message reads traced values raised while tracing, its text made from
+    the symbols ('checked <traced float64>'), and the read's IndexError (`u[k]` out of
+    bounds) never ran: it is the kernel's last op now, as one after a visible effect is."""
+    calls = [(np.ones(4), I64(1)), (np.arange(4.0), I64(-5)), (np.arange(4.0), I64(2))]
+    for fn in (fails_an_assert_on_every_run, raises_on_every_run):
+        raised = agree(fn, calls)
+        texts = [m.split(" (at ")[0] for _, args, m in raised if args[1] != -5]
+        word = "checked" if fn is fails_an_assert_on_every_run else "bad"
+        assert texts == [f"{word} 1.0"] * 2 + [f"{word} 2.0"] * 2, texts
+
+
 def writes_then_raises_in_a_loop(u, n):
     for i in range(n):
         u[i] = 0.0

@@ -366,3 +366,34 @@ def test_converted_function_runs_on_eager_tensors():
             x = x * 2
         return x
     assert float(autograph.convert(f)(ag.constant(3.0))) == 6.0
+
+
+def matches_later_trips(x):
+    out = np.full(x.shape[0], -1.0)
+    stack = []
+    for i in range(x.shape[0]):
+        while stack and x[stack[-1]] < x[i]:   # (the first trip: a Python False)
+            j = stack.pop()
+            out[j] = x[i]
+        stack.append(i)
+    return out
+
+
+def grows_after_the_first_trip(a):
+    s = a * 0.0
+    for i in range(300):
+        if i > 0:
+            s = s + a * i
+    return s
+
+
+def test_a_long_range_whose_first_trip_stages_nothing_is_staged_past_the_budget():
+    """(session 54) the budget was measured on the first trip only: a first trip that
+    staged nothing (a stack still empty; `if i > 0`) unrolled the whole loop, a staged
+    `while` per trip (a RecursionError at 10,000 trips); it is measured after every trip."""
+    x = np.random.default_rng(0).random(300)
+    agree(matches_later_trips, calls=[(x,), (x[:7],)])
+    for fn, arg in ((matches_later_trips, x), (grows_after_the_first_trip, np.float64(2.0))):
+        cf = ag.defun(fn).get_concrete_function(arg)
+        assert len(list(cf.graph.walk())) < 200
+    agree(grows_after_the_first_trip, calls=[(np.float64(1.0),), (np.float64(-0.5),)])
