@@ -329,3 +329,20 @@ def test_a_staged_statement_in_an_except_handler_binds_its_names():
            (np.arange(7.0), {"a": 1.0})])
     agree(leaves_unset_where_the_key_is_missing, [(np.array([1.0]), {}),
                                                   (np.array([-1.0]), {"a": 2.0})])
+
+
+def sums_in_finally(x):
+    s = 0.0
+    try:
+        z = x[0]
+    finally:
+        for v in x:
+            if v > 0:
+                s += v
+    return s + z
+
+
+def test_a_staged_statement_in_finally_binds_its_names():
+    """(session 54's probe) the `finally` block's own writes (a `for` target) counted as
+    bound before it: converted code with a `nonlocal` of no binding, run unconverted."""
+    agree(sums_in_finally, [(np.array([1.0, 2.0, -3.0]),), (np.arange(12.0),)])

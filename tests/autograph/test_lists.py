@@ -777,3 +777,54 @@ def test_what_a_staged_pop_cannot_follow_is_refused():
         ag.defun(pops_a_row_then_writes_it, backend="interpreter")(np.ones((2, 2)))
     with pytest.raises(NotImplementedError, match=r"`q.pop\(...\)` at .* head index"):
         ag.defun(pops_the_front, backend="interpreter")(np.ones(2))
+
+
+def pops_in_the_else_branch(x):
+    st = []
+    for v in x:
+        if v > 0:
+            st.append(v)
+        else:
+            st.pop()
+    return len(st)
+
+
+def evaluates_rpn(tok, val):
+    st = []
+    for i in range(tok.shape[0]):
+        if tok[i] == 0:
+            st.append(val[i])
+        else:
+            b = st.pop()
+            a = st.pop()
+            st.append(a + b)
+    return st.pop()
+
+
+def pops_while_a_count_and_the_list_last(x):
+    st = []
+    for v in x:
+        if v > 0:
+            st.append(v)
+    k = 0
+    while k < 10 and st:
+        v = st.pop()
+        k += 1
+    while st:
+        v = st.pop()
+        if v > 1:
+            break
+    return k, len(st)
+
+
+def test_a_stack_empty_while_tracing_pops_on_the_runs_that_push_first():
+    """(session 54's probe) a pop in a staged branch raised IndexError on valid input: the
+    list traced (the one trip typing the loop) was the empty Python list of before the
+    loop; `while k < 10 and st:` of a list a staged loop filled was refused ('rank 1 in
+    the true branch and 0 in the false'), as was `while st:` left by a `break`."""
+    agree(pops_in_the_else_branch, [(np.array([3.0, -1.0]),), (np.array([5.0, 4.0, -1.0]),),
+                                    (np.array([-1.0]),)])
+    agree(evaluates_rpn, [(np.array([0, 0, 1, 0, 1]), np.array([2.0, 3.0, 0.0, 9.0, 0.0])),
+                          (np.array([0, 1]), np.array([1.0, 0.0]))])
+    agree(pops_while_a_count_and_the_list_last, [(np.array([5.0, -5.0, 2.0]),),
+                                                 (np.array([0.0]),)])

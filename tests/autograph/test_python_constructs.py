@@ -241,6 +241,51 @@ def test_lists_tuples_and_dicts_of_tensors_print_as_python():
                                (np.array([-1.0, 2.0, 0.5, 7.0]), np.int64(-2))])
 
 
+import collections  # noqa: E402
+import dataclasses  # noqa: E402
+import types  # noqa: E402
+import typing  # noqa: E402
+
+_Pair = collections.namedtuple("_Pair", "a b")
+
+
+class _Named(typing.NamedTuple):
+    a: float
+
+
+@dataclasses.dataclass
+class _Rec:
+    a: float
+    hidden: int = dataclasses.field(default=3, repr=False)
+
+
+def printed_records(x, k):
+    print(_Named(x[0]), _Pair(x[1], "s"), [_Pair(k, x[0])], f"{_Rec(x[2])}")
+    for v in x:
+        if v > 0:
+            print("pos", _Rec(v), str(_Pair(v * 2, k)), ", ".join([f"{v:.2f}", "end"]))
+    print(" | ".join(f"{v:.1f}" for v in x))
+    return x
+
+
+def printed_namespace(x):
+    print(types.SimpleNamespace(a=x[0]))
+    return x
+
+
+def test_namedtuples_and_dataclasses_of_tensors_print_as_python():
+    """(session 54's probe) a namedtuple's or dataclass's own repr ran while tracing, on the
+    traced values' placeholders: `NT(a=<ag.Tensor symbolic ...>)` printed (on cpu once,
+    on the first call); their generated reprs are made item by item when it runs, an
+    object whose own __repr__ would print a placeholder is refused, and `sep.join` of text
+    made of traced values is that text (a TypeError naming StagedText before)."""
+    agree(printed_records, [(np.array([0.3, -1.2, 2.5]), np.int64(3)),
+                            (np.array([-1.0, 2.0, 0.5]), np.int64(-2))])
+    with pytest.raises(TypeError, match="the text of a SimpleNamespace holding traced "
+                                        "values is made by its own __str__/__repr__"):
+        ag.defun(printed_namespace, backend="interpreter")(np.ones(2))
+
+
 def scalar_types(x, k, m):
     return (np.float32(x[0]), np.int8(k * 100), np.int64(x[2]), np.uint8(-k),
             np.bool_(x[3]), np.float64(m), np.int32(x), np.complex128(x[1]),

@@ -646,6 +646,22 @@ def test_a_raised_key_error_or_bare_assert_has_pythons_args():
             assert f(*calls[4]) == 3.0
 
 
+def raises_with_texts(x, k):
+    if x[0] > 0:
+        raise ValueError("at", f"v={x[k]:.2f}")
+    raise ValueError(f"{x[k]}", f"{x[k]}")
+
+
+def test_an_exception_of_several_arguments_one_a_text_of_traced_values():
+    """(session 54's probe) its message was the repr of the tuple holding the text's
+    placeholder, "('at', <ag.StagedText: ...>)"; it is Python's str of the args, made when
+    the function runs (the args are that one string: the README's known difference)."""
+    raised = agree(raises_with_texts, [(np.array([1.5, -2.0]), I64(1)),
+                                       (np.array([-1.5, 2.0]), I64(1))])
+    texts = sorted({m.split(" (at ")[0] for _, _, m in raised})
+    assert texts == ["('2.0', '2.0')", "('at', 'v=-2.00')"], texts
+
+
 _TABLE = np.arange(4) * 0.25
 
 

@@ -134,7 +134,9 @@ def _defined_stmt(s, defined):
             named = {h.name.id} if isinstance(h.name, gast.Name) else set()
             _defined_block(h.body, defined | activity.writes(s.body) | named)
         _defined_block(s.orelse, after_body)
-        _defined_block(s.finalbody, inner)
+        # (`finally` after any path: what the rest may bind, not its own writes, session 54)
+        _defined_block(s.finalbody, defined | activity.writes(s.body + s.orelse)
+                       | set().union(*(activity.writes(h) for h in s.handlers)))
         return inner
     if isinstance(s, gast.With):  # its body runs once, in order: a block, not a loop
         return _defined_block(s.body, defined | activity.writes(s.items))

@@ -582,6 +582,9 @@ def print_(*args, **kwargs):
     print must be staged. A list, tuple or dict holding traced values prints as Python
     prints it, their text made when the function runs (text.container_text)."""
     args = tuple(text.container_text(a) for a in args)
+    for a in args:  # (an object whose own __str__ would print a traced value's placeholder)
+        if not isinstance(a, (str, staged_text.StagedText)) and not _any_staged((a,)):
+            text.checked(str(a), a)
     if _any_staged(args) or any(isinstance(a, staged_text.StagedText) for a in args) or (
             staging.active() and set(kwargs) <= {"sep", "end", "file", "flush"}):
         return api.print(*args, **_staged_print_options(kwargs))

@@ -21,8 +21,8 @@ from autograph_lite.tensor import Tensor, holds_symbolic
 from autograph_lite.autograph.ndarray_writes import WRITING_METHODS
 from autograph_lite.autograph.runtime.data import is_library_code
 from autograph_lite.autograph.runtime import (builtins_, core, data, list_values, math_calls,
-                                              numpy_calls, slots, staging, text_formats,
-                                              trace_arrays, unset, where)
+                                              numpy_calls, slots, staging, text,
+                                              text_formats, trace_arrays, unset, where)
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.trace import context, random_states
 
@@ -286,6 +286,9 @@ def converted_call(f, args, kwargs=None, recursive=True):
         f = _on_box(f, args, kwargs)                     # box, where it became one)
     if isinstance(getattr(f, "__self__", None), list_values.ListTensor):
         builtins_.check_list_method(f)  # (`out.sum()` of a staged list: Python's error)
+    if type(getattr(f, "__self__", None)) is str and getattr(f, "__name__", "") == "join" \
+            and len(args) == 1 and not kwargs:
+        return text.join(f.__self__, args[0])
     if type(getattr(f, "__self__", None)) is list and getattr(f, "__name__", "") == "sort":
         return builtins_.list_sort(f.__self__, *args, **kwargs)
     if (type(getattr(f, "__self__", None)) is list and f.__name__ in _COMPARING

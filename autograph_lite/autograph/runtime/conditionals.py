@@ -493,7 +493,7 @@ def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nout
                                 and _same_items(*grown) and not split):
             continue
         rows = appended[0] + appended[1]
-        popped = any(isinstance(g, list) and len(g) < len(orig) for g in grown)
+        popped = any(_popped(orig, g) for g in grown)
         if (rows or popped) and all(core.is_tensor_like(v) for v in orig):
             out[i] = trial.as_tensor_list(orig, rows[0] if rows else None, names[i], loc,
                                           max(0, max(len(g) if isinstance(g, list)
@@ -552,17 +552,27 @@ def _items_as_tuples(after, given, relisted, names, loc):
 def _appended_rows(orig, grown):
     """The tensors list ``grown`` appended to the items of ``orig`` (whose items it may
     have written with tensors: `counts[-1] += 1` beside `counts.append(1)`, which the
-    TensorList's item write stages), none where it is the first items of ``orig`` (the
-    others popped); None when it changed otherwise."""
-    if isinstance(grown, list) and len(grown) < len(orig) and all(
-            a is b for a, b in zip(grown, orig)):
-        return []  # (its last items popped: `if c: v = stack.pop()`, session 54)
-    if not (isinstance(grown, list) and len(grown) >= len(orig)) or not all(
+    TensorList's item write stages), or pushed after popping some of them; None when it
+    changed otherwise."""
+    if not isinstance(grown, list):
+        return None
+    if len(grown) >= len(orig) and all(
             a is b or (core.is_tensor_like(a) and core.is_tensor_like(b))
             for a, b in zip(orig, grown)):
-        return None
-    rows = grown[len(orig):]
+        rows = grown[len(orig):]
+    else:  # (its last items popped, then rows pushed: `b = st.pop(); a = st.pop();
+        # st.append(a + b)`, session 54; the TensorList's pops and pushes stage them)
+        kept = next((k for k, (a, b) in enumerate(zip(orig, grown)) if a is not b),
+                    min(len(orig), len(grown)))
+        rows = grown[kept:]
     return rows if all(core.is_tensor_like(v) for v in rows) else None
+
+
+def _popped(orig, grown):
+    """Whether a branch took items off list ``orig`` (its result ``grown`` does not start
+    with all of them)."""
+    return isinstance(grown, list) and not (
+        len(grown) >= len(orig) and all(a is b for a, b in zip(orig, grown)))
 
 
 def _flag_unset(values, init, deleted):

@@ -75,7 +75,8 @@ def _tested(fn):
     h[-1]):` in the branch appending to `h`)."""
     def run():
         v = fn()
-        if getattr(type(v), "ag_truth", None) is not None:
+        if getattr(type(v), "ag_truth", None) is not None or isinstance(
+                v, list_values.ListTensor):  # (`while k < 10 and st:` of a filled list)
             return list_values.truth(v)
         if isinstance(v, _CONTAINERS):
             return bool(v)
