@@ -19,7 +19,7 @@ import weakref
 import numpy as np
 
 from . import call_guards, contiguity, dtypes, held_state, nest, partial_raise, staged_text, storage
-from .errors import GENERATED, user_stacklevel
+from .errors import GENERATED, is_generated, user_stacklevel
 from .ir.graph import Graph
 from .ir.passes import optimize
 from .ir.types import TensorType
@@ -166,6 +166,32 @@ class _Sub:
 
     def __str__(self):
         return f"{self.parent}[{self.key!r}]"
+
+
+def _too_deep(name, e):
+    """The message of a RecursionError met while tracing ``name``: a user function that
+    calls itself (its code on the stack again and again) under a staged `if`, else a trace
+    nested too deep otherwise (session 54's probe: a 1,000-trip Python loop, unrolled
+    because its body needs the index as a Python value, each trip a staged `if` inside the
+    last, was blamed on recursion the code does not have)."""
+    codes, tb = collections.Counter(), e.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if is_generated(code.co_filename):
+            codes[code] += 1
+        tb = tb.tb_next
+    if codes and max(codes.values()) > 20:
+        return (f"maximum recursion depth exceeded while tracing {name}: a function that "
+                f"calls itself under a staged `if` (a condition on a tensor, e.g. `if n <= 1: "
+                f"return 1` with a traced n) is traced down both branches, so the trace "
+                f"never ends; write the recursion as a loop (`while` on the tensor), or make "
+                f"the condition a Python value")
+    return (f"maximum recursion depth exceeded while tracing {name}: the trace nests too "
+            f"deep, most often a long Python loop unrolled (its body needs the loop index as "
+            f"a Python value: a dict key, a list of tuples read by it, `hist[i % 3]`) with a "
+            f"staged `if` or loop in each trip, a chain of values too long to follow; give the "
+            f"loop a tensor index (keep such values in a NumPy array indexed by it), or make "
+            f"the loop shorter")
 
 
 def _note_users_line(e):
@@ -736,13 +762,7 @@ class Function:
                 try:
                     result = fn(*call, **getattr(call, "kwargs", {}))
                 except RecursionError as e:
-                    raise RecursionError(
-                        f"maximum recursion depth exceeded while tracing {self._name}: a "
-                        f"function that calls itself under a staged `if` (a condition on a "
-                        f"tensor, e.g. `if n <= 1: return 1` with a traced n) is traced down "
-                        f"both branches, so the trace never ends; write the recursion as a "
-                        f"loop (`while` on the tensor), or make the condition a Python "
-                        f"value") from e
+                    raise RecursionError(_too_deep(self._name, e)) from e
                 except Exception as e:
                     if not self._raised_on_every_run(e, graph, bindings):
                         _note_users_line(e)

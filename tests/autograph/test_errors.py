@@ -261,6 +261,25 @@ def test_recursion_under_a_staged_if_says_why_the_trace_never_ends():
         ag.defun(_factorial, backend="interpreter")(np.int64(5))
 
 
+def _counts_by_a_python_key(x):
+    hist = {0: 0, 1: 0, 2: 0}
+    c = 0
+    for i in range(1000):
+        hist[i % 3] += 1
+        if x[i % len(x)] > 1:
+            c += 1
+    return hist[0], c
+
+
+def test_a_trace_too_deep_without_recursion_is_not_blamed_on_recursion():
+    """(session 54's probe) a 1,000-trip Python loop (unrolled: the dict key needs `i` as a
+    Python int) with a staged `if` per trip overflowed the stack, and the message blamed a
+    function calling itself, which the code does not have."""
+    with pytest.raises(RecursionError, match="the trace nests too deep, most often a long "
+                                             "Python loop unrolled"):
+        ag.defun(_counts_by_a_python_key, backend="interpreter")(np.array([1.0, -5.0, 2.0]))
+
+
 def _draw_in_a_staged_loop(n):
     rng = np.random.default_rng(0)
     s = 0.0
