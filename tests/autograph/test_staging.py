@@ -388,9 +388,9 @@ def grows_after_the_first_trip(a):
 
 
 def test_a_long_range_whose_first_trip_stages_nothing_is_staged_past_the_budget():
-    """(session 54) the budget was measured on the first trip only: a first trip that
-    staged nothing (a stack still empty; `if i > 0`) unrolled the whole loop, a staged
-    `while` per trip (a RecursionError at 10,000 trips); it is measured after every trip."""
+    """(session 54) a long loop was unrolled whole where its first trip staged nothing (a
+    stack still empty; `if i > 0`): a staged `while` per trip (a RecursionError at 10,000
+    trips); it is staged from the first trip that stages anything."""
     x = np.random.default_rng(0).random(300)
     agree(matches_later_trips, calls=[(x,), (x[:7],)])
     for fn, arg in ((matches_later_trips, x), (grows_after_the_first_trip, np.float64(2.0))):

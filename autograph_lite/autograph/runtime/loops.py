@@ -267,10 +267,11 @@ def _try_staged(stage, get_state, set_state, failures=None):
 def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opts, loc,
                 counted):
     """Unrolls the loop. A counted one (a Python range, np.ndindex, a NumPy array) measures
-    the ops its iterations staged so far: if all its iterations at that rate, times the
-    Python loops unrolled around it, would stage more than UNROLL_BUDGET, the rest of it is
-    staged as a loop (tried once). Measured after every trip, not the first alone: a first
-    trip that stages nothing (`while stack and ...` of a list still empty) unrolled the
+    the ops each iteration staged: where one, times the Python loops unrolled around it,
+    stages more than UNROLL_BUDGET, the rest of it is staged as a loop (tried once). A
+    loop longer than UNROLL_LIMIT (unrolled because its first trip, traced alone, left its
+    state Python values) is staged from the first later trip that stages anything: a first
+    trip that staged nothing (`while stack and ...` of a list still empty) unrolled the
     whole loop (session 54: 10,000 trips of a staged `while`, then a RecursionError)."""
     deleted = opts.get("deleted", ())
     go = True if extra_test is None else extra_test()
@@ -278,9 +279,10 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
         return
     graph = context.current_graph()
     guarded = 0  # (trips traced under a tensor `break`'s condition)
-    start = len(graph.nodes) if graph is not None else 0
     may_stage = counted and graph is not None and len(iter_) > 1
+    long = counted and len(iter_) > UNROLL_LIMIT
     for k, item in enumerate(_items(iter_)):
+        mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
             _iterator_left_at_run_time(iter_, opts, loc)
             guarded += 1
@@ -294,8 +296,9 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
             go = extra_test()
             if not core.is_symbolic(go) and not go:
                 return
-        if (may_stage and k + 1 < len(iter_) and trial.staged_ops(graph.nodes[start:])
-                * len(iter_) * _enclosing_trips() > UNROLL_BUDGET * (k + 1)):
+        ops = trial.staged_ops(graph.nodes[mark:]) if may_stage else 0
+        if may_stage and k + 1 < len(iter_) and (
+                ops * _enclosing_trips() > UNROLL_BUDGET or (long and ops)):
             may_stage = False
             if core.is_symbolic(go):  # (a `for/else` past the budget breaking on a tensor:
                 _reject_else(opts, "for", loc)  # SPEC's refusal, not thousands of trips)
