@@ -769,6 +769,22 @@ def pops_the_front(x):
     return q.pop(0)  # the-front
 
 
+def _doubled_pop(st):
+    v = st.pop()
+    return v * 2
+
+
+def pops_in_a_helper(x):
+    st = []
+    for v in x:
+        if v > 0:
+            st.append(v)
+    out = 0.0
+    while st:
+        out += _doubled_pop(st)
+    return out
+
+
 def test_what_a_staged_pop_cannot_follow_is_refused():
     """A popped row of arrays is a copy (the row buffer's), where Python's pop gives the
     array appended, which other names may hold: a write into it is refused; `pop(0)` of a
@@ -777,6 +793,10 @@ def test_what_a_staged_pop_cannot_follow_is_refused():
         ag.defun(pops_a_row_then_writes_it, backend="interpreter")(np.ones((2, 2)))
     with pytest.raises(NotImplementedError, match=r"`q.pop\(...\)` at .* head index"):
         ag.defun(pops_the_front, backend="interpreter")(np.ones(2))
+    # (a helper's pop: the caller's name would not see it; the message said "appending")
+    with pytest.raises(ValueError, match=r"'st' of pops_in_a_helper\(\) holds the same "
+                                         r"list: popping it here would not change"):
+        ag.defun(pops_in_a_helper, backend="interpreter")(np.array([1.0, 2.0]))
 
 
 def pops_in_the_else_branch(x):

@@ -330,7 +330,7 @@ def list_pop(target, name=None, *index):
                 f"other than the last from a list that a staged loop or branch carries as a "
                 f"row buffer: only `.pop()` (the last) is staged; for a queue keep a head "
                 f"index (`head += 1`) and read `items[head]`")
-        target = _sole(target, name)
+        target = _sole(target, name, "pop", "popping")
         if isinstance(target, TensorList):
             return target.popped()
         python = isinstance(target, list_values.PythonNumbersList)
@@ -388,17 +388,19 @@ def _appending(name, method="append"):
     return f"`{name or 'the list'}.{method}` at {errors.user_location()}"
 
 
-def _sole(target, name):
-    """``target``, a staged list appended to under ``name``, unless another name holds it
-    (`b = out`, a caller's list passed to a helper): Python's append would change the list
-    they share, where the staged one gives the appending name a new value."""
+def _sole(target, name, how="append", doing="appending"):
+    """``target``, a staged list changed (``how``: appended to, popped) under ``name``,
+    unless another name holds it (`b = out`, a caller's list passed to a helper): Python's
+    append or pop would change the list they share, where the staged one gives the
+    changing name a new value."""
     others = other_names(target, name) if name is not None else ()
     if others:
         raise ValueError(
-            f"'{name}' is a list a staged loop or branch appended to (held as a tensor of its "
-            f"rows), and {', '.join(others)} holds the same list: appending to it here would not "
-            f"change the other name's list, as Python's append does; copy it (b = "
-            f"list(a)) or append under one name")
+            f"'{name}' is a list a staged loop or branch changes (held as a tensor of its "
+            f"rows), and {', '.join(others)} holds the same list: {doing} it here would not "
+            f"change the other name's list, as Python's {how} does; copy it (b = "
+            f"list(a)), or {how} under one name (in the function that holds it, not in a "
+            f"helper it is passed to)")
     return target
 
 
