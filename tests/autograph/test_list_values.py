@@ -92,7 +92,7 @@ def test_arithmetic_python_refuses_on_a_list_raises():
 
 def popped_in_a_sum(x):
     out = appended(x)
-    return 1.0 + out.pop()                      # list-method
+    return len(out) + out.pop()                 # list-method
 
 
 def popped(x):

@@ -837,6 +837,27 @@ def pops_while_a_count_and_the_list_last(x):
     return k, len(st)
 
 
+def pops_inside_expressions(x):
+    out = np.full(x.shape[0], -1.0)
+    stack = []
+    best = 0
+    for i in range(x.shape[0]):
+        while stack and x[stack[-1]] < x[i]:
+            out[stack.pop()] = x[i]
+        if x[i] < 0.5 and stack:
+            best = max(best, stack.pop())
+        stack.append(i)
+    return out, best
+
+
+def test_a_pop_inside_a_statement_runs_before_it():
+    """(session 54) `out[stack.pop()] = x[i]`, `best = max(best, stack.pop())`: the one pop
+    of a statement that reads the list nowhere else and calls nothing but pure builtins
+    runs first, into a name of its own (converters/lists._inner_pop)."""
+    agree(pops_inside_expressions, [(np.array([2.0, 1.0, 3.0, 0.25, 4.0]),),
+                                    (np.array([5.0, 0.1, 4.0]),)])
+
+
 def test_a_stack_empty_while_tracing_pops_on_the_runs_that_push_first():
     """(session 54's probe) a pop in a staged branch raised IndexError on valid input: the
     list traced (the one trip typing the loop) was the empty Python list of before the

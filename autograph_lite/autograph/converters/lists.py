@@ -46,6 +46,39 @@ def _pop_target(value):
     return None
 
 
+# builtins a statement may call beside the pop it is moved before (they change nothing)
+_PURE_CALLS = frozenset(("abs", "bool", "float", "int", "max", "min", "round"))
+# where an expression may not run, or runs later: a pop inside is not moved out
+_LAZY = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
+         gast.IfExp, gast.BoolOp, gast.NamedExpr)
+
+
+def _inner_pop(stmt, rebindable):
+    """The one `l.pop(...)` call of a rebindable `l` inside ``stmt`` that may run first
+    (`out[st.pop()] = x[i]`, `best = max(best, st.pop())`): no other call there but pure
+    builtins, no other read of `l`, nothing lazily evaluated; else None."""
+    pops = [n for n in gast.walk(stmt) if _pop_target(n) in rebindable]
+    if len(pops) != 1:
+        return None
+    call = pops[0]
+    for n in gast.walk(stmt):
+        if isinstance(n, _LAZY) or (
+                isinstance(n, gast.Call) and n is not call
+                and not (isinstance(n.func, gast.Name) and n.func.id in _PURE_CALLS)) or (
+                isinstance(n, gast.Name) and n.id == call.func.value.id
+                and n is not call.func.value):
+            return None
+    return call
+
+
+class _Replace(gast.NodeTransformer):
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def visit(self, node):
+        return self.new if node is self.old else super().visit(node)
+
+
 class ListTransformer(base.BlockDepth, base.Base):
     def __init__(self, ctx):
         super().__init__(ctx)
@@ -64,7 +97,7 @@ class ListTransformer(base.BlockDepth, base.Base):
         append rebinds it (a staged loop carries a stack it pops and pushes)."""
         name = _pop_target(node.value) if len(node.targets) == 1 else None
         if name is None or name not in self.rebindable:
-            return self.generic_visit(node)
+            return self._pop_inside(node)
         new = templates.replace(f"l, v = ag__.list_pop(l, {name!r})", l=name,
                                 v=self.visit(node.targets[0]))
         new[0].value.args.extend(self.visit(a) for a in node.value.args)
@@ -81,12 +114,26 @@ class ListTransformer(base.BlockDepth, base.Base):
     def _pop_first(self, node, field):
         name = _pop_target(getattr(node, field))
         if name is None or name not in self.rebindable:
-            return self.generic_visit(node)
+            return self._pop_inside(node)
         item = self.ctx.namer.new("popped")
         new = templates.replace(f"l, v = ag__.list_pop(l, {name!r})", l=name, v=item)
         new[0].value.args.extend(self.visit(a) for a in getattr(node, field).args)
         setattr(node, field, gast.Name(id=item, ctx=gast.Load(), annotation=None,
                                        type_comment=None))
+        return new + [self.generic_visit(node)]
+
+    def _pop_inside(self, node):
+        """``node`` with its one inner pop (``_inner_pop``) run first into a name of its
+        own: `out[st.pop()] = x[i]` is `st, p = ag__.list_pop(st, 'st')` then `out[p] =
+        x[i]` (Python pops before it stores; nothing else there sees the list)."""
+        call = _inner_pop(node, self.rebindable)
+        if call is None:
+            return self.generic_visit(node)
+        name, item = call.func.value.id, self.ctx.namer.new("popped")
+        new = templates.replace(f"l, v = ag__.list_pop(l, {name!r})", l=name, v=item)
+        new[0].value.args.extend(self.visit(a) for a in call.args)
+        node = _Replace(call, gast.Name(id=item, ctx=gast.Load(), annotation=None,
+                                        type_comment=None)).visit(node)
         return new + [self.generic_visit(node)]
 
     def visit_Expr(self, node):
@@ -97,7 +144,7 @@ class ListTransformer(base.BlockDepth, base.Base):
             return new
         target = _append_target(node)
         if target is None or target[0] not in self.rebindable:
-            return self.generic_visit(node)
+            return self._pop_inside(node)
         name, method = target
         return templates.replace(f"l = ag__.list_{method}(l, x, {name!r})", l=name,
                                  x=node.value.args[0])
