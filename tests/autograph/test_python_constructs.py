@@ -265,6 +265,10 @@ def printed_records(x, k):
         if v > 0:
             print("pos", _Rec(v), str(_Pair(v * 2, k)), ", ".join([f"{v:.2f}", "end"]))
     print(" | ".join(f"{v:.1f}" for v in x))
+    p = _Pair(x[0], 1)
+    print("%s and %r" % (p, p), "{} {}".format(p, 2))
+    if x[0] < 0:
+        raise ValueError(_Pair(x[0], 2))
     return x
 
 

@@ -104,23 +104,12 @@ class ListTransformer(base.BlockDepth, base.Base):
         return new
 
     def visit_AugAssign(self, node):
-        """`t += l.pop()`: the item popped into a name of its own first (`t` is read after
-        the pop, as Python reads it: only the pop runs in between)."""
-        return self._pop_first(node, "value")
+        """`t += l.pop()`, `x[l.pop()] += 1`: the item popped into a name of its own first
+        (`_pop_inside`)."""
+        return self._pop_inside(node)
 
     def visit_Return(self, node):
-        return self._pop_first(node, "value")
-
-    def _pop_first(self, node, field):
-        name = _pop_target(getattr(node, field))
-        if name is None or name not in self.rebindable:
-            return self._pop_inside(node)
-        item = self.ctx.namer.new("popped")
-        new = templates.replace(f"l, v = ag__.list_pop(l, {name!r})", l=name, v=item)
-        new[0].value.args.extend(self.visit(a) for a in getattr(node, field).args)
-        setattr(node, field, gast.Name(id=item, ctx=gast.Load(), annotation=None,
-                                       type_comment=None))
-        return new + [self.generic_visit(node)]
+        return self._pop_inside(node)
 
     def _pop_inside(self, node):
         """``node`` with its one inner pop (``_inner_pop``) run first into a name of its

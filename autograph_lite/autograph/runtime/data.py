@@ -339,12 +339,15 @@ def list_pop(target, name=None, *index):
             list_values.python_item(item) if python else item)
     if core.is_symbolic(target):  # (an array: NumPy's has no pop)
         raise AttributeError("'numpy.ndarray' object has no attribute 'pop'")
-    if not target and not index and context.current_graph() is not None:
+    try:
+        return target, target.pop(*index)
+    except IndexError as e:
+        if context.current_graph() is None:
+            raise
         # (raised by the runs that reach it: in a staged branch, or in the trace of one
         # trip that types a staged loop, the list of trace time may be empty where the
         # runs' holds what earlier trips pushed; session 54's probe, `else: st.pop()`)
-        raise errors.numpy_error(IndexError("pop from empty list"))
-    return target, target.pop(*index)
+        raise errors.numpy_error(e) from None
 
 
 def _last_taken(rows, length):

@@ -13,7 +13,7 @@ from autograph_lite.autograph.runtime import core, list_values, unset
 def formatted(value, conversion=-1, spec=""):
     """`{value!conversion:spec}` of an f-string."""
     value = unset.plain(value)  # (None on some runs, known set here: its value's text)
-    if _structured(value) and holds(value):
+    if structured(value) and holds(value):
         if spec:  # (Python's, for a list/tuple/dict)
             raise TypeError(f"unsupported format string passed to "
                             f"{type(value).__name__}.__format__")
@@ -49,7 +49,7 @@ def fstring(*pieces):
 def str_(*args, **kwargs):
     if len(args) == 1 and not kwargs and core.is_symbolic(args[0]):
         return StagedText([_piece(args[0], 115, "")])
-    if len(args) == 1 and not kwargs and _structured(args[0]) and holds(args[0]):
+    if len(args) == 1 and not kwargs and structured(args[0]) and holds(args[0]):
         return container_text(args[0])
     return checked(str(*args, **kwargs), args[0] if args else None)
 
@@ -57,7 +57,7 @@ def str_(*args, **kwargs):
 def repr_(value):
     if core.is_symbolic(value):
         return StagedText([_piece(value, 114, "")])
-    if _structured(value) and holds(value):
+    if structured(value) and holds(value):
         return container_text(value)
     return checked(repr(value), value)
 
@@ -95,7 +95,7 @@ def record_items(v):
     return None
 
 
-def _structured(v):
+def structured(v):
     """Whether ``v``'s text is made item by item here: a list, tuple, dict, or a record."""
     return type(v) in CONTAINERS or record_items(v) is not None
 
@@ -118,7 +118,7 @@ def container_text(value):
     (a StagedText); ``value`` itself when it holds none, or is of another type."""
     if isinstance(value, list_values.ListTensor):  # (a list a staged loop appended to)
         return StagedText([_piece(value, 115, "")])
-    if not _structured(value) or not holds(value):
+    if not structured(value) or not holds(value):
         return value
     return StagedText(_repr_pieces(value))
 
@@ -131,7 +131,7 @@ def _repr_pieces(v):
                         "of a tensor inside a list, tuple or dict) cannot be made: its "
                         "quotes and escapes depend on text that exists only when the "
                         "compiled function runs; print the string itself")
-    if not _structured(v) or not holds(v):
+    if not structured(v) or not holds(v):
         return [checked(repr(v), v)]
     record = record_items(v)
     if record is not None:  # (`P(a=np.float64(1.0), b=2)`, as Python's generated repr)
@@ -182,7 +182,7 @@ def exception_text(exc):
     text a staged check makes when it fails, as Python makes it then; else the str."""
     args = exc.args
     if not any(core.is_symbolic(a) or isinstance(a, StagedText)
-               or (type(a) in CONTAINERS and holds(a)) for a in args):
+               or (structured(a) and holds(a)) for a in args):
         return str(exc)  # (`AssertionError((x[0], "low"))`: a tuple of traced values too)
     if len(args) == 1:
         return args[0] if isinstance(args[0], StagedText) else str_(args[0])

@@ -29,7 +29,7 @@ _CONVERSIONS = {None: -1, "s": 115, "r": 114, "a": 97}  # (!s, !r, !a: ord of th
 
 def _traced(value):
     return (core.is_symbolic(value) or isinstance(value, text.StagedText)
-            or (type(value) in text.CONTAINERS and text.holds(value)))
+            or (text.structured(value) and text.holds(value)))
 
 
 def _field(pieces, piece):
