@@ -785,6 +785,19 @@ def pops_in_a_helper(x):
     return out
 
 
+def largest_rectangle(h):
+    st = []
+    best = 0.0
+    for i in range(h.shape[0]):
+        start = i
+        while st and st[-1][1] > h[i]:
+            s, hh = st.pop()
+            best = max(best, hh * (i - s))
+            start = s
+        st.append((start, h[i]))
+    return best
+
+
 def test_what_a_staged_pop_cannot_follow_is_refused():
     """A popped row of arrays is a copy (the row buffer's), where Python's pop gives the
     array appended, which other names may hold: a write into it is refused; `pop(0)` of a
@@ -793,6 +806,11 @@ def test_what_a_staged_pop_cannot_follow_is_refused():
         ag.defun(pops_a_row_then_writes_it, backend="interpreter")(np.ones((2, 2)))
     with pytest.raises(NotImplementedError, match=r"`q.pop\(...\)` at .* head index"):
         ag.defun(pops_the_front, backend="interpreter")(np.ones(2))
+    # (rows that are tuples: the row advice, not a NumPy conversion error of the loop that
+    # only pops, session 54's probe)
+    with pytest.raises(NotImplementedError, match="appends a tuple of tensors to; such a "
+                                                  "list holds one array per row"):
+        ag.defun(largest_rectangle, backend="interpreter")(np.array([2.0, 1.0, 5.0, 6.0]))
     # (a helper's pop: the caller's name would not see it; the message said "appending")
     with pytest.raises(ValueError, match=r"'st' of pops_in_a_helper\(\) holds the same "
                                          r"list: popping it here would not change"):

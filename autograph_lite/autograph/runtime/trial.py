@@ -149,6 +149,8 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     refuse_shared(items, name, loc)
     check_row(element, name, loc)
     if element is None or not core.is_tensor_like(element):
+        if items:  # (a loop that only pops: a tuple row is refused as an appended one is)
+            check_row(items[0], name, loc)
         if items and not core.is_symbolic(items[0]):
             element = np.asarray(items[0])
         elif items:
