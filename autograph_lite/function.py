@@ -172,8 +172,8 @@ def _too_deep(name, e):
     """The message of a RecursionError met while tracing ``name``: a user function that
     calls itself (its code on the stack again and again) under a staged `if`, else a trace
     nested too deep otherwise (session 54's probe: a 1,000-trip Python loop, unrolled
-    because its body needs the index as a Python value, each trip a staged `if` inside the
-    last, was blamed on recursion the code does not have)."""
+    because its body needs the index as a Python value, with a staged `if` per trip, was
+    blamed on recursion the code does not have)."""
     codes, tb = collections.Counter(), e.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
