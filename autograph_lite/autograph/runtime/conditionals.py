@@ -197,14 +197,12 @@ def _check_pair(name, t, f, before, loc):
         which = "true" if isinstance(f, Undefined) else "false"
         if not isinstance(before, Undefined):  # `del` in the other branch
             other = "false" if which == "true" else "true"
-            raise ValueError(f"{where.named(name)} "
-                             f"is deleted in the {other} branch of the staged `if` "
-                             f"at {loc} but not in the {which} branch, and used after the "
-                             f"`if`; a staged `if` cannot leave a variable set on one path "
-                             f"only: delete it after the `if`, or in both branches")
-        raise unset.SetOnOnePath(f"{where.named(name)} "
-                                 f"is set only in the {which} branch of the `if` "
-                                 f"at {loc}; give it a value before the `if`")
+            raise ValueError(f"{where.named(name)} is deleted in the {other} branch of the "
+                             f"staged `if` at {loc} but not in the {which} branch, and used "
+                             f"after the `if`; a staged `if` cannot leave a variable set on "
+                             f"one path only: delete it after the `if`, or in both branches")
+        raise unset.SetOnOnePath(f"{where.named(name)} is set only in the {which} branch "
+                                 f"of the `if` at {loc}; give it a value before the `if`")
     if t is f or (isinstance(t, Undefined) and isinstance(f, Undefined)):
         return
     if isinstance(t, (tuple, dict)) and core.is_carriable(t) and core.is_carriable(f):
@@ -222,12 +220,11 @@ def _check_pair(name, t, f, before, loc):
                 _check_pair(f"{name}[{k}]", a, b, optional_items.at(before, (k,)), loc)
     if isinstance(t, tuple) and isinstance(f, tuple) and (optional_items.holds_none(t)
                                                           or optional_items.holds_none(f)):
-        raise TypeError(f"{where.named(name)} "
-                        f"is a tuple holding None in one branch of the staged `if` "
-                        f"at {loc} and a tuple holding a value in its place in the other: a "
-                        f"tuple that holds None on some runs is not carried yet (a single "
-                        f"value that may be None is: README, variables that are None on "
-                        f"some runs); keep the item in a variable of its own")
+        raise TypeError(f"{where.named(name)} is a tuple holding None in one branch of the "
+                        f"staged `if` at {loc} and a tuple holding a value in its place in "
+                        f"the other: a tuple that holds None on some runs is not carried yet "
+                        f"(a single value that may be None is: README, variables that are "
+                        f"None on some runs); keep the item in a variable of its own")
     if core.is_tensor_like(t) != core.is_tensor_like(f) or not core.is_tensor_like(t):
         none = ("; None is carried beside a number, an array or a tuple of them only, and "
                 "only where the variable was None before the `if` or the first branch sets "
@@ -248,17 +245,16 @@ def _check_pair(name, t, f, before, loc):
                 f"{'a list' if kind == 'list' else 'an object of a class'} made in each "
                 f"branch; give its items as a tuple or a namedtuple (typing.NamedTuple), "
                 f"or make the {kind} after the `if` from values the branches set")
-        raise TypeError(f"{where.named(name)} "
-                        f"is {_describe(t)} in the true branch and {_describe(f)} "
-                        f"in the false branch of the `if` at {loc}; a staged `if` needs "
-                        f"tensors (or the same Python object) in both branches: which one "
-                        f"it holds would depend on a tensor (code a status as a number, "
-                        f"and a missing value as a number with a flag){none}")
+        raise TypeError(f"{where.named(name)} is {_describe(t)} in the true branch and "
+                        f"{_describe(f)} in the false branch of the `if` at {loc}; a staged "
+                        f"`if` needs tensors (or the same Python object) in both branches: "
+                        f"which one it holds would depend on a tensor (code a status as a "
+                        f"number, and a missing value as a number with a flag){none}")
     # Different dtypes are fine: the core promotes them NumPy-style, as `np.where` would.
     if core.rank_of(t) != core.rank_of(f) and core.rank_of(t) is not None:
         raise ValueError(f"{where.named(name)} has rank {core.rank_of(t)} in the true "
-                         f"branch but {core.rank_of(f)} in the false branch of the `if` at {loc}; both "
-                         f"branches must give it the same rank")
+                         f"branch but {core.rank_of(f)} in the false branch of the `if` at "
+                         f"{loc}; both branches must give it the same rank")
 
 
 def _flags_as_tests(cond, traced, final):

@@ -333,10 +333,8 @@ def list_pop(target, name=None, *index):
         target = _sole(target, name, "pop", "popping")
         if isinstance(target, TensorList):
             return target.popped()
-        python = isinstance(target, list_values.PythonNumbersList)
         rest, item = _last_taken(target, dispatch.size_of(target, 0))
-        return list_values.as_list(target[:rest], python), (
-            list_values.python_item(item) if python else item)
+        return target[:rest], item  # (its own indexing: a list again, a Python number)
     if core.is_symbolic(target):  # (an array: NumPy's has no pop)
         raise AttributeError("'numpy.ndarray' object has no attribute 'pop'")
     try:
@@ -360,8 +358,7 @@ def _last_taken(rows, length):
     elif length <= 0:
         raise errors.numpy_error(IndexError("pop from empty list"))
     last = length - 1
-    item = tensor.SymbolicTensor.__getitem__(rows, last) if isinstance(
-        rows, list_values.ListTensor) else rows[last]
+    item = rows[last]
     if core.rank_of(item):
         item = numpy_api.copy(item)
         mutation.refuse_writes(item, NotImplementedError(

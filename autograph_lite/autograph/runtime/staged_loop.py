@@ -64,10 +64,9 @@ def _check_body(names, before, after, weak, loc):
         if w or not core.is_tensor(a):
             continue
         if core.dtype_of(a) != core.dtype_of(b):
-            e = TypeError(f"{where.named(name)} "
-                          f"changes dtype from {b.dtype} to {a.dtype} in the staged "
-                          f"loop at {loc}; a loop variable must keep one dtype (cast it "
-                          f"before the loop or in the body)")
+            e = TypeError(f"{where.named(name)} changes dtype from {b.dtype} to {a.dtype} "
+                          f"in the staged loop at {loc}; a loop variable must keep one "
+                          f"dtype (cast it before the loop or in the body)")
             e.changes_dtype = True
             raise e
         if core.rank_of(a) != core.rank_of(b) and core.rank_of(b) is not None:

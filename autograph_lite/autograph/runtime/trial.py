@@ -156,10 +156,9 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
         elif items:
             element = items[0]
         else:
-            raise ValueError(f"{where.named(name)} "
-                             f"is an empty list before the staged loop at {loc} and "
-                             f"the loop does not append a tensor to it; append tensors or "
-                             f"give it a first element before the loop")
+            raise ValueError(f"{where.named(name)} is an empty list before the staged "
+                             f"loop at {loc} and the loop does not append a tensor to it; "
+                             f"append tensors or give it a first element before the loop")
     values = (*items, element, *rows)
     python = all(python_numbers.python_number(v) for v in values)
     # (np.array's dtype of the items: a Python int among uint8 items is an int64 there, not
@@ -308,10 +307,9 @@ def _untouched(before, after):
 def not_tensor(name, value, loc, when):
     """The refusal of a loop variable that holds a value no loop can carry (staged_loop.py
     checks what enters and leaves a trip; initial_values, an atom a trip changes)."""
-    return TypeError(f"{where.named(name)} "
-                     f"is a loop variable of the staged loop at {loc}, but {when} "
-                     f"it holds a {type(value).__name__}, which cannot be a tensor; give it "
-                     f"a tensor (or number) value")
+    return TypeError(f"{where.named(name)} is a loop variable of the staged loop at "
+                     f"{loc}, but {when} it holds a {type(value).__name__}, which cannot be "
+                     f"a tensor; give it a tensor (or number) value")
 
 
 def passes_through(before, value):

@@ -38,9 +38,9 @@ def as_raised(e, at):
     """What a staged check raises for the user's exception ``e``: ``e`` itself (the check
     raises the builtin of its type, its text made then and naming the line ``at``), or,
     where that text would lose what Python's exception carries (arguments other than one
-    string, a KeyError, a StopIteration, `raise ... from cause`), a copy of ``e`` to raise as it is, its args and cause
-    kept and the line in a note. Not where an argument holds traced values (its text is
-    made when it fails)."""
+    string, a KeyError, a StopIteration, `raise ... from cause`), a copy of ``e`` to raise
+    as it is, its args and cause kept and the line in a note. Not where an argument holds
+    traced values (its text is made when it fails)."""
     args = e.args
     # (one string that is its text: a KeyError's text is the key's repr, `'key'`, which a
     # builtin made again from the text would take as its key: args ("'key' (at ...)",))
