@@ -335,11 +335,20 @@ def _staged_while(cond, body, init, names):
                if is_symbolic(x) and x.ndim > 0}
     aliases = region_aliases.LoopAliases(leaves, start, names)
     written = []
+    # A carried storage whose base agrees with its options (a merge's buffers) at entry
+    # and at the end of every trip agrees in its placeholder too: reads of it inside the
+    # loop and after it are its base, not a select of an older buffer by its flag, which
+    # would keep that buffer read on every trip (and copied before each in-place update
+    # of the variable: a stack pushed after an inner popping loop, O(n^2)).
+    synced_at_entry, in_sync = {}, {}
     with mutation.loop_entry(start, outer):
         for _ in range(8):
             vpos = [i for i in range(len(leaves)) if not identity[i]]
             types = [vtypes[i] for i in vpos]
             saved = [(st, st.base) for st in carried]
+            for st in carried:
+                if st not in synced_at_entry:
+                    synced_at_entry[st] = in_sync[st] = mutation.in_sync(st)
             ctypes = [st.base.type for st in carried]
             n_flags = len(aliases.flag_keys(vpos))
 
@@ -351,6 +360,7 @@ def _staged_while(cond, body, init, names):
                     param = g.add_input(t)
                     contiguity.stand_in(param, st.first)  # (the buffer keeps its layout)
                     mutation.rebase(st, param)
+                mutation.mark_synced([st for st in carried if in_sync[st]])
                 aliases.attach(phs, vpos, [SymbolicTensor(g.add_input(_FLAG))
                                            for _ in range(n_flags)])
                 args = list(leaves)
@@ -360,12 +370,16 @@ def _staged_while(cond, body, init, names):
 
             try:
                 with mutation.shielded(carried):
-                    cond_g, body_g, ph_b, res, outs, carried_outs, log, flag_outs, changed = \
-                        _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos,
-                                            carried, aliases)
+                    (cond_g, body_g, ph_b, res, outs, carried_outs, ends_in_sync, log,
+                     flag_outs, changed) = _trace_loop_regions(
+                        cond, body, init, names, outer, start, enter, vpos, carried, aliases)
             finally:
                 for st, base in saved:
                     mutation.rebase(st, base)
+                mutation.mark_synced([st for st, _ in saved if synced_at_entry[st]])
+            for st, agrees in zip(carried, ends_in_sync):
+                if in_sync[st] and not agrees:  # the body writes an option's buffer only
+                    in_sync[st], changed = False, True
             for i, x in enumerate(leaves):
                 if identity[i] and res[i] is not x:  # rebound in the body: carried by value
                     identity[i], changed = False, True
@@ -415,6 +429,7 @@ def _staged_while(cond, body, init, names):
         if st in written:  # (an identity variable's array the body never wrote is unchanged)
             mutation.set_base(st, o._value)
             variables.region_assigned(st, o._value)
+    mutation.mark_synced([st for st in carried if in_sync.get(st)])
     aliases.finish(out_leaves, vpos, results[n_fixed:])
     return tuple(nest.pack_as(init, out_leaves))
 
@@ -444,8 +459,10 @@ def _trace_loop_regions(cond, body, init, names, outer, start, enter, vpos, carr
         outs = [as_value(body_g, res[i]) for i in vpos]
         flag_outs, changed = aliases.body_flags(res, vpos, body_g)
         carried_outs = [st.base for st in carried]
+        ends_in_sync = [mutation.in_sync(st) for st in carried]
     log.restore()
-    return cond_g, body_g, ph_b, res, outs, carried_outs, log, flag_outs, changed
+    return (cond_g, body_g, ph_b, res, outs, carried_outs, ends_in_sync, log, flag_outs,
+            changed)
 
 
 def _refuse_condition_writes(log, placeholders, carried, names, vpos):

@@ -545,6 +545,21 @@ def assign_root(s, new):
         s.synced = gen_of(s)
 
 
+def in_sync(s):
+    """Whether ``s``'s base is what every option's buffer holds where its flag holds (a
+    read of ``s`` is then its base: no select)."""
+    return not s.options or s.synced == gen_of(s)
+
+
+def mark_synced(storages):
+    """Records that each storage's base agrees with its options again (a staged loop's
+    carried storages, rebased to region placeholders that hold what agreed before:
+    control._staged_while), once every one of them holds its new base."""
+    for s in storages:
+        if s.options:
+            s.synced = gen_of(s)
+
+
 def _chain_values(chain, base):
     """``[base, base's first view, ..., the view through all of chain]``."""
     values = [base]

@@ -328,3 +328,44 @@ def test_newton_collatz_and_the_rnn_keep_their_in_place_updates():
     # per trip: the two products (BLAS), nothing else; the list's buffer grows by doubling
     assert in_loops(src, "rt.copy(") == []
     assert [line for line in in_loops(src, "rt.empty(") if "grown" not in line] == []
+
+
+# --- session 55: a carried storage that agrees with its merge's buffers --------------------
+
+def next_greater_element(x):
+    out = np.full(x.shape[0], -1.0)
+    stack = []
+    for i in range(x.shape[0]):
+        while stack and x[stack[-1]] < x[i]:     # the inner loop carries the stack's buffer
+            out[stack.pop()] = x[i]
+        stack.append(i)                          # pushed in place: no copy per outer trip
+    return out
+
+
+def test_a_stack_pushed_after_an_inner_popping_loop_is_pushed_in_place():
+    x = np.array([2.0, 1.0, 3.0, 0.5, 4.0, 4.0, 1.0])
+    f = check_program(next_greater_element, [(x,), (x[::-1].copy(),), (x[:1].copy(),)])
+    # the outer loop's first trip used to select the buffer made before the loop by a
+    # flag, on every trip, so the analysis saw it read after each push: a copy per trip
+    assert in_loops(source_of(f, x), "rt.copy(") == []
+
+
+def write_both_names(a, c, n):
+    v = a if c > 0.0 else a * 2.0   # v: a's buffer on the runs where c > 0
+    i = 0
+    while i < n:
+        v[1] += 1.0                 # reaches a too where v is a
+        a[0] += 10.0                # reaches v only where v is a: v is out of step here
+        i += 1
+        j = 0
+        while j < i:
+            v[2] += a[0]            # reads a's write through v
+            j += 1
+    return v
+
+
+def test_a_loop_variable_whose_other_buffer_is_written_by_another_name_sees_it():
+    a = np.arange(4.0)
+    check_program(write_both_names, [(a, np.float64(1.0), np.int64(3)),
+                                     (a, np.float64(-1.0), np.int64(3)),
+                                     (a, np.float64(1.0), np.int64(0))])
