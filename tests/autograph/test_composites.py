@@ -286,6 +286,73 @@ def test_a_dict_rebound_in_both_branches_agrees():
     agree(rebound_in_both_branches, X, 0.05)
 
 
+def rebound_on_one_path_then_written(a, x):
+    d = {"s": a[0]}          # no other name holds it: the merge's new dict stands for it
+    if a[0] > x:
+        d = {"s": a[1]}
+    d["t"] = a[2]
+    return d["s"] + d["t"]
+
+
+def test_a_dict_no_other_name_holds_may_be_rebound_on_one_path():
+    agree(rebound_on_one_path_then_written, X, 0.4)
+    agree(rebound_on_one_path_then_written, X, 0.05)
+
+
+# Session 55: a name that is one dict on some runs and another on others became the new
+# dict the merge packs, so a write through it (or through the other name) reached the
+# other name's dict on no run: `base` kept its item where Python changed it.
+def one_branch_takes_an_existing_dict(a, x):
+    base = {"s": a[0]}
+    if a[0] > x:
+        d = base
+    else:
+        d = {"s": a[1]}
+    d["s"] = d["s"] + 1.0
+    return base["s"]
+
+
+def kept_on_one_path_while_another_name_holds_it(a, x):
+    base = {"s": a[0]}
+    d = base
+    if a[0] > x:
+        d = {"s": a[1]}
+    base["s"] = 7.0
+    return d["s"]
+
+
+def one_dict_under_two_names_in_each_branch(a, x):
+    if a[0] > x:
+        d = {"s": a[1]}
+        e = d
+    else:
+        d = {"s": a[2]}
+        e = d
+    d["s"] = 9.0
+    return e["s"]
+
+
+def a_loop_rebinds_a_dict_another_name_holds(a, x):
+    base = {"s": a[0]}
+    d = base
+    i = 0
+    while i < a[3] * 10:
+        d = {"s": d["s"] + 1.0}
+        i += 1
+    d["s"] = 100.0
+    return base["s"]
+
+
+def a_trip_leaves_a_dict_another_name_holds(a, x):
+    d = {"s": a[0]}
+    i = 0
+    while i < a[3] * 10:
+        e = {"s": a[1]}
+        d = e
+        i += 1
+    return d
+
+
 class Accumulator:
     def __init__(self):
         self.total = 0.0
@@ -393,6 +460,19 @@ def history_in_a_dict(a, x):
      r"'d\['last'\]' is set in the staged loop at .* but has no value before it"),
     (rebound_while_written, NotImplementedError,
      r"'e' or 'd' is rebound in the staged loop at .* while its dict is written in place"),
+    (one_branch_takes_an_existing_dict, NotImplementedError,
+     r"'d' is, on some runs, the dict that 'base' also holds after the staged `if` at "
+     r".*; the staged `if` gives 'd' one new dict on every run \(which object Python's "
+     r"'d' is would depend on a tensor\), so a write through either name would not reach "
+     r"the other as it does in Python; give 'd' a copy \(`dict\(...\)`\)"),
+    (kept_on_one_path_while_another_name_holds_it, NotImplementedError,
+     r"'d' is, on some runs, the dict that 'base' also holds after the staged `if` at "),
+    (one_dict_under_two_names_in_each_branch, NotImplementedError,
+     r"'d' is, on some runs, the dict that 'e' also holds after the staged `if` at "),
+    (a_loop_rebinds_a_dict_another_name_holds, NotImplementedError,
+     r"'d' is, on some runs, the dict that 'base' also holds after the staged loop at "),
+    (a_trip_leaves_a_dict_another_name_holds, NotImplementedError,
+     r"'d' is, on some runs, the dict that 'e' also holds after the staged loop at "),
 ])
 def test_a_change_no_state_carries_is_refused_by_name(fn, error, message):
     with pytest.raises(error, match=message):

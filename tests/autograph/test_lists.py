@@ -887,3 +887,95 @@ def test_a_stack_empty_while_tracing_pops_on_the_runs_that_push_first():
                           (np.array([0, 1]), np.array([1.0, 0.0]))])
     agree(pops_while_a_count_and_the_list_last, [(np.array([5.0, -5.0, 2.0]),),
                                                  (np.array([0.0]),)])
+
+
+# Session 55: a list made in each branch of a staged `if`, or a list one branch rebinds
+# (`best = [v, i]`) while the other keeps or writes it, is merged item by item into a new
+# list; refused before ("a different list object in each branch", "binds the name to
+# another list"). Where another name holds one of them, refused: a write through it would
+# reach the list Python's name is on some runs.
+def made_in_each_branch(x):
+    if x[0] > 0:
+        r = [x[0], x[1]]
+    else:
+        r = [x[1], x[0]]
+    r.append(x[2])
+    return r[0] - r[1] + r[2], len(r)
+
+
+def views_made_in_each_branch(x):
+    if x[0] > 0:
+        r = [x[:2], x[1:3]]
+    else:
+        r = [x[1:3], x[:2] * 2.0]
+    r[0][0] = 100.0                     # the argument's on the runs of the true branch
+    return r[0] + r[1]
+
+
+def best_so_far(x):
+    best = [x[0], 0]
+    for i in range(x.shape[0]):
+        if x[i] > best[0]:
+            best = [x[i], i]
+    return best
+
+
+def rebound_or_written(x):
+    best = [x[0], 0]
+    if x[1] > 0:
+        best = [x[1], 1]
+    else:
+        best[1] = 7
+    return best
+
+
+def test_a_list_made_or_rebound_in_a_branch_is_merged_item_by_item():
+    calls = [(np.array([1.0, 2.0, 3.0]),), (np.array([-1.0, 2.0, 3.0]),),
+             (np.array([1.0, -2.0, 3.0]),)]
+    for fn in (made_in_each_branch, views_made_in_each_branch, best_so_far,
+               rebound_or_written):
+        agree(fn, calls=calls)
+
+
+def rebound_while_another_name_holds_it(x):
+    best = [x[0], 0]
+    alias = best
+    for i in range(3):
+        if x[i] > best[0]:
+            best = [x[i], i]
+    alias[0] = -5.0
+    return best, alias
+
+
+def one_list_under_two_names(x):
+    if x[0] > 0:
+        r = [x[0], x[1]]
+        h = r
+    else:
+        r = [x[1], x[0]]
+        h = r
+    r.append(1.0)
+    return len(h)
+
+
+def made_of_two_lengths(x):
+    if x[0] > 0:
+        r = [x[0], x[1]]
+    else:
+        r = [x[1]]
+    return len(r)
+
+
+@pytest.mark.parametrize("fn, error, match", [
+    (rebound_while_another_name_holds_it, NotImplementedError,
+     r"'best' is, on some runs, the list that 'alias' also holds after the staged `if` at "
+     r".*; the staged `if` gives 'best' one new list on every run"),
+    (one_list_under_two_names, NotImplementedError,
+     r"'h' is, on some runs, the list that 'r' also holds after the staged `if` at "),
+    (made_of_two_lengths, TypeError,
+     r"'r' is a list of 2 items in the true branch and of 1 in the false branch of the "
+     r"staged `if` at .*: its length would depend on a tensor"),
+])
+def test_a_list_merge_another_name_would_see_is_refused(fn, error, match):
+    with pytest.raises(error, match=match):
+        ag.defun(fn, backend="interpreter")(np.array([1.0, 2.0, 3.0]))

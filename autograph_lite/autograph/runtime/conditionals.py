@@ -294,7 +294,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         set_state(init)
     alive = _reachable()
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
-    traced, order, fates = {}, [], {}
+    traced, order, fates, raw = {}, [], {}, {}
+    made = {}  # (positions of lists a branch made: merged as tuples, _lists_made)
+    rebound = {}  # (lists whose items are written that a branch rebinds: _rebound)
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
     staged_names = []
@@ -323,11 +325,16 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 e.ag_branch = which  # (if_stmt)
             raise
         watch.check(loc, "staged `if`")
-        after = _lists_begun_again(get_state()[:nouts], init)
+        raw[which] = get_state()
+        after = _lists_begun_again(raw[which][:nouts], init)
         fates[which] = {i: slots.dict_fate(init[i], given[i], v, names[i], loc, "staged `if`")
                         for i, v in enumerate(after) if type(init[i]) is dict}
-        traced[which] = _items_as_tuples(_unchanged_as_original(after, init), given, relisted,
-                                         names, loc)
+        after = _unchanged_as_original(after, init)
+        rebound[which] = _rebound(after, given, relisted)
+        traced[which] = _items_as_tuples(after, relisted)
+        made[which] = _lists_made(traced[which], given, init, relisted, nouts)
+        traced[which] = tuple(tuple(v) if i in made[which] else v
+                              for i, v in enumerate(traced[which]))
 
     def branch(which):
         def run():
@@ -343,6 +350,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 if late:
                     raise _FlaggedLate(late)
                 _settle_lists(traced, init, names, loc)
+                _lists_rebound(made, rebound, raw, traced, init, names, loc, set_state)
                 if trial.active():
                     _fill_one_sided(traced)
                 _returning_none(traced, init)
@@ -427,6 +435,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 f"depend on the branch taken: write into a copy (dict(...)) instead")
         if "rebound" not in both and final[i] is not init[i]:
             final[i] = slots.refill(init[i], final[i])
+    _refuse_shared_dicts(raw, fates, init, names, nouts, loc, set_state)
+    for i in made[True] | rebound[True]:  # (a new list after the `if`, as a branch's was)
+        final[i] = list(final[i])
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop);
     # one whose items the branches wrote takes the merged items in place (its aliases see
     # them, as in Python)
@@ -434,9 +445,70 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
              and type(b) is list else list_values.keep_kind(b, v)
              for v, b in zip(final, before)]
     for i in relisted:
-        before[i][:] = final[i]
-        final[i] = before[i]
+        if i not in rebound[True]:
+            before[i][:] = final[i]
+            final[i] = before[i]
     set_state(tuple(final) + tuple(init[nouts:]))
+
+
+def _lists_made(after, given, init, relisted, nouts):
+    """The positions of a branch's state that hold a list of numbers and arrays the branch
+    made (`r = [x[0], x[1]]`): not the list it was given, nor one that begins with the
+    items of the list from before (appended to: a trial's copy, data.py). Merged as
+    the tuple of its items where the other branch made one too (``_made_in_both``)."""
+    return {i for i, v in enumerate(after[:nouts])
+            if type(v) is list and i not in relisted and v is not given[i]
+            and v is not init[i] and not isinstance(init[i], data.TensorList)
+            and not (isinstance(init[i], list) and _same_items(v[:len(init[i])], init[i]))
+            and core.is_carriable(tuple(v))}
+
+
+def _lists_rebound(made, rebound, raw, traced, init, names, loc, set_state):
+    """Lists made in each branch, and a list whose items the branches write that one of
+    them binds to another list (session 55; refused before), are merged item by item
+    into a new list, which stands for each branch's where no other name holds one of
+    them (then a write through that name would reach it on some runs: refused). A list
+    made in one branch only is refused by ``_check_pair``, as before."""
+    for i in rebound[True] | rebound[False]:
+        for which in (True, False):  # (the list from before where a branch did not rebind)
+            lst = raw[which][i] if i in rebound[which] else init[i]
+            slots.refuse_shared_object(lst, "list", names[i], loc, "staged `if`", set_state,
+                                       raw[which])
+    rebound[True] = rebound[False] = rebound[True] | rebound[False]
+    for i in made[True] ^ made[False]:
+        for which in (True, False):
+            traced[which] = tuple(list(v) if k == i and k in made[which] else v
+                                  for k, v in enumerate(traced[which]))
+    both = made[True] & made[False]
+    for which in (True, False):
+        made[which] = both
+    for i in both:
+        if len(raw[True][i]) != len(raw[False][i]):
+            raise TypeError(
+                f"{where.named(names[i])} is a list of {len(raw[True][i])} items in the "
+                f"true branch and of {len(raw[False][i])} in the false branch of the staged "
+                f"`if` at {loc}: its length would depend on a tensor; give both lists the "
+                f"same length (or append to one list made before the `if`)")
+        for which in (True, False):
+            slots.refuse_shared_object(raw[which][i], "list", names[i], loc, "staged `if`",
+                                       set_state, raw[which])
+
+
+def _refuse_shared_dicts(raw, fates, init, names, nouts, loc, set_state):
+    """A name that is a different dict after each branch (one rebound it) becomes the new
+    dict the merge packs: refused where another name holds either branch's dict (the
+    dict from before the `if`, for a branch that kept or wrote it), which in Python a
+    write through either name would reach on the runs of that branch."""
+    def dict_of(which, i):
+        return init[i] if fates[which].get(i) in ("kept", "written") else raw[which][i]
+    for i in range(nouts):
+        pair = {which: dict_of(which, i) for which in (True, False)}
+        if pair[True] is pair[False]:
+            continue
+        for which, d in pair.items():
+            if type(d) is dict:
+                slots.refuse_shared_object(d, "dict", names[i], loc, "staged `if`",
+                                           set_state, raw[which])
 
 
 def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nouts, loc):
@@ -529,20 +601,21 @@ def _items_written(orig, grown):
                for o, a, b in zip(orig, *grown) if not (a is o and b is o))
 
 
-def _items_as_tuples(after, given, relisted, names, loc):
+def _items_as_tuples(after, relisted):
     """A branch's state with each list whose items the branches write (``relisted``) as
-    the tuple of its items, which the core merges item by item; the list must be the one
-    the branch was given (its items written in place), not another bound to the name."""
+    the tuple of its items, which the core merges item by item."""
     out = list(after)
     for i in relisted:
-        if after[i] is not given[i] and not _same_items(after[i], given[i]):
-            raise NotImplementedError(
-                f"'{names[i]}' is a Python list whose items one branch of the staged `if` "
-                f"at {loc} writes while the other binds the name to another list; a staged "
-                f"`if` carries the items of one list: write into the list in both, or "
-                f"rebind the name before the `if`")
         out[i] = tuple(after[i])
     return tuple(out)
+
+
+def _rebound(after, given, relisted):
+    """The positions of ``relisted`` (lists whose items the branches write) a branch
+    binds to another list of the same length (`best = [v, i]` where the other writes or
+    keeps `best`): merged as tuples too, into a new list (``_lists_rebound``)."""
+    return {i for i in relisted
+            if after[i] is not given[i] and not _same_items(after[i], given[i])}
 
 
 def _appended_rows(orig, grown):

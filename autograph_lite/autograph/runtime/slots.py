@@ -251,6 +251,28 @@ def check_dict_order(a, b, name, loc, what, sides, depth=0):
             check_dict_order(x, y, f"{name}[{k}]", loc, what, sides, depth + 1)
 
 
+def refuse_shared_object(obj, kind, name, loc, what, set_state=None, state=None):
+    """Refuses ``obj`` (a ``kind``: dict, list), one of the objects ``name`` may be after
+    the staged ``what`` at
+    ``loc`` (a branch's, what enters a loop, what a trip leaves), where another name or
+    container holds it too (``data.other_names``, with the state ``state`` set where
+    given). The region's merge makes ``name`` a new dict: in Python it is that object on
+    some runs, and a write through either name reaches the other there (session 55:
+    `d = base` in one branch and `{...}` in the other, then `d["a"] = v`, left `base`
+    unchanged)."""
+    if set_state is not None:
+        set_state(state)
+    others = data.other_names(obj, name)
+    if others:
+        raise NotImplementedError(
+            f"'{name}' is, on some runs, the {kind} that {', '.join(others)} also "
+            f"{'holds' if len(others) == 1 else 'hold'} after the {what} at {loc}; the "
+            f"{what} gives '{name}' one new {kind} on every run (which object Python's "
+            f"'{name}' is would depend on a tensor), so a write through either name would "
+            f"not reach the other as it does in Python; give '{name}' a copy "
+            f"(`{kind}(...)`), or keep one {kind} and write its items")
+
+
 def refill(original, new):
     """``original`` (a dict from before a staged region) holding the items of ``new`` (the
     dict the region's merge or loop made): the object every other name sees."""

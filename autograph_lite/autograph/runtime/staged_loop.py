@@ -305,6 +305,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                                        "staged loop")
                 if fate != "rebound":
                     in_place.add(k)
+                else:  # (the dict this trip leaves, which may be the one after the loop)
+                    slots.refuse_shared_object(state[k], "dict", names[k], loc, "staged loop")
                 kept[k] = kept.get(k, True) and fate == "kept"
         # an array of trace time from before the loop, handed back: the buffer it is
         out = data.leaving_region([state[k] for k in carried],
@@ -355,4 +357,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     # argument looked written, and the call was refused).
     for k in in_place:
         out[k] = init[k] if kept[k] else slots.refill(init[k], out[k])
+    for k in kept:  # (a dict a trip rebinds: the one from before on runs of no trip)
+        if k not in in_place:
+            slots.refuse_shared_object(init[k], "dict", names[k], loc, "staged loop",
+                                       set_state, init)
     return tuple(out)
