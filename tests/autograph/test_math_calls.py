@@ -125,3 +125,18 @@ def test_math_gcd_of_a_numpy_bool_is_pythons_type_error():
     # (np.bool_ has no __index__; a Python bool is an int)
     agree(gcd_of_elements, [(np.array([True, True]),), (np.array([4, 6]),)])
     agree(lambda b, n: math.gcd(b, n), [(True, 4), (False, 6)])
+
+
+def truncated(x, k):
+    if x[0] > 100.0:                     # (staged: raised by the runs that reach it)
+        return math.trunc(x[1]) + k
+    return math.trunc(k) + math.floor(x[1])
+
+
+def test_math_trunc_of_a_numpy_number_but_float64_is_pythons_type_error():
+    # session 55's probe: math.trunc(float32 element) gave an int; NumPy's numbers have no
+    # __trunc__ (np.float64 is a float: it has)
+    agree(truncated, [(np.array([1.0, 2.5], np.float32), 3), (np.array([200.0, -2.5],
+                                                                      np.float32), 3),
+                      (np.array([200.0, -2.5]), 3)])
+    agree(lambda x: math.trunc(x[0]), [(np.array([3, 4]),), (np.array([-2.5]),)])

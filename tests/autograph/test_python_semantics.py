@@ -1299,6 +1299,24 @@ def test_round_of_a_python_float_to_digits_is_pythons_and_of_an_array_raises():
     with pytest.raises(TypeError, match="pow\\(x, y, mod\\) of tensors"):
         ag.defun(lambda x: pow(x, 2, 5), backend="interpreter")(np.int64(3))
 
+def merged_with_a_python_float(x):
+    s = 0.215                  # a Python float on the runs that skip the branch
+    if x[0] > 0:
+        s = x[0]
+    return s
+
+
+def test_round_to_digits_of_a_value_python_s_on_some_runs_is_refused_but_to_zero():
+    # session 55's probe: `round(s, 2)` rounded 0.215 in binary (0.22) on the runs where
+    # Python's float rounds in decimal (0.21); to 0 digits the two are the same
+    with pytest.raises(NotImplementedError, match=r"round\(x, ndigits\) of a Python float "
+                       r"\(on the runs where it is one\) rounds in decimal"):
+        ag.defun(lambda x: round(merged_with_a_python_float(x), 2),
+                 backend="interpreter")(np.array([7.215]))
+    agree(lambda x: round(merged_with_a_python_float(x), 0) + round(float(x[0]), 0),
+          [(np.array([2.5]),), (np.array([-1.5]),), (np.array([3.5]),)])
+
+
 
 # --- len() and range counters are Python ints ------------------------------------------
 def scaled_by_len(x):

@@ -125,6 +125,11 @@ def to_int(fn, name):
     errors for NaN and infinities (a bare cast would give a number there)."""
     def call(x):
         t = within_int64(scalar(x))
+        if name == "trunc" and not t.type.weak and t.dtype != np.float64:
+            # (a NumPy number has no __trunc__, but np.float64, a float: session 55's
+            # probe, math.trunc of a float32 element gave an int where Python raises)
+            raise errors.numpy_error(TypeError(
+                f"type numpy.{t.dtype.name} doesn't define __trunc__ method"))
         if t.dtype.kind in "iub":
             return dispatch.apply("as_weak", numpy_api.cast(t, np.int64))
         v = fn(_float(t, name))
