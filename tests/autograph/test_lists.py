@@ -914,7 +914,7 @@ def views_made_in_each_branch(x):
 
 def best_so_far(x):
     best = [x[0], 0]
-    for i in range(x.shape[0]):
+    for i in range(3):                  # (a Python loop: a staged one returns the rows)
         if x[i] > best[0]:
             best = [x[i], i]
     return best

@@ -4,6 +4,7 @@ may leave unset (UnboundLocalError at run time, on the paths that read them); lo
 accumulators that start as Python numbers; `del`; and the user's line in every error
 raised at run time."""
 
+import collections
 import io
 import math
 import numbers
@@ -2030,6 +2031,42 @@ def test_a_number_python_on_some_paths_divides_as_that_path_does():
     assert {m.split(" (at ")[0] for _, _, m in raised} == {"float division by zero"}
     assert len(raised) == 2 * len(BACKENDS)
     agree(kept_or_first, [(x, 0), (-x, 0), (x * 9, 0), (x, 2), (-x * 9, 0)])
+
+
+Pair = collections.namedtuple("Pair", "s n")
+
+
+def items_of_records(x, k):
+    st = (0.0, 1.0)                  # a tuple item Python's on the runs no branch rebinds
+    if x[0] > 0:
+        st = (x[0], 1.0)
+    acc = (0.0, 0)                   # in a loop: Python's until a trip rebinds it
+    rec = Pair(0.0, 0)
+    d = {"s": 0.0}
+    for v in x:
+        if v > 0:
+            acc = (acc[0] + v, acc[1] + 1)
+            rec = Pair(rec.s + v, rec.n + 1)
+            d = {"s": d["s"] + v}
+    if k == 0:                       # (k: a Python int, so one division per trace)
+        return 1.0 / st[0]
+    if k == 1:
+        return acc[0] / acc[1]
+    if k == 2:
+        return rec.s / rec.n
+    return 1.0 / d["s"]
+
+
+def test_the_flag_of_a_number_inside_a_tuple_namedtuple_or_dict_is_kept():
+    """Session 55's probe: an item of a tuple, namedtuple or dict (a new one per path) that
+    is a Python number on some runs only lost its flag: `1.0 / st[0]` gave inf where
+    Python raises ZeroDivisionError. Each such item carries its own flag now
+    (conditionals.number_paths)."""
+    x = np.array([1.0, 2.0])
+    for k in range(4):  # (each division alone: the first to raise would hide the others)
+        raised = agree(lambda x: items_of_records(x, k), [(x,), (-x,), (x[::-1].copy(),)])
+        assert {m.split(" (at ")[0] for _, _, m in raised} == {"float division by zero"}
+        assert len(raised) == len(BACKENDS)
 
 
 def through_unary_min_max_and_ternaries(x, t):

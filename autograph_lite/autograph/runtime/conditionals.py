@@ -356,8 +356,9 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 _returning_none(traced, init)
                 _optional_nones(traced, order, init, names, forced)
                 _check_all(traced, names, init, flag, loc)
-                late = [i for i in range(nouts) if i not in numbers and _python_on_one_path(
-                    traced[True][i], traced[False][i])]
+                late = [p for i in range(nouts) for p in number_paths(
+                    i, traced[True][i], traced[False][i], _python_on_one_path)
+                    if p not in numbers]
                 if late:
                     raise PythonLate(late)
                 if identities.asked_in(body):
@@ -366,13 +367,13 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             positions = _staged_positions(first)
             staged_names[:] = _leaf_names([first[i] for i in positions],
                                           [names[i] for i in positions]) + [
-                f"<'{names[i]}' is a Python number>" for i in numbers] + [
+                f"<'{number_name(names, p)}' is a Python number>" for p in numbers] + [
                 f"<which array '{names[i]}' holds>" for i in codes.positions]
             mine, _ = _flagged(traced[which], init, flag, {p: forced.get(p) for p in optional})
             # an array of trace time from before the `if`, handed on: the buffer it is
             return tuple(data.leaving_region([mine[i] for i in positions],
                                              [names[i] for i in positions], alive)) + tuple(
-                python_flag_value(traced[which][i]) for i in numbers) + codes.of(
+                python_flag_value(number_at(traced[which], p)) for p in numbers) + codes.of(
                 traced[which])
         return run
 
@@ -415,8 +416,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                                                                                     final))]
     n_codes = len(codes.positions)
     flags = merged[len(merged) - len(numbers) - n_codes:len(merged) - n_codes]
-    for i, is_python in zip(numbers, flags):
-        python_numbers.with_python_flag(final[i], is_python)
+    for p, is_python in zip(numbers, flags):
+        python_numbers.with_python_flag(number_at(final, p), is_python)
     for i, v in enumerate(final):
         identities.set_after_merge(v, {True: traced[True][i], False: traced[False][i]},
                                    cond, since)
@@ -456,6 +457,8 @@ def _lists_made(after, given, init, relisted, nouts):
     made (`r = [x[0], x[1]]`): not the list it was given, nor one that begins with the
     items of the list from before (appended to: a trial's copy, data.py). Merged as
     the tuple of its items where the other branch made one too (``_made_in_both``)."""
+    if trial.active():  # (a trial run's lists are filled alike: _fill_one_sided)
+        return set()
     return {i for i, v in enumerate(after[:nouts])
             if type(v) is list and i not in relisted and v is not given[i]
             and v is not init[i] and not isinstance(init[i], data.TensorList)
@@ -880,6 +883,39 @@ def _python_on_one_path(t, f):
         return False
     on_t, on_f = python_numbers.python_flag(t), python_numbers.python_flag(f)
     return on_t is not on_f
+
+
+def number_paths(i, a, b, differ, path=()):
+    """Where variable ``i``'s values ``a`` and ``b`` (the two branches', or before and
+    after a loop's trip) hold numbers that ``differ(a_item, b_item)`` (Python's on one
+    only): ``i`` itself, or a path ``(i, key, ...)`` into the tuples and dicts both hold
+    alike (`st = (0.0, 1.0)`, then `st = (x[0], 1.0)` in one branch: session 55's probe,
+    the item's flag was lost and `1.0 / st[0]` gave inf where Python raises)."""
+    if optional_items.is_tuple(a) and optional_items.is_tuple(b) and len(a) == len(b):
+        for k, (x, y) in enumerate(zip(a, b)):
+            yield from number_paths(i, x, y, differ, path + (k,))
+    elif type(a) is dict and type(b) is dict and a.keys() == b.keys():
+        for k in a:
+            yield from number_paths(i, a[k], b[k], differ, path + (k,))
+    elif differ(a, b):
+        yield (i,) + path if path else i
+
+
+def number_at(state, p):
+    """The item of ``state`` at ``number_paths``' ``p`` (a position, or a path)."""
+    if isinstance(p, int):
+        return state[p]
+    v = state[p[0]]
+    for k in p[1:]:
+        v = v[k]
+    return v
+
+
+def number_name(names, p):
+    """The variable or item at ``p``, as the user writes it (`st[0]`, `d['s']`)."""
+    if isinstance(p, int):
+        return names[p]
+    return names[p[0]] + "".join(f"[{k!r}]" for k in p[1:])
 
 
 def known_numbers(loc, names, kind="numbers", make=list):

@@ -240,14 +240,14 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     the loop its variables may hold (identities.LoopObjects: an int beside each)."""
     nouts = len(names)
     rest = init[nouts:]
-    numbers = [k for k in numbers if k in carried]
+    numbers = [p for p in numbers if (p if isinstance(p, int) else p[0]) in carried]
     names_c = [names[k] for k in carried] + [f"<'{names[k]}' is set>" for k in flags] + [
-        f"<'{names[k]}' is a Python number>" for k in numbers]
+        f"<'{conditionals.number_name(names, p)}' is a Python number>" for p in numbers]
     items = _item_paths(values, carried, late)
     start = [_with_flagged_items(k, unset.value_of(values[k]), items.get(k, ()))
              for k in carried]
     values_c = _prepare(start, names_c, loc) + [_is_set_before(init[k]) for k in flags] + [
-        conditionals.python_flag_value(init[k]) for k in numbers]
+        conditionals.python_flag_value(conditionals.number_at(init, p)) for p in numbers]
     slot = {k: i for i, k in enumerate(carried)}
     held = identities.LoopObjects(objects or identities.Record(), carried,
                                   {k: values_c[slot[k]] for k in carried},
@@ -269,8 +269,8 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
             kind = (unset.MaybeNone if unset.may_be_none(init[k]) or (k,) in late
                     else unset.MaybeUnset)
             state[k] = kind(names[k], vs[slot[k]], is_set)
-        for k, is_python in zip(numbers, vs[len(carried) + len(flags):]):
-            python_numbers.with_python_flag(state[k], is_python)
+        for p, is_python in zip(numbers, vs[len(carried) + len(flags):]):
+            python_numbers.with_python_flag(conditionals.number_at(state, p), is_python)
         held.attach(state, vs[extra:], carried, after)
         return list(state) + list(rest)
 
@@ -332,14 +332,15 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                                  none=unset.may_be_none(init[k]) or (k,) in late)
             out[slot[k]] = pair.value
             out_flags.append(pair.is_set)
-        late_numbers = [k for k in carried if k not in numbers and conditionals.python_late(
-            init[k], state[k])]
+        late_numbers = [p for k in carried for p in conditionals.number_paths(
+            k, init[k], state[k], conditionals.python_late) if p not in numbers]
         if late_numbers:
             raise conditionals.PythonLate(late_numbers)
         codes = held.after_trip(carried, {k: vs[slot[k]] for k in carried}, state,
                                 vs[extra:])
         out = tuple(out) + tuple(out_flags) + tuple(
-            conditionals.python_flag_value(state[k]) for k in numbers) + tuple(codes)
+            conditionals.python_flag_value(conditionals.number_at(state, p))
+            for p in numbers) + tuple(codes)
         _check_body(names_c, vs, out, weak, loc)
         return out
 
