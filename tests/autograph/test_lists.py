@@ -979,3 +979,65 @@ def made_of_two_lengths(x):
 def test_a_list_merge_another_name_would_see_is_refused(fn, error, match):
     with pytest.raises(error, match=match):
         ag.defun(fn, backend="interpreter")(np.array([1.0, 2.0, 3.0]))
+
+
+# Session 55's probe: a `for` over a list whose body appends to it under a tensor
+# condition (a BFS written `for u in order: ... order.append(v)`) visited the items the
+# list held when the loop began; Python's loop visits the appended ones too. Refused,
+# pointing at the loop by index, which is staged and agrees.
+def for_over_a_growing_list(x):
+    items = [0]
+    for u in items:
+        if x[u] >= 0:
+            items.append(x[u])
+    return len(items)
+
+
+def enumerate_of_a_growing_list(x):
+    vals = [x[0]]
+    for i, v in enumerate(vals):
+        if v > 1 and i < 5:
+            vals.append(v / 2)
+    return len(vals)
+
+
+def for_over_rows_a_loop_appended(x):
+    items = []
+    for v in x:
+        if v > 0:
+            items.append(v)
+    for v in items:
+        if v > 2:
+            items.append(v - 2)
+    return len(items)
+
+
+def worklist_by_index(x):
+    items = []
+    for v in x:
+        if v > 0:
+            items.append(v)
+    k = 0
+    while k < len(items):
+        v = items[k]
+        k += 1
+        if v > 2:
+            items.append(v - 2)
+    return len(items)
+
+
+@pytest.mark.parametrize("fn, name", [(for_over_a_growing_list, "items"),
+                                      (enumerate_of_a_growing_list, "vals"),
+                                      (for_over_rows_a_loop_appended, "items")])
+def test_a_for_over_a_list_its_body_appends_to_is_refused(fn, name):
+    x = np.array([1, 2, -1, 0]) if fn is for_over_a_growing_list else np.array([8.0, 3.0])
+    with pytest.raises(NotImplementedError, match=(
+            rf"the `for` at .* iterates the list '{name}', which its body appends to under "
+            rf"a tensor condition: Python's loop visits the appended items too, .* loop by "
+            rf"index instead")):
+        ag.defun(fn, backend="interpreter")(x)
+
+
+def test_a_worklist_looped_by_index_agrees():
+    agree(worklist_by_index, calls=[(np.array([1.0, 3.0, 5.0, -1.0]),),
+                                    (np.array([-1.0]),), (np.array([9.0]),)])

@@ -478,6 +478,8 @@ def enumerate_(iterable, start=0):
         return iteration.Enumerate(iteration.staged(iterable), start)
     if isinstance(iterable, range) or (type(iterable) is np.ndarray and iterable.ndim):
         return iteration.CountedEnumerate(iterable, start)  # (budgeted when unrolled)
+    if type(iterable) is list:
+        return iteration.ListEnumerate(iterable, start)  # (its list: loops._python_for)
     return enumerate(iterable, start)
 
 

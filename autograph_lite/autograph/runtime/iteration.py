@@ -397,6 +397,17 @@ class NdEnumerate(NdIndex):
         return index, trace_arrays.getitem(self.a, index)
 
 
+class ListEnumerate(enumerate):
+    """`enumerate(items)` of a Python list in converted code: Python's enumerate, which
+    knows its list (loops._python_for refuses a loop whose trips append to it under a
+    tensor condition, as for the list itself)."""
+
+    def __new__(cls, items, start=0):
+        self = super().__new__(cls, items, start)
+        self.items = items
+        return self
+
+
 class CountedEnumerate:
     """`enumerate(x)` in converted code where ``x`` is a Python range or a NumPy array of
     trace time: an iterator as enumerate's (the array's rows read through

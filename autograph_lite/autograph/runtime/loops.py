@@ -189,6 +189,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, names, nouts, opts=N
                                                set_state, names, nouts, opts, loc),
                            get_state, set_state):
                 return
+    if isinstance(iter_, list_values.ListTensor):  # (the rows a staged loop appended)
+        body = _not_growing(iter_, body, get_state, names, nouts, loc)
     if it is not None:
         if it.iterator:  # (`it = enumerate(x)`; `for i, v in it:`: read once)
             if it.looped is not None:
@@ -281,6 +283,9 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
     guarded = 0  # (trips traced under a tensor `break`'s condition)
     may_stage = counted and graph is not None and len(iter_) > 1
     long = counted and len(iter_) > UNROLL_LIMIT
+    items = iter_.items if isinstance(iter_, iteration.ListEnumerate) else iter_
+    held = ([i for i, v in enumerate(get_state()[:nouts]) if v is items]
+            if type(items) is list else [])
     for k, item in enumerate(_items(iter_)):
         mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
@@ -292,6 +297,8 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                                  names, nouts, deleted)
         else:
             body(item)
+        if held:
+            _refuse_growing(items, held, get_state(), names, loc)
         if extra_test is not None:
             go = extra_test()
             if not core.is_symbolic(go) and not go:
@@ -306,6 +313,37 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
                                                get_state, set_state, names, nouts, opts,
                                                loc), get_state, set_state):
                 return
+
+
+def _not_growing(items, body, get_state, names, nouts, loc):
+    """``body`` checked after each trace of it as ``_python_for`` checks its trips: a
+    staged loop over the rows of a list (a ListTensor) iterates the rows it had on entry."""
+    held = [i for i, v in enumerate(get_state()[:nouts]) if v is items]
+    if not held:
+        return body
+
+    def checked(*args):
+        out = body(*args)
+        _refuse_growing(items, held, get_state(), names, loc)
+        return out
+    return checked
+
+
+def _refuse_growing(items, held, state, names, loc):
+    """Refuses a trip of a Python `for` over list ``items`` that left one of the names that
+    held it (positions ``held``) a staged list: the body appended to it under a tensor
+    condition, and Python's loop visits the appended items too, how many known only when
+    the function runs (session 55's probe: a BFS `for u in order: ... order.append(v)`
+    visited the items of before the loop only)."""
+    for i in held:
+        if state[i] is not items and isinstance(state[i], (data.TensorList,
+                                                            list_values.ListTensor)):
+            raise NotImplementedError(
+                f"the `for` at {loc} iterates the list '{names[i]}', which its body appends "
+                f"to under a tensor condition: Python's loop visits the appended items too, "
+                f"how many is known only when the function runs; loop by index instead (`k "
+                f"= 0`, `while k < len({names[i]}): u = {names[i]}[k]; k += 1`), which is "
+                f"staged")
 
 
 def _endless(iter_, loc):
