@@ -1001,11 +1001,16 @@ def enumerate_of_a_growing_list(x):
     return len(vals)
 
 
-def for_over_rows_a_loop_appended(x):
+def positives(x):
     items = []
     for v in x:
         if v > 0:
             items.append(v)
+    return items                         # (the tensor of its rows)
+
+
+def for_over_rows_a_loop_appended(x):
+    items = positives(x)
     for v in items:
         if v > 2:
             items.append(v - 2)
@@ -1013,10 +1018,7 @@ def for_over_rows_a_loop_appended(x):
 
 
 def worklist_by_index(x):
-    items = []
-    for v in x:
-        if v > 0:
-            items.append(v)
+    items = positives(x)
     k = 0
     while k < len(items):
         v = items[k]
