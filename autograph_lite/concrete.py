@@ -459,6 +459,15 @@ def _check_written(name, graph, leaves, flat):
                     f"{name}(): arguments '{param}' and '{other}' share memory and {name} "
                     f"writes into '{param}'; pass a copy (e.g. {other}.copy()) so that each "
                     f"argument is a separate array")
+        # (an array the trace read as a constant: session 55's probe, `f(G)` of a global
+        # `G` that f reads after writing its argument read G as it was before the write)
+        for captured, path in getattr(graph, "outside_arrays", ()):
+            if export_runtime.overlap(a, captured):
+                raise ValueError(
+                    f"{name}(): argument '{param}' shares memory with '{path}', which "
+                    f"{name} captured when it was traced (a global, a closure variable or "
+                    f"an attribute, read as it was then), and {name} writes into "
+                    f"'{param}'; pass a copy, or pass '{path}' as an argument")
 
 
 def _tensor_leaves(args):

@@ -199,6 +199,29 @@ def test_arguments_that_cannot_be_written_are_refused(backend):
     np.testing.assert_array_equal(ro, np.arange(4.0))
 
 
+TABLE = np.zeros(3)
+
+
+def write_then_read_the_global(x):
+    x[0] = 1.0
+    return TABLE.sum()                   # (a global: read as it was when traced)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_argument_sharing_memory_with_a_captured_array_it_writes_is_refused(backend):
+    # session 55's probe: f(TABLE) wrote TABLE through x, then read TABLE as traced (0.0
+    # where Python gives 1.0), on the first call
+    f = ag.defun(write_then_read_the_global, backend=backend)
+    for arg in (TABLE, TABLE[1:]):
+        with pytest.raises(ValueError, match=(
+                r"argument 'x' shares memory with 'TABLE', which write_then_read_the_global "
+                r"captured when it was traced .* pass a copy, or pass 'TABLE' as an "
+                r"argument")):
+            f(arg)
+    np.testing.assert_array_equal(TABLE, np.zeros(3))   # (refused before the call)
+    assert float(f(np.zeros(3))) == 0.0
+
+
 def test_the_fast_path_checks_written_arguments_on_every_call():
     f = ag.defun(add_into, backend="cpu")
     a, ro = np.zeros(3), np.zeros(3)
