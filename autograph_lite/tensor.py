@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 
 from . import dtypes
+from . import errors
 from .errors import UnstagedAttributeError, user_frame, user_location
 from .ir.types import TensorType
 
@@ -193,7 +194,13 @@ class SymbolicTensor(Tensor):
                 f"{kind.__name__}.{name}{f' at {at}' if at else ''} of a Python "
                 f"{kind.__name__} known only when the function runs has no staged form; "
                 f"compute it with NumPy operations")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        # (a name no array or number has, `x.argmn()`: NumPy's own error, raised by the runs
+        # that reach it, as Python's in a branch no run takes is never raised; session 55's
+        # probe: raised while tracing, naming 'SymbolicTensor')
+        kind = ("numpy.ndarray" if self.ndim else dtypes.weak_python_type(self.dtype).__name__
+                if self.type.weak else f"numpy.{self.dtype.name}")
+        raise errors.numpy_error(AttributeError(
+            f"'{kind}' object has no attribute {name!r}"))
 
     def _no_python(self, what, fix):
         raise TypeError(

@@ -1931,6 +1931,19 @@ def test_python_int_methods_and_huge_constants_are_refused_by_name():
                     ag.defun(fn, backend=backend)(x)
 
 
+def misspelled_in_a_branch(x):
+    if x[0] > 0:
+        return x.argmn() + x[0].foo      # (no array or NumPy number has them)
+    return x.argmin()
+
+
+def test_an_attribute_no_array_has_is_numpys_error_on_the_runs_that_reach_it():
+    # session 55's probe: raised while tracing, on every input, naming 'SymbolicTensor'
+    raised = agree(misspelled_in_a_branch, [(-np.ones(2),), (np.arange(3.0) + 1.0,)])
+    assert {m.split(" (at ")[0] for _, _, m in raised} == {
+        "'numpy.ndarray' object has no attribute 'argmn'"}
+
+
 def picked_python_numbers(x):
     floats = [float(v) for v in x]
     ints = sorted([int(v) for v in x])
