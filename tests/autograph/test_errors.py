@@ -1,5 +1,6 @@
 """SPEC section 3 errors: each names the variable and points at this file's line."""
 
+import collections
 import random
 import re
 import heapq
@@ -480,6 +481,15 @@ def _set_in_a_staged_loop(n):
     return len(seen)
 
 
+def _moving_average_over_a_deque(x, w):
+    win = collections.deque(maxlen=w)
+    out = []
+    for v in x:
+        win.append(v)  # the-change
+        out.append(sum(win) / len(win))
+    return out
+
+
 def _concatenation_in_a_staged_loop(x, n):
     acc = [x[0]]
     for i in range(n):
@@ -492,6 +502,10 @@ def _concatenation_in_a_staged_loop(x, n):
                                              "staged loop"),
     (_set_in_a_staged_loop, (np.int64(3),), "changes the set or deque 'seen' in place"),
     (_concatenation_in_a_staged_loop, (np.ones(2), np.int64(2)), "write `acc.extend(items)`"),
+    # (session 55's probe: "'win' is a loop variable ... holds a deque, which cannot be a
+    # tensor; give it a tensor (or number) value", of a name never rebound)
+    (_moving_average_over_a_deque, (np.arange(6.0), 3), "changes the deque 'win' in place; "
+                                                         "no staged loop carries a deque"),
 ])
 def test_python_state_a_staged_loop_would_change_once_is_refused(fn, args, said):
     # before: next() gave every trip the first item, and the set grew once (silently)

@@ -1043,3 +1043,24 @@ def test_a_for_over_a_list_its_body_appends_to_is_refused(fn, name):
 def test_a_worklist_looped_by_index_agrees():
     agree(worklist_by_index, calls=[(np.array([1.0, 3.0, 5.0, -1.0]),),
                                     (np.array([-1.0]),), (np.array([9.0]),)])
+
+
+def returns_the_rows_from_inside_the_loop(steps, bound):
+    x = 0
+    path = [x]
+    for s in steps:
+        x += s
+        path.append(x)
+        if abs(x) >= bound:
+            return path, True
+    return path, False
+
+
+def test_a_list_a_staged_loop_fills_returned_from_inside_it_is_refused_by_kind():
+    # (session 55's probe: the message said "which a tuple is not", or named a _TrialList)
+    with pytest.raises(TypeError, match=(
+            r"the function returns a list a staged loop appends to \(or a tuple holding "
+            r"one\) under the staged `if` at .* leave the loop with `break` \(and a flag\) "
+            r"and return after it")):
+        ag.defun(returns_the_rows_from_inside_the_loop, backend="interpreter")(
+            np.array([1, 1, 1, -1]), 3)

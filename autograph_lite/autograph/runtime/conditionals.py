@@ -160,6 +160,15 @@ def _describe(x):
     return f"a {type(x).__name__}"
 
 
+def _holds_a_list(v):
+    """Whether ``v`` is a list a staged loop fills (its rows; a trial's list standing for
+    it) or a tuple holding one."""
+    if isinstance(v, (data.TensorList, list_values.ListTensor)) or (
+            isinstance(v, list) and type(v) is not list):
+        return True
+    return optional_items.is_tuple(v) and any(_holds_a_list(x) for x in v)
+
+
 def _check_pair(name, t, f, before, loc):
     t, f = unset.value_of(t), unset.value_of(f)
     if isinstance(t, UndefinedReturnValue) != isinstance(f, UndefinedReturnValue):
@@ -180,6 +189,16 @@ def _check_pair(name, t, f, before, loc):
                 f"others: a result that may be None is carried only when it holds no None "
                 f"itself (README, variables that are None on some runs); return a value or "
                 f"a flag in place of the None item")
+        if not core.is_carriable(value) and _holds_a_list(value):
+            # (`return path` of a list the loop appends to: session 55's probe named a
+            # `_TrialList`, or said "a tuple", which is carried)
+            raise TypeError(
+                f"the function returns a list a staged loop appends to (or a tuple holding "
+                f"one) under the staged "
+                f"`if` at {loc} on some runs, and on the others goes on to return later: a "
+                f"list a staged loop fills is carried as the tensor of its rows, which a "
+                f"`return` from inside the loop cannot hand on; leave the loop with `break` "
+                f"(and a flag) and return after it")
         if not core.is_carriable(value):  # (a string, a list: no tensor can stand for it)
             coded = (type(value) in (str, bytes, bool, int, float)
                      or isinstance(value, (list, dict, set)))

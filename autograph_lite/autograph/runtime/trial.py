@@ -9,6 +9,7 @@ a staged `if` fills a variable set in only one branch with zeros (`active()`), s
 the trial only asks what type a variable takes when it is set.
 """
 
+import collections
 import contextlib
 import sys
 import types
@@ -307,6 +308,13 @@ def _untouched(before, after):
 def not_tensor(name, value, loc, when):
     """The refusal of a loop variable that holds a value no loop can carry (staged_loop.py
     checks what enters and leaves a trip; initial_values, an atom a trip changes)."""
+    if isinstance(value, (collections.deque, set)):  # (changed in place: no name rebound)
+        kind = type(value).__name__
+        return NotImplementedError(
+            f"the staged loop at {loc} changes the {kind} {where.named(name)} in place; no "
+            f"staged loop carries a {kind}, and the change would happen once, while "
+            f"tracing, for all trips: keep such values in a NumPy array (a ring buffer "
+            f"`win = np.zeros(w)`, `win[i % w] = v`, or `seen = np.zeros(n, bool)`)")
     return TypeError(f"{where.named(name)} is a loop variable of the staged loop at "
                      f"{loc}, but {when} it holds a {type(value).__name__}, which cannot be "
                      f"a tensor; give it a tensor (or number) value")
