@@ -1064,3 +1064,25 @@ def test_a_list_a_staged_loop_fills_returned_from_inside_it_is_refused_by_kind()
             r"and return after it")):
         ag.defun(returns_the_rows_from_inside_the_loop, backend="interpreter")(
             np.array([1, 1, 1, -1]), 3)
+
+
+def peek_while_pushing(x, k):
+    st = []
+    out = 0.0
+    for v in x:
+        if v > 0:
+            st.append(v)
+        if v > -5:
+            out += st[-1] + st[k]        # (a constant and a staged index)
+    return out
+
+
+def test_an_item_of_a_list_a_staged_loop_carries_is_read_at_pythons_index():
+    # session 55: read from the row buffer at the index Python's list takes (it read a view
+    # of the rows first), with Python's IndexError where it is out of range
+    x = np.array([1.0, 2.0, -1.0, 3.0])
+    raised = []
+    agree(peek_while_pushing, calls=[(x, np.int64(0)), (x, np.int64(-2)), (x, np.int64(1)),
+                                     (x, np.int64(-9)), (-x, np.int64(0)),
+                                     (x[2:], np.int64(0))], errors=raised)
+    assert {m.split(" (at ")[0] for _, _, m in raised} == {"list index out of range"}

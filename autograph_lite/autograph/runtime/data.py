@@ -131,7 +131,28 @@ class TensorList(tuple):
     length = property(lambda self: tuple.__getitem__(self, 1))
 
     def __getitem__(self, index):
+        if self.buffer.ndim == 1 and core.is_symbolic(self.length) and _an_int(index):
+            return self._item(index)
         return self.stacked()[index]
+
+    def _item(self, index):
+        """Item ``index`` (an int) of a list of numbers, read from the buffer at the index
+        Python's list takes (from the end where negative), with Python's IndexError on the
+        runs where it is out of range: `stack[-1]` in a `while` test read a view of the
+        rows first, then its item (session 55: 2x the hand loop's cost in
+        next-greater-element), and said NumPy's error."""
+        n = self.length
+        if core.is_symbolic(index):
+            index = dispatch.apply("where", dispatch.apply("less", index, 0), index + n, index)
+            ok = dispatch.apply("logical_and", dispatch.apply("greater_equal", index, 0),
+                                dispatch.apply("less", index, n))
+        elif index < 0:
+            index = index + n
+            ok = dispatch.apply("greater_equal", index, 0)
+        else:
+            ok = dispatch.apply("less", index, n)
+        api.check(ok, "list index out of range", "IndexError")
+        return self.buffer[index]
 
     def __iter__(self):
         """Its rows, where the user's code iterates it (a comprehension, `sum(... for s in
@@ -313,6 +334,13 @@ def pops_as_list(target):
     """Whether `target.pop(...)` is a list's (list_pop), not another object's method."""
     return isinstance(target, (TensorList, list_values.ListTensor)) or core.is_symbolic(
         target) or (isinstance(target, list) and type(target).pop is list.pop)
+
+
+def _an_int(index):
+    """Whether ``index`` is one int (a Python int, or an integer 0-d tensor), not a bool."""
+    if core.is_symbolic(index):
+        return not index.ndim and index.dtype.kind in "iu"
+    return isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_))
 
 
 def list_pop(target, name=None, *index):
