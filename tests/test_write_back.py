@@ -146,6 +146,20 @@ def test_a_result_that_is_the_written_argument_is_a_copy():
         assert not np.shares_memory(r.numpy(), out)
 
 
+def returned_as_given(x):
+    return x, x, x[1:]
+
+
+def test_results_that_alias_an_argument_are_one_copy_each_on_every_backend():
+    # session 55's probe: the interpreter returned the argument itself (cpu: a copy), and
+    # cpu's `return x, x` gave two copies (Python: one object twice)
+    for backend in BACKENDS:
+        x = np.arange(3.0)
+        a, b, c = (r.numpy() for r in ag.defun(returned_as_given, backend=backend)(x))
+        assert not any(np.shares_memory(r, x) for r in (a, b, c))
+        assert np.shares_memory(a, b) and not np.shares_memory(a, c)
+
+
 def set_scalar(x, v):
     x[...] = v * 2.0
 

@@ -66,10 +66,12 @@ def generate(graph, name="kernel", carries_state=True):
         else:
             params.append(em.new(v, v.hint or f"a{v.index}"))
     em.emit_graph(graph)
-    rets = []
+    rets, copied = [], {}
     for v in graph.outputs:
         r = em.name(v)
-        if v.type.ndim and em.own.aliases_caller(v):
+        if v.id in copied:  # (`return x, x`: one copy, the same array twice, as in Python)
+            r = copied[v.id]
+        elif v.type.ndim and em.own.aliases_caller(v):
             # never hand the caller an alias of its input or of a constant; copied before
             # the write-backs below, which may change an argument's contents (only on the
             # runs where it overlaps one, when it may be the kernel's own buffer too)
@@ -79,6 +81,7 @@ def generate(graph, name="kernel", carries_state=True):
                 _copy_if_overlapping(em, r, v, [em.name(o) for o in others])
             else:
                 em.line(f"{r} = {em.name(v)}.copy()")
+            copied[v.id] = r
         elif v.type.ndim and graph.input_updates:
             r = _unshared(em, graph, params, v)
         rets.append(r)

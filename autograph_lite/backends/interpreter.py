@@ -81,7 +81,7 @@ def run_function(graph, args):
     state (partial_raise.py) leaves them to the call, which stores that state."""
     env = {}
     if not graph.input_updates:
-        return _own_copies(graph, run_graph(graph, args, env))
+        return _own_copies(graph, run_graph(graph, args, env), args)
     outer = _versions.table, _versions.latest
     _versions.table, _versions.latest = graph.input_versions, {}
     try:
@@ -97,28 +97,28 @@ def run_function(graph, args):
         raise
     finally:
         _versions.table, _versions.latest = outer
-    written = [args[i] for i, _ in graph.input_updates]
-    outs = [np.array(o) if isinstance(o, np.ndarray)
-            and any(np.may_share_memory(o, a) for a in written) else o for o in outs]
+    outs = _own_copies(graph, outs, args)  # (before the write-backs change them)
     for i, final in graph.input_updates:
         value = env[final.id]
         if value is not args[i]:
             args[i][...] = value
-    return _own_copies(graph, outs)
+    return outs
 
 
-def _own_copies(graph, outs):
-    """``outs`` where each array that shares memory with a constant of the graph (the
-    array its ``const`` node holds for every call: `buf = np.zeros(3); return buf`, a
-    global returned, a branch that hands it on) is a copy: a caller writing into the
-    result would otherwise write into the constant, and every later call would return
-    what it wrote (session 53's probe; the cpu kernel's results are its own)."""
-    consts = _constant_arrays(graph)
-    if not consts:
+def _own_copies(graph, outs, args):
+    """``outs`` where each array that shares memory with an argument or a constant of the
+    graph (the array its ``const`` node holds for every call: `buf = np.zeros(3); return
+    buf`, a global returned, a branch that hands it on) is a copy, one per array: a
+    caller writing into the result would otherwise write into the constant, and every
+    later call would return what it wrote (session 53's probe), and the results of cpu's
+    kernel are copies of the arguments they alias too (session 55's probe: `return x`
+    was the argument itself here)."""
+    shared = _constant_arrays(graph) + [a for a in args if isinstance(a, np.ndarray)]
+    if not shared:
         return outs
     copies = {}
-    return [copies.setdefault(id(o), np.array(o)) if isinstance(o, np.ndarray) and any(
-        np.may_share_memory(o, c) for c in consts) else o for o in outs]
+    return [copies.setdefault(id(o), np.array(o)) if isinstance(o, np.ndarray)
+            and any(np.may_share_memory(o, c) for c in shared) else o for o in outs]
 
 
 _CONSTANTS = weakref.WeakKeyDictionary()  # graph -> its constant arrays, regions' too
