@@ -79,8 +79,8 @@ MUTANTS = {
         ["tests/ops/test_elementwise.py"]),
     "result_aliases_argument": (
         "autograph_lite/backends/cpu.py",
-        '        if v.type.ndim and em.own.aliases_caller(v):',
-        '        if False:',
+        '        elif v.type.ndim and em.own.aliases_caller(v):',
+        '        elif False:',
         "cpu hands back an argument (or a constant) itself as a result (an alias the caller's later writes change)",
         ['tests/test_write_back.py', 'tests/test_function.py', 'tests/test_differential.py']),
     "write_back_skipped": (
