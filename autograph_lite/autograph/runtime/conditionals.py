@@ -315,6 +315,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     flag = {i for i, n in enumerate(names[:nouts]) if n in deleted}
     traced, order, fates, raw = {}, [], {}, {}
     made = {}  # (positions of lists a branch made: merged as tuples, _lists_made)
+    copies = {}  # (id of each branch's copy of a state value -> that value: _dicts_after)
     rebound = {}  # (lists whose items are written that a branch rebinds: _rebound)
     # Names of the values given to the core, for its errors: known only once a branch has
     # run, and the core reads them after both, so each branch refills this same list.
@@ -333,6 +334,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
         # place (append, item assignment) must not carry the true branch's values into
         # the false branch's trace.
         given = tuple(trial.copy_for_trial(v) for v in init)
+        copies[which] = {id(g): v for g, v in zip(given, init) if g is not v}
         set_state(given)
         try:
             with staging.region(loc), mutation.scope() as log, watch.active(), \
@@ -455,7 +457,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
                 f"depend on the branch taken: write into a copy (dict(...)) instead")
         if "rebound" not in both and final[i] is not init[i]:
             final[i] = slots.refill(init[i], final[i])
-    _refuse_shared_dicts(raw, fates, init, names, nouts, loc, set_state)
+    _dicts_after(raw, copies, init, final, names, nouts, loc, set_state)
     for i in made[True] | rebound[True]:  # (a new list after the `if`, as a branch's was)
         final[i] = list(final[i])
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop);
@@ -516,21 +518,22 @@ def _lists_rebound(made, rebound, raw, traced, init, names, loc, set_state):
                                        set_state, raw[which])
 
 
-def _refuse_shared_dicts(raw, fates, init, names, nouts, loc, set_state):
-    """A name that is a different dict after each branch (one rebound it) becomes the new
-    dict the merge packs: refused where another name holds either branch's dict (the
-    dict from before the `if`, for a branch that kept or wrote it), which in Python a
-    write through either name would reach on the runs of that branch."""
-    def dict_of(which, i):
-        return init[i] if fates[which].get(i) in ("kept", "written") else raw[which][i]
+def _dicts_after(raw, copies, init, final, names, nouts, loc, set_state):
+    """Each variable's dicts after the `if` (slots.dicts_kept): one dict object on both
+    paths is that dict again, with the merged items; where they are different dicts
+    (one branch rebound the name, or an item of a tuple or dict), the merge's new one
+    stands for either, refused where another name holds one of them, which in Python a
+    write through either name would reach on the runs of that branch. A branch's copy of
+    a dict of the state (each branch writes its own: ``copies``) is that dict."""
+    def canon(v, side):
+        return copies[side == 0].get(id(v), v)
+
+    def differ(d, place, side):
+        slots.refuse_shared_object(d, "dict", place, loc, "staged `if`", set_state,
+                                   raw[side == 0])
     for i in range(nouts):
-        pair = {which: dict_of(which, i) for which in (True, False)}
-        if pair[True] is pair[False]:
-            continue
-        for which, d in pair.items():
-            if type(d) is dict:
-                slots.refuse_shared_object(d, "dict", names[i], loc, "staged `if`",
-                                           set_state, raw[which])
+        final[i] = slots.dicts_kept(raw[True][i], raw[False][i], final[i],
+                                    canon(raw[True][i], 0), names[i], differ, canon)
 
 
 def _lists_as_tensor_lists(init, body, orelse, get_state, set_state, names, nouts, loc):

@@ -620,11 +620,11 @@ def other_names(obj, name):
             free = f.f_code.co_freevars
             found.update(f"{k!r} of {f.f_code.co_name}()" for k in held if k not in free)
             found.update(f"`{p}` of {f.f_code.co_name}()" for p in inside
-                         if _root_name(p) not in free)
+                         if root_name(p) not in free)
     return sorted(found)
 
 
-def _root_name(path):
+def root_name(path):
     """The variable a path (`d['acc']`, `h.items`) starts from."""
     return path.split("[", 1)[0].split(".", 1)[0]
 

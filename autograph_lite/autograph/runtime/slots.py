@@ -26,7 +26,7 @@ import numpy as np
 
 from autograph_lite import mutation
 from autograph_lite.trace import context
-from autograph_lite.autograph.runtime import core, data, unset, where
+from autograph_lite.autograph.runtime import core, data, optional_items, unset, where
 from autograph_lite.autograph.runtime.unset import Undefined
 
 
@@ -262,7 +262,8 @@ def refuse_shared_object(obj, kind, name, loc, what, set_state=None, state=None)
     unchanged)."""
     if set_state is not None:
         set_state(state)
-    others = data.other_names(obj, name)
+    # (an item of the variable, `r[0]`: the variable holds it there, which is no other name)
+    others = [o for o in data.other_names(obj, data.root_name(name)) if o != f"`{name}`"]
     if others:
         raise NotImplementedError(
             f"'{name}' is, on some runs, the {kind} that {', '.join(others)} also "
@@ -271,6 +272,61 @@ def refuse_shared_object(obj, kind, name, loc, what, set_state=None, state=None)
             f"'{name}' is would depend on a tensor), so a write through either name would "
             f"not reach the other as it does in Python; give '{name}' a copy "
             f"(`{kind}(...)`), or keep one {kind} and write its items")
+
+
+def dicts_kept(a, b, merged, keep, name, differ, canon=lambda v, side: v):
+    """``merged`` (what a staged region's merge made of a value that was ``a`` on one path
+    and ``b`` on the other) with every dict that is one object on both (``a`` is ``b``
+    there) made that dict again, ``keep``'s object at the same place (``a``'s for an `if`,
+    the loop's entry value for a loop), holding the merged items: the merge packs new
+    dicts, and a write through the name after it must reach that dict (session 55's
+    probe: `a = d` in both branches, or `state = (params, n + 1)` in a loop, then
+    `a["s"] = v` left `d` unchanged). Where the two are different dicts, ``differ(dict,
+    place, side)`` is called for each (``refuse_shared_object``: nested ones too, `r =
+    (d,)` / `(e,)`). Tuples, namedtuples and dicts are walked where both sides are such,
+    alike. ``canon(value, side)``: the object a side's value stands for (a branch's copy of
+    a dict of the state: the dict itself)."""
+    a, b, keep = canon(a, 0), canon(b, 1), canon(keep, 0)
+    if type(a) is dict and type(b) is dict:
+        if a is not b:
+            differ(a, name, 0)
+            differ(b, name, 1)
+        if type(merged) is not dict or a.keys() != b.keys() or merged.keys() != a.keys():
+            return merged
+        keep = keep if type(keep) is dict and keep.keys() == a.keys() else a
+        items = {k: dicts_kept(a[k], b[k], merged[k], keep[k], f"{name}[{k!r}]", differ,
+                               canon) for k in merged}
+        if a is not b:
+            merged.update(items)
+            return merged
+        if merged is keep:
+            return keep
+        keep.clear()
+        keep.update(items)
+        return keep
+    if (optional_items.is_tuple(a) and optional_items.is_tuple(b) and len(a) == len(b)
+            and optional_items.is_tuple(merged) and len(merged) == len(a)):
+        keep = keep if optional_items.is_tuple(keep) and len(keep) == len(a) else a
+        items = [dicts_kept(x, y, m, k, f"{name}[{i}]", differ, canon)
+                 for i, (x, y, m, k) in enumerate(zip(a, b, merged, keep))]
+        if all(x is m for x, m in zip(items, merged)):
+            return merged
+        return type(merged)(*items) if hasattr(merged, "_fields") else tuple(items)
+    return merged
+
+
+def note_origins(packed, original, out):
+    """Records in ``out`` {id of each dict in ``packed``: the dict at its place in
+    ``original``}, walking tuples and dicts alike in both (a staged loop's variables,
+    packed anew from its placeholders, and their values before the loop)."""
+    if type(packed) is dict and type(original) is dict and packed.keys() == original.keys():
+        out[id(packed)] = original
+        for k in packed:
+            note_origins(packed[k], original[k], out)
+    elif (optional_items.is_tuple(packed) and optional_items.is_tuple(original)
+          and len(packed) == len(original)):
+        for x, y in zip(packed, original):
+            note_origins(x, y, out)
 
 
 def refill(original, new):

@@ -258,6 +258,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                                                               + len(held.positions))
     extra = len(carried) + len(flags) + len(numbers)  # (where held's ints begin)
     in_place, kept = set(), {}  # (kept: k -> whether every trip left that dict as it was)
+    trip = [None, None]  # (the state the last traced trip began with and left)
 
     def full(vs, after=False):
         state = list(values)
@@ -290,12 +291,14 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
         for k in narrow:  # (a trip runs only where the test held: they are set in it)
             state[k].is_set = True
         set_state(state)
+        trip[0] = list(state)  # (what the trip began with: _dicts_after)
         items_before = {k: dict(vs[slot[k]]) for k in carried if type(init[k]) is dict}
         orders = {k: slots.key_orders(vs[slot[k]]) for k in carried}
         with staging.region(loc), watch.active():
             body()
         watch.check(loc, "staged loop")
         state = get_state()
+        trip[1] = list(state)
         for k in carried:  # (a dict's order, which no loop variable carries)
             slots.check_dict_order(orders[k], slots.key_orders(state[k]), names[k], loc,
                                    "staged loop", ("before a trip", "after it"))
@@ -305,8 +308,6 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                                        "staged loop")
                 if fate != "rebound":
                     in_place.add(k)
-                else:  # (the dict this trip leaves, which may be the one after the loop)
-                    slots.refuse_shared_object(state[k], "dict", names[k], loc, "staged loop")
                 kept[k] = kept.get(k, True) and fate == "kept"
         # an array of trace time from before the loop, handed back: the buffer it is
         out = data.leaving_region([state[k] for k in carried],
@@ -358,8 +359,28 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
     # argument looked written, and the call was refused).
     for k in in_place:
         out[k] = init[k] if kept[k] else slots.refill(init[k], out[k])
-    for k in kept:  # (a dict a trip rebinds: the one from before on runs of no trip)
-        if k not in in_place:
-            slots.refuse_shared_object(init[k], "dict", names[k], loc, "staged loop",
-                                       set_state, init)
+    _dicts_after(trip, init, out, [k for k in carried if k not in in_place], names, loc,
+                 set_state)
     return tuple(out)
+
+
+def _dicts_after(trip, init, out, positions, names, loc, set_state):
+    """Each variable's dicts after the loop (slots.dicts_kept): one that every trip hands
+    on as it got it (`state = (params, n + 1)`) is the dict from before the loop, with the
+    loop's items; one a trip replaces (`d = {...}`, a swap of two in a tuple) makes the
+    loop's new dict stand for the one from before (on runs of no trip) and the one a trip
+    leaves: refused where another name holds either. ``trip``: the state the last traced
+    trip began with (the dicts the loop packed from its variables) and left."""
+    begin, end = trip
+    origins = {}  # (a dict the loop packed -> the one from before it at that place)
+    for k in positions:
+        slots.note_origins(begin[k], init[k], origins)
+
+    def canon(v, side):
+        return origins.get(id(v), v)
+
+    def differ(d, place, side):
+        slots.refuse_shared_object(d, "dict", place, loc, "staged loop", set_state,
+                                   init if side == 0 else end)
+    for k in positions:
+        out[k] = slots.dicts_kept(begin[k], end[k], out[k], init[k], names[k], differ, canon)
