@@ -42,7 +42,7 @@ from .contiguity import box_is_c
 from .errors import numpy_error, user_location
 from .ir.graph import Graph, root_graph
 from .ir.types import TensorType, relax
-from .ops import dispatch
+from .ops import check_errors, dispatch
 from .ops.dispatch import apply, stage_node
 from .ops.indexing import setitem
 from .ops.registry import lookup
@@ -485,9 +485,31 @@ def store(box, value, cast_error, casting="same_kind"):
         raise numpy_error(ValueError(f"non-broadcastable output operand with shape "
                                      f"{box.shape} doesn't match the broadcast shape "
                                      f"{value.shape}"))
+    _check_options_cast(box, value, cast_error, casting)
     if value.dtype != box.dtype:
         value = apply("cast", value, dtype=box.dtype)
     return write(box, Ellipsis, value)
+
+
+def _check_options_cast(box, value, cast_error, casting):
+    """NumPy's casting check of ``value`` into each array of another dtype that ``box`` (a
+    merge, `v = a if c else b` of a float64 ``a`` and an int32 ``b``) may be, raised on
+    the runs where it is that array (session 55's probe: `v += 0.5` wrote into the int32
+    array where NumPy raises)."""
+    s = box._storage
+    if s is None or box._chain:
+        return
+    for o in s.options:
+        dtype = o.storage.base.type.dtype
+        if np.can_cast(value.dtype, dtype, casting):
+            continue
+        error = cast_error(value.dtype, dtype)
+        error = error if isinstance(error, BaseException) else TypeError(error)
+        if o.flag is None:
+            raise numpy_error(error)
+        from .api import core as api  # (the api package imports this module)
+        api.check(apply("logical_not", _sym(o.flag)), str(error),
+                  check_errors.stand_in(error) or "TypeError", original=error)
 
 
 # -- merges: a staged branch or loop result that may be one of several buffers -------------
@@ -537,11 +559,15 @@ def assign_root(s, new):
     """Gives ``s`` the root Value ``new`` (a write through it), and every option's buffer
     the same write on the runs where its flag holds."""
     set_base(s, new)
+    lossless = True
     for o in s.options:
         old = root(o.storage)
+        lossless &= _chain_values(o.chain, old)[-1].type.dtype == new.type.dtype
         assign_root(o.storage, _select(
             o.flag, lambda o=o, old=old: _invert_chain(o.chain, old, new), old))
-    if s.options:
+    if s.options and lossless:
+        # (a buffer of another dtype holds the write cast, `v[0] = 1.7` into an int32 one:
+        # read back from it, not from the base, which holds the uncast value; session 55)
         s.synced = gen_of(s)
 
 

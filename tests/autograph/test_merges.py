@@ -459,3 +459,41 @@ def test_is_of_two_arrays_a_loop_made_is_refused_where_not_followed():
     import autograph_lite as ag
     with pytest.raises(NotImplementedError, match="`is` between arrays"):
         ag.defun(compares_two_loop_variables)(np.ones(2), I64(2))
+
+
+# --- a merge of arrays of two dtypes (session 55's probe) --------------------------------
+# `v = a if c else b` of a float64 `a` and an int32 `b` is a float64 merge; a write through
+# `v` reaches `b` cast, and a read back must be `b`'s cast value on the runs where `v` is
+# `b` (it read the uncast float64 value: 1.7 where NumPy gives 1.0, uint8 wrap-around and
+# float32 rounding lost), and an in-place ufunc NumPy cannot cast into `b` raises there.
+def written_then_read_through_a_mixed_merge(x, a, b):
+    v = a if x[0] > 0 else b
+    v[0] = x[1] * 1.7
+    v[1] += 200
+    v[1] += 200
+    for i in range(x.shape[0]):
+        a[0] = a[0] + v[0]
+    return float(v[0]), float(v[1]), a, b   # (the merge dtype is documented: the values)
+
+
+def cast_into_a_mixed_merge(x, a, b):
+    v = a if x[0] > 0 else b
+    v += 0.5
+    return a, b
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint8, np.float32])
+def test_a_merge_of_two_dtypes_reads_back_each_arrays_own_values(dtype):
+    for x in (np.array([1.0, 1.0]), np.array([-1.0, 1.0])):
+        agree(written_then_read_through_a_mixed_merge,
+              calls=[(x, np.zeros(2), np.zeros(2, dtype)), (-x, np.ones(2), np.ones(2, dtype))])
+
+
+def test_an_in_place_ufunc_into_a_mixed_merge_checks_each_arrays_cast():
+    raised = []
+    agree(cast_into_a_mixed_merge, calls=[(np.array([1.0]), np.zeros(2), np.zeros(2, np.int32)),
+                                          (np.array([-1.0]), np.zeros(2), np.zeros(2, np.int32))],
+          errors=raised)
+    assert [m.split(" (at ")[0] for _, _, m in raised] == [
+        "Cannot cast ufunc 'add' output from dtype('float64') to dtype('int32') with casting "
+        "rule 'same_kind'"] * 2
