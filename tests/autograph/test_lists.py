@@ -1086,3 +1086,22 @@ def test_an_item_of_a_list_a_staged_loop_carries_is_read_at_pythons_index():
                                      (x, np.int64(-9)), (-x, np.int64(0)),
                                      (x[2:], np.int64(0))], errors=raised)
     assert {m.split(" (at ")[0] for _, _, m in raised} == {"list index out of range"}
+
+
+def daily_temperatures(t):
+    ans = [0] * len(t)
+    st = []
+    for i in range(len(t)):
+        while st and t[i] > t[st[-1]]:
+            j = st.pop()                 # (a Python int, as pushed: `i` of the range)
+            ans[j] = i - j
+        st.append(i)
+    return t[:1] + ans[0] * 60           # (int8 + a Python int: int8, wrapping)
+
+
+def test_a_pop_off_a_list_of_python_ints_is_a_python_int():
+    # session 55's probe: a loop that only pops typed the rows by the array of the first
+    # item, an int64, so `ans[j] = i - j` made `ans` int64s and `t[:1] + ans[0] * 60` int64
+    agree(daily_temperatures, calls=[(np.array([120, 127], np.int8),),
+                                     (np.array([5, 1, 7], np.int8),),
+                                     (np.array([3], np.int8),)])

@@ -149,7 +149,8 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     another name holds too is refused: that name would not see the rows."""
     refuse_shared(items, name, loc)
     check_row(element, name, loc)
-    if element is None or not core.is_tensor_like(element):
+    given = element is not None and core.is_tensor_like(element)
+    if not given:
         if items:  # (a loop that only pops: a tuple row is refused as an appended one is)
             check_row(items[0], name, loc)
         if items and not core.is_symbolic(items[0]):
@@ -161,7 +162,11 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
                              f"loop at {loc} and the loop does not append a tensor to it; "
                              f"append tensors or give it a first element before the loop")
     values = (*items, element, *rows)
-    python = all(python_numbers.python_number(v) for v in values)
+    # (an element taken from the items, a loop that only pops: their kind, not the array
+    # made of the first; session 55's probe, `j = st.pop()` of a list of Python ints was
+    # an int64, and `ans[j] = i - j` made `ans` int64s)
+    python = all(python_numbers.python_number(v) for v in (
+        values if given else (*items, *rows)))
     # (np.array's dtype of the items: a Python int among uint8 items is an int64 there, not
     # weak; a list of Python numbers alone reads back Python numbers: PythonNumberRows)
     dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
