@@ -1105,3 +1105,18 @@ def test_a_pop_off_a_list_of_python_ints_is_a_python_int():
     agree(daily_temperatures, calls=[(np.array([120, 127], np.int8),),
                                      (np.array([5, 1, 7], np.int8),),
                                      (np.array([3], np.int8),)])
+
+
+def one_list_on_both_paths(x):
+    items = [0.0, 1.0]
+    if x[0] > 0:
+        a, k = items, 1
+    else:
+        a, k = items, 2
+    a[0] = 7.0                           # (the list itself on every run)
+    return items[0], k
+
+
+def test_one_list_bound_in_both_branches_stays_that_list():
+    # (session 55's probe: refused as "the list that 'items' also holds")
+    agree(one_list_on_both_paths, calls=[(np.array([1.0]),), (np.array([-1.0]),)])

@@ -459,7 +459,8 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
             final[i] = slots.refill(init[i], final[i])
     _dicts_after(raw, copies, init, final, names, nouts, loc, set_state)
     for i in made[True] | rebound[True]:  # (a new list after the `if`, as a branch's was)
-        final[i] = list(final[i])
+        same = i in made[True] and raw[True][i] is raw[False][i]
+        final[i] = raw[True][i] if same else list(final[i])
     # a list made a tensor list for the `if` leaves it as its stacked rows (as from a loop);
     # one whose items the branches wrote takes the merged items in place (its aliases see
     # them, as in Python)
@@ -507,6 +508,8 @@ def _lists_rebound(made, rebound, raw, traced, init, names, loc, set_state):
     for which in (True, False):
         made[which] = both
     for i in both:
+        if raw[True][i] is raw[False][i]:  # (one list on both paths, `a, k = l, 1`: itself)
+            continue
         if len(raw[True][i]) != len(raw[False][i]):
             raise TypeError(
                 f"{where.named(names[i])} is a list of {len(raw[True][i])} items in the "
