@@ -115,6 +115,10 @@ SAMPLE = [
     # truth, break/continue/return under tests on them)
     *_cases("trips", (), "interpreter", (0, 1, 2, 3, 4, 5, 6, 8, 9, 10)),
     *_cases("trips", (), "cpu", (0, 1, 2)),
+    # session 55's run: refused by both ('UndefinedReturnValue' not subscriptable): a
+    # Python-number flag at a path into a tuple, learnt by another trace of the `if`, read
+    # from a value that holds no such item
+    *_cases("arrays", (), "interpreter", (132129,)),
 ]
 
 

@@ -931,8 +931,13 @@ def number_at(state, p):
     if isinstance(p, int):
         return state[p]
     v = state[p[0]]
-    for k in p[1:]:
-        v = v[k]
+    for k in p[1:]:  # (a path another trace learnt: a value of no such item is no number)
+        if optional_items.is_tuple(v) and isinstance(k, int) and k < len(v):
+            v = v[k]
+        elif type(v) is dict and k in v:
+            v = v[k]
+        else:
+            return None
     return v
 
 
