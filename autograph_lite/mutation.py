@@ -438,7 +438,9 @@ def augmented(box, op, other):
     result = apply(op, box, other)
     if box.ndim == 0 and not is_argument(box) and not may_view(box):
         return result  # (a view, `np.squeeze(x)`, `x[0, ...]`, or a merge of one: written)
-    return store(box, result, ufunc_cast_error(lookup(op).eager, op))
+    cast_error = ufunc_cast_error(lookup(op).eager, op)
+    _check_options_cast(box, lookup(op).eager, other, cast_error)
+    return store(box, result, cast_error)
 
 
 def may_view(box):
@@ -485,25 +487,39 @@ def store(box, value, cast_error, casting="same_kind"):
         raise numpy_error(ValueError(f"non-broadcastable output operand with shape "
                                      f"{box.shape} doesn't match the broadcast shape "
                                      f"{value.shape}"))
-    _check_options_cast(box, value, cast_error, casting)
     if value.dtype != box.dtype:
         value = apply("cast", value, dtype=box.dtype)
     return write(box, Ellipsis, value)
 
 
-def _check_options_cast(box, value, cast_error, casting):
-    """NumPy's casting check of ``value`` into each array of another dtype that ``box`` (a
-    merge, `v = a if c else b` of a float64 ``a`` and an int32 ``b``) may be, raised on
-    the runs where it is that array (session 55's probe: `v += 0.5` wrote into the int32
-    array where NumPy raises)."""
+def _check_options_cast(box, ufunc, other, cast_error):
+    """NumPy's same_kind check of ``box op= other`` into each array of another dtype that
+    ``box`` (a merge, `v = a if c else b` of a float64 ``a`` and an int32 ``b``) may be,
+    computed as NumPy computes it there (in that array's dtype: uint8 `+= 3` stays uint8),
+    raised on the runs where it is that array (session 55's probe: `v += 0.5` wrote into
+    the int32 array where NumPy raises)."""
     s = box._storage
-    if s is None or box._chain:
+    if s is None or box._chain or not isinstance(ufunc, np.ufunc) or ufunc.nin != 2:
         return
+    if isinstance(other, SymbolicTensor):
+        operand = (np.zeros((), other.dtype)[()] if other.type.weak is False else
+                   other.dtype.type(0).item())
+    elif isinstance(other, np.ndarray):
+        operand = np.zeros(1, other.dtype)
+    else:
+        operand = other
     for o in s.options:
         dtype = o.storage.base.type.dtype
-        if np.can_cast(value.dtype, dtype, casting):
+        if dtype == box.dtype:
             continue
-        error = cast_error(value.dtype, dtype)
+        try:
+            with np.errstate(all="ignore"):
+                got = np.result_type(ufunc(np.zeros(1, dtype), operand))
+        except Exception:  # noqa: BLE001 - (NumPy's own error there: not this check's)
+            continue
+        if np.can_cast(got, dtype, "same_kind"):
+            continue
+        error = cast_error(got, dtype)
         error = error if isinstance(error, BaseException) else TypeError(error)
         if o.flag is None:
             raise numpy_error(error)

@@ -497,3 +497,18 @@ def test_an_in_place_ufunc_into_a_mixed_merge_checks_each_arrays_cast():
     assert [m.split(" (at ")[0] for _, _, m in raised] == [
         "Cannot cast ufunc 'add' output from dtype('float64') to dtype('int32') with casting "
         "rule 'same_kind'"] * 2
+
+
+def add_an_int_into_a_mixed_merge(x, a, b):
+    v = a if x[0] > 0 else b
+    v += 3                              # (uint8 + a Python int: uint8 in NumPy, no error)
+    return a, b
+
+
+def test_an_in_place_ufunc_into_a_mixed_merge_is_computed_in_each_arrays_dtype():
+    # (session 55's second probe: the cast check took the merge's float64 result and
+    # raised where NumPy, adding in uint8, does not)
+    for b in (np.array([250, 3, 7], np.uint8), np.array([1, 2, 3], np.int32)):
+        agree(add_an_int_into_a_mixed_merge,
+              calls=[(np.array([1.0]), np.array([1.7, 2.5, -3.2]), b),
+                     (np.array([-1.0]), np.array([1.7, 2.5, -3.2]), b)])
