@@ -416,6 +416,7 @@ def write(box, key, value):
     if not box._chain and not s.options:
         set_base(s, _set(box._value, key, value))
         return box
+    _check_options_int(box, value)
     values = _chain_values(box._chain, root(s))
     assign_root(s, _invert_values(box._chain, values, _set(values[-1], key, value)))
     return box
@@ -515,17 +516,38 @@ def _check_options_cast(box, ufunc, other, cast_error):
         try:
             with np.errstate(all="ignore"):
                 got = np.result_type(ufunc(np.zeros(1, dtype), operand))
-        except Exception:  # noqa: BLE001 - (NumPy's own error there: not this check's)
+        except Exception as e:  # noqa: BLE001 - NumPy's own (`u8 -= 300`: OverflowError)
+            _raise_on_runs(o.flag, e)
             continue
-        if np.can_cast(got, dtype, "same_kind"):
-            continue
-        error = cast_error(got, dtype)
-        error = error if isinstance(error, BaseException) else TypeError(error)
-        if o.flag is None:
-            raise numpy_error(error)
-        from .api import core as api  # (the api package imports this module)
-        api.check(apply("logical_not", _sym(o.flag)), str(error),
-                  check_errors.stand_in(error) or "TypeError", original=error)
+        if not np.can_cast(got, dtype, "same_kind"):
+            error = cast_error(got, dtype)
+            _raise_on_runs(o.flag, error if isinstance(error, BaseException)
+                           else TypeError(error))
+
+
+def _check_options_int(box, value):
+    """NumPy's OverflowError for a Python int written through ``box`` (a merge of arrays of
+    two dtypes, `v[0] = 300` where `v` may be a uint8 array) on the runs where it is an
+    array that cannot hold it (the merge's int32 can: session 55's probe, it wrapped)."""
+    s = box._storage
+    if s is None or type(value) is not int:
+        return
+    for o in s.options:
+        dtype = o.storage.base.type.dtype
+        if dtype.kind in "iu" and dtype != box.dtype and not (
+                np.iinfo(dtype).min <= value <= np.iinfo(dtype).max):
+            _raise_on_runs(o.flag, OverflowError(
+                f"Python integer {value} out of bounds for {dtype}"))
+
+
+def _raise_on_runs(flag, error):
+    """``error`` (NumPy's) raised on the runs where the staged bool ``flag`` holds (None:
+    on every run that reaches here)."""
+    if flag is None:
+        raise numpy_error(error)
+    from .api import core as api  # (the api package imports this module)
+    api.check(apply("logical_not", _sym(flag)), str(error),
+              check_errors.stand_in(error) or "TypeError", original=error)
 
 
 # -- merges: a staged branch or loop result that may be one of several buffers -------------

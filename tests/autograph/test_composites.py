@@ -2,6 +2,7 @@
 (analysis/composites.py, runtime/slots.py): each is state of its own, so the branch not
 taken leaves it as it was and every name holding the object sees the change, as in
 Python; what cannot be carried (a helper's write, a computed key) is refused by name."""
+import collections
 import re
 
 import numpy as np
@@ -755,3 +756,24 @@ def test_a_dict_argument_a_helper_reads_in_a_staged_loop_is_left_as_it_was():
     agree(fits_with_a_params_dict, calls=[
         (np.array([1.0, -1.0, 2.0]), {"a": 2.0, "b": np.float64(1.0)}),
         (np.linspace(0.0, 30.0, 40), {"a": 3.0, "b": np.float64(1.0)})])
+
+
+Settings = collections.namedtuple("Settings", "cfg n")
+
+
+def different_dicts_in_a_namedtuple(a, x):
+    first = {"v": 1.0}
+    second = {"v": 2.0}
+    if a[0] > x:
+        r = Settings(first, 1)
+    else:
+        r = Settings(second, 1)
+    r.cfg["v"] = 10.0                  # (reaches first or second in Python)
+    return first["v"], second["v"]
+
+
+def test_different_dicts_in_a_namedtuple_of_each_branch_are_refused():
+    # (session 55's second probe: the namedtuple's dicts were new ones, the write lost)
+    with pytest.raises(NotImplementedError, match=r"'r\[0\]' is, on some runs, the dict that "
+                                                  r"'first' also holds after the staged `if`"):
+        ag.defun(different_dicts_in_a_namedtuple, backend="interpreter")(X, 0.4)

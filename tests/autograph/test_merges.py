@@ -512,3 +512,37 @@ def test_an_in_place_ufunc_into_a_mixed_merge_is_computed_in_each_arrays_dtype()
         agree(add_an_int_into_a_mixed_merge,
               calls=[(np.array([1.0]), np.array([1.7, 2.5, -3.2]), b),
                      (np.array([-1.0]), np.array([1.7, 2.5, -3.2]), b)])
+
+
+def python_ints_through_a_mixed_merge(a, b, c):
+    v = a if c > 0 else b
+    v[0] = 300                          # (an int32 holds it, a uint8 does not)
+    v -= 300
+    return a, b
+
+
+def same_dict_chosen_by_a_conditional_expression(x):
+    d = {"v": 1.0}
+    e = {"v": 2.0}
+    r = d if x[0] > 0 else d           # (that dict on every run)
+    s = (e, 1) if x[0] > 0 else (e, 2)
+    r["v"] = 5.0
+    s[0]["v"] = x[0]
+    return d["v"], e["v"], r is d
+
+
+def test_python_ints_written_through_a_mixed_merge_raise_numpys_overflow_there():
+    # (session 55's second probe: they wrapped in the array that could not hold them)
+    raised = []
+    for c in (1.0, -1.0):
+        agree(python_ints_through_a_mixed_merge,
+              calls=[(np.array([1, 2], np.int32), np.array([250, 3], np.uint8), c)] * 2,
+              errors=raised)
+    assert {m.split("(at ")[0].strip() for _, _, m in raised} == {
+        "Python integer 300 out of bounds for uint8"}
+
+
+def test_a_conditional_expression_of_one_dict_is_that_dict():
+    # (session 55's second probe: a new dict, so the writes were lost)
+    agree(same_dict_chosen_by_a_conditional_expression,
+          calls=[(np.array([1.0]),), (np.array([-1.0]),)])

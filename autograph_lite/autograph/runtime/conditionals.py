@@ -98,11 +98,7 @@ def choose(cond, true_fn, false_fn, what, loc):
                 raise e.refusal from None
             if type(value) in (list, dict):
                 if chosen and chosen[0] is not value:
-                    raise NotImplementedError(
-                        f"the {what} at {loc} chooses between two {type(value).__name__}s "
-                        f"by a tensor: which object it is would be known only when the "
-                        f"function runs, and what is written into it would be lost; write "
-                        f"an `if` statement that appends to (or writes) each one")
+                    _two_dicts(what, loc)(value, None, 0)
                 chosen.append(value)
             return data.leaving_region([value], [None], alive)[0]
         return run
@@ -111,8 +107,12 @@ def choose(cond, true_fn, false_fn, what, loc):
         with where.located(what, loc):
             merged = control.cond(cond, leaving(true_fn, True), leaving(false_fn, False))
         if len(seen) == 2:  # (`b if cur is a else a`: which object, by the path)
+            if seen[True] is seen[False] and not core.is_tensor_like(seen[True]):
+                return seen[True]  # (`d if c else d`: that object; session 55's probe)
             identities.set_after_merge(merged, seen, cond, since)
             python_numbers.chosen_flag(cond, seen[True], seen[False], merged)
+            merged = slots.dicts_kept(seen[True], seen[False], merged, seen[True],
+                                      "its value", _two_dicts(what, loc))
         return merged
     except Exception as e:
         if _none_beside_a_value(seen) and not optional:
@@ -129,6 +129,19 @@ def choose(cond, true_fn, false_fn, what, loc):
                                f"the {what} at {loc}", loc)
         unset.narrow_after(cond, not e.ag_branch)
         return (false_fn if e.ag_branch else true_fn)()
+
+
+def _two_dicts(what, loc):
+    """The refusal of a choice between two dicts or lists (also inside tuples: `(a, b) if
+    c else (b, a)`, session 55's probe), as slots.dicts_kept's ``differ``."""
+    def differ(value, place, side):
+        at = "" if place in (None, "its value") else f" (at {place.replace('its value', '')})"
+        raise NotImplementedError(
+            f"the {what} at {loc} chooses between two {type(value).__name__}s{at} by a "
+            f"tensor: which object it is would be known only when the function runs, and "
+            f"what is written into it would be lost; write an `if` statement that appends "
+            f"to (or writes) each one")
+    return differ
 
 
 def _none_beside_a_value(seen):
@@ -531,9 +544,11 @@ def _dicts_after(raw, copies, init, final, names, nouts, loc, set_state):
     def canon(v, side):
         return copies[side == 0].get(id(v), v)
 
-    def differ(d, place, side):
+    originals = {id(v) for which in (True, False) for v in copies[which].values()}
+
+    def differ(d, place, side):  # (a dict of the state: its names hold it, as before)
         slots.refuse_shared_object(d, "dict", place, loc, "staged `if`", set_state,
-                                   raw[side == 0])
+                                   init if id(d) in originals else raw[side == 0])
     for i in range(nouts):
         final[i] = slots.dicts_kept(raw[True][i], raw[False][i], final[i],
                                     canon(raw[True][i], 0), names[i], differ, canon)
