@@ -545,9 +545,11 @@ def _raise_on_runs(flag, error):
     on every run that reaches here)."""
     if flag is None:
         raise numpy_error(error)
-    from .api import core as api  # (the api package imports this module)
-    api.check(apply("logical_not", _sym(flag)), str(error),
-              check_errors.stand_in(error) or "TypeError", original=error)
+    name = check_errors.stand_in(error) or "TypeError"
+    # (as api.check stages it: NumPy's own class raised as a copy of ``error`` itself)
+    extra = {"original": error} if type(error).__name__ != name else {}
+    apply("assert", apply("logical_not", _sym(flag)), message=str(error), error=name,
+          **extra)
 
 
 # -- merges: a staged branch or loop result that may be one of several buffers -------------
