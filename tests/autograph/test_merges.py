@@ -12,6 +12,8 @@ carried their flags, the reads were silent wrong answers (``written_source_*``,
 import numpy as np
 import pytest
 
+import autograph_lite as ag
+
 from differential import agree
 
 I64, F64 = np.int64, np.float64
@@ -546,3 +548,25 @@ def test_a_conditional_expression_of_one_dict_is_that_dict():
     # (session 55's second probe: a new dict, so the writes were lost)
     agree(same_dict_chosen_by_a_conditional_expression,
           calls=[(np.array([1.0]),), (np.array([-1.0]),)])
+
+
+def fresh_dicts_chosen_by_a_conditional_expression(x):
+    r = {"v": x[0]} if x[0] > 0 else {"v": 0.0}   # (no other name holds either)
+    r["w"] = 1.0
+    return r["v"] + r["w"]
+
+
+def a_named_dict_chosen_by_a_conditional_expression(x):
+    d = {"v": 1.0}
+    r = d if x[0] > 0 else {"v": 0.0}
+    r["v"] = 5.0
+    return d["v"]
+
+
+def test_a_conditional_expression_of_two_fresh_dicts_is_merged_and_of_a_named_one_refused():
+    # (session 55: both were refused; the `if` statement of the fresh ones compiled)
+    agree(fresh_dicts_chosen_by_a_conditional_expression,
+          calls=[(np.array([1.0]),), (np.array([-1.0]),)])
+    with pytest.raises(NotImplementedError, match="chooses between two dicts by a tensor"):
+        ag.defun(a_named_dict_chosen_by_a_conditional_expression,
+                 backend="interpreter")(np.array([1.0]))

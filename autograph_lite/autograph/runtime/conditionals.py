@@ -97,8 +97,9 @@ def choose(cond, true_fn, false_fn, what, loc):
             except slots.NewSlots as e:
                 raise e.refusal from None
             if type(value) in (list, dict):
-                if chosen and chosen[0] is not value:
-                    _two_dicts(what, loc)(value, None, 0)
+                if chosen and chosen[0] is not value and not (
+                        type(value) is dict and type(chosen[0]) is dict):
+                    _two_dicts(what, loc)(value, None, 0)  # (lists: no merge carries them)
                 chosen.append(value)
             return data.leaving_region([value], [None], alive)[0]
         return run
@@ -132,9 +133,13 @@ def choose(cond, true_fn, false_fn, what, loc):
 
 
 def _two_dicts(what, loc):
-    """The refusal of a choice between two dicts or lists (also inside tuples: `(a, b) if
-    c else (b, a)`, session 55's probe), as slots.dicts_kept's ``differ``."""
+    """The refusal of a choice between two lists, or two dicts another name holds (also
+    inside tuples: `(a, b) if c else (b, a)`, session 55's probe), as slots.dicts_kept's
+    ``differ``: two dicts no name holds (`{"v": x[0]} if c else {"v": 0.0}`) are merged
+    into the new one, which stands for either."""
     def differ(value, place, side):
+        if type(value) is dict and not data.other_names(value, "<the value>"):
+            return
         at = "" if place in (None, "its value") else f" (at {place.replace('its value', '')})"
         raise NotImplementedError(
             f"the {what} at {loc} chooses between two {type(value).__name__}s{at} by a "
