@@ -52,6 +52,7 @@ def functions_run_eagerly():
 
 
 _FACTORY = object()  # (the key of a defaultdict's factory among its entries')
+_NO_DEFAULT = object()  # (a parameter with no default: Function._default_of)
 
 
 def _leaf_key(x, what):
@@ -1012,6 +1013,12 @@ class Function:
                         nest.structure_key(given) != nest.structure_key(a)):  # (an empty
                     # list a defaultdict(list) made for `d["zz"]`: no leaf, a new key)
                     kind = type(given).__name__
+                    if a is self._default_of(name):  # (`def f(x, acc=[])`, not passed)
+                        raise TypeError(
+                            f"{self._name} writes into the {kind} default of '{name}' (the "
+                            f"one object the `def` made, which Python changes on every "
+                            f"call); a compiled Function cannot change it then: default "
+                            f"'{name}' to None and make the {kind} inside, or return it")
                     raise TypeError(
                         f"{self._name} writes into its {kind} argument '{name}' (an item "
                         f"set, added or removed, in it or in a list or dict it holds); a "
@@ -1019,6 +1026,15 @@ class Function:
                         f"return the new value instead, or pass the values as NumPy "
                         f"arrays, which it writes into as NumPy does")
             k += n
+
+    def _default_of(self, name):
+        """The default value of parameter ``name`` of the Python function (a sentinel where
+        it has none, or no signature)."""
+        try:
+            p = inspect.signature(self.python_function).parameters.get(name)
+        except (TypeError, ValueError):
+            return _NO_DEFAULT
+        return p.default if p is not None and p.default is not p.empty else _NO_DEFAULT
 
     def _reached(self, fn, sym):
         """data.functions_reached from the function and the functions passed to it (a

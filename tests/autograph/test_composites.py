@@ -504,6 +504,19 @@ def test_a_function_writing_into_its_container_argument_is_refused(fn, arg, kind
             ag.defun(fn, backend=backend)(arg, 0.5)
 
 
+def appends_to_its_default(x, seen=[]):     # noqa: B006 - the idiom refused
+    seen.append(x)
+    return x * 2.0
+
+
+def test_a_function_writing_into_its_default_container_is_refused_as_a_default():
+    # (session 55's probe: the message said "its list argument", which the caller never
+    # passed)
+    with pytest.raises(TypeError, match="writes into the list default of 'seen' .* default "
+                                        "'seen' to None and make the list inside"):
+        ag.defun(appends_to_its_default, backend="interpreter")(0.5)
+
+
 def test_a_container_argument_read_only_agrees():
     agree(reads_dict_argument, {"s": np.float64(1.5), "t": np.float64(-2.0)}, 0.5)
 
