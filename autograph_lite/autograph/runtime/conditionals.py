@@ -212,11 +212,10 @@ def _check_pair(name, t, f, before, loc):
             # `_TrialList`, or said "a tuple", which is carried)
             raise TypeError(
                 f"the function returns a list a staged loop appends to (or a tuple holding "
-                f"one) under the staged "
-                f"`if` at {loc} on some runs, and on the others goes on to return later: a "
-                f"list a staged loop fills is carried as the tensor of its rows, which a "
-                f"`return` from inside the loop cannot hand on; leave the loop with `break` "
-                f"(and a flag) and return after it")
+                f"one) under the staged `if` at {loc} on some runs, and on the others goes "
+                f"on to return later: a list a staged loop fills is carried as the tensor of "
+                f"its rows, which a `return` from inside the loop cannot hand on; leave the "
+                f"loop with `break` (and a flag) and return after it")
         if not core.is_carriable(value):  # (a string, a list: no tensor can stand for it)
             coded = (type(value) in (str, bytes, bool, int, float)
                      or isinstance(value, (list, dict, set)))
@@ -496,7 +495,7 @@ def _lists_made(after, given, init, relisted, nouts):
     """The positions of a branch's state that hold a list of numbers and arrays the branch
     made (`r = [x[0], x[1]]`): not the list it was given, nor one that begins with the
     items of the list from before (appended to: a trial's copy, data.py). Merged as
-    the tuple of its items where the other branch made one too (``_made_in_both``)."""
+    the tuple of its items where the other branch made one too (``_lists_rebound``)."""
     if trial.active():  # (a trial run's lists are filled alike: _fill_one_sided)
         return set()
     return {i for i, v in enumerate(after[:nouts])
