@@ -253,11 +253,11 @@ def check_dict_order(a, b, name, loc, what, sides, depth=0):
 
 def refuse_shared_object(obj, kind, name, loc, what, set_state=None, state=None):
     """Refuses ``obj`` (a ``kind``: dict, list), one of the objects ``name`` may be after
-    the staged ``what`` at
-    ``loc`` (a branch's, what enters a loop, what a trip leaves), where another name or
-    container holds it too (``data.other_names``, with the state ``state`` set where
-    given). The region's merge makes ``name`` a new dict: in Python it is that object on
-    some runs, and a write through either name reaches the other there (session 55:
+    the staged ``what`` at ``loc`` (a branch's, what enters a loop, what a trip leaves),
+    where another name or container holds it too (``data.other_names``, with the state
+    ``state`` set where given). The region's merge makes ``name`` a new object: in Python
+    it is that object on some runs, and a write through either name reaches the other
+    there (session 55:
     `d = base` in one branch and `{...}` in the other, then `d["a"] = v`, left `base`
     unchanged)."""
     if set_state is not None:

@@ -372,6 +372,8 @@ def _dicts_after(trip, init, out, positions, names, loc, set_state):
     leaves: refused where another name holds either. ``trip``: the state the last traced
     trip began with (the dicts the loop packed from its variables) and left."""
     begin, end = trip
+    if begin is None:  # (no trip traced: nothing to compare)
+        return
     origins = {}  # (a dict the loop packed -> the one from before it at that place)
     for k in positions:
         slots.note_origins(begin[k], init[k], origins)
