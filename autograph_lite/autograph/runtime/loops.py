@@ -284,8 +284,7 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
     may_stage = counted and graph is not None and len(iter_) > 1
     long = counted and len(iter_) > UNROLL_LIMIT
     items = iter_.items if isinstance(iter_, iteration.ListEnumerate) else iter_
-    held = ([i for i, v in enumerate(get_state()[:nouts]) if v is items]
-            if type(items) is list else [])
+    held = _holders(items, get_state, nouts) if type(items) is list else []
     for k, item in enumerate(_items(iter_)):
         mark = len(graph.nodes) if graph is not None else 0
         if core.is_symbolic(go):
@@ -318,7 +317,7 @@ def _python_for(iter_, extra_test, body, get_state, set_state, names, nouts, opt
 def _not_growing(items, body, get_state, names, nouts, loc):
     """``body`` checked after each trace of it as ``_python_for`` checks its trips: a
     staged loop over the rows of a list (a ListTensor) iterates the rows it had on entry."""
-    held = [i for i, v in enumerate(get_state()[:nouts]) if v is items]
+    held = _holders(items, get_state, nouts)
     if not held:
         return body
 
@@ -327,6 +326,11 @@ def _not_growing(items, body, get_state, names, nouts, loc):
         _refuse_growing(items, held, get_state(), names, loc)
         return out
     return checked
+
+
+def _holders(items, get_state, nouts):
+    """The positions of the state that hold list ``items`` itself (``_refuse_growing``)."""
+    return [i for i, v in enumerate(get_state()[:nouts]) if v is items]
 
 
 def _refuse_growing(items, held, state, names, loc):
