@@ -98,8 +98,9 @@ def _checked_on_paths(op, a, b, flag):
     """``a op b`` with Python's errors on the runs ``flag`` holds, where both are Python
     numbers (`total / count` after a loop whose `total += x[i]` ran on some runs only: on
     the others `total` is Python's 0.0): ZeroDivisionError of `/ // %` by zero, a float
-    `**`'s errors; NumPy's inf or nan on the rest."""
-    kinds = _kind(a) + _kind(b)
+    `**`'s errors; NumPy's inf or nan on the rest; and the rest of Python's arithmetic
+    there (agreed_on_python_runs)."""
+    kinds = (_kind(a) + _kind(b)).replace("u", "i")  # (a merged uint8 is a Python int)
     if op == "power" and _float_pair(a, b):
         _ONLY_WHERE[0] = flag  # (`total ** -1` of a total Python's 0.0 on some runs)
         try:
@@ -110,7 +111,111 @@ def _checked_on_paths(op, a, b, flag):
         zero = apply("equal", b, 0) if isinstance(b, SymbolicTensor) else b == 0
         if zero is not False:
             check(_not(_and(flag, zero)), _DIVISION[op]["f" in kinds], "ZeroDivisionError")
-    return apply(op, a, b)
+    return agreed_on_python_runs(op, a, b, apply(op, a, b))
+
+
+# -- the runs where a merged operand is a Python number ------------------------------------
+# `v = 0; if x[0] > 100: v = x[0]` of a uint8 `x` leaves `v` a staged uint8 that is Python's
+# int 0 on the runs that skipped the branch (a flag says which: python_flag). The staged
+# arithmetic is NumPy's uint8 one on every run; on those runs Python's is the int's: `v - 1`
+# is -1 there, where the uint8 gives 255, and `s * 10**6` of an int64 `s` that is Python's 3
+# grows where the int64 wraps (session 56's probes: both silent). A result the compiled
+# function cannot give on such a run is refused there, at the user's line: Python's own
+# answer is computed beside NumPy's (from the number widened to the Python type's dtype)
+# and the run raises where they differ, or where Python's int leaves int64. Where both
+# computations are the same (operands already int64/float64, one result dtype) nothing is
+# staged but that overflow check: float64 code pays nothing.
+_ARITHMETIC = ("add", "subtract", "multiply", "true_divide", "floor_divide", "mod")
+_PYTHON_DTYPES = {"b": np.dtype(np.int64), "i": np.dtype(np.int64), "u": np.dtype(np.int64),
+                  "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
+
+
+def _python_type(v):
+    """The dtype of the Python number a flagged operand is on its runs (int64 for any int)."""
+    return _PYTHON_DTYPES[np.dtype(_dtype(v)).kind]
+
+
+def _dtype(v):
+    return v.dtype if isinstance(v, (SymbolicTensor, np.generic, np.ndarray)) else np.result_type(v)
+
+
+def _as_python(v):
+    """``v`` (a strong 0-d tensor that is a Python number on some runs) as that number: a
+    weak value of the Python type's dtype."""
+    dtype = _python_type(v)
+    return apply("as_weak", v if v.dtype == dtype else apply("cast", v, dtype=dtype))
+
+
+def agreed_on_python_runs(op, a, b, result):
+    """``result`` (NumPy's ``a op b``), checked on the runs where an operand with a staged
+    Python-number flag is the Python number (section comment above)."""
+    flags = [python_flag(a), python_flag(b)]
+    staged = [isinstance(f, SymbolicTensor) for f in flags]
+    graph = current_graph()
+    if op not in _ARITHMETIC or not any(staged) or not isinstance(result, SymbolicTensor) or any(
+            s and graph is not None and not graph.can_see(f._value)
+            for s, f in zip(staged, flags)):
+        return result
+    choices = [(True, False) if s else (f,) for s, f in zip(staged, flags)]
+    for python_a in choices[0]:
+        for python_b in choices[1]:
+            taken = [p for p, s in zip((python_a, python_b), staged) if s]
+            if not any(taken):
+                continue  # (the runs where each flagged operand is NumPy's: `result` itself)
+            runs = True
+            for p, s, f in zip((python_a, python_b), staged, flags):
+                if s:
+                    runs = _and(runs, f if p else _not(f))
+            _check_python_run(op, a, b, result, python_a, python_b, staged, runs)
+    return result
+
+
+def _check_python_run(op, a, b, result, python_a, python_b, staged, runs):
+    """The check of ``result`` on ``runs``, where ``a`` is a Python number iff ``python_a``
+    (and ``b`` likewise): Python's int leaves int64, or its answer differs from NumPy's."""
+    pa = _as_python(a) if staged[0] and python_a else a
+    pb = _as_python(b) if staged[1] and python_b else b
+    alt = apply(op, pa, pb)  # (unused where it is `result`'s computation: dce.py drops it)
+    same = _dtype(alt) == _dtype(result) and all(
+        _dtype(v) == _dtype(w) for v, w in ((pa, a), (pb, b)))
+    ints = python_a and python_b and _dtype(pa).kind == "i" and _dtype(pb).kind == "i"
+    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], runs
+    try:
+        if ints and op in ("add", "subtract", "multiply"):
+            check(_fits(op, pa, pb, alt), overflow_message(op), "OverflowError")
+        if not same:
+            check(_equal(alt, result), _differs(op, result, a if staged[0] and python_a
+                                                else b), "NotImplementedError")
+    finally:
+        _ONLY_WHERE[0] = before
+
+
+def _equal(x, y):
+    """Whether the values ``x`` and ``y`` are equal (NaN to NaN), compared exactly in the
+    dtype both cast to losslessly, neither weak (a weak float64 beside a float32 would
+    compare in float32); one 0-d bool however many elements."""
+    common = np.promote_types(_dtype(x), _dtype(y))
+    x, y = (v if v.dtype == common and not v.type.weak else
+            apply("cast", v, dtype=common) for v in (x, y))
+    agree = apply("equal", x, y)
+    if common.kind in "fc":
+        agree = apply("logical_or", agree, apply("logical_and", apply("isnan", x),
+                                                 apply("isnan", y)))
+    return apply("all", agree) if agree.type.ndim else agree
+
+
+def _differs(op, result, merged):
+    kind = "int" if merged.dtype.kind in "iub" else "float"
+    return (f"`{_OPERATORS[op]}` of a value that is a Python {kind} on this run and a NumPy "
+            f"{merged.dtype} on others (a variable that a staged `if` or loop leaves a "
+            f"Python number on some paths only) has another value in Python here than the "
+            f"compiled result, a {result.dtype} on every run; give the variable one type on "
+            f"every path (`np.{merged.dtype}(...)` where it starts, or `{kind}(...)` of the "
+            f"NumPy value)")
+
+
+_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "true_divide": "/",
+              "floor_divide": "//", "mod": "%", "negative": "-", "abs": "abs()"}
 
 
 def _float_pair(a, b):
@@ -360,7 +465,7 @@ def arithmetic(op, a, b):
     if op == "power" and not _staged_pair(a, b):
         return integer_power(a, b)
     if not _staged_pair(a, b) or not set(kinds) <= set("if"):
-        return apply(op, a, b)
+        return agreed_on_python_runs(op, a, b, apply(op, a, b))
     if op == "power":
         return _int_power(a, b) if kinds == "ii" else _float_power(a, b)
     if op in _DIVISION:
@@ -505,9 +610,12 @@ def _operators(op, name):
         flag = path_flag(x, o)
         if flag is not None:
             _checked_on_paths(op, x, o, flag)
+        result = mutation.augmented(x, op, o)
+        if flag is None and not x.ndim:  # (a new number: checked where one is Python's)
+            agreed_on_python_runs(op, x, o, result)
         if python_flag(x) is not False:  # (`total += x[i]`: a NumPy number from here)
-            return with_python_flag(mutation.augmented(x, op, o), flag)
-        return mutation.augmented(x, op, o)
+            return with_python_flag(result, flag)
+        return result
     for form, fn in (("", method), ("r", reflected), ("i", in_place)):
         fn.__name__ = fn.__qualname__ = f"__{form}{name}__"
         public(f"Tensor.__{form}{name}__")(fn)
@@ -527,6 +635,7 @@ def _unary(op, name):
         result = apply(op, x)
         if isinstance(python_flag(x), SymbolicTensor):  # (-total of a number Python's on
             with_python_flag(result, python_flag(x))     # some runs: Python's there too)
+            _unary_on_python_runs(op, name, x, result)
         if python_number(x) and x.dtype.kind == "i":  # -(-2**63), abs(-2**63): 2**63
             # (x > min, not x != min: a bound bounds.proves can drop for a counter)
             check(apply("greater", x, INT64_MIN), f"Python int {name}() overflowed "
@@ -534,6 +643,27 @@ def _unary(op, name):
         return result
     method.__name__ = method.__qualname__ = f"__{name}__"
     public(f"Tensor.__{name}__")(method)
+
+
+def _unary_on_python_runs(op, name, x, result):
+    """`-v`/`abs(v)` of a ``v`` that is a Python number on the runs its flag holds: there
+    Python's (of the int, or the float) must be the compiled one (`-v` of a merged uint8
+    that is Python's 5 is -5, the uint8's 251: refused on those runs)."""
+    graph = current_graph()
+    flag = python_flag(x)
+    if graph is not None and not graph.can_see(flag._value):
+        return
+    px = _as_python(x)
+    alt = apply(op, px)
+    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], flag
+    try:
+        if px.dtype.kind == "i":
+            check(apply("greater", px, INT64_MIN), f"Python int {name}() overflowed "
+                  f"int64: the plain run's int is 2**63", "OverflowError")
+        if alt.dtype != result.dtype or px.dtype != x.dtype:
+            check(_equal(alt, result), _differs(op, result, x), "NotImplementedError")
+    finally:
+        _ONLY_WHERE[0] = before
 
 
 _unary("negative", "neg")

@@ -2157,3 +2157,95 @@ def test_int_sums_python_on_some_paths_floor_divide_as_python():
     m = np.array([[1, -2], [3, 4]], dtype=np.int32)
     with np.errstate(all="ignore"):
         agree(int_sums, [(m, 3), (-m, 0), (m, 0), (-m, 2)])
+
+
+# --- arithmetic on the runs where a merged number is Python's (session 56) ---------------
+
+def uint8_or_python_zero(x):
+    v = 0
+    if x[0] > 100:
+        v = x[0]
+    return v - 1
+
+
+def int64_or_python_three(x, n):
+    s = 3
+    if x[0] > 0:
+        s = n
+    for _ in range(3):
+        s = s * 1000000
+    return s * 4
+
+
+def float32_or_python_zero(x, k):
+    b = 0.0
+    if x[0] > 1:
+        b = x[0]
+    return b * 2.0 if k == 0 else b + 0.1 if k == 1 else -b + x[1]
+
+
+def python_three_times_an_int8(x, y):
+    v = 3
+    if x[0] > 0:
+        v = x[0]
+    return v * y[0]
+
+
+def negated_uint8_or_python_five(x):
+    v = 5
+    if x[0] > 100:
+        v = x[0]
+    return -v
+
+
+def _refused(fn, args, error, match):
+    for backend in BACKENDS:
+        with pytest.raises(error, match=match):
+            ag.defun(fn, backend=backend)(*args)
+
+
+def test_arithmetic_where_a_merged_number_is_pythons_gives_pythons_answer_or_refuses():
+    """`v = 0; if x[0] > 100: v = x[0]` of a uint8 `x` makes `v` a staged uint8 that is
+    Python's int 0 on the runs that skipped the branch; `v - 1` there is -1 in Python and
+    was the uint8's 255, silently (session 56's probe; README listed it as a known
+    difference). Such a run now computes Python's answer beside NumPy's and raises where
+    they differ (the runs where `v` is the uint8 agree with NumPy), and an int64 that is
+    Python's 3 on some runs raises OverflowError where Python's int grows past int64 (it
+    wrapped)."""
+    u8 = np.array([200, 1], np.uint8)
+    agree(uint8_or_python_zero, [(u8,), (u8 + 1,)])
+    _refused(uint8_or_python_zero, (np.array([5, 1], np.uint8),), NotImplementedError,
+             r"`-` of a value that is a Python int on this run and a NumPy uint8")
+    agree(int64_or_python_three, [(np.array([1.0]), np.int64(2)),
+                                  (np.array([2.0]), np.int64(-2))])
+    _refused(int64_or_python_three, (np.array([-1.0]), np.int64(2)), OverflowError,
+             r"Python int \* overflowed int64")
+    _refused(negated_uint8_or_python_five, (np.array([5], np.uint8),), NotImplementedError,
+             r"`-` of a value that is a Python int")
+    with np.errstate(all="ignore"):  # (-np.uint8(200) is NumPy's 56, with a warning)
+        agree(negated_uint8_or_python_five, [(np.array([200], np.uint8),)] * 2)
+
+
+def test_a_float32_that_is_pythons_float_on_some_runs_is_checked_there():
+    """`b * 2.0` of Python's 0.0 is 0.0 either way (passes); `b + 0.1` there is Python's
+    0.1 where the float32 gives 0.1f (refused on that run); a float32 run is NumPy's."""
+    x32 = np.array([0.5, 3.0], np.float32)
+    f = ag.defun(float32_or_python_zero)
+    assert float(f(x32, 0)) == 0.0
+    assert float(f(x32 * 5, 0)) == float(np.float32(2.5) * 2)
+    assert f(x32 * 5, 1).numpy() == x32[0] * 5 + np.float32(0.1)
+    _refused(float32_or_python_zero, (x32, 1), NotImplementedError,
+             r"`\+` of a value that is a Python float on this run and a NumPy float32")
+    assert f(x32 * 5, 2).numpy() == -(x32[0] * 5) + x32[1] * 5
+
+
+def test_a_python_int_on_some_runs_times_an_int8_is_checked_in_int8():
+    """Python's `3 * np.int8(100)` is an int8 that wraps (44); the merge of 3 with a uint8
+    makes `v * y[0]` an int16 (300): refused on the runs where `v` is Python's; where the
+    product fits int8 both agree."""
+    y = np.array([100], np.int8)
+    _refused(python_three_times_an_int8, (np.array([0], np.uint8), y), NotImplementedError,
+             r"`\*` of a value that is a Python int on this run")
+    f = ag.defun(python_three_times_an_int8)
+    assert int(f(np.array([0], np.uint8), np.array([20], np.int8))) == 60
+    assert int(f(np.array([7], np.uint8), y)) == 700
