@@ -1120,3 +1120,99 @@ def one_list_on_both_paths(x):
 def test_one_list_bound_in_both_branches_stays_that_list():
     # (session 55's probe: refused as "the list that 'items' also holds")
     agree(one_list_on_both_paths, calls=[(np.array([1.0]),), (np.array([-1.0]),)])
+
+
+# --- lists of Python and NumPy numbers: a flag per row (session 56) ------------------------
+
+def sentinel_read_in_the_loop(x):
+    st = [0.0]
+    r = 0.0
+    for i in range(len(x)):
+        if x[i] > 0:
+            st.append(x[i])
+        r = 2.0 / st[-1]
+    return r
+
+
+def sentinel_popped_after_the_loop(x):
+    st = [0.0]
+    out = 0.0
+    for i in range(len(x)):
+        if x[i] > 0:
+            st.append(x[i])
+        elif len(st) > 1:
+            out = out + st.pop()
+    return 1.0 / st.pop() + out
+
+
+def python_ints_written_beside_numpy_ones(x):
+    st = [0, 1]
+    for i in range(len(x)):
+        if x[i] > 0:
+            st.append(x[i])
+        else:
+            st[-1] += 1
+    return 10 // st[-1], 10 // st[0]
+
+
+def sentinel_read_by_a_later_loop(x):
+    st = [0.0]
+    for i in range(len(x)):
+        if x[i] > 0:
+            st.append(x[i])
+    s = 0.0
+    for k in range(len(st)):
+        s = s + 1.0 / st[k]
+    return s
+
+
+def monotonic_stack_under_a_sentinel(x):
+    st = [0]
+    i = 0
+    while i < len(x):
+        while len(st) > 1 and st[-1] < x[i]:
+            st.pop()
+        st.append(x[i])
+        i += 1
+    return 100 // st[0] + 100 // st[-1]
+
+
+@pytest.mark.parametrize("fn, calls", [
+    (sentinel_read_in_the_loop, [(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, 2.0]),)]),
+    (sentinel_popped_after_the_loop, [(np.array([1.0, -2.0, 3.0]),), (np.array([2.0, -1.0]),),
+                                      (np.array([-2.0, -1.0]),)]),
+    (python_ints_written_beside_numpy_ones, [(np.array([1, -2, 3]),), (np.array([-1, 2]),)]),
+    (sentinel_read_by_a_later_loop, [(np.array([1.0, -2.0]),), (np.array([-1.0, -2.0]),)]),
+    (monotonic_stack_under_a_sentinel, [(np.array([3, 1, 2]),), (np.array([1, 2, 3]),)]),
+])
+def test_a_python_number_among_numpy_rows_keeps_pythons_arithmetic(fn, calls):
+    """`st = [0.0]`, then `st.append(x[i])` in a staged loop: the list becomes a row buffer
+    of one dtype, and its Python 0.0 came back a NumPy float64, so `1.0 / st[-1]` gave inf
+    (or 1.0 / inf = 0 ...) where Python raises ZeroDivisionError (README listed it as a
+    known difference; session 56's probe: four of these five differed on both backends).
+    A flag per row says which rows are Python numbers (data.FlaggedRows), read with the
+    item, carried through later branches and loops, and after the loop with the list."""
+    raised = []
+    with np.errstate(all="ignore"):
+        agree(fn, calls=calls, exact=True, errors=raised)
+    assert raised and {m.split(" (at ")[0] for _, _, m in raised} <= {
+        "float division by zero", "integer division or modulo by zero"}, raised
+
+
+def rows_after_an_array_of_trace_time(x):
+    st = [np.zeros(2)]
+    if x[0] > 0:
+        st.append(x[0] * np.ones(2))
+    for i in range(len(x)):
+        if x[i] > 1:
+            st.append(x[i] * np.arange(2.0))
+    return np.array(st), len(st)
+
+
+def test_a_list_whose_first_item_is_an_array_of_trace_time_takes_rows_in_a_branch():
+    """`st = [np.zeros(2)]` then `st.append(...)` under a staged `if`: making the list a row
+    buffer turns its NumPy array into the box it stands for, in the list too, which the
+    branch's watch took for a change made in place and refused ("changes 'st[1]' in
+    place", session 56's probe; `st = [x[:2] * 0]` was staged)."""
+    x = np.array([1.0, -2.0, 3.0])
+    agree(rows_after_an_array_of_trace_time, calls=[(x,), (-x,), (x * 2,)])

@@ -2198,7 +2198,7 @@ def negated_uint8_or_python_five(x):
     return -v
 
 
-def _refused(fn, args, error, match):
+def _refused_everywhere(fn, args, error, match):
     for backend in BACKENDS:
         with pytest.raises(error, match=match):
             ag.defun(fn, backend=backend)(*args)
@@ -2214,13 +2214,13 @@ def test_arithmetic_where_a_merged_number_is_pythons_gives_pythons_answer_or_ref
     wrapped)."""
     u8 = np.array([200, 1], np.uint8)
     agree(uint8_or_python_zero, [(u8,), (u8 + 1,)])
-    _refused(uint8_or_python_zero, (np.array([5, 1], np.uint8),), NotImplementedError,
+    _refused_everywhere(uint8_or_python_zero, (np.array([5, 1], np.uint8),), NotImplementedError,
              r"`-` of a value that is a Python int on this run and a NumPy uint8")
     agree(int64_or_python_three, [(np.array([1.0]), np.int64(2)),
                                   (np.array([2.0]), np.int64(-2))])
-    _refused(int64_or_python_three, (np.array([-1.0]), np.int64(2)), OverflowError,
+    _refused_everywhere(int64_or_python_three, (np.array([-1.0]), np.int64(2)), OverflowError,
              r"Python int \* overflowed int64")
-    _refused(negated_uint8_or_python_five, (np.array([5], np.uint8),), NotImplementedError,
+    _refused_everywhere(negated_uint8_or_python_five, (np.array([5], np.uint8),), NotImplementedError,
              r"`-` of a value that is a Python int")
     with np.errstate(all="ignore"):  # (-np.uint8(200) is NumPy's 56, with a warning)
         agree(negated_uint8_or_python_five, [(np.array([200], np.uint8),)] * 2)
@@ -2234,7 +2234,7 @@ def test_a_float32_that_is_pythons_float_on_some_runs_is_checked_there():
     assert float(f(x32, 0)) == 0.0
     assert float(f(x32 * 5, 0)) == float(np.float32(2.5) * 2)
     assert f(x32 * 5, 1).numpy() == x32[0] * 5 + np.float32(0.1)
-    _refused(float32_or_python_zero, (x32, 1), NotImplementedError,
+    _refused_everywhere(float32_or_python_zero, (x32, 1), NotImplementedError,
              r"`\+` of a value that is a Python float on this run and a NumPy float32")
     assert f(x32 * 5, 2).numpy() == -(x32[0] * 5) + x32[1] * 5
 
@@ -2244,7 +2244,7 @@ def test_a_python_int_on_some_runs_times_an_int8_is_checked_in_int8():
     makes `v * y[0]` an int16 (300): refused on the runs where `v` is Python's; where the
     product fits int8 both agree."""
     y = np.array([100], np.int8)
-    _refused(python_three_times_an_int8, (np.array([0], np.uint8), y), NotImplementedError,
+    _refused_everywhere(python_three_times_an_int8, (np.array([0], np.uint8), y), NotImplementedError,
              r"`\*` of a value that is a Python int on this run")
     f = ag.defun(python_three_times_an_int8)
     assert int(f(np.array([0], np.uint8), np.array([20], np.int8))) == 60

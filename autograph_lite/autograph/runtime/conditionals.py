@@ -8,8 +8,9 @@ name the variable and the `if`'s line, before the core sees mismatched branches.
 
 import numpy as np
 
-from autograph_lite import control, mutation, nest, python_numbers
+from autograph_lite import control, mutation, nest, numpy_api, python_numbers
 from autograph_lite.api import core as api
+from autograph_lite.ops import dispatch
 from autograph_lite.ir.graph import root_graph
 from autograph_lite.trace import context
 from autograph_lite.autograph.runtime import (core, data, identities, list_values, logical,
@@ -455,7 +456,7 @@ def staged_if(cond, body, orelse, get_state, set_state, names, nouts, loc, delet
     n_codes = len(codes.positions)
     flags = merged[len(merged) - len(numbers) - n_codes:len(merged) - n_codes]
     for p, is_python in zip(numbers, flags):
-        python_numbers.with_python_flag(number_at(final, p), is_python)
+        mark_python(number_at(final, p), is_python)
     for i, v in enumerate(final):
         identities.set_after_merge(v, {True: traced[True][i], False: traced[False][i]},
                                    cond, since)
@@ -628,7 +629,7 @@ def _lists_begun_again(values, init):
         if type(v) is not list or not all(core.is_tensor_like(x) for x in v):
             continue
         if isinstance(before, data.TensorList):
-            rows = type(before)(before.buffer, np.int64(0))
+            rows = before.emptied()
             for x in v:
                 rows = rows.pushed(x)
             out[i] = rows
@@ -922,7 +923,11 @@ def _python_on_one_path(t, f):
     """Whether a variable is a Python number after one branch and a NumPy number after the
     other (`total = 0.0`, then `total += x[i]` in one branch): the merge is the NumPy
     number's dtype, and a flag says on which runs it is Python's (python_numbers.py: `/`,
-    `//`, `%` by zero raise there)."""
+    `//`, `%` by zero raise there). Of a list of numbers (a ListTensor), whether either
+    path's has rows that are Python numbers (list_values.with_row_flags): the flags are
+    carried as the number's is."""
+    if _a_list(t) or _a_list(f):
+        return t is not f and _mixed_lists(t, f)
     if t is f or not all(_a_number(v) for v in (t, f)):
         return False
     on_t, on_f = python_numbers.python_flag(t), python_numbers.python_flag(f)
@@ -982,7 +987,10 @@ def known_numbers(loc, names, kind="numbers", make=list):
 
 def python_late(before, after):
     """Whether a loop variable a Python number (on some runs) when it enters a trip is a
-    NumPy number (on some runs) after it: staged_loop carries a flag beside it."""
+    NumPy number (on some runs) after it: staged_loop carries a flag beside it (a list
+    with Python-number rows: one per row)."""
+    if _a_list(before) or _a_list(after):
+        return _mixed_lists(before, after)
     return (python_numbers.python_flag(before) is not False and _a_number(after)
             and python_numbers.python_flag(after) is not True)
 
@@ -994,8 +1002,36 @@ def _a_number(v):
 
 
 def python_flag_value(v):
+    """The flag a staged region carries for ``v`` (a number, or a list's one per row)."""
+    if _a_list(v):
+        flags = list_values.row_flags(v)
+        return (numpy_api.zeros((dispatch.size_of(v, 0),), bool) if flags is None
+                else flags)
     flag = python_numbers.python_flag(v)
     return np.bool_(flag) if isinstance(flag, bool) else flag
+
+
+def mark_python(v, flag):
+    """``v`` after a staged region, Python's where the carried ``flag`` holds (one per
+    row: the tensor of a list's rows, made a ListTensor again after the region)."""
+    if getattr(flag, "ndim", 0) == 1:  # (a list passed on unchanged, the object from
+        # before the region, keeps the flags it has: the same rows, and readable after)
+        return v if getattr(v, "_python_when", None) is not None else \
+            list_values.with_row_flags(v, flag)
+    return python_numbers.with_python_flag(v, flag)
+
+
+def _a_list(v):
+    """A list of numbers a staged region made the tensor of its rows (a ListTensor)."""
+    return isinstance(v, list_values.ListTensor) and v.ndim == 1
+
+
+def _mixed_lists(a, b):
+    """Whether lists ``a`` and ``b`` (the two paths', or before and after a trip) are
+    lists of numbers some rows of which are Python's: their flags carried per row."""
+    return (all(_a_list(v) for v in (a, b)) and not all(
+        isinstance(v, list_values.PythonNumbersList) for v in (a, b)) and any(
+        list_values.row_flags(v) is not None for v in (a, b)))
 
 
 class PythonLate(Exception):

@@ -16,7 +16,8 @@ import types
 
 import numpy as np
 
-from autograph_lite import errors, mutation, nest, numpy_api, numpy_flat, tensor
+from autograph_lite import (errors, mutation, nest, numpy_api, numpy_flat, python_numbers,
+                            tensor)
 from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
@@ -189,6 +190,10 @@ class TensorList(tuple):
         """The list after the staged loop or branch: its stacked rows, a ListTensor."""
         return list_values.as_list(self.stacked(), self.python_numbers)
 
+    def emptied(self):
+        """The list with no rows, in the same buffer (`run = []` begun again)."""
+        return type(self)(self.buffer, np.int64(0))
+
     def __getattr__(self, name):
         if hasattr(list, name):  # (`acc.insert(0, v)`, `acc.sort()`, a pop in a call)
             pop = (" and `.pop()` of the last item where the list's own name is rebound "
@@ -234,9 +239,13 @@ class TensorList(tuple):
 
     def pushed(self, x, where="a list's append in a staged loop or branch"):
         """The list with ``x`` as a new row (`list_append`)."""
+        return type(self)(*self._pushed_rows(x, where))
+
+    def _pushed_rows(self, x, where):
+        """(the buffer, the length) with ``x`` as a new row."""
         mutation.held_by_copy(_as_box(x), where)
-        return type(self)(dispatch.apply("list_push", self.buffer, self.length,
-                                         self._row(x)), self.length + 1)
+        return dispatch.apply("list_push", self.buffer, self.length, self._row(x)), \
+            self.length + 1
 
     def _row(self, x, what="row"):
         """``x`` as a row of the buffer: of its dtype where NumPy casts it so (same_kind);
@@ -291,15 +300,77 @@ class PythonNumberRows(TensorList):
         return item if isinstance(index, slice) else list_values.python_item(item)
 
 
-def new_tensor_list(items, dims, dtype, capacity, python_numbers=False):
+class FlaggedRows(TensorList):
+    """A list of numbers some of which are Python's and some NumPy's (`st = [0.0]`, then
+    `st.append(x[i])`): beside the rows, a bool per row says whether it is a Python number,
+    and an item read carries its row's flag (python_numbers.python_flag), so its arithmetic
+    is Python's on the runs where it is one (`1.0 / st[-1]` of the 0.0 raises
+    ZeroDivisionError, as Python's; session 56: a plain TensorList's item was NumPy's
+    float64 on every run, inf). The list after the loop keeps the flags
+    (list_values.ListTensor)."""
+
+    _fields = ("buffer", "length", "flags")
+
+    def __new__(cls, buffer, length, flags):
+        return tuple.__new__(cls, (buffer, length, flags))
+
+    flags = property(lambda self: tuple.__getitem__(self, 2))
+
+    def _item(self, index):
+        item = TensorList._item(self, index)
+        return python_numbers.with_python_flag(item, self.flags[_at(index, self.length)])
+
+    def listed(self):
+        return list_values.with_row_flags(TensorList.listed(self),
+                                          self.flags[:self.length])
+
+    def emptied(self):
+        return type(self)(self.buffer, np.int64(0), self.flags)
+
+    def pushed(self, x, where="a list's append in a staged loop or branch"):
+        return type(self)(*self._pushed_rows(x, where), dispatch.apply(
+            "list_push", self.flags, self.length, _python_flag_of(x)))
+
+    def popped(self):
+        rest, item = _last_taken(self.buffer, self.length)
+        return type(self)(self.buffer, rest, self.flags), python_numbers.with_python_flag(
+            item, self.flags[rest])
+
+    def written(self, key, value, op=None, where="an item write in a staged loop or branch"):
+        if op is not None:  # (the item read as the list reads it: its row's flag)
+            value, op = AUGMENTED[op](self[key], value), None
+        TensorList.written(self, key, value, op, where)
+        mutation.write(self.flags[:self.length], key, _python_flag_of(value))
+        return self
+
+
+def _at(index, length):
+    """Python's list index ``index`` (negative: from the end) of a list of ``length``."""
+    if core.is_symbolic(index):
+        return dispatch.apply("where", dispatch.apply("less", index, 0), index + length, index)
+    return index + length if index < 0 else index
+
+
+def _python_flag_of(x):
+    """Whether ``x`` is a Python number, as a 0-d bool a flags row holds."""
+    flag = python_numbers.python_flag(x)
+    return np.bool_(flag) if isinstance(flag, bool) else flag
+
+
+def new_tensor_list(items, dims, dtype, capacity, python_numbers=False, flagged=False):
     """A TensorList holding `items`, room for `capacity` more rows of sizes `dims` (ints,
     None for 0, or 0-d tensors known at run time) and `dtype` (a PythonNumberRows where
-    they are all Python numbers)."""
+    they are all Python numbers, FlaggedRows where some are: ``flagged``)."""
     dims = tuple(0 if d is None else d for d in dims)
     buf = numpy_api.empty((len(items) + capacity,) + dims, dtype)
+    flags = numpy_api.empty((len(items) + capacity,), np.bool_) if flagged else None
     for k, item in enumerate(items):
         mutation.held_by_copy(_as_box(item), "a list that a staged loop or branch appends to")
         buf = indexing.setitem(buf, k, item)
+        if flagged:
+            flags = indexing.setitem(flags, k, _python_flag_of(item))
+    if flagged:
+        return FlaggedRows(buf, np.int64(len(items)), flags)
     return (PythonNumberRows if python_numbers else TensorList)(buf, np.int64(len(items)))
 
 

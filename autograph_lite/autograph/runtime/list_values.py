@@ -26,9 +26,10 @@ import sys
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from autograph_lite import errors, mutation, numpy_api
+from autograph_lite import errors, mutation, numpy_api, python_numbers
 from autograph_lite.ops import dispatch
 from autograph_lite.tensor import SymbolicTensor, Tensor
+from autograph_lite.trace.context import current_graph
 
 
 def _array(name):
@@ -92,7 +93,12 @@ class ListTensor(SymbolicTensor):
 
     def __getitem__(self, index):
         item = _array("__getitem__")(self, index)
-        return as_list(item) if isinstance(index, slice) else item
+        flags = _flags_of(self)  # (a list of Python and NumPy numbers: with_row_flags)
+        if isinstance(index, slice):
+            return with_row_flags(as_list(item), flags[index] if flags is not None else None)
+        if flags is not None and not item.ndim:
+            item._python_when = flags[index]
+        return item
 
     def append(self, x):
         raise NotImplementedError("append to a staged list held where its name cannot be "
@@ -209,6 +215,27 @@ def python_item(item):
     if isinstance(item, SymbolicTensor) and not item.ndim and not item.type.weak:
         return dispatch.apply("as_weak", item)
     return item
+
+
+def with_row_flags(t, flags):
+    """The ListTensor ``t`` of numbers, each a Python number where the bool of ``flags``
+    (one per row) holds (data.FlaggedRows after its loop): an item read carries its flag.
+    (The flags are kept where a 0-d value keeps its own, ``_python_when``.)"""
+    if flags is not None and type(t) in (ListTensor, SymbolicTensor) and t.ndim == 1:
+        t._python_when = flags
+    return t
+
+
+def _flags_of(t):
+    """The row flags of ListTensor ``t`` this trace can read (None: none). A list that a
+    staged region passed on unchanged is the same object before and after it, so the
+    flags a branch inside another gave it may belong to the exited branch (trips program
+    0, session 56): those are not read (its rows are NumPy's there, as before the flags)."""
+    flags = t._python_when
+    graph = current_graph()
+    if flags is None or graph is None or graph.can_see(flags._value):
+        return flags
+    return None
 
 
 def as_list(t, python_numbers=False):
@@ -347,8 +374,29 @@ def _concatenated(a, b):
     for v in (a, b):
         for item in (v if isinstance(v, list) else ()):
             mutation.held_by_copy(item, "a staged list's `+`")
-    parts = [_rows(v) for v in (a, b) if not (isinstance(v, list) and not v)]
-    return as_list(numpy_api.concatenate(parts) if len(parts) > 1 else numpy_api.copy(parts[0]))
+    kept = [v for v in (a, b) if not (isinstance(v, list) and not v)]
+    parts = [_rows(v) for v in kept]
+    flags = [row_flags(v) for v in kept]
+    out = as_list(numpy_api.concatenate(parts) if len(parts) > 1 else numpy_api.copy(parts[0]))
+    if all(f is None for f in flags) or out.ndim != 1:
+        return out
+    return with_row_flags(out, numpy_api.concatenate([
+        numpy_api.zeros((dispatch.size_of(p, 0),), bool) if f is None else f
+        for f, p in zip(flags, parts)]))
+
+
+def row_flags(v):
+    """Which items of the list ``v`` are Python numbers, one bool each (None: none are)."""
+    if isinstance(v, PythonNumbersList):
+        return numpy_api.ones((dispatch.size_of(v, 0),), bool)
+    if isinstance(v, ListTensor):
+        return _flags_of(v)
+    flags = [python_numbers.python_flag(x) for x in v]
+    if not any(f is not False for f in flags):
+        return None
+    if not any(isinstance(f, SymbolicTensor) for f in flags):
+        return np.array(flags, bool)
+    return numpy_api.stack([np.bool_(f) if isinstance(f, bool) else f for f in flags])
 
 
 def _repeated(a, count):

@@ -271,7 +271,7 @@ def _stage(test, body, get_state, set_state, names, opts, loc, init, values, car
                     else unset.MaybeUnset)
             state[k] = kind(names[k], vs[slot[k]], is_set)
         for p, is_python in zip(numbers, vs[len(carried) + len(flags):]):
-            python_numbers.with_python_flag(conditionals.number_at(state, p), is_python)
+            conditionals.mark_python(conditionals.number_at(state, p), is_python)
         held.attach(state, vs[extra:], carried, after)
         return list(state) + list(rest)
 

@@ -165,8 +165,11 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     # (an element taken from the items, a loop that only pops: their kind, not the array
     # made of the first; session 55's probe, `j = st.pop()` of a list of Python ints was
     # an int64, and `ans[j] = i - j` made `ans` int64s)
-    python = all(python_numbers.python_number(v) for v in (
-        values if given else (*items, *rows)))
+    kept = values if given else (*items, *rows)
+    python = all(python_numbers.python_number(v) for v in kept)
+    # (some Python numbers among NumPy ones, `st = [0.0]` then `st.append(x[i])`: a flag
+    # per row says which, data.FlaggedRows)
+    flagged = not python and any(python_numbers.python_flag(v) is not False for v in kept)
     # (np.array's dtype of the items: a Python int among uint8 items is an int64 there, not
     # weak; a list of Python numbers alone reads back Python numbers: PythonNumberRows)
     dtype = np.result_type(*[core.dtype_of(v) if core.is_tensor(v) else np.asarray(v).dtype
@@ -186,7 +189,8 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     known = first if core.is_symbolic(first) and len(first.shape) == len(shape) else None
     dims = tuple(d if d is not None or known is None else dispatch.size_of(known, k)
                  for k, d in enumerate(shape))
-    return data.new_tensor_list(items, dims, dtype, capacity, python)
+    return data.new_tensor_list(items, dims, dtype, capacity, python,
+                                flagged and not len(shape))
 
 
 def copy_for_trial(v):
