@@ -104,9 +104,10 @@ def _checked_on_paths(op, a, b, flag):
     if op == "power" and _float_pair(a, b):
         _ONLY_WHERE[0] = flag  # (`total ** -1` of a total Python's 0.0 on some runs)
         try:
-            return _float_power(a, b)
+            result = _float_power(a, b)
         finally:
             _ONLY_WHERE[0] = None
+        return agreed_on_python_runs(op, a, b, result)
     if op in _DIVISION and set(kinds) <= set("if"):
         zero = apply("equal", b, 0) if isinstance(b, SymbolicTensor) else b == 0
         if zero is not False:
@@ -125,7 +126,7 @@ def _checked_on_paths(op, a, b, flag):
 # and the run raises where they differ, or where Python's int leaves int64. Where both
 # computations are the same (operands already int64/float64, one result dtype) nothing is
 # staged but that overflow check: float64 code pays nothing.
-_ARITHMETIC = ("add", "subtract", "multiply", "true_divide", "floor_divide", "mod")
+_ARITHMETIC = ("add", "subtract", "multiply", "true_divide", "floor_divide", "mod", "power")
 _PYTHON_DTYPES = {"b": np.dtype(np.int64), "i": np.dtype(np.int64), "u": np.dtype(np.int64),
                   "f": np.dtype(np.float64), "c": np.dtype(np.complex128)}
 
@@ -175,13 +176,15 @@ def _check_python_run(op, a, b, result, python_a, python_b, staged, runs):
     (and ``b`` likewise): Python's int leaves int64, or its answer differs from NumPy's."""
     pa = _as_python(a) if staged[0] and python_a else a
     pb = _as_python(b) if staged[1] and python_b else b
+    ints = python_a and python_b and _dtype(pa).kind == "i" and _dtype(pb).kind == "i"
+    if op == "power" and ints and (isinstance(pb, SymbolicTensor) or pb < 0):
+        return  # (an int to a staged or negative power: Python's float, not checked here)
     alt = apply(op, pa, pb)  # (unused where it is `result`'s computation: dce.py drops it)
     same = _dtype(alt) == _dtype(result) and all(
         _dtype(v) == _dtype(w) for v, w in ((pa, a), (pb, b)))
-    ints = python_a and python_b and _dtype(pa).kind == "i" and _dtype(pb).kind == "i"
     before, _ONLY_WHERE[0] = _ONLY_WHERE[0], runs
     try:
-        if ints and op in ("add", "subtract", "multiply"):
+        if ints and op in ("add", "subtract", "multiply", "power"):
             check(_fits(op, pa, pb, alt), overflow_message(op), "OverflowError")
         if not same:
             check(_equal(alt, result), _differs(op, result, a if staged[0] and python_a
@@ -201,7 +204,7 @@ def _equal(x, y):
     if common.kind in "fc":
         agree = apply("logical_or", agree, apply("logical_and", apply("isnan", x),
                                                  apply("isnan", y)))
-    return apply("all", agree) if agree.type.ndim else agree
+    return apply("reduce_all", agree) if agree.type.ndim else agree
 
 
 def _differs(op, result, merged):
@@ -215,7 +218,7 @@ def _differs(op, result, merged):
 
 
 _OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "true_divide": "/",
-              "floor_divide": "//", "mod": "%", "negative": "-", "abs": "abs()"}
+              "floor_divide": "//", "mod": "%", "power": "**", "negative": "-", "abs": "abs()"}
 
 
 def _float_pair(a, b):
@@ -463,7 +466,7 @@ def arithmetic(op, a, b):
     if op == "power" and "c" in kinds and _staged_pair(a, b):  # (NumPy: nan)
         _complex_zero_power(a, b)
     if op == "power" and not _staged_pair(a, b):
-        return integer_power(a, b)
+        return agreed_on_python_runs(op, a, b, integer_power(a, b))
     if not _staged_pair(a, b) or not set(kinds) <= set("if"):
         return agreed_on_python_runs(op, a, b, apply(op, a, b))
     if op == "power":

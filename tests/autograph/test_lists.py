@@ -1216,3 +1216,99 @@ def test_a_list_whose_first_item_is_an_array_of_trace_time_takes_rows_in_a_branc
     place", session 56's probe; `st = [x[:2] * 0]` was staged)."""
     x = np.array([1.0, -2.0, 3.0])
     agree(rows_after_an_array_of_trace_time, calls=[(x,), (-x,), (x * 2,)])
+
+
+def pushed_and_popped_each_trip(tok):
+    ops = []
+    for t in tok:
+        if t == 12:
+            ops.append(t)
+        else:
+            ops.append(t + 1)
+        ops.pop()
+    return len(ops)
+
+
+def shunting_yard_sums(tok):
+    nums = []
+    ops = []
+    i = 0
+    n = len(tok)
+    while i < n:
+        t = tok[i]
+        if t < 10:
+            v = 0
+            while i < n and tok[i] < 10:
+                v = v * 10 + int(tok[i])
+                i += 1
+            nums.append(v)
+            continue
+        if t == 12:                      # "(": a Python int among the int32 tokens
+            ops.append(12)
+        elif t == 13:                    # ")"
+            while ops[-1] != 12:
+                ops.pop()
+                b = nums.pop()
+                a = nums.pop()
+                nums.append(a + b)
+            ops.pop()
+        else:
+            ops.append(t)
+        i += 1
+    return nums[0]
+
+
+def test_lists_of_a_parser_pushed_and_popped_in_staged_loops():
+    """Session 56's probes: a trip that appends under a staged `if` and pops again left the
+    list as it was, so the trial trip saw no row and refused ("does not append a tensor");
+    and a shunting-yard parser (`ops` holds the Python int 12 among int32 tokens) hit
+    this session's row flags read from a branch already traced."""
+    tok = np.array([12, 1, 10, 2, 13], np.int32)
+    agree(pushed_and_popped_each_trip, calls=[(tok,), (tok[::-1].copy(),)])
+    agree(shunting_yard_sums, calls=[(tok,), (np.array([12, 3, 10, 4, 10, 5, 13], np.int32),)])
+
+
+def sentinel_rows_written_reversed_summed(x, k):
+    st = [1.0]
+    for i in range(len(x)):
+        if x[i] > 1:
+            st.append(x[i] - 2.0)
+    if k == 0:
+        st[-1] = 0.0                     # (a Python 0.0 over a NumPy row)
+        return 1.0 / st[-1]
+    if k == 1:
+        st[0] = 0.0
+        st.reverse()                     # (each row's flag goes with it)
+        return 1.0 / st[-1]
+    if k == 2:
+        st[0] = 0.0
+        return 1.0 / sum(st)             # (Python's only where every item is)
+    st[0] = 0.0
+    return 1.0 / max(st)                 # (the first item that ties the maximum)
+
+
+def written_in_a_branch(x):
+    st = [1.0]
+    for i in range(len(x)):
+        if x[i] > 1:
+            st.append(x[i])
+    if x[0] < 5:
+        st[-1] = 0.0
+    return 1.0 / st[-1]
+
+
+def test_row_flags_follow_item_writes_reverse_sum_and_max():
+    """Session 56's second probe: writing a Python number over a NumPy row kept the NumPy
+    flag, reverse() kept the flags in place, and sum()/max() ignored them (inf where
+    Python raises ZeroDivisionError). A write inside a staged `if` of a list from before
+    it, whose flags would then depend on the path, is refused."""
+    for k in range(4):
+        raised = []
+        with np.errstate(all="ignore"):
+            agree(lambda x: sentinel_rows_written_reversed_summed(x, k), errors=raised,
+                  calls=[(np.array([0.0, 2.0]),), (np.array([0.0, 3.0, 2.0]),),
+                         (np.array([0.0, 0.0]),), (np.array([0.0, 1.5]),)])
+        assert {m.split(" (at ")[0] for _, _, m in raised} == {"float division by zero"}, k
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match="written inside a staged `if` or loop"):
+            ag.defun(written_in_a_branch, backend=backend)(np.array([0.0, 2.0]))

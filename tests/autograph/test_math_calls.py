@@ -140,3 +140,15 @@ def test_math_trunc_of_a_numpy_number_but_float64_is_pythons_type_error():
                                                                       np.float32), 3),
                       (np.array([200.0, -2.5]), 3)])
     agree(lambda x: math.trunc(x[0]), [(np.array([3, 4]),), (np.array([-2.5]),)])
+
+
+def binned(x, lo, w):
+    k = int((x[0] - lo) / w)            # (a float32 bin: int() is its __int__, no __trunc__)
+    return k + int(x.sum())
+
+
+def test_int_of_any_numpy_float_is_its_int_not_truncs_type_error():
+    # session 56's probe: int() went through math.trunc, so session 55's TypeError for a
+    # float32 (which has no __trunc__) broke `int(x[0])` of every float32 array
+    agree(binned, [(np.array([1.7, 2.0], np.float32), np.float32(0.5), np.float32(0.25)),
+                   (np.array([-2.5, 9.0], np.float32), np.float32(-4.0), np.float32(1.5))])

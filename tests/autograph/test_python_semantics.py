@@ -2249,3 +2249,29 @@ def test_a_python_int_on_some_runs_times_an_int8_is_checked_in_int8():
     f = ag.defun(python_three_times_an_int8)
     assert int(f(np.array([0], np.uint8), np.array([20], np.int8))) == 60
     assert int(f(np.array([7], np.uint8), y)) == 700
+
+
+def powers_and_arrays_of_a_merged_number(x, k):
+    v = 20
+    if x[0] > 100:
+        v = x[0]
+    if k == 0:
+        return v ** 2
+    if k == 1:
+        return x - v                     # (an array beside it: NumPy's on every run)
+    return v * np.ones(2, np.uint8)
+
+
+def test_powers_and_arrays_beside_a_merged_number():
+    """Session 56's second probe: `v ** 2` of a uint8 that is Python's 20 on some runs was
+    the uint8 144 where Python's is 400 (power was not among the checked operators), and
+    any array beside such a number crashed the check (KeyError: 'all')."""
+    u8 = np.array([200, 1], np.uint8)
+    _refused_everywhere(lambda x: powers_and_arrays_of_a_merged_number(x, 0),
+                        (np.array([5, 1], np.uint8),), NotImplementedError,
+                        r"`\*\*` of a value that is a Python int on this run")
+    agree(lambda x: powers_and_arrays_of_a_merged_number(x, 0), [(u8,), (u8 + 1,)])
+    with np.errstate(all="ignore"):
+        for k in (1, 2):
+            agree(lambda x: powers_and_arrays_of_a_merged_number(x, k),
+                  [(u8,), (np.array([5, 9], np.uint8),)])

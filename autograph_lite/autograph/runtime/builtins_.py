@@ -77,7 +77,9 @@ def int_(x=0, *args):
                                  "a real number")
         if x.dtype.kind in "iub":
             return api.cast(math_calls.within_int64(x), np.int64)
-        return math_calls.staged(math.trunc)(x.real if x.dtype.kind == "c" else x)
+        # (Python's int() of any NumPy float, np.float32 too: its __int__, where
+        # math.trunc refuses the float32 it has no __trunc__ for; session 56's probe)
+        return math_calls.to_int(np.trunc, "int")(x.real if x.dtype.kind == "c" else x)
     return int(x, *args)
 
 
@@ -379,6 +381,11 @@ def _reduce_rows(python_fn, x):
         picked = np.where(np.isnan(x[0]), x[0], ignoring(x))
     if isinstance(x, list_values.PythonNumbersList):  # (a list of Python numbers')
         return list_values.python_item(picked)
+    flags = list_values.row_flags(x) if isinstance(x, list_values.ListTensor) else None
+    if flags is not None:  # (Python's is the first item that ties it: that row's kind)
+        python_numbers.with_python_flag(picked, flags[np.argmax(
+            np.logical_or(x == picked, np.logical_and(np.isnan(x), np.isnan(picked)))
+            if np.dtype(x.dtype).kind in "fc" else x == picked)])
     return picked
 
 
@@ -410,6 +417,11 @@ def sum_(iterable, start=0):
             return _python_sum(iterable, start)
         total = np.sum(iterable, axis=0, dtype=np.result_type(_as_python(start),
                                                                iterable.dtype))
+        flags = (list_values.row_flags(iterable) if isinstance(
+            iterable, list_values.ListTensor) and iterable.ndim == 1 else None)
+        if flags is not None and python_numbers.python_number(start):
+            # (Python's sum of Python numbers alone is one; a NumPy item makes it NumPy's)
+            python_numbers.with_python_flag(total, np.all(flags))
         return total if type(start) is int and start == 0 else total + start
     return sum(iterable, start)
 

@@ -1031,7 +1031,7 @@ def _mixed_lists(a, b):
     lists of numbers some rows of which are Python's: their flags carried per row."""
     return (all(_a_list(v) for v in (a, b)) and not all(
         isinstance(v, list_values.PythonNumbersList) for v in (a, b)) and any(
-        list_values.row_flags(v) is not None for v in (a, b)))
+        list_values.has_row_flags(v) for v in (a, b)))
 
 
 class PythonLate(Exception):

@@ -386,11 +386,18 @@ def _as_box(x):
     return x
 
 
+# (while a trial trip of a staged loop runs, trial.py: variable name -> the first row the
+# trip appended to that list, which a later pop in the trip may take off again)
+APPENDS_SEEN = [None]
+
+
 def list_append(target, x, name=None):
     """`target.append(x)` of the list variable `name`, returning the list: a Python list
     is appended to; a list that a staged loop carries (TensorList) gets a new row; a list
     that an earlier staged loop stacked into a tensor (list_values.ListTensor) gets one
     more row by concatenation (refused where another name holds it: `_sole`)."""
+    if APPENDS_SEEN[0] is not None and name is not None:
+        APPENDS_SEEN[0].setdefault(name, x)
     if isinstance(target, TensorList):  # (another name of it would not see the row)
         return _sole(target, name).pushed(x, _appending(name))
     if isinstance(target, list_values.ListTensor):
@@ -977,6 +984,7 @@ def setitem(target, key, value, op=None, name=None):
                        or trace_arrays.has_symbolic(key), name)
     if core.is_symbolic(target):
         if op is None:
+            list_values.item_written(target, key, value)
             return mutation.write(target, key, value)
         current = target[key]
         if core.is_symbolic(current) and current._chain and current._storage is target._storage:
@@ -984,7 +992,9 @@ def setitem(target, key, value, op=None, name=None):
             return target
         # (a copy, `x[idx]`, `x[mask]`: NumPy's `tmp = x[key]; tmp op= v; x[key] = tmp`,
         # whose in-place op checks same_kind casting, `x[[0, 1]] += 1.5` of ints raising)
-        return mutation.write(target, key, AUGMENTED[op](current, value))
+        value = AUGMENTED[op](current, value)
+        list_values.item_written(target, key, value, current)
+        return mutation.write(target, key, value)
     if isinstance(target, list) and trace_arrays.has_symbolic(key):
         raise TypeError(
             f"'{name or 'the list'}' at {where.caller()} is a Python list written at an index "

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from autograph_lite import errors, mutation, numpy_api, python_numbers
-from autograph_lite.ops import dispatch
+from autograph_lite.ops import dispatch, indexing
 from autograph_lite.tensor import SymbolicTensor, Tensor
 from autograph_lite.trace.context import current_graph
 
@@ -112,6 +112,9 @@ class ListTensor(SymbolicTensor):
         sees it, as Python's; session 53's probe: refused, the path rebuilt by a `while`
         over parents then reversed)."""
         mutation.write(self, slice(None), _array("__getitem__")(self, slice(None, None, -1)))
+        flags = _flags_of(self)
+        if flags is not None:  # (each row's flag goes with it)
+            self._python_when = flags[::-1]
 
     def __getattr__(self, name):
         # a list method with no staged form (`out.sort()` after the loop that filled `out`,
@@ -383,6 +386,42 @@ def _concatenated(a, b):
     return with_row_flags(out, numpy_api.concatenate([
         numpy_api.zeros((dispatch.size_of(p, 0),), bool) if f is None else f
         for f, p in zip(flags, parts)]))
+
+
+def item_written(t, key, value, current=None):
+    """After ``t[key] = value`` of a ListTensor ``t`` of numbers: the flag of that row says
+    whether ``value`` is a Python number (`st[-1] = 0.0` over a NumPy row makes it Python's:
+    session 56's probe, `1.0 / st[-1]` gave inf where Python raises). ``current``: the item
+    read for ``t[key] op= v``, whose flag ``value`` may keep (`counts[-1] += 1`)."""
+    if not isinstance(t, ListTensor) or t.ndim != 1 or isinstance(t, PythonNumbersList):
+        return
+    flag = python_numbers.python_flag(value)
+    flags = _flags_of(t)
+    if (flags is None and flag is False) or (
+            current is not None and flag is python_numbers.python_flag(current)):
+        return
+    graph = current_graph()
+    if graph is not None and t._value.graph is not graph:
+        # (the list from before a staged branch, written in place there: its flags, an
+        # attribute of the one object, would leave the branch on every path)
+        at = errors.user_location()
+        raise NotImplementedError(
+            f"an item of a list of Python and NumPy numbers (`st = [0.0]`, then NumPy "
+            f"numbers appended by a staged loop) is written inside a staged `if` or loop"
+            f"{f' at {at}' if at else ''}: which of its items are Python numbers (whose "
+            f"arithmetic differs: `1.0 / 0.0` raises) would then depend on the run, which "
+            f"the compiled list does not follow there; write it outside the branch, or "
+            f"keep the list's items NumPy numbers (`st = [np.float64(0.0)]`)")
+    if flags is None:
+        flags = numpy_api.zeros((dispatch.size_of(t, 0),), bool)
+    t._python_when = indexing.setitem(flags, key, np.bool_(flag) if isinstance(flag, bool)
+                                      else flag)
+
+
+def has_row_flags(v):
+    """Whether the ListTensor ``v`` has Python-number rows (decided while tracing; stages
+    nothing, so that it may look at a value of a branch already traced)."""
+    return isinstance(v, PythonNumbersList) or v._python_when is not None
 
 
 def row_flags(v):

@@ -250,11 +250,22 @@ def _trace_one_iteration(values, body, get_state, set_state, rest, nouts):
                       else v for v in values)
         return trial + tuple(rest)
 
+    before, data.APPENDS_SEEN[0] = data.APPENDS_SEEN[0], {}
     try:
         after = scratch_run((), body, get_state, set_state, tuple(values) + tuple(rest), start)
     except UnboundLocalError:
         return None
+    finally:
+        _APPENDED.clear()
+        _APPENDED.update(data.APPENDS_SEEN[0])
+        data.APPENDS_SEEN[0] = before
     return after[:nouts]
+
+
+# (the rows the last trial trip appended, by list name: the kind of a list's rows where
+# the trip also popped them, `ops.append(t); ops.pop()`, and left it as it was; session
+# 56's probe: refused as "the loop does not append a tensor to it")
+_APPENDED = {}
 
 
 def iteration_cost(item, body, get_state, set_state, nouts):
@@ -457,8 +468,10 @@ def initial_values(values, names, body, get_state, set_state, rest, nouts, loc, 
                 continue  # (the same atom: passed through)
             raise not_tensor(names[i], values[i], loc, "before the loop")
         if isinstance(values[i], list):
-            out[i] = as_tensor_list(values[i], _new_element(values[i], after), names[i], loc,
-                                    capacity)
+            element = _new_element(values[i], after)
+            if element is None and core.is_tensor_like(_APPENDED.get(names[i])):
+                element = _APPENDED[names[i]]  # (appended, then popped: its kind)
+            out[i] = as_tensor_list(values[i], element, names[i], loc, capacity)
         elif traced is not None and is_undefined(after):
             # the loop never sets it (e.g. an unreachable `return`): not carried; a `return`
             # of None on some trips (`if x[i] < 0: return None`) leaves it None wherever
