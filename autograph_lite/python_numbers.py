@@ -112,7 +112,27 @@ def _checked_on_paths(op, a, b, flag):
         zero = apply("equal", b, 0) if isinstance(b, SymbolicTensor) else b == 0
         if zero is not False:
             check(_not(_and(flag, zero)), _DIVISION[op]["f" in kinds], "ZeroDivisionError")
-    return agreed_on_python_runs(op, a, b, apply(op, a, b))
+    try:
+        result = apply(op, a, b)
+    except OverflowError as e:  # (NumPy's: `s + 2**40` of an int32 `s`)
+        if not isinstance(flag, SymbolicTensor):
+            raise
+        return _pythons_where_numpy_raises(op, a, b, flag, e)
+    return agreed_on_python_runs(op, a, b, result)
+
+
+def _pythons_where_numpy_raises(op, a, b, flag, error):
+    """``a op b`` where NumPy raises ``error`` for the merged dtype (a Python int an int32
+    cannot take, `s + 2**40` of an `s` that is a NumPy int32 on some runs): raised on those
+    runs, and Python's int on the runs ``flag`` holds, where both are Python's (session
+    55's probe: raised while tracing, on every run)."""
+    check(flag, str(error), "OverflowError")
+    pa, pb = (v if python_number(v) else _as_python(v) for v in (a, b))
+    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], flag
+    try:
+        return arithmetic(op, pa, pb)
+    finally:
+        _ONLY_WHERE[0] = before
 
 
 # -- the runs where a merged operand is a Python number ------------------------------------

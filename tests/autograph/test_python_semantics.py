@@ -2275,3 +2275,21 @@ def test_powers_and_arrays_beside_a_merged_number():
         for k in (1, 2):
             agree(lambda x: powers_and_arrays_of_a_merged_number(x, k),
                   [(u8,), (np.array([5, 9], np.uint8),)])
+
+
+def int32_or_python_zero_plus_a_big_int(x):
+    s = 0
+    if x[0] > 0:
+        s = x[0]
+    return s + 2 ** 40
+
+
+def test_numpys_overflow_error_only_on_the_runs_where_the_number_is_numpys():
+    """`s + 2**40` of an `s` that is an int32 on some runs: NumPy raises OverflowError
+    there (the Python int does not fit int32), Python's int sum on the runs where `s` is
+    the Python 0; it was raised while tracing, on every run (session 55's note)."""
+    raised = agree(int32_or_python_zero_plus_a_big_int,
+                   [(np.array([-1, 2], np.int32),), (np.array([3, 2], np.int32),),
+                    (np.array([-5, 2], np.int32),)])
+    assert {m.split(" (at ")[0] for _, _, m in raised} == {
+        "Python integer 1099511627776 out of bounds for int32"}
