@@ -26,6 +26,7 @@ import numpy as np
 from . import errors, mutation, storage
 from .ops.dispatch import INT64_MAX, INT64_MIN, apply
 from .ops.dispatch import within as _within
+from .ops.check_errors import stand_in
 from .ops.io import CHECK_ERRORS
 from .ops.registry import public
 from .ir.graph import root_graph
@@ -125,8 +126,9 @@ def _pythons_where_numpy_raises(op, a, b, flag, error):
     """``a op b`` where NumPy raises ``error`` for the merged dtype (a Python int an int32
     cannot take, `s + 2**40` of an `s` that is a NumPy int32 on some runs): raised on those
     runs, and Python's int on the runs ``flag`` holds, where both are Python's (session
-    55's probe: raised while tracing, on every run)."""
-    check(flag, str(error), "OverflowError")
+    55's probe: raised while tracing, on every run); `v ** -1` of an int that is Python's
+    on some runs, NumPy's ValueError on the others and Python's float on those."""
+    check(flag, str(error), stand_in(error) or "ValueError")
     pa, pb = (v if python_number(v) else _as_python(v) for v in (a, b))
     before, _ONLY_WHERE[0] = _ONLY_WHERE[0], flag
     try:
@@ -160,9 +162,12 @@ def _dtype(v):
     return v.dtype if isinstance(v, (SymbolicTensor, np.generic, np.ndarray)) else np.result_type(v)
 
 
-def _as_python(v):
+def _as_python(v, ints=True):
     """``v`` (a strong 0-d tensor that is a Python number on some runs) as that number: a
-    weak value of the Python type's dtype."""
+    weak value of the Python type's dtype; a bool stays a bool beside a NumPy number (not
+    ``ints``: `np.True_ + True` is NumPy's bool, `True + True` Python's int 2)."""
+    if v.dtype.kind == "b" and not ints:
+        return apply("as_weak", v)
     dtype = _python_type(v)
     return apply("as_weak", v if v.dtype == dtype else apply("cast", v, dtype=dtype))
 
@@ -194,8 +199,9 @@ def agreed_on_python_runs(op, a, b, result):
 def _check_python_run(op, a, b, result, python_a, python_b, staged, runs):
     """The check of ``result`` on ``runs``, where ``a`` is a Python number iff ``python_a``
     (and ``b`` likewise): Python's int leaves int64, or its answer differs from NumPy's."""
-    pa = _as_python(a) if staged[0] and python_a else a
-    pb = _as_python(b) if staged[1] and python_b else b
+    both = python_a and python_b
+    pa = _as_python(a, both) if staged[0] and python_a else a
+    pb = _as_python(b, both) if staged[1] and python_b else b
     ints = python_a and python_b and _dtype(pa).kind == "i" and _dtype(pb).kind == "i"
     if op == "power" and ints and (isinstance(pb, SymbolicTensor) or pb < 0):
         return  # (an int to a staged or negative power: Python's float, not checked here)
@@ -228,7 +234,7 @@ def _equal(x, y):
 
 
 def _differs(op, result, merged):
-    kind = "int" if merged.dtype.kind in "iub" else "float"
+    kind = {"b": "bool", "i": "int", "u": "int"}.get(merged.dtype.kind, "float")
     return (f"`{_OPERATORS[op]}` of a value that is a Python {kind} on this run and a NumPy "
             f"{merged.dtype} on others (a variable that a staged `if` or loop leaves a "
             f"Python number on some paths only) has another value in Python here than the "
@@ -486,7 +492,13 @@ def arithmetic(op, a, b):
     if op == "power" and "c" in kinds and _staged_pair(a, b):  # (NumPy: nan)
         _complex_zero_power(a, b)
     if op == "power" and not _staged_pair(a, b):
-        return agreed_on_python_runs(op, a, b, integer_power(a, b))
+        try:
+            powered = integer_power(a, b)
+        except ValueError as e:  # (NumPy's int to a negative power; Python's is a float)
+            if not isinstance(flag, SymbolicTensor):
+                raise
+            return _pythons_where_numpy_raises(op, a, b, flag, e)
+        return agreed_on_python_runs(op, a, b, powered)
     if not _staged_pair(a, b) or not set(kinds) <= set("if"):
         return agreed_on_python_runs(op, a, b, apply(op, a, b))
     if op == "power":

@@ -1312,3 +1312,46 @@ def test_row_flags_follow_item_writes_reverse_sum_and_max():
     for backend in ("interpreter", "cpu"):
         with pytest.raises(NotImplementedError, match="written inside a staged `if` or loop"):
             ag.defun(written_in_a_branch, backend=backend)(np.array([0.0, 2.0]))
+
+
+def bools_and_big_ints_among_numpy_rows(x, k):
+    b = [True]
+    n = [2 ** 62, 2 ** 62]
+    f = [0.0]
+    for v in x:
+        if v > 0:
+            b.append(v > 1)
+            n.append(np.int64(v))
+            f.append(v)
+    if k == 0:
+        return b[-1] + b[0]              # (NumPy's bool beside Python's: NumPy's `or`)
+    if k == 1:
+        return sum(n)                    # (Python's ints grow: OverflowError, not a wrap)
+    return f == f, f[:1] + f[1:] == f    # (two staged lists: one bool, no recursion)
+
+
+def test_bool_items_big_int_sums_and_list_equality_among_flagged_rows():
+    """Session 56's third probe: a NumPy bool item plus a Python bool item was refused as
+    "a Python int"; `sum` of Python ints past int64 wrapped; `==` of two staged lists
+    recursed until RecursionError; `del st[-1]` named an internal class."""
+    calls = [(np.array([3.0]),), (np.array([-3.0]),), (np.array([0.5]),)]
+    agree(lambda x: bools_and_big_ints_among_numpy_rows(x, 2), calls=calls)
+    raised = []
+    agree(lambda x: bools_and_big_ints_among_numpy_rows(x, 0), calls=calls[:1] + calls[2:])
+    agree(lambda x: bools_and_big_ints_among_numpy_rows(x, 1), calls=calls[:1] + calls[2:],
+          errors=raised)  # (Python's own OverflowError: a NumPy item meets the big int)
+    assert len(raised) == 4, raised
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(OverflowError, match=r"Python int \+ overflowed int64"):
+            ag.defun(lambda x: bools_and_big_ints_among_numpy_rows(x, 1),
+                     backend=backend)(np.array([-3.0]))
+
+        def deleted(x):
+            st = [0.0]
+            for v in x:
+                if v > 0:
+                    st.append(v)
+            del st[-1]
+            return len(st)
+        with pytest.raises(NotImplementedError, match="`del` of an item at .* has no staged"):
+            ag.defun(deleted, backend=backend)(np.array([3.0]))

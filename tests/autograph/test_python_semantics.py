@@ -2293,3 +2293,19 @@ def test_numpys_overflow_error_only_on_the_runs_where_the_number_is_numpys():
                     (np.array([-5, 2], np.int32),)])
     assert {m.split(" (at ")[0] for _, _, m in raised} == {
         "Python integer 1099511627776 out of bounds for int32"}
+
+
+def int_or_python_one_to_the_minus_one(x):
+    v = 1
+    if x[0] > 100:
+        v = x[0]
+    return v ** -1
+
+
+def test_a_negative_power_of_a_merged_int_is_pythons_float_where_python_s():
+    """Python's `1 ** -1` is 1.0; NumPy's int64 to a negative power raises ValueError: each
+    on its own runs (session 56's probe: NumPy's ValueError, raised while tracing)."""
+    raised = agree(int_or_python_one_to_the_minus_one, [(np.array([5]),), (np.array([200]),),
+                                                        (np.array([7]),)])
+    assert {m.split(" (at ")[0] for _, _, m in raised} == {
+        "Integers to negative integer powers are not allowed."}

@@ -422,8 +422,21 @@ def sum_(iterable, start=0):
         if flags is not None and python_numbers.python_number(start):
             # (Python's sum of Python numbers alone is one; a NumPy item makes it NumPy's)
             python_numbers.with_python_flag(total, np.all(flags))
+            if iterable.dtype.kind in "iu":  # (Python's ints grow where the int64 wraps)
+                _int64_sum_checked(iterable, total, np.any(flags))
         return total if type(start) is int and start == 0 else total + start
     return sum(iterable, start)
+
+
+def _int64_sum_checked(items, total, where=True):
+    """OverflowError where the exact sum of int ``items`` (their int64 sum ``total``) leaves
+    int64, on the runs ``where`` holds: the int64 sum wraps modulo 2**64, and the float64
+    sum is within far less than 2**63 of the exact one, so they differ by 2**64 exactly
+    when the exact sum left int64."""
+    approx = np.sum(api.cast(items, np.float64), axis=0)
+    fits = np.abs(approx - api.cast(total, np.float64)) < 2.0 ** 63
+    python_numbers.check(fits if where is True else np.logical_or(np.logical_not(where), fits),
+                         python_numbers.overflow_message("add"), "OverflowError")
 
 
 def _python_sum(items, start):
@@ -433,9 +446,7 @@ def _python_sum(items, start):
     the exact sum left int64)."""
     total = dispatch.apply("as_weak", np.sum(items, axis=0))
     if items.dtype.kind in "iu":
-        approx = np.sum(api.cast(items, np.float64), axis=0)
-        python_numbers.check(np.abs(approx - api.cast(total, np.float64)) < 2.0 ** 63,
-                             python_numbers.overflow_message("add"), "OverflowError")
+        _int64_sum_checked(items, total)
     return total if type(start) is int and start == 0 else total + start
 
 

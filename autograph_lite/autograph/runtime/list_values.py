@@ -100,6 +100,13 @@ class ListTensor(SymbolicTensor):
             item._python_when = flags[index]
         return item
 
+    def __delitem__(self, index):  # (`del out[-1]`: the name cannot be rebound here)
+        at = errors.user_location()
+        raise NotImplementedError(
+            f"`del` of an item{f' at {at}' if at else ''} of a list filled by a staged loop "
+            f"(a tensor of its rows) has no staged form; rebind the name instead: "
+            f"`out.pop()` for the last item, or `out = out[:k] + out[k + 1:]`")
+
     def append(self, x):
         raise NotImplementedError("append to a staged list held where its name cannot be "
                                   "rebound (an attribute, an enclosing function's list): "
@@ -365,7 +372,8 @@ def truth(x):
 
 
 def _rows(v):
-    return v if isinstance(v, SymbolicTensor) else dispatch.convert_to_tensor(v)
+    """The rows of list ``v`` as a plain tensor (a ListTensor's `==` is the list's own)."""
+    return array_of(v) if isinstance(v, SymbolicTensor) else dispatch.convert_to_tensor(v)
 
 
 def _concatenated(a, b):
