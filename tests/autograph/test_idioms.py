@@ -546,3 +546,37 @@ def test_next_of_an_enumerate_or_zip_of_tensors():
     agree(first_pair_then_the_rest, calls=[(np.arange(4.0),), (np.array([2.0, -1.0]),)])
     with pytest.raises(NotImplementedError, match="iterator that next\\(\\) advanced before"):
         ag.defun(looped_after_next, backend="interpreter")(np.arange(40.0))
+
+
+def min_max_beyond_the_dtype(x):
+    v = min(x[0], 250)                   # (an int8 is always below 250: the int8 itself)
+    w = max(x[0], 300)                   # (always 300: the Python int)
+    best = -10 ** 9
+    for i in range(1, len(x)):
+        best = max(best, x[i] - x[i - 1])
+    return v + v, w * 2, best
+
+
+def largest_rectangle(h):
+    st = []
+    best = 0
+    for i in range(len(h)):
+        while st and h[st[-1]] > h[i]:
+            height = h[st.pop()]
+            width = i if not st else i - st[-1] - 1
+            best = max(best, height * width)
+        st.append(i)
+    return best
+
+
+def test_min_max_of_an_int_beyond_the_dtype_and_a_stack_of_python_ints():
+    """Session 56's probe: `min(i8[0], 250)` was an int64 of both (`v + v` 200 where
+    Python's int8 wraps to -56); Python picks the int8 itself, or the Python int, known
+    while tracing since the int is beyond every int8. And a stack of indices that a staged
+    `while` popped, then `st.append(i)`, read its items as int64s, so the largest-rectangle
+    loop's `best` changed dtype (refused)."""
+    with np.errstate(all="ignore"):
+        agree(min_max_beyond_the_dtype, calls=[(np.array([100, 3, 90], np.int8),),
+                                               (np.array([-100, 7], np.int8),)])
+    agree(largest_rectangle, calls=[(np.array([2, 1, 5, 6, 2, 3], np.int32),),
+                                    (np.array([6, 2, 5, 4, 5, 1, 6], np.int32),)])

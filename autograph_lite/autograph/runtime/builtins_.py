@@ -256,6 +256,9 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
     if all(_is_integer(a) for a in args):  # (no NaN, no -0.0: the same as NumPy's, which
         if any(type(a) is int and not all(_holds(t, a) for t in args if core.is_symbolic(
                 t)) for a in args):  # (`max(i8[0], 300)`: compared as Python ints do)
+            kept = _beyond_its_dtype(python_fn, args)
+            if kept is not None:
+                return kept
             args = tuple(api.cast(a, np.int64) if core.is_symbolic(a) else a for a in args)
         out = functools.reduce(pairwise, args)  # (ir/bounds.py reads it for `range(min(...))`)
         if len(args) == 2 and any(python_numbers.python_flag(a) is not False
@@ -289,6 +292,23 @@ def _reduce_tuples(python_fn, items):
         else:
             best = tuple(v if v is b else np.where(take, v, b) for v, b in zip(x, best))
     return best
+
+
+def _beyond_its_dtype(python_fn, args):
+    """`min(i8[0], 250)`, `max(best, -10**9)`, `max(u8[0], 300)` of an integer tensor and a
+    Python int its dtype cannot hold: the int is beyond every value the tensor can have,
+    so which one Python picks is known while tracing, and Python's result is that object,
+    the tensor with its own dtype (session 56's probe: an int64 of both gave 200 where
+    Python's int8 wraps to -56) or the Python int. None where the arguments are not one
+    such pair."""
+    if len(args) != 2 or sum(type(a) is int for a in args) != 1:
+        return None
+    k, t = (args[0], args[1]) if type(args[0]) is int else (args[1], args[0])
+    if not core.is_symbolic(t) or t.type.weak or t.ndim or np.dtype(t.dtype).kind not in \
+            "iu" or python_numbers.python_flag(t) is not False:
+        return None
+    above = k > np.iinfo(t.dtype).max
+    return k if above == (python_fn is max) else t
 
 
 def _holds(t, k):

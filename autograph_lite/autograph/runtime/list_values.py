@@ -387,8 +387,15 @@ def _concatenated(a, b):
             mutation.held_by_copy(item, "a staged list's `+`")
     kept = [v for v in (a, b) if not (isinstance(v, list) and not v)]
     parts = [_rows(v) for v in kept]
+    out = numpy_api.concatenate(parts) if len(parts) > 1 else numpy_api.copy(parts[0])
+    if all(isinstance(v, PythonNumbersList) or (isinstance(v, list) and all(
+            python_numbers.python_number(x) for x in v)) for v in kept):
+        # (Python numbers alone stay Python numbers: `st = st + [i]` after a loop that
+        # popped it; a plain list of them read int64s, which made `width = i - st[-1]` an
+        # int64 and a running `best` of int32 products change dtype: session 56's probe)
+        return as_list(out, True)
     flags = [row_flags(v) for v in kept]
-    out = as_list(numpy_api.concatenate(parts) if len(parts) > 1 else numpy_api.copy(parts[0]))
+    out = as_list(out)
     if all(f is None for f in flags) or out.ndim != 1:
         return out
     return with_row_flags(out, numpy_api.concatenate([
