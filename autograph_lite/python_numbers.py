@@ -235,9 +235,9 @@ def _equal(x, y):
 
 def _differs(op, result, merged):
     kind = {"b": "bool", "i": "int", "u": "int"}.get(merged.dtype.kind, "float")
-    return (f"`{_OPERATORS[op]}` of a value that is a Python {kind} on this run and a NumPy "
-            f"{merged.dtype} on others (a variable that a staged `if` or loop leaves a "
-            f"Python number on some paths only) has another value in Python here than the "
+    return (f"`{_OPERATORS[op]}` of a value that is a Python number on this run and a NumPy "
+            f"{merged.dtype} on others (a variable that a staged `if` or loop, or a min/max, "
+            f"leaves a Python number on some paths only) has another value in Python here than the "
             f"compiled result, a {result.dtype} on every run; give the variable one type on "
             f"every path (`np.{merged.dtype}(...)` where it starts, or `{kind}(...)` of the "
             f"NumPy value)")

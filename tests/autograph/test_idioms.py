@@ -580,3 +580,30 @@ def test_min_max_of_an_int_beyond_the_dtype_and_a_stack_of_python_ints():
                                                (np.array([-100, 7], np.int8),)])
     agree(largest_rectangle, calls=[(np.array([2, 1, 5, 6, 2, 3], np.int32),),
                                     (np.array([6, 2, 5, 4, 5, 1, 6], np.int32),)])
+
+
+def extremes_of_three_and_by_key(x, k):
+    if k == 0:
+        return max(x[0], -1000, 5) * 2   # (-1000 never wins: max(x[0], 5))
+    if k == 1:
+        return max(x[0], 1000, key=abs)  # (compared as Python ints, not wrapped to int8)
+    if k == 2:
+        return min(x[0], x[1], 300) + x[0]
+    v = True                             # (a Python bool beside a NumPy int: Python's int
+    if x[0] > 0:                         # arithmetic on the runs it is the bool)
+        v = x[0]
+    return v * 200
+
+
+def test_min_max_of_three_by_key_and_a_python_bool_beside_numpy_ints():
+    """Session 56's third probe: `max(x[0], -1000, 5)` of an int8 was an int64 (no wrap
+    after it), `max(x[0], 1000, key=abs)` wrapped 1000 into the int8, and `v = True` merged
+    with a uint8 took the uint8's arithmetic on the runs it is Python's bool."""
+    x = np.array([100, 27], np.int8)
+    with np.errstate(all="ignore"):
+        for k in range(4):  # (k == 3: NumPy's OverflowError, 200 in int8, on the runs
+            raised = []     # where `v` is the int8; Python's 200 where it is the bool)
+            agree(lambda x: extremes_of_three_and_by_key(x, k), errors=raised,
+                  calls=[(x,), (np.array([120, -3], np.int8),)] + (
+                      [(np.array([0, 1], np.int8),)] if k == 3 else []))
+            assert len(raised) == (4 if k == 3 else 0), raised

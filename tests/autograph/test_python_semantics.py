@@ -2215,13 +2215,13 @@ def test_arithmetic_where_a_merged_number_is_pythons_gives_pythons_answer_or_ref
     u8 = np.array([200, 1], np.uint8)
     agree(uint8_or_python_zero, [(u8,), (u8 + 1,)])
     _refused_everywhere(uint8_or_python_zero, (np.array([5, 1], np.uint8),), NotImplementedError,
-             r"`-` of a value that is a Python int on this run and a NumPy uint8")
+             r"`-` of a value that is a Python number on this run and a NumPy uint8")
     agree(int64_or_python_three, [(np.array([1.0]), np.int64(2)),
                                   (np.array([2.0]), np.int64(-2))])
     _refused_everywhere(int64_or_python_three, (np.array([-1.0]), np.int64(2)), OverflowError,
              r"Python int \* overflowed int64")
     _refused_everywhere(negated_uint8_or_python_five, (np.array([5], np.uint8),), NotImplementedError,
-             r"`-` of a value that is a Python int")
+             r"`-` of a value that is a Python number")
     with np.errstate(all="ignore"):  # (-np.uint8(200) is NumPy's 56, with a warning)
         agree(negated_uint8_or_python_five, [(np.array([200], np.uint8),)] * 2)
 
@@ -2235,7 +2235,7 @@ def test_a_float32_that_is_pythons_float_on_some_runs_is_checked_there():
     assert float(f(x32 * 5, 0)) == float(np.float32(2.5) * 2)
     assert f(x32 * 5, 1).numpy() == x32[0] * 5 + np.float32(0.1)
     _refused_everywhere(float32_or_python_zero, (x32, 1), NotImplementedError,
-             r"`\+` of a value that is a Python float on this run and a NumPy float32")
+             r"`\+` of a value that is a Python number on this run and a NumPy float32")
     assert f(x32 * 5, 2).numpy() == -(x32[0] * 5) + x32[1] * 5
 
 
@@ -2245,7 +2245,7 @@ def test_a_python_int_on_some_runs_times_an_int8_is_checked_in_int8():
     product fits int8 both agree."""
     y = np.array([100], np.int8)
     _refused_everywhere(python_three_times_an_int8, (np.array([0], np.uint8), y), NotImplementedError,
-             r"`\*` of a value that is a Python int on this run")
+             r"`\*` of a value that is a Python number on this run")
     f = ag.defun(python_three_times_an_int8)
     assert int(f(np.array([0], np.uint8), np.array([20], np.int8))) == 60
     assert int(f(np.array([7], np.uint8), y)) == 700
@@ -2269,7 +2269,7 @@ def test_powers_and_arrays_beside_a_merged_number():
     u8 = np.array([200, 1], np.uint8)
     _refused_everywhere(lambda x: powers_and_arrays_of_a_merged_number(x, 0),
                         (np.array([5, 1], np.uint8),), NotImplementedError,
-                        r"`\*\*` of a value that is a Python int on this run")
+                        r"`\*\*` of a value that is a Python number on this run")
     agree(lambda x: powers_and_arrays_of_a_merged_number(x, 0), [(u8,), (u8 + 1,)])
     with np.errstate(all="ignore"):
         for k in (1, 2):

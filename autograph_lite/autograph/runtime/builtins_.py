@@ -260,11 +260,15 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
             if kept is not None:
                 return kept
             args = tuple(api.cast(a, np.int64) if core.is_symbolic(a) else a for a in args)
-        out = functools.reduce(pairwise, args)  # (ir/bounds.py reads it for `range(min(...))`)
-        if len(args) == 2 and any(python_numbers.python_flag(a) is not False
-                                  for a in args):  # (Python's where the one picked is)
-            python_numbers.chosen_flag(beats(args[1], args[0]), args[1], args[0], out)
+        flagged = any(python_numbers.python_flag(a) is not False for a in args)
+        out = args[0]  # (pairwise, as NumPy's: ir/bounds.py reads it for `range(min(...))`)
+        for x in args[1:]:
+            new = pairwise(out, x)
+            if flagged:  # (Python's on the runs where the one picked is)
+                python_numbers.chosen_flag(beats(x, out), x, out, new)
+            out = new
         return _python_if_all(out, args)
+    args = tuple(_widened(list(args)))
     out = args[0]
     for x in args[1:]:
         take = beats(x, out)
@@ -295,20 +299,46 @@ def _reduce_tuples(python_fn, items):
 
 
 def _beyond_its_dtype(python_fn, args):
-    """`min(i8[0], 250)`, `max(best, -10**9)`, `max(u8[0], 300)` of an integer tensor and a
-    Python int its dtype cannot hold: the int is beyond every value the tensor can have,
-    so which one Python picks is known while tracing, and Python's result is that object,
-    the tensor with its own dtype (session 56's probe: an int64 of both gave 200 where
-    Python's int8 wraps to -56) or the Python int. None where the arguments are not one
-    such pair."""
-    if len(args) != 2 or sum(type(a) is int for a in args) != 1:
+    """`min(i8[0], 250)`, `max(best, -10**9)`, `max(u8[0], 300, 5)` of integer tensors and
+    Python ints some of their dtypes cannot hold: such an int is beyond every value the
+    tensors can have, so whether Python picks it is known while tracing. The Python int
+    itself where one always wins; else the arguments without those that never can (an
+    int64 of them all gave `v + v` 200 where Python's int8 is -56: session 56's probes);
+    None where neither holds (the int64 comparison then)."""
+    ks = [a for a in args if type(a) is int]
+    ts = [a for a in args if type(a) is not int]
+    if not ks or not all(core.is_symbolic(t) and not t.type.weak and not t.ndim and
+                         np.dtype(t.dtype).kind in "iu" for t in ts):
         return None
-    k, t = (args[0], args[1]) if type(args[0]) is int else (args[1], args[0])
-    if not core.is_symbolic(t) or t.type.weak or t.ndim or np.dtype(t.dtype).kind not in \
-            "iu" or python_numbers.python_flag(t) is not False:
+    hi = max(int(np.iinfo(t.dtype).max) for t in ts)
+    lo = min(int(np.iinfo(t.dtype).min) for t in ts)
+    best = python_fn(ks)
+    if (best > hi) if python_fn is max else (best < lo):
+        return best  # (above every tensor: Python's max is that int)
+    kept = tuple(a for a in args if type(a) is not int or (
+        a >= lo if python_fn is max else a <= hi))  # (those that can never win: out)
+    if not all(_holds(t, k) for k in kept if type(k) is int for t in ts):
         return None
-    above = k > np.iinfo(t.dtype).max
-    return k if above == (python_fn is max) else t
+    return kept[0] if len(kept) == 1 else _reduce(
+        python_fn, np.minimum if python_fn is min else np.maximum,
+        (lambda x, r: x < r) if python_fn is min else (lambda x, r: x > r), kept, {})
+
+
+def _widened(items):
+    """``items`` (of a min/max that selects among them) with each tensor cast to the dtype
+    of the Python numbers beside it that its own cannot hold: int64 beside a Python int
+    beyond an int8's range, float64 beside a Python float beyond float32's (a select in the
+    narrow dtype wrapped `-300` to int8's -44, or made `1e300` inf: session 56's probe)."""
+    ints = any(type(v) is int and not all(_holds(t, v) for t in items if core.is_symbolic(t)
+                                          and np.dtype(t.dtype).kind in "iu") for v in items)
+    floats = any(type(v) is float and np.isfinite(v) and abs(v) > float(
+        np.finfo(np.float32).max) for v in items)
+    if not (ints or floats):
+        return items
+    return [api.cast(v, np.int64) if ints and core.is_symbolic(v) and np.dtype(
+        v.dtype).kind in "iu" else api.cast(v, np.float64) if floats and core.is_symbolic(v)
+        and np.dtype(v.dtype).kind == "f" and np.dtype(v.dtype).itemsize < 8 else v
+        for v in items]
 
 
 def _holds(t, k):
@@ -347,6 +377,7 @@ def _reduce_by_key(python_fn, beats, args, kwargs):
     keys = [key(v) for v in items]
     if not _any_staged(keys):
         return items[_pythons(python_fn, range(len(items)), key=keys.__getitem__)]
+    items = _widened(items)
     for v in items:
         if isinstance(v, (tuple, list, dict)) or not (core.is_symbolic(v) or isinstance(
                 v, (numbers.Number, np.generic))):

@@ -998,7 +998,7 @@ def python_late(before, after):
 def _a_number(v):
     if core.is_symbolic(v):
         return v.type.ndim == 0 and v.dtype.kind in "iuf"
-    return type(v) in (int, float)
+    return type(v) in (int, float, bool)  # (a Python bool beside a NumPy int: `True - 2`)
 
 
 def python_flag_value(v):
