@@ -607,3 +607,25 @@ def test_min_max_of_three_by_key_and_a_python_bool_beside_numpy_ints():
                   calls=[(x,), (np.array([120, -3], np.int8),)] + (
                       [(np.array([0, 1], np.int8),)] if k == 3 else []))
             assert len(raised) == (4 if k == 3 else 0), raised
+
+
+def max_of_a_relaxed_number_and_a_narrow_item(c, x):
+    return max(c, x[0]) * 2
+
+
+def test_max_of_a_relaxed_python_number_beside_a_narrow_numpy_number():
+    """Session 56's probe: a relaxed (weak) Python float beside a float32 item made `max`
+    a float32 inf for 1e300; a relaxed int beyond an int32 raised NumPy's OverflowError
+    where Python returns the int. Compared as Python compares them, the pick is exact or
+    refused on its run."""
+    y = np.array([1.5, 2.0], np.float32)
+    f = ag.defun(max_of_a_relaxed_number_and_a_narrow_item)
+    for c in (1.0, 2.0, 2.5, 0.5):                       # (relaxed from the second call)
+        assert float(f(c, y)) == max(c, y[0]) * 2
+    with pytest.raises(NotImplementedError, match="cannot hold exactly"):
+        f(1e300, y)
+    x = np.array([5, 6], np.int32)
+    g = ag.defun(max_of_a_relaxed_number_and_a_narrow_item)
+    assert [int(g(n, x)) for n in (3, 10, -2 ** 40)] == [10, 20, 10]
+    with pytest.raises(NotImplementedError, match="cannot hold exactly"):
+        g(2 ** 40, x)

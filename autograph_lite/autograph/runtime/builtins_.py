@@ -260,6 +260,9 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
             if kept is not None:
                 return kept
             args = tuple(api.cast(a, np.int64) if core.is_symbolic(a) else a for a in args)
+        held = _weak_beside_narrow(python_fn, beats, args)
+        if held is not None:
+            return held
         flagged = any(python_numbers.python_flag(a) is not False for a in args)
         out = args[0]  # (pairwise, as NumPy's: ir/bounds.py reads it for `range(min(...))`)
         for x in args[1:]:
@@ -269,11 +272,52 @@ def _reduce(python_fn, pairwise, beats, args, kwargs):
             out = new
         return _python_if_all(out, args)
     args = tuple(_widened(list(args)))
+    held = _weak_beside_narrow(python_fn, beats, args)
+    if held is not None:
+        return held
     out = args[0]
     for x in args[1:]:
         take = beats(x, out)
         out = python_numbers.chosen_flag(take, x, out, np.where(take, x, out))
     return _python_if_all(out, args)
+
+
+def _weak_beside_narrow(python_fn, beats, args):
+    """`max(n, x[0])` of a relaxed Python number ``n`` (known only when the function runs)
+    and a NumPy number of a narrower dtype (int32, float32): compared as Python compares
+    them (in int64 or float64), the result in the NumPy dtype, Python's number on the runs
+    that pick it, and a refusal on the runs where the number it picks is one that dtype
+    cannot hold (session 56's probe: float32 inf of a relaxed 1e300; NumPy's
+    OverflowError of a relaxed 2**40 beside an int32, where Python returns the int). None
+    where the arguments are not such a pair."""
+    if len(args) != 2:
+        return None
+    weak = [core.is_symbolic(a) and a.type.weak and not a.ndim for a in args]
+    if sum(weak) != 1:
+        return None
+    w, t = (args[0], args[1]) if weak[0] else (args[1], args[0])
+    if not core.is_symbolic(t) or t.ndim or t.type.weak or python_numbers.python_flag(
+            t) is not False:
+        return None
+    kind, wide = np.dtype(t.dtype).kind, np.dtype(w.dtype)
+    if kind not in "iuf" or np.dtype(t.dtype).itemsize >= 8 or kind == "f" and \
+            wide.kind != "f" or kind in "iu" and wide.kind not in "iu":
+        return None
+    a, b = (api.cast(v, wide) if v is t else v for v in args)
+    take = beats(b, a)
+    picked = take if args[1] is w else np.logical_not(take)
+    narrowed = api.cast(w, t.dtype)
+    exact = np.equal(api.cast(narrowed, wide), w)
+    if kind == "f":
+        exact = np.logical_or(exact, np.isnan(w))
+    python_numbers.check(np.logical_or(np.logical_not(picked), exact), (
+        f"{python_fn.__name__}() of a Python number and a NumPy {t.dtype}: Python's result "
+        f"is the Python number on this run, which the compiled result, a {t.dtype} (its "
+        f"type on the runs that pick the NumPy number), cannot hold exactly; convert the "
+        f"NumPy number (`{'float' if kind == 'f' else 'int'}(x[i])`) to have Python's type "
+        f"on every run"), "NotImplementedError")
+    out = np.where(picked, narrowed, t)
+    return python_numbers.with_python_flag(out, picked)
 
 
 def _reduce_tuples(python_fn, items):
