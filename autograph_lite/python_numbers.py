@@ -20,6 +20,7 @@ Arrays and NumPy scalars (``np.int64``, even ``np.float64``, a ``float`` subclas
 either side keep NumPy's arithmetic. See docs/architecture.md, "Python numbers".
 """
 import builtins
+import contextlib
 
 import numpy as np
 
@@ -103,11 +104,8 @@ def _checked_on_paths(op, a, b, flag):
     there (agreed_on_python_runs)."""
     kinds = (_kind(a) + _kind(b)).replace("u", "i")  # (a merged uint8 is a Python int)
     if op == "power" and _float_pair(a, b):
-        _ONLY_WHERE[0] = flag  # (`total ** -1` of a total Python's 0.0 on some runs)
-        try:
+        with _only_where(flag):  # (`total ** -1` of a total Python's 0.0 on some runs)
             result = _float_power(a, b)
-        finally:
-            _ONLY_WHERE[0] = None
         return agreed_on_python_runs(op, a, b, result)
     if op in _DIVISION and set(kinds) <= set("if"):
         zero = apply("equal", b, 0) if isinstance(b, SymbolicTensor) else b == 0
@@ -130,11 +128,8 @@ def _pythons_where_numpy_raises(op, a, b, flag, error):
     on some runs, NumPy's ValueError on the others and Python's float on those."""
     check(flag, str(error), stand_in(error) or "ValueError")
     pa, pb = (v if python_number(v) else _as_python(v) for v in (a, b))
-    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], flag
-    try:
+    with _only_where(flag):
         return arithmetic(op, pa, pb)
-    finally:
-        _ONLY_WHERE[0] = before
 
 
 # -- the runs where a merged operand is a Python number ------------------------------------
@@ -202,21 +197,18 @@ def _check_python_run(op, a, b, result, python_a, python_b, staged, runs):
     both = python_a and python_b
     pa = _as_python(a, both) if staged[0] and python_a else a
     pb = _as_python(b, both) if staged[1] and python_b else b
-    ints = python_a and python_b and _dtype(pa).kind == "i" and _dtype(pb).kind == "i"
+    ints = both and _dtype(pa).kind == "i" and _dtype(pb).kind == "i"
     if op == "power" and ints and (isinstance(pb, SymbolicTensor) or pb < 0):
         return  # (an int to a staged or negative power: Python's float, not checked here)
     alt = apply(op, pa, pb)  # (unused where it is `result`'s computation: dce.py drops it)
     same = _dtype(alt) == _dtype(result) and all(
         _dtype(v) == _dtype(w) for v, w in ((pa, a), (pb, b)))
-    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], runs
-    try:
+    with _only_where(runs):
         if ints and op in ("add", "subtract", "multiply", "power"):
             check(_fits(op, pa, pb, alt), overflow_message(op), "OverflowError")
         if not same:
             check(_equal(alt, result), _differs(op, result, a if staged[0] and python_a
                                                 else b), "NotImplementedError")
-    finally:
-        _ONLY_WHERE[0] = before
 
 
 def _equal(x, y):
@@ -235,7 +227,7 @@ def _equal(x, y):
 
 def _differs(op, result, merged):
     kind = {"b": "bool", "i": "int", "u": "int"}.get(merged.dtype.kind, "float")
-    return (f"`{_OPERATORS[op]}` of a value that is a Python number on this run and a NumPy "
+    return (f"`{_SYMBOLS[op]}` of a value that is a Python number on this run and a NumPy "
             f"{merged.dtype} on others (a variable that a staged `if` or loop, or a min/max, "
             f"leaves a Python number on some paths only) has another value in Python here than the "
             f"compiled result, a {result.dtype} on every run; give the variable one type on "
@@ -243,8 +235,6 @@ def _differs(op, result, merged):
             f"NumPy value)")
 
 
-_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "true_divide": "/",
-              "floor_divide": "//", "mod": "%", "power": "**", "negative": "-", "abs": "abs()"}
 
 
 def _float_pair(a, b):
@@ -283,6 +273,16 @@ def _divided_by_complex(b):
 
 
 _ONLY_WHERE = [None]  # (a flag: the checks made now hold only on its runs)
+
+
+@contextlib.contextmanager
+def _only_where(flag):
+    """The checks made inside hold only on the runs ``flag`` holds (``check``)."""
+    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], flag
+    try:
+        yield
+    finally:
+        _ONLY_WHERE[0] = before
 
 
 def check(ok, message, error):
@@ -405,7 +405,8 @@ def _fits(op, a, b, result):
     return apply("less", apply("abs", apply(op, fa, fb)), _FLOAT_PROOF)
 
 
-_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "power": "**"}
+_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "power": "**", "true_divide": "/",
+            "floor_divide": "//", "mod": "%", "negative": "-", "abs": "abs()"}
 
 
 def overflow_message(op):
@@ -690,15 +691,12 @@ def _unary_on_python_runs(op, name, x, result):
         return
     px = _as_python(x)
     alt = apply(op, px)
-    before, _ONLY_WHERE[0] = _ONLY_WHERE[0], flag
-    try:
+    with _only_where(flag):
         if px.dtype.kind == "i":
             check(apply("greater", px, INT64_MIN), f"Python int {name}() overflowed "
                   f"int64: the plain run's int is 2**63", "OverflowError")
         if alt.dtype != result.dtype or px.dtype != x.dtype:
             check(_equal(alt, result), _differs(op, result, x), "NotImplementedError")
-    finally:
-        _ONLY_WHERE[0] = before
 
 
 _unary("negative", "neg")
