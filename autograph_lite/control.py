@@ -180,18 +180,43 @@ def _in_graph(graph, x):
 def _cast_in(graph, value, dt, what=None):
     """``value`` as the merged dtype ``dt`` of a branch or loop variable (``what``). A
     Python number (weak) that ``dt`` cannot hold (`best = -1` where a uint8 element is the
-    other path's value; `1e300` in float32) is refused, while tracing where it is known
-    then, else by a staged check: the cast would give another number (255, inf), where
-    Python keeps its own."""
+    other path's value; `1e300` in float32), or cannot hold exactly (`b = 0.1` beside a
+    float32; `2**53 + 1` beside a float64), is refused, while tracing where it is known
+    then, else by a staged check: the cast would give another number (255, inf,
+    0.10000000149), where Python keeps its own."""
     if value.type.dtype == dt:
         return value
     with graph_scope(graph):
         if value.type.weak:
             _check_holds(value, dt, what)
+            _check_exact(value, dt, what)
         return apply("cast", SymbolicTensor(value), dtype=dt)._value
 
 
-def _check_holds(value, dt, what):
+def check_python_number(x, dt, lead):
+    """Refuses a Python number ``x`` (a Python int or float, or a weak 0-d tensor) that
+    ``dt`` cannot hold, or not exactly, as ``_cast_in`` refuses one merged into ``dt``:
+    an item of a list of ``dt`` rows that a staged loop or branch carries (`st[-1] = 0.1`
+    of float32 rows kept float32's 0.10000000149 where Python's list holds 0.1). ``lead``
+    says what takes it (the message goes on ", which cannot hold the number ...")."""
+    graph = current_graph()
+    if graph is None or isinstance(x, bool) or not (
+            isinstance(x, (int, float)) and not isinstance(x, np.generic)
+            or isinstance(x, SymbolicTensor) and x.type.weak and not x.type.ndim):
+        return
+    value = as_value(graph, x)
+    if value.type.dtype != dt:
+        _check_holds(value, dt, None, lead)
+        _check_exact(value, dt, None, lead)
+
+
+def _refused_text(what, dt, detail, lead=None):
+    lead = lead or (f"{what or 'a variable'} is a Python number on one path and {dt} on "
+                    f"another: the compiled function gives it one dtype, {dt}")
+    return f"{lead}, which cannot hold the number {{}}{detail}"
+
+
+def _check_holds(value, dt, what, lead=None):
     dt = np.dtype(dt)
     if dt.kind in "iu" and value.type.dtype.kind in "iu":
         lo, hi = np.iinfo(dt).min, np.iinfo(dt).max
@@ -199,30 +224,77 @@ def _check_holds(value, dt, what):
         lo, hi = -float(np.finfo(dt).max), float(np.finfo(dt).max)
     else:
         return
-    text = (f"{what or 'a variable'} is a Python number on one path and {dt} on another: the "
-            f"compiled function gives it one dtype, {dt}, which cannot hold the number "
-            f"{{}} (Python keeps it as it is); start it from a value of {dt}'s range, or make "
-            f"both paths give a wider dtype (x.astype(np.int64), float(v))")
+    text = _refused_text(what, dt, f" (Python keeps it as it is); start it from a value of "
+                         f"{dt}'s range, or make both paths give a wider dtype "
+                         f"(x.astype(np.int64), float(v))", lead)
+
+    def staged(v):
+        low, high = lo, hi
+        if value.type.dtype.kind in "iu":  # (a bound beyond the value's own dtype always
+            # holds: a weak int64 counter into uint64 needs only `v >= 0`)
+            own = np.iinfo(value.type.dtype)
+            low, high = (None if lo <= own.min else lo), (None if hi >= own.max else hi)
+        checks = ([apply("greater_equal", v, low)] if low is not None else []) + (
+            [apply("less_equal", v, high)] if high is not None else [])
+        if not checks:
+            return None
+        fits = checks[0] if len(checks) == 1 else apply("logical_and", *checks)
+        if dt.kind == "f":
+            fits = apply("logical_or", fits, apply("logical_not", apply("isfinite", v)))
+        return fits
+
+    _refused_unless(value, text, lambda c: lo <= c <= hi or (
+        dt.kind == "f" and not np.isfinite(c)), staged)
+
+
+def _check_exact(value, dt, what, lead=None):
+    """A Python number merged into a float dtype that rounds it: a float into float32 or
+    float16 (`b = 0.1` beside a float32 element: Python's run keeps 0.1 and returns or
+    compares it, the merge gave 0.10000000149), an int past the float's exact integers
+    (`2**24 + 1` into float32, `2**53 + 1` into float64). Refused (a value out of range
+    is _check_holds' refusal, made first)."""
+    dt, own = np.dtype(dt), value.type.dtype
+    if dt.kind != "f" or not (own.kind in "iu" or own.kind == "f"
+                              and dt.itemsize < np.dtype(own).itemsize):
+        return
+    text = _refused_text(what, dt, f" exactly (it rounds it; Python keeps the number as it "
+                         f"is): start it as a {dt} (np.{dt}(...), or x.dtype.type(...)), or "
+                         f"make both paths give a wider dtype (x.astype(np.float64))", lead)
+
+    def exact(c):
+        if isinstance(c, (float, np.floating)) and not np.isfinite(c):
+            return True
+        with np.errstate(over="ignore"):
+            rounded = dt.type(c)
+        return bool(np.isfinite(rounded)) and float(rounded) == c
+
+    def staged(v):
+        back = apply("cast", apply("cast", v, dtype=dt), dtype=own)
+        if own.kind == "f":
+            return apply("logical_or", apply("equal", back, v),
+                         apply("logical_not", apply("isfinite", v)))
+        # (an int64 past 2**62 would come back from the float through an undefined cast)
+        return apply("logical_and", apply("less", apply("abs", v), 2 ** 62),
+                     apply("equal", back, v))
+
+    _refused_unless(value, text, exact, staged)
+
+
+def _refused_unless(value, text, holds, staged):
+    """Refuses (``NotImplementedError`` ``text``, formatted with the number) a Python number
+    ``value`` where ``holds`` of it is False while tracing, for a constant; else by the
+    staged check ``staged`` of it (None: none needed), raising on the runs it fails."""
     node = value.node
     if node is not None and node.op == "const":
-        v = node.attrs["value"]
-        if not (lo <= v <= hi) and not (dt.kind == "f" and not np.isfinite(v)):
-            raise NotImplementedError(text.format(v))
+        if not holds(node.attrs["value"]):
+            raise NotImplementedError(text.format(node.attrs["value"]))
         return
     v = SymbolicTensor(value)
-    if value.type.dtype.kind in "iu":  # (a bound beyond the value's own dtype always holds:
-        # a weak int64 counter into uint64 needs only `v >= 0`)
-        own = np.iinfo(value.type.dtype)
-        lo, hi = (None if lo <= own.min else lo), (None if hi >= own.max else hi)
-    checks = ([apply("greater_equal", v, lo)] if lo is not None else []) + (
-        [apply("less_equal", v, hi)] if hi is not None else [])
-    if not checks:
+    fits = staged(v)
+    if fits is None:
         return
-    fits = checks[0] if len(checks) == 1 else apply("logical_and", *checks)
-    if dt.kind == "f":
-        fits = apply("logical_or", fits, apply("logical_not", apply("isfinite", v)))
     apply("assert", fits, v, error="NotImplementedError", message=text.format("?"),
-          parts=(text.split("{}")[0], (-1, "", "float" if dt.kind == "f" else "int"),
+          parts=(text.split("{}")[0], (-1, "", "float" if v.type.dtype.kind == "f" else "int"),
                  text.split("{}")[1]))
 
 

@@ -761,14 +761,6 @@ def pops_a_row_then_writes_it(x):
     return v
 
 
-def pops_the_front(x):
-    q = []
-    for v in x:
-        if v > 0:
-            q.append(v)
-    return q.pop(0)  # the-front
-
-
 def _doubled_pop(st):
     v = st.pop()
     return v * 2
@@ -800,12 +792,9 @@ def largest_rectangle(h):
 
 def test_what_a_staged_pop_cannot_follow_is_refused():
     """A popped row of arrays is a copy (the row buffer's), where Python's pop gives the
-    array appended, which other names may hold: a write into it is refused; `pop(0)` of a
-    staged list (a queue) is refused with the head-index advice."""
+    array appended, which other names may hold: a write into it is refused."""
     with pytest.raises(NotImplementedError, match="a write into an array popped at"):
         ag.defun(pops_a_row_then_writes_it, backend="interpreter")(np.ones((2, 2)))
-    with pytest.raises(NotImplementedError, match=r"`q.pop\(...\)` at .* head index"):
-        ag.defun(pops_the_front, backend="interpreter")(np.ones(2))
     # (rows that are tuples: the row advice, not a NumPy conversion error of the loop that
     # only pops, session 54's probe)
     with pytest.raises(NotImplementedError, match="appends a tuple of tensors to; such a "
@@ -1355,3 +1344,114 @@ def test_bool_items_big_int_sums_and_list_equality_among_flagged_rows():
             return len(st)
         with pytest.raises(NotImplementedError, match="`del` of an item at .* has no staged"):
             ag.defun(deleted, backend=backend)(np.array([3.0]))
+
+
+def pops_the_front(x):
+    q = []
+    for v in x:
+        if v > 0:
+            q.append(v)
+    v = q.pop(0)
+    return v, len(q), q[-1] if q else -1.0
+
+
+def bfs_distances(adj, s):
+    n = adj.shape[0]
+    dist = np.full(n, -1)
+    dist[s] = 0
+    q = [s]
+    while q:
+        u = q.pop(0)
+        for v in range(n):
+            if adj[u, v] and dist[v] < 0:
+                dist[v] = dist[u] + 1
+                q.append(v)
+    return dist
+
+
+def pops_at(x, k):
+    q = []
+    for v in x:
+        if v > 0:
+            q.append(v * 2)
+    first = q.pop(k)
+    second = q.pop(-2)
+    return first, second, len(q), q[0], q[-1]
+
+
+def pops_rows_from_the_front(x):
+    q = []
+    for i in range(x.shape[0]):
+        q.append(x[i] * 2.0)
+    total = np.zeros(x.shape[1])
+    while len(q) > 1:
+        a = q.pop(0)
+        total = total + a
+    return total, q[0]
+
+
+def queue_of_python_and_numpy_numbers(x):
+    q = [0.0, 1.0]
+    for v in x:
+        if v > 0:
+            q.append(v)
+    head = q.pop(0)
+    second = q.pop(0)
+    total = 0.0
+    for t in q:
+        total += 1.0 / t
+    return head + 1, second, total
+
+
+def pops_and_the_flags_move_with_the_rows(x, k):
+    q = [x[0] * 0.0 + 1.0, 0.0]
+    for v in x:
+        if v > 0:
+            q.append(v)
+    q.pop(k)
+    return 1.0 / q[0], len(q)
+
+
+def pops_an_array_index_after_the_loop(x):
+    q = []
+    for v in x:
+        q.append(v + 1)
+    out = []
+    i = 0
+    while q:
+        v = q.pop(i % len(q))
+        out.append(v)
+        i += x.shape[0]
+    return out[0], out[-1], len(out), sum(out)
+
+
+def test_pop_of_any_index_moves_the_later_rows_down():
+    """`q.pop(0)` of a list a staged loop or branch carries (a BFS queue), `pop(k)` of an
+    index known while tracing or at run time, negative from the end, rows of arrays, a
+    list of Python and NumPy numbers (each row keeps its flag): Python's list, the rows
+    after k moving down one (refused before session 57); Python's IndexError where the
+    list is empty or k out of range, on the runs that pop it."""
+    errors = []
+    agree(pops_the_front, calls=[(np.array([1.0, -2.0, 3.0, 4.0]),),
+                                 (np.array([5.0, 6.0]),), (np.array([-1.0]),)], errors=errors)
+    assert errors and all("pop from empty list" in e[2] for e in errors)
+    adj = np.random.default_rng(0).random((6, 6)) > 0.6
+    agree(bfs_distances, calls=[(adj, 0), (adj, 3), (adj.T.copy(), 5)])
+    errors = []
+    x = np.array([1.0, 2.0, -3.0, 4.0, 5.0])
+    agree(pops_at, calls=[(x, 0), (x, 2), (x, -1), (x, 3), (x, 7), (x, -5), (x[:1], 0)],
+          errors=errors)
+    assert any("pop index out of range" in e[2] for e in errors)
+    assert all("pop index out of range" in e[2] or "pop from empty list" in e[2]
+               for e in errors)
+    agree(pops_rows_from_the_front, calls=[(np.arange(6.0).reshape(3, 2),),
+                                           (np.ones((1, 3)),)])
+    agree(queue_of_python_and_numpy_numbers, calls=[(np.array([-1.0, 2.0]),),
+                                                    (np.array([3.0]),), (np.array([-1.0]),)])
+    errors = []
+    agree(pops_and_the_flags_move_with_the_rows, calls=[
+        (np.array([2.0, -1.0]), 1), (np.array([2.0, -1.0]), 0), (np.array([3.0, 4.0]), 2)],
+        errors=errors)
+    assert len(errors) == 2 and all(e[2].startswith("float division by zero") for e in errors)
+    agree(pops_an_array_index_after_the_loop, calls=[(np.array([1, 2, 3, 4]),),
+                                                     (np.array([7, 8, 9]),)])

@@ -1708,7 +1708,7 @@ def float32_or_huge(x):
     return r
 
 
-def uint8_or_relaxed(x, s):
+def element_or_relaxed(x, s):
     r = s
     if x[0] > 0:
         r = x[0]
@@ -1730,7 +1730,7 @@ def test_a_python_number_the_merged_dtype_cannot_hold_is_refused(fn, arg):
 def test_a_relaxed_python_number_is_checked_when_it_runs():
     x = np.array([0], np.uint8)
     for backend in BACKENDS:
-        f = ag.defun(uint8_or_relaxed, backend=backend)
+        f = ag.defun(element_or_relaxed, backend=backend)
         assert (f(x, 5), f(x, 7)) == (5, 7)  # (the same values, as uint8: documented)
         with pytest.raises(NotImplementedError, match="cannot hold the number -3"):
             f(x, -3)
@@ -2309,3 +2309,58 @@ def test_a_negative_power_of_a_merged_int_is_pythons_float_where_python_s():
                                                         (np.array([7]),)])
     assert {m.split(" (at ")[0] for _, _, m in raised} == {
         "Integers to negative integer powers are not allowed."}
+
+
+def float32_or_tenth(x):
+    r = 0.1
+    if x[0] > 0:
+        r = x[0]
+    return r
+
+
+def float32_threshold_in_a_loop(x):
+    best = 0.1
+    for i in range(x.shape[0]):
+        if x[i] > best:
+            best = x[i]
+    return best
+
+
+def float64_or_big_int(x):
+    r = 2 ** 53 + 1
+    if x[0] > 0:
+        r = x[0]
+    return r
+
+
+@pytest.mark.parametrize("fn,arg", [(float32_or_tenth, np.array([-1.0], np.float32)),
+                                     (float32_threshold_in_a_loop,
+                                      np.array([0.0, 0.05], np.float32)),
+                                     (float64_or_big_int, np.array([-1.0]))])
+def test_a_python_number_the_merged_dtype_rounds_is_refused(fn, arg):
+    """Python keeps 0.1 (2**53 + 1) on the runs that take the other path, and returns or
+    compares it; the merge gave float32's 0.10000000149 (float64's 2**53) silently (before
+    session 57): refused while tracing, with the way out in the message."""
+    for backend in BACKENDS:
+        with pytest.raises(NotImplementedError, match="cannot hold the number .* exactly"):
+            ag.defun(fn, backend=backend)(arg)
+
+
+def test_a_python_number_the_merged_dtype_holds_exactly_keeps_working():
+    """0.5, -1e9 and inf are float32 numbers: merged as before, on both paths (as float32:
+    the dtype alone differs, documented)."""
+    for backend in BACKENDS:
+        f = ag.defun(element_or_relaxed, backend=backend)
+        for start in (0.5, -1e9, float("inf"), 0):
+            for x in (np.array([-1.0], np.float32), np.array([2.0], np.float32)):
+                assert f(x, start) == element_or_relaxed(x, start)
+
+
+def test_a_relaxed_python_float_the_merged_dtype_rounds_is_checked_when_it_runs():
+    x = np.array([-1.0], np.float32)
+    for backend in BACKENDS:
+        f = ag.defun(element_or_relaxed, backend=backend)
+        assert (f(x, 0.5), f(x, 0.25)) == (0.5, 0.25)
+        with pytest.raises(NotImplementedError, match="cannot hold the number 0.1 exactly"):
+            f(x, 0.1)
+        assert f(np.array([3.0], np.float32), 0.1) == np.float32(3.0)  # (the other path)

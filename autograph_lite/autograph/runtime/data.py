@@ -16,8 +16,8 @@ import types
 
 import numpy as np
 
-from autograph_lite import (errors, mutation, nest, numpy_api, numpy_flat, python_numbers,
-                            tensor)
+from autograph_lite import (control, errors, mutation, nest, numpy_api, numpy_flat,
+                            python_numbers, tensor)
 from autograph_lite.api import core as api
 from autograph_lite.ir import graph as graph_ir
 from autograph_lite.ops import dispatch, indexing
@@ -196,7 +196,7 @@ class TensorList(tuple):
 
     def __getattr__(self, name):
         if hasattr(list, name):  # (`acc.insert(0, v)`, `acc.sort()`, a pop in a call)
-            pop = (" and `.pop()` of the last item where the list's own name is rebound "
+            pop = (" and `.pop()` (or `.pop(k)`) where the list's own name is rebound "
                    "(`v = stack.pop()`, `stack.pop()` or `total += stack.pop()` on a line "
                    "of its own)") if name == "pop" else ""
             raise NotImplementedError(
@@ -251,6 +251,10 @@ class TensorList(tuple):
         """``x`` as a row of the buffer: of its dtype where NumPy casts it so (same_kind);
         another kind (a float into int rows) would lose its value: a TypeError."""
         buf = self.buffer
+        control.check_python_number(x, buf.dtype, (
+            f"a list that a staged loop or branch carries as {buf.dtype} rows takes a Python "
+            f"number as its {what} at {errors.user_location()}: its rows have one dtype, "
+            f"{buf.dtype}"))
         row = x if core.is_tensor(x) else np.asarray(x)
         if core.dtype_of(row) == buf.dtype:
             return row
@@ -262,9 +266,11 @@ class TensorList(tuple):
                 f"start (`counts = [1.0]`), or cast the value")
         return api.cast(row, buf.dtype)
 
-    def popped(self):
-        """(the list without its last row, that row), as `v = rows.pop()` (list_pop)."""
-        rest, item = _last_taken(self.buffer, self.length)
+    def popped(self, index=None):
+        """(the list without its row ``index``, the last where None, and that row), as
+        `v = rows.pop()` or `v = queue.pop(0)` (list_pop)."""
+        rest, item = _last_taken(self.buffer, self.length) if index is None else _taken(
+            self.buffer, self.length, _pop_index(index, self.length))
         return type(self)(self.buffer, rest), (
             list_values.python_item(item) if self.python_numbers else item)
 
@@ -331,10 +337,17 @@ class FlaggedRows(TensorList):
         return type(self)(*self._pushed_rows(x, where), dispatch.apply(
             "list_push", self.flags, self.length, _python_flag_of(x)))
 
-    def popped(self):
-        rest, item = _last_taken(self.buffer, self.length)
+    def popped(self, index=None):
+        if index is None:
+            rest, item = _last_taken(self.buffer, self.length)
+            flag = self.flags[rest]
+        else:
+            k = _pop_index(index, self.length)
+            flag = self.flags[k]
+            rest, item = _taken(self.buffer, self.length, k)
+            _shifted_down(self.flags, k, self.length)  # (each later row's flag with it)
         return type(self)(self.buffer, rest, self.flags), python_numbers.with_python_flag(
-            item, self.flags[rest])
+            item, flag)
 
     def written(self, key, value, op=None, where="an item write in a staged loop or branch"):
         if op is not None:  # (the item read as the list reads it: its row's flag)
@@ -426,21 +439,27 @@ def list_pop(target, name=None, *index):
     list pops in place (the same list); a list that a staged loop or branch carries
     (TensorList: a stack in a `while stack:` loop) loses its last row, one that an earlier
     staged loop stacked (list_values.ListTensor) becomes the view of its other rows; an
-    empty one raises Python's IndexError on the runs that pop it. Only the last item of a
-    staged list: `pop(0)` is refused (a queue: keep a head index)."""
+    empty one raises Python's IndexError on the runs that pop it. `pop(k)` (a queue's
+    `pop(0)`) moves the rows after ``k`` down one, as Python's list does."""
     if isinstance(target, (TensorList, list_values.ListTensor)):
-        if index and not (len(index) == 1 and not core.is_symbolic(index[0])
-                          and operator.index(index[0]) == -1):
-            raise NotImplementedError(
-                f"`{name or 'the list'}.pop(...)` at {errors.user_location()} takes an item "
-                f"other than the last from a list that a staged loop or branch carries as a "
-                f"row buffer: only `.pop()` (the last) is staged; for a queue keep a head "
-                f"index (`head += 1`) and read `items[head]`")
+        if len(index) > 1:
+            raise TypeError(f"pop expected at most 1 argument, got {len(index)}")
+        at = index[0] if index else None
+        if at is not None and not _an_int(at):
+            raise TypeError(f"'{core.dtype_of(at) if core.is_tensor(at) else type(at).__name__}"
+                            f"' object cannot be interpreted as an integer")
+        if at is not None and not core.is_symbolic(at) and operator.index(at) == -1:
+            at = None  # (the last: no rows move)
         target = _sole(target, name, "pop", "popping")
         if isinstance(target, TensorList):
-            return target.popped()
-        rest, item = _last_taken(target, dispatch.size_of(target, 0))
-        return target[:rest], item  # (its own indexing: a list again, a Python number)
+            return target.popped(at)
+        n = dispatch.size_of(target, 0)
+        if at is None:
+            rest, item = _last_taken(target, n)
+            return target[:rest], item  # (its own indexing: a list again, a Python number)
+        k = _pop_index(at, n)
+        item = target[k]  # (the flag of a Python-number row goes with it, as the rows')
+        return target[:k] + target[k + 1:], item
     if core.is_symbolic(target):  # (an array: NumPy's has no pop)
         raise AttributeError("'numpy.ndarray' object has no attribute 'pop'")
     try:
@@ -454,6 +473,44 @@ def list_pop(target, name=None, *index):
         raise errors.numpy_error(e) from None
 
 
+def _holds(ok, message):
+    """Python's IndexError ``message`` where ``ok`` does not hold (on the runs where it
+    does not, a 0-d bool tensor)."""
+    if core.is_symbolic(ok):
+        api.check(ok, message, "IndexError")
+    elif not ok:
+        raise errors.numpy_error(IndexError(message))
+
+
+def _pop_index(index, length):
+    """The row `pop(index)` takes from a list of ``length`` rows (negative: from the
+    end), with Python's IndexError where the list is empty or ``index`` out of range."""
+    symbolic = core.is_symbolic(index) or core.is_symbolic(length)
+    both = (lambda a, b: dispatch.apply("logical_and", a, b)) if symbolic else (
+        lambda a, b: a and b)
+    _holds(dispatch.apply("greater", length, 0) if symbolic else length > 0,
+           "pop from empty list")
+    k = _at(index, length)
+    _holds(both(dispatch.apply("greater_equal", k, 0), dispatch.apply("less", k, length))
+           if symbolic else 0 <= k < length, "pop index out of range")
+    return k
+
+
+def _shifted_down(rows, k, length):
+    """Rows ``k + 1 .. length - 1`` of the buffer ``rows`` moved to ``k .. length - 2`` in
+    place (Python's list closing the gap of a `pop(k)`; the source is copied first, as
+    the two ranges overlap)."""
+    mutation.write(rows, slice(k, length - 1), numpy_api.copy(rows[k + 1:length]))
+
+
+def _taken(rows, length, k):
+    """(length - 1, row ``k``, checked by _pop_index) of a list of ``length`` rows in the
+    buffer ``rows``, the rows after it moved down (an array row a copy, _row_taken)."""
+    item = _row_taken(rows[k])
+    _shifted_down(rows, k, length)
+    return length - 1, item
+
+
 def _last_taken(rows, length):
     """(length - 1, the row at length - 1 of ``rows``) of a list of ``length`` rows: Python's
     IndexError where it is empty, on the runs that pop it; a row of arrays is a copy (the
@@ -464,7 +521,12 @@ def _last_taken(rows, length):
     elif length <= 0:
         raise errors.numpy_error(IndexError("pop from empty list"))
     last = length - 1
-    item = rows[last]
+    return last, _row_taken(rows[last])
+
+
+def _row_taken(item):
+    """A row taken off a list: one of arrays a copy (the next push or the rows moving down
+    overwrites the buffer), which refuses writes."""
     if core.rank_of(item):
         item = numpy_api.copy(item)
         mutation.refuse_writes(item, NotImplementedError(
@@ -472,7 +534,7 @@ def _last_taken(rows, length):
             f"staged loop or branch carries: Python's pop gives the array that was "
             f"appended, which other names may hold and would see the write; the staged list "
             f"holds copies: write into a copy (`v = rows.pop().copy()`)"))
-    return last, item
+    return item
 
 
 def list_extend(target, items, name=None):
