@@ -15,7 +15,7 @@ from autograph_lite.autograph.runtime.calls import (attribute, converted_call, d
                                                     getitem, list_pop, setattr_)
 from autograph_lite.autograph.runtime.data import is_library_code
 from autograph_lite.autograph.runtime.conditionals import assert_stmt, if_exp, if_stmt
-from autograph_lite.autograph.runtime.generators import reduce_generator
+from autograph_lite.autograph.runtime.generators import filtered_list, reduce_generator
 from autograph_lite.autograph.runtime.data import (augassign, augassign_attribute,
                                                    index,
                                                    list_append, list_extend,
@@ -43,7 +43,8 @@ __all__ = [
     "OVERLOADS", "StagedRange", "UNROLL_LIMIT", "Undefined", "UndefinedReturnValue", "abs_",
     "and_", "assert_stmt", "attribute", "augassign", "augassign_attribute", "binary", "bool_",
     "caught", "compare", "compare_chain", "converted_call", "defined_closure", "deleted",
-    "discarded_by_finally", "do_not_convert", "enumerate_", "eq", "float_", "for_stmt",
+    "discarded_by_finally", "do_not_convert", "enumerate_", "eq", "filtered_list", "float_",
+    "for_stmt",
     "formatted", "fstring", "get_slot", "getitem", "global_write_guard", "if_exp", "if_stmt",
     "in_", "index", "int_", "is_", "is_library_code", "is_not", "isinstance_", "ld", "len_",
     "list_append", "list_extend", "list_pop", "matched_by_python", "max_", "min_", "ne",

@@ -157,3 +157,38 @@ def test_max_with_key_stays_a_generator():
     src = convert_only(f, GeneratorTransformer)
     assert "max((v for v in u), key=abs)" in src
     assert "reduce_generator(max, u" in src
+
+
+def filtered_lists(x, m, t):
+    """`[e for v in xs if c]` on tensors (a TypeError before session 57: Python runs a
+    comprehension by itself, and its `if` cannot be staged): the loop with an append in a
+    staged `if`; over a tensor, a range, enumerate and zip, two `if`s, rows of a matrix,
+    inside a staged loop, read by len/sum/np.array/indexing/max."""
+    pos = [v for v in x if v > t]
+    ids = [i for i in range(x.shape[0]) if x[i] > t]
+    odd = [i * v for i, v in enumerate(x) if i % 2 if v < 4.0]
+    steps = [a - b for a, b in zip(x[1:], x[:-1]) if a > b]
+    rows = [r for r in m if r.sum() > 0]
+    per_row = 0
+    for i in range(m.shape[0]):
+        kept = [v for v in m[i] if v > t]
+        per_row += len(kept)
+    return (len(pos), np.array(pos).sum(), np.array(ids, dtype=np.int64), len(odd),
+            steps[-1] if steps else -1.0, np.array(rows).sum() if rows else 0.0, per_row,
+            max(pos) if pos else None, np.mean([v * 2 for v in x if v != t]))
+
+
+def test_a_filtered_list_comprehension_on_tensors_is_a_staged_loop():
+    src = convert_only(filtered_lists, GeneratorTransformer)
+    assert ("ag__.filtered_list(x, lambda v: v > t, lambda v: v, unpack=False)"
+            in src.replace("\n", " "))
+    m = np.array([[1.0, -2.0], [3.0, 4.0], [-5.0, 1.0]])
+    agree(filtered_lists, [(U, m, 0.0), (U, m, 2.5), (np.array([-1.0, 5.0]), -m, 9.0)])
+
+
+def python_filtered(n):
+    return sum([i * i for i in range(n) if i % 2]), [k for k in "abc" if k != "b"]
+
+
+def test_a_filtered_comprehension_on_python_values_is_pythons():
+    assert ag.defun(python_filtered)(5) == (10, ["a", "c"])

@@ -15,8 +15,8 @@ import builtins
 
 import numpy as np
 
-from autograph_lite.autograph.runtime import (builtins_, conditionals, core, logical, loops,
-                                              staging, user_operators)
+from autograph_lite.autograph.runtime import (builtins_, conditionals, core, data, logical,
+                                              loops, staging, user_operators)
 
 _START = {builtins.sum: None, builtins.any: False, builtins.all: True}
 
@@ -50,11 +50,30 @@ def reduce_generator(fn, iterable, cond, elt, *start, unpack=False, **default):
     return acc.value
 
 
+def filtered_list(iterable, cond, elt, unpack=False):
+    """``[elt(v) for v in iterable if cond(v)]`` as the loop the user would write by hand,
+    `out = []; for v in iterable: if cond(v): out.append(elt(v))` (converters/generators.py):
+    Python's list on Python values; where the loop or its `if` is staged, the list a staged
+    loop or branch appends to (data.TensorList), whose length is known at run time."""
+    def call(f, v):
+        return f(*v) if unpack else f(v)
+
+    acc = _Reduction(None, [], "<list comprehension>")
+
+    def body(v):
+        def take():
+            acc.value = data.list_append(acc.value, call(elt, v), acc.names[0])
+        acc.when(call(cond, v), take)
+
+    acc.loop(iterable, body)
+    return acc.value
+
+
 class _Reduction:
     """The reduction's one variable, as the staged `for` and `if` of its loop carry it."""
 
-    def __init__(self, fn, value):
-        self.value, self.names = value, (f"<{fn.__name__}()>",)
+    def __init__(self, fn, value, name=None):
+        self.value, self.names = value, (name or f"<{fn.__name__}()>",)
 
     def _get(self):
         return (self.value,)
