@@ -1455,3 +1455,23 @@ def test_pop_of_any_index_moves_the_later_rows_down():
     assert len(errors) == 2 and all(e[2].startswith("float division by zero") for e in errors)
     agree(pops_an_array_index_after_the_loop, calls=[(np.array([1, 2, 3, 4]),),
                                                      (np.array([7, 8, 9]),)])
+
+
+def reads_the_filled_list(x, k):
+    q = []
+    for v in x:
+        if v > 0:
+            q.append(v)
+    return q[k]
+
+
+def test_an_item_out_of_range_of_a_filled_list_is_pythons_index_error():
+    """`q[k]` after the staged loop that filled `q`, out of its range on some runs: Python's
+    "list index out of range" (NumPy's text, naming an axis and a size, before session
+    57's probe)."""
+    errors = []
+    x = np.array([1.0, -2.0, 3.0])
+    agree(reads_the_filled_list, calls=[(x, 1), (x, -3), (x, 2), (x, -1), (-x, 0), (-x, 1)],
+          errors=errors)
+    assert len(errors) == 6 and all(e[2].startswith("list index out of range")
+                                    for e in errors)

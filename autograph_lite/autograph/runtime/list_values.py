@@ -92,6 +92,7 @@ class ListTensor(SymbolicTensor):
         return SymbolicTensor.__iter__(self)
 
     def __getitem__(self, index):
+        _in_range(self, index)
         item = _array("__getitem__")(self, index)
         flags = _flags_of(self)  # (a list of Python and NumPy numbers: with_row_flags)
         if isinstance(index, slice):
@@ -146,8 +147,27 @@ class PythonNumbersList(ListTensor):
     __slots__ = ()
 
     def __getitem__(self, index):
+        _in_range(self, index)
         item = _array("__getitem__")(self, index)
         return as_list(item, True) if isinstance(index, slice) else python_item(item)
+
+
+def _in_range(rows, index):
+    """Python's IndexError, "list index out of range", for ``rows[index]`` of one int index
+    out of range, on the runs where it is (NumPy's text, naming an axis and a size, was
+    given: session 57's probe, an item read after the loop that filled an empty list)."""
+    if isinstance(index, (bool, np.bool_)) or not (
+            isinstance(index, (int, np.integer)) or isinstance(index, SymbolicTensor)
+            and not index.ndim and index.dtype.kind in "iu"):
+        return
+    n = dispatch.size_of(rows, 0)
+    if not isinstance(n, SymbolicTensor) and not isinstance(index, SymbolicTensor):
+        if not -n <= index < n:
+            raise errors.numpy_error(IndexError("list index out of range"))
+        return
+    ok = dispatch.apply("logical_and", dispatch.apply("greater_equal", index, -n),
+                        dispatch.apply("less", index, n))
+    python_numbers.check(ok, "list index out of range", "IndexError")
 
 
 def _kind(v):
