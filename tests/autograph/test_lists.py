@@ -1475,3 +1475,56 @@ def test_an_item_out_of_range_of_a_filled_list_is_pythons_index_error():
           errors=errors)
     assert len(errors) == 6 and all(e[2].startswith("list index out of range")
                                     for e in errors)
+
+
+def float32_after_a_python_float(x):
+    q = [0.5]
+    for v in x:
+        q.append(v)
+    return q[-1] * 3
+
+
+def float32_after_a_python_int(x):
+    q = [0]
+    for v in x:
+        if v > 0:
+            q.append(v)
+    return q[-1] * 3
+
+
+@pytest.mark.parametrize("fn,arg,dt", [
+    (float32_after_a_python_float, np.array([0.1], np.float32), "float32"),
+    (float32_after_a_python_int, np.array([0.3, -1.0], np.float32), "float32")])
+def test_a_list_of_python_numbers_and_narrower_numpy_floats_is_refused(fn, arg, dt):
+    """Its rows are np.array's dtype of all items (float64 beside a Python number), so a
+    float32 item read back was multiplied in float64, where Python's product is float32's
+    (probe G, session 57): refused, naming the dtype and the way out (int items are exact
+    in int64 rows: the README's known difference)."""
+    for backend in ("interpreter", "cpu"):
+        with pytest.raises(NotImplementedError, match=f"holds Python numbers and NumPy {dt} "
+                                                      f"numbers: .* np.{dt}"):
+            ag.defun(fn, backend=backend)(arg)
+
+
+def mean_of_the_kept(x):
+    kept = [v for v in x if v > 0]
+    return sum(kept) / len(kept)
+
+
+def mean_of(x):
+    return sum(x) / len(x)
+
+
+def test_sum_of_a_list_or_array_empty_on_a_run_is_pythons_int_zero():
+    """Python's `sum` of no item is its start, the int 0, so `sum(d) / len(d)` raises
+    ZeroDivisionError where the float64 0.0 gave nan (probe H, session 57): the sum is a
+    Python number on the runs where the list (or an array of a size known only then) is
+    empty."""
+    errors = []
+    agree(mean_of_the_kept, calls=[(np.array([1.0, -2.0, 3.0]),), (np.array([-1.0, -2.0]),),
+                                   (np.array([4.0]),)], errors=errors)
+    assert len(errors) == 2 and all("division by zero" in e[2] for e in errors)
+    errors = []
+    agree(mean_of, calls=[(np.array([1.0, 2.0, 4.0]),), (np.array([3.0, 5.0]),),
+                          (np.zeros(0),), (np.array([1.5]),)], errors=errors)
+    assert len(errors) == 2 and all("division by zero" in e[2] for e in errors)

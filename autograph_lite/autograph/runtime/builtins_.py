@@ -519,6 +519,13 @@ def sum_(iterable, start=0):
             python_numbers.with_python_flag(total, np.all(flags))
             if iterable.dtype.kind in "iu":  # (Python's ints grow where the int64 wraps)
                 _int64_sum_checked(iterable, total, np.any(flags))
+        elif iterable.ndim == 1 and iterable.shape[0] is None and \
+                python_numbers.python_number(start):
+            # (no item on a run: Python's `start` itself, the int 0, so `sum(d) / len(d)`
+            # raises ZeroDivisionError there, where the float64 0.0 gave nan: probe H,
+            # session 57)
+            python_numbers.with_python_flag(total, dispatch.apply(
+                "equal", dispatch.size_of(iterable, 0), 0))
         return total if type(start) is int and start == 0 else total + start
     return sum(iterable, start)
 

@@ -251,6 +251,12 @@ class TensorList(tuple):
         """``x`` as a row of the buffer: of its dtype where NumPy casts it so (same_kind);
         another kind (a float into int rows) would lose its value: a TypeError."""
         buf = self.buffer
+        if (self.python_numbers or isinstance(self, FlaggedRows)) and not buf.ndim - 1:
+            # (a list that holds Python numbers: a NumPy one of a narrower dtype would read
+            # back as the rows' dtype, a Python number's where all rows are: a uint8 `cur`
+            # appended where `cur = 0` was appended before)
+            refuse_widened([x], buf.dtype, f"the list that takes a {what} at "
+                                           f"{errors.user_location()}")
         control.check_python_number(x, buf.dtype, (
             f"a list that a staged loop or branch carries as {buf.dtype} rows takes a Python "
             f"number as its {what} at {errors.user_location()}: its rows have one dtype, "
@@ -355,6 +361,34 @@ class FlaggedRows(TensorList):
         TensorList.written(self, key, value, op, where)
         mutation.write(self.flags[:self.length], key, _python_flag_of(value))
         return self
+
+
+_FAMILIES = {"f": "float", "c": "complex"}
+
+
+def refuse_widened(items, dtype, what):
+    """Refuses NumPy floats narrower than ``dtype``, a float dtype too, among the items of
+    a list that also holds Python numbers (FlaggedRows: `st = [0.5]`, then
+    `st.append(x[i])` of a float32 `x`): its rows are ``dtype`` (np.array's, float64 beside
+    a Python number), so such an item read back as ``dtype`` loses its own rounding (`q[-1]
+    * 3` was a float64 product where Python's is float32's: probe G, session 57). Narrower
+    ints are let through (`ops = [12]` beside int32 tokens, compared: a shunting-yard
+    parser): their values are exact in the int64 rows, and their arithmetic differs only
+    where NumPy's own overflows, with its RuntimeWarning (a known difference, README).
+    ``what``: the list, as the message names it."""
+    dtype = np.dtype(dtype)
+    for v in items:
+        if python_numbers.python_flag(v) is True:
+            continue
+        dt = np.dtype(core.dtype_of(v)) if core.is_tensor(v) else np.asarray(v).dtype
+        if dt != dtype and _FAMILIES.get(dt.kind) == _FAMILIES.get(dtype.kind) is not None:
+            raise NotImplementedError(
+                f"{what} holds Python numbers and NumPy {dt} numbers: a list a staged loop "
+                f"or branch carries keeps its items in one dtype, {dtype} here (NumPy's "
+                f"array of them), where Python's list keeps each item's own type, so a {dt} "
+                f"item would read back as a {dtype}, without the {dt} arithmetic; give the "
+                f"items one type: np.{dt}(...) of the Python numbers (`st = [np.{dt}(0)]`), "
+                f"or {_FAMILIES[dt.kind]}(v) of the NumPy ones")
 
 
 def _at(index, length):

@@ -189,6 +189,9 @@ def as_tensor_list(items, element, name, loc, capacity, rows=()):
     known = first if core.is_symbolic(first) and len(first.shape) == len(shape) else None
     dims = tuple(d if d is not None or known is None else dispatch.size_of(known, k)
                  for k, d in enumerate(shape))
+    if flagged and not len(shape):
+        data.refuse_widened(values, dtype, f"{where.named(name)} (a list the staged code at "
+                                           f"{loc} appends to)")
     return data.new_tensor_list(items, dims, dtype, capacity, python,
                                 flagged and not len(shape))
 
