@@ -251,7 +251,7 @@ class TensorList(tuple):
         """``x`` as a row of the buffer: of its dtype where NumPy casts it so (same_kind);
         another kind (a float into int rows) would lose its value: a TypeError."""
         buf = self.buffer
-        if (self.python_numbers or isinstance(self, FlaggedRows)) and not buf.ndim - 1:
+        if (self.python_numbers or isinstance(self, FlaggedRows)) and buf.ndim == 1:
             # (a list that holds Python numbers: a NumPy one of a narrower dtype would read
             # back as the rows' dtype, a Python number's where all rows are: a uint8 `cur`
             # appended where `cur = 0` was appended before)
