@@ -1087,3 +1087,35 @@ def test_a_python_value_a_call_is_given_in_a_staged_loop_is_not_loop_state():
     refused ("holds a str, which cannot be a tensor"); one the loop leaves as it was is
     not carried (session 49). One the loop changes is still refused."""
     agree(python_values_passed_in_a_staged_loop, [(np.arange(1.0, 4.0),), (np.ones(3),)])
+
+
+def views_of_a_linspace_written_in_branches(u):
+    v = np.linspace(-1.0, 1.0, 6)       # (its result views a temporary of NumPy's)
+    if u[0] > 0:
+        b = v[1:]
+        b -= 1.0
+        c = b[::2]
+        c[0] = u[1]
+    for i in range(u.shape[0]):
+        if u[i] > 1:
+            w = v[::3]
+            w += u[i]
+    return v
+
+
+def view_of_a_captured_table_written_in_a_branch(u):
+    if u[0] > 0:
+        b = TABLE_2D[1:]
+        b[0, 0] = u[0]
+    return u
+
+
+def test_a_view_of_an_array_that_views_a_temporary_is_written_through():
+    """`v = np.linspace(...)` is itself a view (of a temporary NumPy made), so a view of it
+    written in a staged branch was refused as "a view of a NumPy array made while tracing"
+    (probe I, session 57), while writing `v[1:]` directly worked: the view now lifts
+    through `v`'s owner, and `v` sees the write. A captured array's view stays refused."""
+    agree(views_of_a_linspace_written_in_branches, [
+        (np.array([1.0, 2.0, 3.0]),), (np.array([-1.0, 0.5]),), (np.array([2.0, -4.0]),)])
+    with pytest.raises(TypeError, match="captured from a global"):
+        ag.defun(view_of_a_captured_table_written_in_a_branch)(np.array([1.0, 2.0]))

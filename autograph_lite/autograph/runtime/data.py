@@ -957,8 +957,14 @@ def lift(a, name):
     graph = context.current_graph()
     a = mutation.original(a, graph)  # a branch's copy of the array stands for it
     view = mutation.view_of(a, graph)
-    if view is not None and _unliftable(view[0], name) is None:  # `w = r0[1:]; w[0] = t`
-        return lift(view[0], None)[view[1]]
+    if view is not None:  # `w = r0[1:]; w[0] = t`: the box of `r0`, indexed
+        try:
+            # (an `r0` that is a view itself, of a buffer nothing else holds, lifts through
+            # that owner: `v = np.linspace(...)`, whose result views a temporary; its view
+            # `b = v[1:]` written in a staged branch was refused: probe I, session 57)
+            return lift(view[0], None)[view[1]]
+        except (TypeError, NotImplementedError):
+            pass  # (a captured base, or a view of one: refused below, naming ``a``)
     owner = _whole_buffer_owner(a)
     if owner is not a and _unliftable(owner, None) is None:  # `m = t.reshape(2, 2)`
         lift(owner, None)
