@@ -235,8 +235,6 @@ def _differs(op, result, merged):
             f"NumPy value)")
 
 
-
-
 def _float_pair(a, b):
     kinds = _kind(a) + _kind(b)
     return "f" in kinds and set(kinds) <= set("if")

@@ -142,18 +142,10 @@ class TensorList(tuple):
         runs where it is out of range: `stack[-1]` in a `while` test read a view of the
         rows first, then its item (session 55: 2x the hand loop's cost in
         next-greater-element), and said NumPy's error."""
-        n = self.length
-        if core.is_symbolic(index):
-            index = dispatch.apply("where", dispatch.apply("less", index, 0), index + n, index)
-            ok = dispatch.apply("logical_and", dispatch.apply("greater_equal", index, 0),
-                                dispatch.apply("less", index, n))
-        elif index < 0:
-            index = index + n
-            ok = dispatch.apply("greater_equal", index, 0)
-        else:
-            ok = dispatch.apply("less", index, n)
-        api.check(ok, "list index out of range", "IndexError")
-        return self.buffer[index]
+        return self.buffer[self._row_at(index)]
+
+    def _row_at(self, index):
+        return list_values.python_index(index, self.length, "list index out of range")
 
     def __iter__(self):
         """Its rows, where the user's code iterates it (a comprehension, `sum(... for s in
@@ -329,8 +321,8 @@ class FlaggedRows(TensorList):
     flags = property(lambda self: tuple.__getitem__(self, 2))
 
     def _item(self, index):
-        item = TensorList._item(self, index)
-        return python_numbers.with_python_flag(item, self.flags[_at(index, self.length)])
+        k = self._row_at(index)
+        return python_numbers.with_python_flag(self.buffer[k], self.flags[k])
 
     def listed(self):
         return list_values.with_row_flags(TensorList.listed(self),
@@ -389,13 +381,6 @@ def refuse_widened(items, dtype, what):
                 f"item would read back as a {dtype}, without the {dt} arithmetic; give the "
                 f"items one type: np.{dt}(...) of the Python numbers (`st = [np.{dt}(0)]`), "
                 f"or {_FAMILIES[dt.kind]}(v) of the NumPy ones")
-
-
-def _at(index, length):
-    """Python's list index ``index`` (negative: from the end) of a list of ``length``."""
-    if core.is_symbolic(index):
-        return dispatch.apply("where", dispatch.apply("less", index, 0), index + length, index)
-    return index + length if index < 0 else index
 
 
 def _python_flag_of(x):
@@ -507,27 +492,20 @@ def list_pop(target, name=None, *index):
         raise errors.numpy_error(e) from None
 
 
-def _holds(ok, message):
-    """Python's IndexError ``message`` where ``ok`` does not hold (on the runs where it
-    does not, a 0-d bool tensor)."""
-    if core.is_symbolic(ok):
-        api.check(ok, message, "IndexError")
-    elif not ok:
-        raise errors.numpy_error(IndexError(message))
-
-
 def _pop_index(index, length):
     """The row `pop(index)` takes from a list of ``length`` rows (negative: from the
     end), with Python's IndexError where the list is empty or ``index`` out of range."""
-    symbolic = core.is_symbolic(index) or core.is_symbolic(length)
-    both = (lambda a, b: dispatch.apply("logical_and", a, b)) if symbolic else (
-        lambda a, b: a and b)
-    _holds(dispatch.apply("greater", length, 0) if symbolic else length > 0,
-           "pop from empty list")
-    k = _at(index, length)
-    _holds(both(dispatch.apply("greater_equal", k, 0), dispatch.apply("less", k, length))
-           if symbolic else 0 <= k < length, "pop index out of range")
-    return k
+    _not_empty(length)
+    return list_values.python_index(index, length, "pop index out of range")
+
+
+def _not_empty(length):
+    """Python's IndexError of a pop from a list of ``length`` rows that is empty (on the
+    runs where it is)."""
+    if core.is_symbolic(length):
+        api.check(dispatch.apply("greater", length, 0), "pop from empty list", "IndexError")
+    elif length <= 0:
+        raise errors.numpy_error(IndexError("pop from empty list"))
 
 
 def _shifted_down(rows, k, length):
@@ -550,10 +528,7 @@ def _last_taken(rows, length):
     IndexError where it is empty, on the runs that pop it; a row of arrays is a copy (the
     row buffer's next push overwrites it), which refuses writes: Python's pop gives the
     array that was appended, which other names may still hold."""
-    if core.is_symbolic(length):
-        api.check(dispatch.apply("greater", length, 0), "pop from empty list", "IndexError")
-    elif length <= 0:
-        raise errors.numpy_error(IndexError("pop from empty list"))
+    _not_empty(length)
     last = length - 1
     return last, _row_taken(rows[last])
 

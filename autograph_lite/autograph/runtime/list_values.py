@@ -160,14 +160,30 @@ def _in_range(rows, index):
             isinstance(index, (int, np.integer)) or isinstance(index, SymbolicTensor)
             and not index.ndim and index.dtype.kind in "iu"):
         return
-    n = dispatch.size_of(rows, 0)
-    if not isinstance(n, SymbolicTensor) and not isinstance(index, SymbolicTensor):
-        if not -n <= index < n:
-            raise errors.numpy_error(IndexError("list index out of range"))
-        return
-    ok = dispatch.apply("logical_and", dispatch.apply("greater_equal", index, -n),
-                        dispatch.apply("less", index, n))
-    python_numbers.check(ok, "list index out of range", "IndexError")
+    python_index(index, dispatch.size_of(rows, 0), "list index out of range")
+
+
+def python_index(index, length, message):
+    """The row Python's list takes at ``index`` (an int, or an integer 0-d tensor; from the
+    end where negative) of ``length`` rows, with Python's IndexError ``message`` where it is
+    out of range: raised now where both are known while tracing, else on the runs where it
+    is (a ListTensor's item, a TensorList's item and pop: data.py)."""
+    if not isinstance(index, SymbolicTensor) and not isinstance(length, SymbolicTensor):
+        if not -length <= index < length:
+            raise errors.numpy_error(IndexError(message))
+        return index + length if index < 0 else index
+    if isinstance(index, SymbolicTensor):
+        index = dispatch.apply("where", dispatch.apply("less", index, 0), index + length,
+                               index)
+        ok = dispatch.apply("logical_and", dispatch.apply("greater_equal", index, 0),
+                            dispatch.apply("less", index, length))
+    elif index < 0:
+        index = index + length
+        ok = dispatch.apply("greater_equal", index, 0)
+    else:
+        ok = dispatch.apply("less", index, length)
+    python_numbers.check(ok, message, "IndexError")
+    return index
 
 
 def _kind(v):
